@@ -1,0 +1,81 @@
+/**
+ * @module sources/snapshot
+ * The contract every repository source implements: resolve a ref once, then read a tree that is
+ * pinned to one commit. Providers depend on this file only, never on a concrete source.
+ *
+ * Failures a caller can act on are values (`missing`, `failed`, `binary`, ...), not exceptions;
+ * a source throws only when the caller's AbortSignal fires.
+ */
+
+/** A 40-hex commit id. Every read after `resolve` is pinned to one of these. */
+export type CommitSha = string;
+
+export const COMMIT_SHA = /^[0-9a-f]{40}$/;
+
+export type TreeEntryKind = 'file' | 'dir' | 'symlink' | 'submodule';
+
+export interface TreeEntry {
+  /** Base name inside the listed directory. */
+  name: string;
+  /** Normalised path from the repository root, `/`-separated, no leading slash. */
+  path: string;
+  kind: TreeEntryKind;
+  /** Blob size in bytes for files and symlinks (a symlink's blob is its target path). */
+  size?: number;
+}
+
+export type ListResult =
+  | { status: 'ok'; path: string; entries: TreeEntry[] }
+  | { status: 'missing'; path: string }
+  | { status: 'not-a-directory'; path: string }
+  | { status: 'invalid-path'; path: string; reason: string }
+  | { status: 'failed'; path: string; reason: string };
+
+export type ReadResult =
+  | {
+      status: 'ok';
+      path: string;
+      text: string;
+      /** Total size of the blob in bytes. */
+      size: number;
+      /** True when only the first `maxBytes` bytes were decoded. */
+      truncated: boolean;
+      /** Set when `path` was a symlink resolved to a regular file in the same tree. */
+      resolvedFrom?: { link: string; target: string };
+    }
+  | { status: 'missing'; path: string }
+  | { status: 'not-a-file'; path: string; kind: TreeEntryKind }
+  | { status: 'binary'; path: string; size: number; reason: 'nul-byte' | 'invalid-utf8' }
+  /** A symlink that does not resolve to a regular file inside the tree at this commit. */
+  | { status: 'unresolved-symlink'; path: string; target: string; reason: string }
+  | { status: 'invalid-path'; path: string; reason: string }
+  | { status: 'failed'; path: string; reason: string };
+
+export interface ReadOptions {
+  /** Read at most this many bytes of the blob; the result reports the total size. */
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+/** A repository tree at one commit. Immutable: the same call gives the same answer forever. */
+export interface Snapshot {
+  /** Stable identity of the repository, e.g. `github:owner/name` or a git URL; used in cache keys. */
+  readonly repository: string;
+  readonly commit: CommitSha;
+  /** Human link or URI for a path at this commit, used as an entry's `source.uri`. */
+  uri(path: string): string;
+  list(dir: string, options?: { signal?: AbortSignal }): Promise<ListResult>;
+  read(path: string, options: ReadOptions): Promise<ReadResult>;
+}
+
+export type ResolveResult =
+  | { status: 'ok'; commit: CommitSha }
+  | { status: 'missing'; ref: string }
+  | { status: 'failed'; ref: string; reason: string };
+
+/** Where snapshots come from: resolve a ref to a commit once per task, then pin to it. */
+export interface RepositorySource {
+  readonly repository: string;
+  resolve(ref: string, options?: { signal?: AbortSignal }): Promise<ResolveResult>;
+  snapshot(commit: CommitSha): Snapshot;
+}
