@@ -1,0 +1,12 @@
+/**
+ * `npm run bench`: prints one line per measurement. Speed goals live here, never in unit tests.
+ */
+import { benchAssembly, benchRender } from './context.ts';
+
+const sections: Array<[string, () => Promise<string[]>]> = [
+  ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
+];
+
+for (const [name, run] of sections) {
+  for (const line of await run()) console.log(`${name}: ${line}`);
+}

@@ -1,0 +1,105 @@
+/**
+ * @module context/agents
+ * Agent configurations: who the model is asked to be, which providers feed it, which
+ * capabilities it has and which tools it is shown. Host-owned and declarative; a repository can
+ * never add to or change one.
+ */
+import { z } from 'zod';
+import { CAPABILITIES } from './provider.ts';
+
+export const ToolSchema = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'lower_snake_case, at most 64 chars'),
+  description: z.string().min(1).max(1024),
+  input_schema: z.record(z.string(), z.unknown()),
+});
+export type Tool = z.infer<typeof ToolSchema>;
+
+export const AgentConfigSchema = z.object({
+  name: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/),
+  instructions: z.string().min(1),
+  providers: z.union([z.literal('all'), z.array(z.string())]),
+  capabilities: z.array(z.enum(CAPABILITIES)),
+  tools: z.array(ToolSchema),
+  /** Total token budget of the rendered context entries. */
+  totalBudget: z.number().int().positive(),
+});
+export type AgentConfig = z.infer<typeof AgentConfigSchema>;
+
+const pathInput = (description: string) => ({
+  type: 'object',
+  properties: { path: { type: 'string', description } },
+  required: ['path'],
+});
+
+const TOOLS = {
+  read_file: { name: 'read_file', description: 'Read a file of the repository at the task commit.', input_schema: pathInput('Path from the repository root.') },
+  list_directory: { name: 'list_directory', description: 'List a directory of the repository at the task commit.', input_schema: pathInput('Directory from the repository root; "" for the root.') },
+  search_code: {
+    name: 'search_code',
+    description: 'Search the repository at the task commit for a literal string.',
+    input_schema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+  },
+  edit_file: {
+    name: 'edit_file',
+    description: 'Replace the full contents of a file in the working copy. The host asks for approval.',
+    input_schema: { type: 'object', properties: { path: { type: 'string' }, content: { type: 'string' } }, required: ['path', 'content'] },
+  },
+  post_review_comment: {
+    name: 'post_review_comment',
+    description: 'Post a review comment on the pull request, optionally on one line of one file.',
+    input_schema: { type: 'object', properties: { body: { type: 'string' }, path: { type: 'string' }, line: { type: 'integer' } }, required: ['body'] },
+  },
+  reply: {
+    name: 'reply',
+    description: 'Reply to the person who asked, in the conversation the task came from.',
+    input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
+} satisfies Record<string, Tool>;
+
+const BUILTINS: AgentConfig[] = [
+  {
+    name: 'entry',
+    instructions: 'You are a coding agent working on the repository named in the task. Make the smallest change that fully does what the task asks, and say what you changed and why.',
+    providers: 'all',
+    capabilities: ['repo:read', 'github:api', 'knowledge:read'],
+    tools: [TOOLS.read_file, TOOLS.list_directory, TOOLS.search_code, TOOLS.edit_file],
+    totalBudget: 24_000,
+  },
+  {
+    name: 'reviewer',
+    instructions: 'You review a pull request. Read the change against the repository rules, point out defects with file and line, and separate blocking problems from suggestions. You do not edit code.',
+    providers: 'all',
+    capabilities: ['repo:read', 'github:api'],
+    tools: [TOOLS.read_file, TOOLS.list_directory, TOOLS.search_code, TOOLS.post_review_comment],
+    totalBudget: 24_000,
+  },
+  {
+    name: 'explorer',
+    instructions: 'You answer questions about the repository by reading it. You have read-only access: you never edit files or run commands.',
+    providers: 'all',
+    capabilities: ['repo:read'],
+    tools: [TOOLS.read_file, TOOLS.list_directory, TOOLS.search_code],
+    totalBudget: 16_000,
+  },
+  {
+    name: 'communicator',
+    instructions: 'You talk with people about a task: summarise, clarify and report status. You have no access to the repository.',
+    providers: 'all',
+    capabilities: ['knowledge:read'],
+    tools: [TOOLS.reply],
+    totalBudget: 8_000,
+  },
+];
+
+/** Built-in configurations, validated once at load. */
+export const BUILTIN_AGENTS: ReadonlyMap<string, AgentConfig> = new Map(
+  BUILTINS.map((agent) => [agent.name, Object.freeze(AgentConfigSchema.parse(agent))]),
+);
+
+export type AgentLookup = { ok: true; agent: AgentConfig } | { ok: false; error: string };
+
+export function resolveAgent(name: string, agents: ReadonlyMap<string, AgentConfig> = BUILTIN_AGENTS): AgentLookup {
+  const agent = agents.get(name);
+  if (agent) return { ok: true, agent };
+  return { ok: false, error: `unknown agent "${name}"; known agents: ${[...agents.keys()].join(', ')}` };
+}

@@ -1,0 +1,83 @@
+/**
+ * @module context/provider
+ * The provider contract. A provider is a plain object made by a factory: it declares what it
+ * needs (capabilities, turns, time, tokens) and returns entries. Everything it reads arrives in
+ * the request; the runner owns gating, timeouts, budgets, ordering and failure isolation.
+ *
+ * @example
+ * const hello = defineProvider({
+ *   name: 'hello', category: 'system', config: z.object({}), requires: [], turns: 'first',
+ *   timeoutMs: 1000, budget: 200,
+ *   async run({ task }) {
+ *     return [{ title: 'Greeting', body: `Task: ${task.request}`, source: { uri: 'groundwork:hello' }, freshness: 'volatile' }];
+ *   },
+ * });
+ */
+import type { z } from 'zod';
+import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { Snapshot } from '../sources/snapshot.ts';
+import type { EntryInput } from './entry.ts';
+
+/** Render order of categories; the total budget drops material from the end of this order first. */
+export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
+export type Category = (typeof CATEGORIES)[number];
+
+export const CAPABILITIES = ['repo:read', 'github:api', 'knowledge:read'] as const;
+export type Capability = (typeof CAPABILITIES)[number];
+
+/** `first`: only turn 0. `all`: every turn. */
+export type TurnPolicy = 'first' | 'all';
+
+export const ORIGINS = ['github', 'slack', 'api', 'cli'] as const;
+export type Origin = (typeof ORIGINS)[number];
+
+/** What a provider may know about the task. Host-decided fields (trust, agent) are never a repository's claim. */
+export interface TaskView {
+  request: string;
+  origin: Origin;
+  /** Repository identity, e.g. `github:github.com/owner/name`; absent for tasks without a repository. */
+  repository?: string;
+  /** The commit rules and skills are read at (a pull request's trusted base). */
+  commit?: string;
+  /** The pull request head, evidence only. */
+  headCommit?: string;
+  /** Working directory inside the repository, normalised; `''` is the root. */
+  cwd: string;
+  trusted: boolean;
+  /** Skill names the task selected explicitly (`$name` in the request is parsed by the skills provider). */
+  skills: readonly string[];
+  agent: string;
+}
+
+export interface ProviderRequest<C = unknown> {
+  task: TaskView;
+  turn: number;
+  config: C;
+  /** Present whenever the runner granted `repo:read`. */
+  snapshot?: Snapshot;
+  /** Cache for immutable derived facts, keyed by revision. */
+  cache?: KeyValueStore;
+  /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
+  budget: number;
+  signal: AbortSignal;
+  now: () => number;
+}
+
+export interface Provider<S extends z.ZodType = z.ZodType> {
+  readonly name: string;
+  readonly category: Category;
+  readonly config: S;
+  readonly requires: readonly Capability[];
+  readonly turns: TurnPolicy;
+  readonly timeoutMs: number;
+  /** Token budget for this provider's entries, counted by `countTokens`. */
+  readonly budget: number;
+  /** Orders providers inside a category (ascending, default 100) before their names do. */
+  readonly position?: number;
+  run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[]>;
+}
+
+/** Identity helper that keeps the config type flowing from the schema into `run`. */
+export function defineProvider<S extends z.ZodType>(provider: Provider<S>): Provider<S> {
+  return provider;
+}

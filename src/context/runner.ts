@@ -1,0 +1,111 @@
+/**
+ * @module context/runner
+ * Gathers context: validate config -> capability gate -> turn gate -> run eligible providers
+ * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
+ * budget -> stable order. Every provider in the selection gets exactly one outcome.
+ */
+import { z } from 'zod';
+import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { Snapshot } from '../sources/snapshot.ts';
+import { fitProviderBudget, fitTotalBudget } from './budget.ts';
+import type { CapabilityGrant } from './capabilities.ts';
+import { EntrySchema } from './entry.ts';
+import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
+import type { Provider, TaskView } from './provider.ts';
+import type { Registry } from './registry.ts';
+import { runProvider } from './run-provider.ts';
+import { describeIssues } from './zod-issues.ts';
+
+export interface RunInput {
+  registry: Registry;
+  /** The agent configuration's provider set. */
+  selection: 'all' | readonly string[];
+  task: TaskView;
+  turn: number;
+  capabilities: CapabilityGrant;
+  /** Host configuration per provider name; validated against each provider's schema. */
+  configs?: Readonly<Record<string, unknown>>;
+  snapshot?: Snapshot;
+  cache?: KeyValueStore;
+  totalBudget: number;
+  signal?: AbortSignal;
+  now?: () => number;
+}
+
+export interface RunResult {
+  /** In render order, one per selected provider. */
+  outcomes: ProviderOutcome[];
+  /** In render order, after both budgets. */
+  entries: ContextEntry[];
+}
+
+const EntriesSchema = z.array(EntrySchema);
+
+type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[] };
+
+export async function runProviders(input: RunInput): Promise<RunResult> {
+  const now = input.now ?? Date.now;
+  const selected = input.registry.providers.filter((p) => input.selection === 'all' || input.selection.includes(p.name));
+  // Providers are already in render order, so completion order cannot leak into the result.
+  const verdicts = await Promise.all(selected.map(async (provider) => ({ provider, verdict: await judge(provider, input, now) })));
+
+  const ordered = verdicts.flatMap(({ verdict }) => verdict.entries);
+  const total = fitTotalBudget(ordered, input.totalBudget);
+  const outcomes = verdicts.map(({ provider, verdict }): ProviderOutcome => {
+    const kept = total.kept.filter((entry) => entry.provider === provider.name);
+    const droppedForTotal = total.dropped.get(provider.name) ?? [];
+    let outcome = verdict.outcome;
+    let reason = verdict.reason;
+    if (outcome === 'included' && droppedForTotal.length > 0) {
+      const note = `dropped for the total budget of ${input.totalBudget} tokens: ${droppedForTotal.join(', ')}`;
+      if (kept.length === 0) outcome = 'budget-excluded';
+      reason = reason ? `${reason}; ${note}` : note;
+    }
+    return {
+      name: provider.name,
+      category: provider.category,
+      outcome,
+      ...(reason === undefined ? {} : { reason }),
+      chars: kept.reduce((sum, entry) => sum + entry.chars, 0),
+      tokens: kept.reduce((sum, entry) => sum + entry.tokens, 0),
+      durationMs: verdict.durationMs,
+    };
+  });
+  return { outcomes, entries: total.kept };
+}
+
+async function judge(provider: Provider, input: RunInput, now: () => number): Promise<Verdict> {
+  const gated = (outcome: OutcomeKind, reason: string): Verdict => ({ outcome, reason, durationMs: 0, entries: [] });
+
+  const config = provider.config.safeParse(input.configs?.[provider.name] ?? {});
+  if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
+  const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
+  if (missing) return gated('capability-gated', input.capabilities.reason(missing));
+  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
+
+  const settled = await runProvider(
+    provider,
+    {
+      task: input.task,
+      turn: input.turn,
+      config: config.data,
+      budget: provider.budget,
+      now,
+      ...(input.snapshot && input.capabilities.granted.has('repo:read') ? { snapshot: input.snapshot } : {}),
+      ...(input.cache ? { cache: input.cache } : {}),
+    },
+    input.signal,
+  );
+  const { durationMs } = settled;
+  if (settled.kind === 'timed-out') return { outcome: 'timed-out', reason: `no result within ${provider.timeoutMs} ms`, durationMs, entries: [] };
+  if (settled.kind === 'failed') return { outcome: 'failed', reason: settled.reason, durationMs, entries: [] };
+
+  const parsed = EntriesSchema.safeParse(settled.value);
+  if (!parsed.success) return { outcome: 'invalid', reason: describeIssues(parsed.error, 'entries'), durationMs, entries: [] };
+  if (parsed.data.length === 0) return { outcome: 'empty', durationMs, entries: [] };
+
+  const fit = fitProviderBudget(provider, parsed.data);
+  const dropNote = fit.dropped.length > 0 ? `dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}` : undefined;
+  if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...(dropNote ? { reason: dropNote } : {}), durationMs, entries: [] };
+  return { outcome: 'included', ...(dropNote ? { reason: dropNote } : {}), durationMs, entries: fit.kept };
+}

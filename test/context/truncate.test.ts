@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { countTokens, utf8Length } from '../../src/context/tokens.ts';
+import { truncateToTokens } from '../../src/context/truncate.ts';
+
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+function hasLoneSurrogate(text: string): boolean {
+  return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);
+}
+
+describe('token counter', () => {
+  it('counts UTF-8 bytes like the platform encoder, lone surrogates included', () => {
+    const samples = ['', 'plain ascii', 'é', '漢字かな', '👩‍👩‍👧 family', 'lone \ud800 high', 'lone \udc00 low', '\ud83d'];
+    for (const sample of samples) expect(utf8Length(sample)).toBe(new TextEncoder().encode(sample).length);
+    expect(countTokens('abcd')).toBe(1);
+    expect(countTokens('abcde')).toBe(2);
+    expect(countTokens('漢')).toBe(1);
+  });
+});
+
+describe('truncateToTokens', () => {
+  const mixed = '漢字🙂かな😀テスト👩‍💻한국어🎉'.repeat(12);
+
+  it('leaves text that fits alone', () => {
+    expect(truncateToTokens('short', 10, 'a.md')).toEqual({ text: 'short', truncated: false, shown: 5, total: 5 });
+  });
+
+  it('stays valid text with the marker inside the limit at every budget over emoji and CJK', () => {
+    const total = countTokens(mixed);
+    for (let budget = 0; budget < total; budget++) {
+      const cut = truncateToTokens(mixed, budget, 'docs/漢字.md');
+      if (cut === undefined) continue; // not even the marker fits this budget
+      expect(cut.truncated).toBe(true);
+      expect(countTokens(cut.text)).toBeLessThanOrEqual(budget);
+      expect(hasLoneSurrogate(cut.text)).toBe(false);
+      const bytes = new TextEncoder().encode(cut.text);
+      expect(strictDecoder.decode(bytes)).toBe(cut.text);
+      expect(mixed.startsWith(cut.text.slice(0, cut.shown))).toBe(true);
+      expect(cut.text.endsWith(`[… truncated by groundwork: docs/漢字.md shown ${cut.shown}/${mixed.length} chars]`)).toBe(true);
+    }
+  });
+
+  it('lands on a code point boundary for every byte alignment of an emoji string', () => {
+    // Budgets move in 4-byte steps, so shifting the text by 0-3 ASCII bytes reaches every cut position.
+    for (let shift = 0; shift < 4; shift++) {
+      const text = 'a'.repeat(shift) + '😀漢'.repeat(40);
+      for (let budget = 0; budget <= countTokens(text); budget++) {
+        const cut = truncateToTokens(text, budget, 'e');
+        if (!cut?.truncated) continue;
+        const code = text.charCodeAt(cut.shown - 1);
+        expect(code >= 0xd800 && code <= 0xdbff, `shift ${shift} budget ${budget}`).toBe(false);
+        expect(hasLoneSurrogate(cut.text)).toBe(false);
+      }
+    }
+  });
+
+  it('returns undefined when not even the marker fits', () => {
+    expect(truncateToTokens('x'.repeat(100), 3, 'AGENTS.md')).toBeUndefined();
+  });
+});
