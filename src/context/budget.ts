@@ -42,7 +42,7 @@ export function fitProviderBudget(provider: Provider, entries: readonly Entry[])
       category: provider.category,
       chars: cut.text.length,
       tokens,
-      truncated: cut.truncated,
+      truncated: entry.truncated || cut.truncated,
     });
   }
   return { kept, dropped };

@@ -23,6 +23,8 @@ export const EntrySchema = z
     freshness: z.enum(FRESHNESS),
     reviewBy: z.iso.date().optional(),
     warnings: z.array(z.string()).default([]),
+    /** Set by a provider that already cut the body (with the marker from `truncateToTokens`). */
+    truncated: z.boolean().default(false),
   })
   .refine((entry) => entry.freshness !== 'pinned' || entry.source.revision !== undefined, {
     message: 'a pinned entry needs source.revision',

@@ -74,7 +74,13 @@ export interface Provider<S extends z.ZodType = z.ZodType> {
   readonly budget: number;
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
-  run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[]>;
+  run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[] | ProviderResult>;
+}
+
+/** Entries plus notes about material the provider left out on purpose (they become the outcome's reason). */
+export interface ProviderResult {
+  entries: EntryInput[];
+  notes?: string[];
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */

@@ -62,7 +62,8 @@ export function renderEntry(entry: ContextEntry): string {
     ['review-by', entry.reviewBy],
     ['truncated', entry.truncated ? 'true' : undefined],
   ]);
-  return `<groundwork-context${attributes}>\n${escapeSectionText(entry.body)}\n</groundwork-context>`;
+  // Trailing newlines are the file's, not content; dropping them keeps the closing label tight.
+  return `<groundwork-context${attributes}>\n${escapeSectionText(entry.body.replace(/\n+$/, ''))}\n</groundwork-context>`;
 }
 
 export function renderNotice(notice: Notice): string {

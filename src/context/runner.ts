@@ -39,7 +39,7 @@ export interface RunResult {
   entries: ContextEntry[];
 }
 
-const EntriesSchema = z.array(EntrySchema);
+const ResultSchema = z.object({ entries: z.array(EntrySchema), notes: z.array(z.string()).default([]) });
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[] };
 
@@ -100,12 +100,14 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (settled.kind === 'timed-out') return { outcome: 'timed-out', reason: `no result within ${provider.timeoutMs} ms`, durationMs, entries: [] };
   if (settled.kind === 'failed') return { outcome: 'failed', reason: settled.reason, durationMs, entries: [] };
 
-  const parsed = EntriesSchema.safeParse(settled.value);
-  if (!parsed.success) return { outcome: 'invalid', reason: describeIssues(parsed.error, 'entries'), durationMs, entries: [] };
-  if (parsed.data.length === 0) return { outcome: 'empty', durationMs, entries: [] };
+  const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
+  if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
+  const { entries, notes } = returned.data;
 
-  const fit = fitProviderBudget(provider, parsed.data);
-  const dropNote = fit.dropped.length > 0 ? `dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}` : undefined;
-  if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...(dropNote ? { reason: dropNote } : {}), durationMs, entries: [] };
-  return { outcome: 'included', ...(dropNote ? { reason: dropNote } : {}), durationMs, entries: fit.kept };
+  const fit = fitProviderBudget(provider, entries);
+  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}`);
+  const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
+  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
+  if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
+  return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
 }

@@ -1,0 +1,79 @@
+/**
+ * @module cli/args
+ * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
+ */
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { normalisePath } from '../sources/paths.ts';
+
+export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
+
+export const USAGE = `Usage: npm run context -- [options]   (bin: groundwork)
+
+Prints the first request an agent would get for a task on a local repository, read at a commit.
+
+Options:
+  --repo PATH          repository to read (default: .)
+  --ref REF            commit, branch or tag to pin (default: HEAD)
+  --cwd DIR            working directory inside the repository (default: the root)
+  --task TEXT          the task request; $name selects a skill (default: a general orientation task)
+  --skill NAME         select a skill by name (repeatable)
+  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; default: .agents/skills/*/)
+  --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
+  --untrusted          treat the task as untrusted: no repository reads
+  --json               print the assembled-turn JSON instead of the human view
+  -h, --help           show this help`;
+
+const CliOptionsSchema = z.object({
+  repo: z.string().min(1, 'must not be empty').default('.'),
+  ref: z.string().min(1, 'must not be empty').default('HEAD'),
+  cwd: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const normal = normalisePath(value);
+      if (normal.ok) return normal.path;
+      ctx.addIssue({ code: 'custom', message: normal.reason });
+      return z.NEVER;
+    }),
+  task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
+  skill: z.array(z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -')).default([]),
+  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
+  agent: z.string().default('entry'),
+  untrusted: z.boolean().default(false),
+  json: z.boolean().default(false),
+  help: z.boolean().default(false),
+});
+export type CliOptions = z.output<typeof CliOptionsSchema>;
+
+export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; error: string };
+
+export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        repo: { type: 'string' },
+        ref: { type: 'string' },
+        cwd: { type: 'string' },
+        task: { type: 'string' },
+        skill: { type: 'string', multiple: true },
+        'skills-root': { type: 'string', multiple: true },
+        agent: { type: 'string' },
+        untrusted: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+  const parsed = CliOptionsSchema.safeParse(values);
+  if (parsed.success) return { ok: true, options: parsed.data };
+  const issue = parsed.error.issues[0];
+  const option = issue?.path[0];
+  return { ok: false, error: `--${String(option)}: ${issue?.message ?? 'invalid value'}` };
+}

@@ -1,0 +1,28 @@
+/**
+ * @module cli/format
+ * The human view of an assembled turn: the request blocks as the model receives them, then one
+ * row per provider outcome.
+ */
+import type { AssembledTurn } from '../context/turn.ts';
+
+export function formatTurn(turn: AssembledTurn): string {
+  const blocks = turn.messages.map((message, i) => `── ${message.role} [${i}] ${'─'.repeat(60)}\n${message.content}`);
+  const header = `commit ${turn.commit ?? '(none)'}  agent ${turn.agent}  digest ${turn.digest}  chars ${turn.chars}`;
+  return [...blocks, `── providers ${'─'.repeat(60)}`, formatOutcomes(turn), '', header].join('\n');
+}
+
+export function formatOutcomes(turn: AssembledTurn): string {
+  const rows = [
+    ['provider', 'category', 'outcome', 'tokens', 'chars', 'ms', 'reason'],
+    ...turn.providers.map((p) => [p.name, p.category, p.outcome, String(p.tokens), String(p.chars), String(Math.round(p.durationMs)), p.reason ?? '']),
+  ];
+  const widths = rows[0]?.map((_, column) => Math.max(...rows.map((row) => (row[column] ?? '').length))) ?? [];
+  return rows
+    .map((row) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ').trimEnd())
+    .join('\n');
+}
+
+/** Every entry warning, one line each, for stderr. */
+export function warningLines(turn: AssembledTurn): string[] {
+  return turn.entries.flatMap((entry) => entry.warnings.map((warning) => `warning: ${entry.provider}: ${warning}`));
+}

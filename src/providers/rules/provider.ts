@@ -1,0 +1,96 @@
+/**
+ * @module providers/rules/provider
+ * Repository rules: the AGENTS.md chain from the root to the task's working directory, read at
+ * the pinned commit (a pull request's trusted base), general before specific, each file with
+ * a fair share of the budget.
+ */
+import { z } from 'zod';
+import type { EntryInput } from '../../context/entry.ts';
+import { defineProvider, type Provider } from '../../context/provider.ts';
+import { countTokens } from '../../context/tokens.ts';
+import { truncateToTokens } from '../../context/truncate.ts';
+import type { ReadResult } from '../../sources/snapshot.ts';
+import { findInstructionFiles } from './chain.ts';
+import { fairShare } from './fair-share.ts';
+
+export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];
+
+export const RulesConfigSchema = z.object({
+  /** In each directory the first of these names present is the instruction file. */
+  filenames: z.array(z.string().min(1).regex(/^[^/\\\0]+$/, 'a file name, not a path')).min(1).default(DEFAULT_RULE_FILES),
+  /** Bytes read from one file; larger files are read up to this and say so. */
+  maxFileBytes: z.number().int().positive().default(1024 * 1024),
+});
+
+export interface RulesProviderOptions {
+  timeoutMs?: number;
+  budget?: number;
+}
+
+export function createRulesProvider(options: RulesProviderOptions = {}): Provider<typeof RulesConfigSchema> {
+  return defineProvider({
+    name: 'rules',
+    category: 'rules',
+    config: RulesConfigSchema,
+    requires: ['repo:read'],
+    turns: 'first',
+    timeoutMs: options.timeoutMs ?? 5_000,
+    budget: options.budget ?? 8_000,
+    async run({ task, snapshot, config, budget, signal }) {
+      if (!snapshot) throw new Error('no repository snapshot was provided');
+      if (task.commit !== undefined && snapshot.commit !== task.commit) {
+        throw new Error(`snapshot is at ${snapshot.commit} but the task pins rules at ${task.commit}`);
+      }
+      const notes: string[] = [];
+      const links = await findInstructionFiles(snapshot, task.cwd, config.filenames, signal);
+      for (const link of links) if (link.status === 'unavailable') notes.push(`left out ${link.reason}`);
+
+      const paths = links.flatMap((link) => (link.status === 'found' ? [link.path] : []));
+      const reads = await Promise.all(paths.map((path) => snapshot.read(path, { maxBytes: config.maxFileBytes, signal })));
+      const texts: Array<{ read: Extract<ReadResult, { status: 'ok' }> }> = [];
+      for (const read of reads) {
+        if (read.status === 'ok') texts.push({ read });
+        else notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
+      }
+
+      const shares = fairShare(texts.map(({ read }) => countTokens(read.text)), budget);
+      const entries: EntryInput[] = [];
+      texts.forEach(({ read }, i) => {
+        const cut = truncateToTokens(read.text, shares[i] ?? 0, read.path);
+        if (!cut) {
+          notes.push(`left out ${read.path}: its share of the ${budget}-token budget cannot hold even the truncation marker`);
+          return;
+        }
+        const warnings: string[] = [];
+        if (read.resolvedFrom) warnings.push(`${read.path} is a symlink to ${read.resolvedFrom.target}, resolved at this commit`);
+        if (read.truncated) warnings.push(`${read.path}: read the first ${config.maxFileBytes} of ${read.size} bytes`);
+        if (cut.truncated) warnings.push(`${read.path}: truncated to a fair share of ${shares[i]} tokens, shown ${cut.shown}/${cut.total} chars`);
+        entries.push({
+          title: read.path,
+          body: cut.text,
+          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit },
+          freshness: 'pinned',
+          warnings,
+          truncated: cut.truncated,
+        });
+      });
+      return { entries, notes };
+    },
+  });
+}
+
+function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string {
+  switch (read.status) {
+    case 'missing':
+      return 'not in the tree at this commit';
+    case 'not-a-file':
+      return `is a ${read.kind}`;
+    case 'binary':
+      return read.reason === 'nul-byte' ? 'binary file' : 'not valid UTF-8';
+    case 'unresolved-symlink':
+      return `symlink to ${read.target} not followed (${read.reason})`;
+    case 'invalid-path':
+    case 'failed':
+      return read.reason;
+  }
+}
