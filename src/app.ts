@@ -3,11 +3,33 @@
  * Builds the Hono app: request ids, routes, and the one error handler.
  */
 import { Hono } from 'hono';
+import { ConfigError } from './env.ts';
+import { ApiError, envelope } from './http/errors.ts';
 
-export type AppEnv = { Bindings: Env };
+export type AppEnv = { Bindings: Env; Variables: { requestId: string } };
 
 export function buildApp(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+
+  app.use(async (c, next) => {
+    const requestId = crypto.randomUUID();
+    c.set('requestId', requestId);
+    await next();
+    c.header('x-request-id', requestId);
+  });
+
   app.get('/health', (c) => c.json({ ok: true }));
+
+  app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`, c.get('requestId')), 404));
+  app.onError((error, c) => {
+    const requestId = c.get('requestId') ?? 'unknown';
+    if (error instanceof ApiError) return c.json(envelope(error.code, error.message, requestId), error.status);
+    if (error instanceof ConfigError) {
+      console.error(`[${requestId}]`, error.message);
+      return c.json(envelope('not_configured', 'the service is not configured for this request', requestId), 503);
+    }
+    console.error(`[${requestId}] unhandled`, error);
+    return c.json(envelope('internal', 'internal error', requestId), 500);
+  });
   return app;
 }

@@ -1,0 +1,63 @@
+/**
+ * @module env
+ * Bindings and configuration, parsed once per Env object with zod. Nothing deeper in the Worker
+ * reads `env` strings directly; it gets this typed config.
+ */
+import { z } from 'zod';
+
+const jsonString = <T extends z.ZodType>(schema: T) =>
+  z.string().transform((text, ctx): z.output<T> => {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'is not valid JSON' });
+      return z.NEVER;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) return parsed.data;
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  });
+
+const optionalSecret = z.string().min(1).optional();
+
+export const ConfigSchema = z.object({
+  /** `{ "<tenant name>": "<bearer token>" }`: each REST API tenant and its token. */
+  API_TOKENS: jsonString(z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().min(16))).default({}),
+  TASK_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+  /** Bytes a remote git fetch may transfer before it fails. */
+  GIT_MAX_FETCH_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** A plain token for GitHub reads when no App is configured. */
+  GITHUB_TOKEN: optionalSecret,
+  GITHUB_APP_ID: z.string().regex(/^\d+$/).optional(),
+  GITHUB_APP_PRIVATE_KEY: optionalSecret,
+  /** The App's handle without `@`; a comment mentioning `@<handle>` starts a task. */
+  GITHUB_APP_HANDLE: z.string().regex(/^[A-Za-z0-9-]+$/).default('groundwork'),
+  GITHUB_WEBHOOK_SECRET: optionalSecret,
+  /** The secret being rotated out; deliveries signed with it still verify. */
+  GITHUB_WEBHOOK_SECRET_PREVIOUS: optionalSecret,
+  SLACK_SIGNING_SECRET: optionalSecret,
+  /** `{ "<Slack team id>": ["owner/repo", ...] }`: which repositories each team may target. */
+  SLACK_TEAM_REPOS: jsonString(z.record(z.string(), z.array(z.string()))).default({}),
+});
+export type Config = z.output<typeof ConfigSchema>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+const parsed = new WeakMap<object, Config>();
+
+export function getConfig(env: Env): Config {
+  const cached = parsed.get(env);
+  if (cached) return cached;
+  const result = ConfigSchema.safeParse(env);
+  if (!result.success) {
+    const fields = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new ConfigError(`invalid configuration: ${fields}`);
+  }
+  parsed.set(env, result.data);
+  return result.data;
+}

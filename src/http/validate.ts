@@ -1,0 +1,35 @@
+/**
+ * @module http/validate
+ * Request bodies through zod with our envelope: a bad body is a 400 that names the field, never
+ * a raw ZodError or a 500.
+ */
+import type { Context } from 'hono';
+import type { z } from 'zod';
+import { fieldPath } from '../context/zod-issues.ts';
+import { ApiError } from './errors.ts';
+
+/** Bodies larger than this are refused before parsing. */
+export const MAX_JSON_BYTES = 1024 * 1024;
+
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  const type = c.req.header('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) throw new ApiError('unsupported_media_type', 'content-type must be application/json');
+  const text = await c.req.text();
+  if (text.length > MAX_JSON_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_JSON_BYTES} bytes`);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('bad_request', 'body is not valid JSON');
+  }
+  return parseWith(schema, value);
+}
+
+/** Validates an already-parsed value; the message names the first bad field. */
+export function parseWith<S extends z.ZodType>(schema: S, value: unknown, root = ''): z.output<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const field = issue ? fieldPath(root, issue.path) : '(root)';
+  throw new ApiError('bad_request', `${field}: ${issue?.message ?? 'invalid'}`);
+}

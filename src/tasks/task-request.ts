@@ -1,0 +1,73 @@
+/**
+ * @module tasks/task-request
+ * What every trigger (REST API, GitHub webhook, Slack command, CLI) turns its input into, and
+ * what a Task Durable Object persists as its durable objective.
+ */
+import { z } from 'zod';
+import { ORIGINS } from '../context/provider.ts';
+
+const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
+
+/** `owner/name` (GitHub source) or an http(s) git URL (isomorphic-git source). */
+export const RepoSchema = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(512)
+  .refine((repo) => /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(repo) || /^https?:\/\/[^\s]+$/.test(repo), {
+    message: 'must be owner/name or an http(s) git URL',
+  });
+
+export const NotifySchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('github-check'),
+    installationId: z.number().int().positive(),
+    owner: z.string().min(1),
+    repo: z.string().min(1),
+    headSha: COMMIT,
+  }),
+  z.object({ kind: z.literal('slack'), responseUrl: z.url() }),
+]);
+export type Notify = z.infer<typeof NotifySchema>;
+
+export const PullRequestEvidenceSchema = z.object({
+  number: z.number().int().positive(),
+  url: z.url().optional(),
+  baseRef: z.string().optional(),
+  headSha: COMMIT,
+  /** Head from a fork: its content is untrusted evidence, never a source of rules. */
+  fromFork: z.boolean(),
+});
+
+export const TaskRequestSchema = z.object({
+  origin: z.enum(ORIGINS),
+  /** Who owns the task: `api:<name>`, `github:<installation id>`, `slack:<team id>`. */
+  tenant: z.string().min(1).max(200),
+  repo: RepoSchema,
+  /** Branch, tag or commit to resolve once at assembly; ignored when `baseCommit` is set. */
+  ref: z.string().min(1).max(256).optional(),
+  /** Already-pinned commit rules and skills are read at (a pull request's base). */
+  baseCommit: COMMIT.optional(),
+  cwd: z.string().max(1024).default(''),
+  request: z.string().trim().min(1, 'must not be empty').max(20_000),
+  agent: z.string().min(1).max(64).default('entry'),
+  trusted: z.boolean().default(true),
+  skills: z.array(z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -')).max(32).default([]),
+  parentTaskId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a task id').optional(),
+  pullRequest: PullRequestEvidenceSchema.optional(),
+  notify: NotifySchema.optional(),
+});
+export type TaskRequest = z.output<typeof TaskRequestSchema>;
+export type TaskRequestInput = z.input<typeof TaskRequestSchema>;
+
+export const TASK_STATUSES = ['pending', 'assembling', 'ready', 'failed'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** What the Worker needs from the task store; triggers and routes depend on this, not on the Durable Object. */
+export interface TaskService {
+  /**
+   * Persists the task and schedules assembly. With an idempotency key (e.g. a webhook delivery
+   * id) a repeated call returns the first task and schedules nothing new.
+   */
+  create(request: TaskRequestInput, options?: { idempotencyKey?: string }): Promise<{ id: string; status: TaskStatus; created: boolean }>;
+}
