@@ -4,7 +4,8 @@
  */
 import { createRegistry, type Registry } from '../context/registry.ts';
 import { createRulesProvider } from './rules/provider.ts';
+import { createSkillsProvider } from './skills/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createRulesProvider()]);
+  return createRegistry([createRulesProvider(), createSkillsProvider()]);
 }

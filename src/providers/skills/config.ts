@@ -1,0 +1,70 @@
+/**
+ * @module providers/skills/config
+ * The skills provider's host configuration and the root patterns it names.
+ *
+ * A root is a directory pattern from the repository root whose segments are literal names,
+ * `*` (exactly one directory) or `**` (any number of directories, bounded by `maxDepth`). Every
+ * directory a root matches that holds a `SKILL.md` is a skill, e.g. `.agents/skills/*` or
+ * `tools/**`. Partial globs such as `skill-*` are refused: they would need a
+ * matcher whose behaviour a newcomer has to guess.
+ */
+import { z } from 'zod';
+import { normalisePath } from '../../sources/paths.ts';
+
+export type RootSegment = { kind: 'literal'; name: string } | { kind: 'any' } | { kind: 'deep' };
+
+export interface RootPattern {
+  /** The pattern as configured, for warnings. */
+  text: string;
+  /** Literal leading directories, listed directly; `''` is the repository root. */
+  prefix: string;
+  /** Segments after the prefix, starting at its first wildcard. */
+  rest: RootSegment[];
+}
+
+export type ParsedRoot = { ok: true; root: RootPattern } | { ok: false; reason: string };
+
+export function parseRoot(text: string): ParsedRoot {
+  const normal = normalisePath(text);
+  if (!normal.ok) return { ok: false, reason: normal.reason };
+  const segments = normal.path === '' ? [] : normal.path.split('/');
+  const partial = segments.find((segment) => segment.includes('*') && segment !== '*' && segment !== '**');
+  if (partial !== undefined) return { ok: false, reason: `segment "${partial}" mixes * with a name; use * or ** alone` };
+  const firstWildcard = segments.findIndex((segment) => segment === '*' || segment === '**');
+  const cut = firstWildcard < 0 ? segments.length : firstWildcard;
+  const rest = segments.slice(cut).map((name): RootSegment => (name === '*' ? { kind: 'any' } : name === '**' ? { kind: 'deep' } : { kind: 'literal', name }));
+  return { ok: true, root: { text, prefix: segments.slice(0, cut).join('/'), rest } };
+}
+
+const RootSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .superRefine((text, ctx) => {
+    const parsed = parseRoot(text);
+    if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
+  });
+
+export const SkillsConfigSchema = z.object({
+  /** Directory patterns whose matches hold a SKILL.md. */
+  roots: z.array(RootSchema).min(1).max(16).default(['.agents/skills/*/']),
+  /** Directory levels discovery may descend below a root's literal prefix. */
+  maxDepth: z.number().int().min(0).max(16).default(4),
+  /** Directories listed in one run, over all roots together. */
+  maxDirectories: z.number().int().min(1).max(10_000).default(200),
+  /** Bytes read of one SKILL.md; frontmatter must close inside them. */
+  maxSkillBytes: z.number().int().min(256).max(1_048_576).default(65_536),
+  /** Tokens one selected skill's body may take. */
+  maxSelectedTokens: z.number().int().min(1).default(4_000),
+  /** Tokens kept for the index however many skills are selected (capped at half the budget). */
+  minIndexTokens: z.number().int().min(0).default(1_000),
+});
+export type SkillsConfig = z.output<typeof SkillsConfigSchema>;
+
+/** Roots of a config that passed the schema, so parsing cannot fail here. */
+export function configuredRoots(config: SkillsConfig): RootPattern[] {
+  return config.roots.flatMap((text) => {
+    const parsed = parseRoot(text);
+    return parsed.ok ? [parsed.root] : [];
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * @module providers/skills/index-entry
+ * The compact skills index: one line per skill (name, description, location of its SKILL.md),
+ * fitted to a token budget. Over budget, descriptions are shortened first (all to one common
+ * length, ending in an ellipsis, never below `MIN_DESCRIPTION_CHARS`); only then are whole
+ * skills dropped, from the end of the name order, and named in a warning.
+ */
+import { countTokens } from '../../context/tokens.ts';
+import type { Skill } from './skill-index.ts';
+
+export const INDEX_HEADER = "Agent skills in this repository, one per line as `name: description (path of its SKILL.md)`. Read a skill's SKILL.md before using it.";
+
+/** Shorter than this, a description stops saying what the skill is for; dropping is more honest. */
+export const MIN_DESCRIPTION_CHARS = 40;
+
+export interface FittedIndex {
+  /** Undefined when not even the header fits. */
+  body?: string;
+  warnings: string[];
+}
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+interface Line {
+  skill: Skill;
+  /** Description split into user-perceived characters, so a cut never splits an emoji or a combining mark. */
+  chars: string[];
+}
+
+/** `skills` must already be in index order (name, then path). */
+export function fitIndex(skills: readonly Skill[], budget: number): FittedIndex {
+  const lines: Line[] = skills.map((skill) => ({ skill, chars: Array.from(graphemes.segment(skill.description), (part) => part.segment) }));
+  const fits = (kept: number, cap: number) => countTokens(render(lines.slice(0, kept), cap)) <= budget;
+  const longest = Math.max(0, ...lines.map((line) => line.chars.length));
+  if (fits(lines.length, longest)) return { body: render(lines, longest), warnings: [] };
+
+  const warnings: string[] = [];
+  const floor = Math.min(MIN_DESCRIPTION_CHARS, longest);
+  const cap = fits(lines.length, floor) ? largest(floor, longest - 1, (c) => fits(lines.length, c)) : floor;
+  if (cap < longest) warnings.push(`skills index: descriptions shortened to at most ${cap} characters to fit ${budget} tokens`);
+
+  const kept = fits(lines.length, cap) ? lines.length : largest(0, lines.length - 1, (n) => fits(n, cap));
+  if (kept < lines.length) {
+    const dropped = lines.slice(kept).map((line) => line.skill.name);
+    warnings.push(`skills index: ${dropped.length} of ${lines.length} skills left out to fit ${budget} tokens: ${dropped.join(', ')}`);
+  }
+  if (!fits(kept, cap)) return { warnings };
+  return { body: render(lines.slice(0, kept), cap), warnings };
+}
+
+function render(lines: readonly Line[], cap: number): string {
+  return [INDEX_HEADER, ...lines.map(({ skill, chars }) => `- ${skill.name}: ${shorten(chars, cap)} (${skill.path})`)].join('\n');
+}
+
+function shorten(chars: readonly string[], cap: number): string {
+  if (chars.length <= cap) return chars.join('');
+  return `${chars.slice(0, Math.max(0, cap - 1)).join('').trimEnd()}…`;
+}
+
+/** The largest n in [low, high] with `ok(n)`, assuming `ok` holds up to some point and fails after; `low` if none. */
+function largest(low: number, high: number, ok: (n: number) => boolean): number {
+  let best = low;
+  while (low <= high) {
+    const mid = Math.floor((low + high) / 2);
+    if (ok(mid)) {
+      best = mid;
+      low = mid + 1;
+    } else high = mid - 1;
+  }
+  return best;
+}

@@ -1,0 +1,61 @@
+/**
+ * @module providers/skills/load-index
+ * Builds the parsed skills index of one commit from the snapshot: discover, read every
+ * SKILL.md in parallel (each bounded by `maxSkillBytes`), validate. The same commit and config
+ * give the same index, which is what makes it safe to cache, unless the source failed on the
+ * way: such a result is marked `transient` and must not be cached.
+ */
+import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
+import { configuredRoots, type SkillsConfig } from './config.ts';
+import { discoverSkills } from './discover.ts';
+import type { SkillFile } from './selected-entry.ts';
+import { compareSkills, type Skill, type SkillIndex } from './skill-index.ts';
+import { validateSkill } from './validate.ts';
+
+export interface LoadedIndex {
+  index: SkillIndex;
+  /** The SKILL.md files read on the way, by path, so a selection does not read them twice. */
+  files: Map<string, SkillFile>;
+  /** A listing or read failed (network, auth): the next run may see more. */
+  transient: boolean;
+}
+
+export async function loadSkillIndex(snapshot: Snapshot, config: SkillsConfig, signal: AbortSignal): Promise<LoadedIndex> {
+  const discovery = await discoverSkills(snapshot, configuredRoots(config), config, signal);
+  const reads = await Promise.all(discovery.found.map((found) => snapshot.read(found.path, { maxBytes: config.maxSkillBytes, signal })));
+
+  const skills: Skill[] = [];
+  const warnings = [...discovery.warnings];
+  const files = new Map<string, SkillFile>();
+  let transient = discovery.transient;
+  discovery.found.forEach((found, i) => {
+    const read = reads[i];
+    if (!read) return;
+    if (read.status !== 'ok') {
+      if (read.status === 'failed') transient = true;
+      warnings.push(`${found.path}: skipped: ${describeUnreadable(read)}`);
+      return;
+    }
+    files.set(found.path, read);
+    const checked = validateSkill(found, read.text, read.truncated ? config.maxSkillBytes : undefined);
+    if (checked.skill) skills.push(checked.skill);
+    warnings.push(...checked.warnings);
+  });
+  return { index: { skills: skills.sort(compareSkills), warnings }, files, transient };
+}
+
+export function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string {
+  switch (read.status) {
+    case 'binary':
+      return `not UTF-8 text (${read.reason})`;
+    case 'unresolved-symlink':
+      return `symlink to ${read.target} not followed (${read.reason})`;
+    case 'not-a-file':
+      return `is a ${read.kind}, not a file`;
+    case 'missing':
+      return 'not in the tree at this commit';
+    case 'invalid-path':
+    case 'failed':
+      return `could not be read: ${read.reason}`;
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * @module providers/skills/provider
+ * Repository skills (Agent Skills `SKILL.md` directories) at the pinned commit: a compact index
+ * of every skill, plus the full instructions of the skills the task selected.
+ *
+ * Budget split: selected skills come first, because the task asked for them. The index keeps
+ * `minIndexTokens` (at most half the budget) whatever is selected; the rest is shared evenly by
+ * the selected bodies, each capped at `maxSelectedTokens`; whatever the bodies leave unused
+ * goes back to the index. The entries together always fit the budget, so the runner never has
+ * to cut them, and the index stays first in the output (it is what the total budget should
+ * drop last).
+ *
+ * @example
+ * const registry = createRegistry([createRulesProvider(), createSkillsProvider({ budget: 4_000 })]);
+ * // task.request 'please use $release-notes' -> entries 'Skills index', 'Selected skill: release-notes'
+ */
+import type { EntryInput } from '../../context/entry.ts';
+import { defineProvider, type Provider } from '../../context/provider.ts';
+import { countTokens } from '../../context/tokens.ts';
+import type { Snapshot } from '../../sources/snapshot.ts';
+import { configuredRoots, SkillsConfigSchema, type SkillsConfig } from './config.ts';
+import { cachedSkillIndex } from './index-cache.ts';
+import { fitIndex } from './index-entry.ts';
+import { describeUnreadable } from './load-index.ts';
+import { selectedEntry, type SkillFile } from './selected-entry.ts';
+import { duplicateNameWarnings, selectSkills } from './select.ts';
+import type { Skill } from './skill-index.ts';
+
+export interface SkillsProviderOptions {
+  timeoutMs?: number;
+  /** Tokens for the index and the selected bodies together. */
+  budget?: number;
+  position?: number;
+}
+
+export const INDEX_TITLE = 'Skills index';
+
+export function createSkillsProvider(options: SkillsProviderOptions = {}): Provider<typeof SkillsConfigSchema> {
+  return defineProvider({
+    name: 'skills',
+    category: 'skills',
+    config: SkillsConfigSchema,
+    requires: ['repo:read'],
+    turns: 'first',
+    timeoutMs: options.timeoutMs ?? 5_000,
+    budget: options.budget ?? 6_000,
+    ...(options.position === undefined ? {} : { position: options.position }),
+    async run({ task, snapshot, cache, config, budget, signal }) {
+      if (!snapshot) throw new Error('no repository snapshot was provided');
+      if (task.commit !== undefined && snapshot.commit !== task.commit) {
+        throw new Error(`snapshot is at ${snapshot.commit} but the task pins skills at ${task.commit}`);
+      }
+      const { index, files } = await cachedSkillIndex(cache, snapshot, config, signal);
+      const selection = selectSkills(index.skills, task.request, task.skills);
+      const warnings = [...index.warnings, ...duplicateNameWarnings(index.skills), ...selection.warnings];
+
+      const reserve = index.skills.length > 0 ? Math.min(config.minIndexTokens, Math.floor(budget / 2)) : 0;
+      const count = selection.selected.length;
+      const share = count > 0 ? Math.min(config.maxSelectedTokens, Math.floor((budget - reserve) / count)) : 0;
+      const selected: EntryInput[] = [];
+      for (const [skill, file] of await readSelected(snapshot, selection.selected, files, config, signal)) {
+        if (typeof file === 'string') {
+          warnings.push(`selected skill ${skill.name}: ${skill.path} ${file}`);
+          continue;
+        }
+        const made = selectedEntry(snapshot, skill, file, config.maxSkillBytes, share);
+        if (made.ok) selected.push(made.entry);
+        else warnings.push(made.warning);
+      }
+
+      const used = selected.reduce((sum, entry) => sum + countTokens(entry.body), 0);
+      const fitted = index.skills.length > 0 ? fitIndex(index.skills, budget - used) : { warnings: [] };
+      warnings.push(...fitted.warnings);
+      if (fitted.body === undefined) return { entries: selected, notes: warnings };
+      const indexEntry: EntryInput = { title: INDEX_TITLE, body: fitted.body, source: indexSource(snapshot, config), freshness: 'pinned', warnings };
+      return { entries: [indexEntry, ...selected], notes: [] };
+    },
+  });
+}
+
+/** Bodies of the selected skills, from this run's reads when the index was just built, else read now. */
+async function readSelected(
+  snapshot: Snapshot,
+  skills: readonly Skill[],
+  files: ReadonlyMap<string, SkillFile>,
+  config: SkillsConfig,
+  signal: AbortSignal,
+): Promise<Array<[Skill, SkillFile | string]>> {
+  return Promise.all(
+    skills.map(async (skill): Promise<[Skill, SkillFile | string]> => {
+      const known = files.get(skill.path);
+      if (known) return [skill, known];
+      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal });
+      return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
+    }),
+  );
+}
+
+/** The deepest directory every root lies under, so one source names where the index came from. */
+function indexSource(snapshot: Snapshot, config: SkillsConfig): EntryInput['source'] {
+  const prefixes = configuredRoots(config).map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
+  const [first = [], ...others] = prefixes;
+  let depth = first.length;
+  for (const other of others) {
+    depth = Math.min(depth, other.length);
+    while (depth > 0 && first.slice(0, depth).join('/') !== other.slice(0, depth).join('/')) depth--;
+  }
+  const path = first.slice(0, depth).join('/');
+  return { uri: snapshot.uri(path), ...(path === '' ? {} : { path }), revision: snapshot.commit };
+}

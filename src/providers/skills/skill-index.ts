@@ -1,0 +1,29 @@
+/**
+ * @module providers/skills/skill-index
+ * The parsed skills index of one commit: what discovery and validation produce, what the cache
+ * stores, and what selection and the index entry read. Selected bodies are not part of it.
+ */
+import { z } from 'zod';
+
+export const SkillSchema = z.object({
+  /** The declared name (whitespace collapsed), or the directory name when none was declared. */
+  name: z.string().min(1),
+  /** Whitespace collapsed to single spaces, so each skill is one line of the index. */
+  description: z.string().min(1),
+  /** Path of the SKILL.md. */
+  path: z.string().min(1),
+});
+export type Skill = z.infer<typeof SkillSchema>;
+
+export const SkillIndexSchema = z.object({
+  /** Sorted by name, then path. */
+  skills: z.array(SkillSchema),
+  /** Discovery and validation warnings, each naming the path or root it concerns. */
+  warnings: z.array(z.string()),
+});
+export type SkillIndex = z.infer<typeof SkillIndexSchema>;
+
+export function compareSkills(a: Skill, b: Skill): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}

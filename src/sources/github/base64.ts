@@ -1,0 +1,22 @@
+/**
+ * @module sources/github/base64
+ * Byte <-> base64 conversions on `atob`/`btoa`, which exist in workerd and Node alike.
+ */
+
+/** Decodes standard base64; GitHub wraps blob content at 60 columns, so whitespace is ignored. */
+export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(base64.replace(/\s+/g, ''));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export function bytesToBase64Url(bytes: Uint8Array): string {
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+export function textToBase64Url(text: string): string {
+  return bytesToBase64Url(new TextEncoder().encode(text));
+}

@@ -1,0 +1,74 @@
+/**
+ * @module sources/github/loader
+ * A TreeLoader over the GitHub git-data API: one recursive tree request per commit (the
+ * snapshot memoises it, so every list() shares it) and one blob request per file read, issued
+ * in parallel when callers read in parallel.
+ */
+import type { Octokit } from '@octokit/rest';
+import { z } from 'zod';
+import type { CommitSha } from '../snapshot.ts';
+import type { TreeLoader } from '../tree-snapshot.ts';
+import { base64ToBytes } from './base64.ts';
+import { describeFailure, rethrowIfAborted } from './errors.ts';
+import { loadFlatTree } from './tree-walk.ts';
+import type { FetchTree } from './tree-walk.ts';
+
+const TreeResponse = z.object({
+  truncated: z.boolean(),
+  tree: z.array(z.object({ path: z.string(), mode: z.string(), type: z.string(), sha: z.string(), size: z.number().optional() })),
+});
+
+const BlobResponse = z.object({ content: z.string(), encoding: z.enum(['base64', 'utf-8']) });
+
+export interface GitHubLoaderScope {
+  owner: string;
+  repo: string;
+  commit: CommitSha;
+}
+
+/**
+ * @example
+ * const snapshot = createTreeSnapshot({ repository, commit, uri, loader: createGitHubLoader(octokit, { owner, repo, commit }) });
+ */
+export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: GitHubLoaderScope): TreeLoader {
+  const fetchTree: FetchTree = async (treeish, recursive, signal) => {
+    const response = await octokit.request('GET /repos/{owner}/{repo}/git/trees/{tree_sha}', {
+      owner,
+      repo,
+      tree_sha: treeish,
+      ...(recursive ? { recursive: '1' } : {}),
+      request: signal ? { signal } : {},
+    });
+    return TreeResponse.parse(response.data);
+  };
+
+  const fetchBlob = async (oid: string, signal?: AbortSignal): Promise<Uint8Array> => {
+    const response = await octokit.request('GET /repos/{owner}/{repo}/git/blobs/{file_sha}', {
+      owner,
+      repo,
+      file_sha: oid,
+      request: signal ? { signal } : {},
+    });
+    const blob = BlobResponse.parse(response.data);
+    return blob.encoding === 'base64' ? base64ToBytes(blob.content) : new TextEncoder().encode(blob.content);
+  };
+
+  return {
+    async loadTree(signal) {
+      try {
+        return await loadFlatTree(fetchTree, commit, signal);
+      } catch (error) {
+        rethrowIfAborted(signal);
+        throw new Error(describeFailure(error, `commit ${commit} in ${owner}/${repo}`));
+      }
+    },
+    async loadBlob(oid, signal) {
+      try {
+        return await fetchBlob(oid, signal);
+      } catch (error) {
+        rethrowIfAborted(signal);
+        throw new Error(describeFailure(error, `blob ${oid} in ${owner}/${repo}`));
+      }
+    },
+  };
+}

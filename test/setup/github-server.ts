@@ -1,0 +1,71 @@
+/**
+ * @module test/setup/github-server
+ * Vitest global setup: a real git repository (AGENTS.md chain of depth 5, 30 skills, symlinks,
+ * binary and non-UTF-8 files, an executable, a submodule) served by the local GitHub API server,
+ * plus a freshly generated GitHub App key pair whose public half the server verifies JWTs with.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import type { TestProject } from 'vitest/node';
+import { createGitRepo } from '../support/git-fixtures.ts';
+import type { GitFixture } from '../support/git-fixtures.ts';
+import { CHAIN, SKILL_COUNT } from '../support/github-api-client.ts';
+import type { GitHubFixture } from '../support/github-api-client.ts';
+import { startGitHubApiServer } from '../support/github-api-server.ts';
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const repo = createGitRepo();
+  const commits = buildRepo(repo);
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const fixture: GitHubFixture = {
+    owner: 'acme',
+    repo: 'widgets',
+    appId: '31337',
+    installationId: 4242,
+    token: 'ghp_fixture_personal_token',
+    keyPkcs8: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    keyPkcs1: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
+    commits,
+  };
+  const server = await startGitHubApiServer({
+    repoDir: repo.dir,
+    owner: fixture.owner,
+    repo: fixture.repo,
+    appId: fixture.appId,
+    installationId: fixture.installationId,
+    appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    personalToken: fixture.token,
+  });
+  project.provide('githubApiPort', server.port);
+  project.provide('githubFixture', fixture);
+  return async () => {
+    await server.close();
+    repo.remove();
+  };
+}
+
+function buildRepo(repo: GitFixture): GitHubFixture['commits'] {
+  CHAIN.forEach((dir, depth) => repo.write(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, `# Rules at depth ${depth}\n\nFirst edition.\n`));
+  repo.write('a/b/c/d/e/src/index.ts', 'export const deep = true;\n');
+  for (let i = 1; i <= SKILL_COUNT; i++) {
+    const name = `skill-${String(i).padStart(2, '0')}`;
+    repo.write(`.agents/skills/${name}/SKILL.md`, `---\nname: ${name}\ndescription: Skill number ${i}.\n---\nDo thing ${i}.\n`);
+  }
+  repo.write('docs/guide.md', 'Grüße aus dem Handbuch. ✓\n');
+  repo.write('assets/logo.png', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d]));
+  repo.write('docs/latin1.txt', new Uint8Array([0x63, 0x61, 0x66, 0xe9, 0x0a]));
+  repo.write('scripts/run.sh', '#!/bin/sh\necho run\n');
+  repo.symlink('AGENTS.md', 'CLAUDE.md');
+  repo.symlink('../../outside.md', 'docs/escape.md');
+  repo.symlink('missing.md', 'docs/dangling.md');
+  repo.symlink('../a', 'docs/dir-link');
+  const first = repo.commitAll('first');
+  repo.git('tag', '-a', 'v1', '-m', 'release 1');
+
+  repo.write('AGENTS.md', '# Rules at depth 0\n\nSecond edition.\n');
+  repo.git('add', '--all');
+  repo.git('update-index', '--chmod=+x', 'scripts/run.sh');
+  // A gitlink with no checkout: what GitHub lists for a submodule (mode 160000, type commit).
+  repo.git('update-index', '--add', '--cacheinfo', `160000,${first},vendor/lib`);
+  repo.git('commit', '--quiet', '-m', 'second');
+  return { first, head: repo.git('rev-parse', 'HEAD') };
+}

@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { createAppAuth, createGitHubSource, PKCS1_KEY_ERROR, tokenAuth } from '../../src/sources/github/index.ts';
+import type { AppAuthOptions, GitHubAuth } from '../../src/sources/github/index.ts';
+import { createApiScope, githubFixture } from '../support/github-api-client.ts';
+import type { ApiScope } from '../support/github-api-client.ts';
+
+const fx = githubFixture();
+
+function sourceFor(scope: ApiScope, auth: GitHubAuth) {
+  return createGitHubSource({ owner: fx.owner, repo: fx.repo, auth, baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } });
+}
+
+function appAuth(overrides: Partial<AppAuthOptions> = {}): GitHubAuth {
+  return createAppAuth({ appId: fx.appId, privateKey: fx.keyPkcs8, installationId: fx.installationId, ...overrides });
+}
+
+async function foreignPkcs8Key(): Promise<string> {
+  const pair = await crypto.subtle.generateKey(
+    { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+    true,
+    ['sign', 'verify'],
+  );
+  if (!('privateKey' in pair)) throw new Error('expected a key pair');
+  const exported = await crypto.subtle.exportKey('pkcs8', pair.privateKey);
+  if (!(exported instanceof ArrayBuffer)) throw new Error('expected DER bytes');
+  const der = new Uint8Array(exported);
+  const base64 = btoa(String.fromCharCode(...der)).replace(/.{64}/g, '$&\n');
+  return `-----BEGIN PRIVATE KEY-----\n${base64}\n-----END PRIVATE KEY-----\n`;
+}
+
+describe('GitHub App installation tokens', () => {
+  it('exchanges a signed app JWT for an installation token once and reuses it across snapshots', async () => {
+    const scope = createApiScope();
+    const source = sourceFor(scope, appAuth());
+    expect(await source.resolve('main')).toEqual({ status: 'ok', commit: fx.commits.head });
+    expect(await source.snapshot(fx.commits.head).read('AGENTS.md', { maxBytes: 1024 })).toMatchObject({ status: 'ok' });
+    expect(await source.snapshot(fx.commits.first).read('AGENTS.md', { maxBytes: 1024 })).toMatchObject({ status: 'ok' });
+    expect(await scope.count('/access_tokens')).toBe(1);
+  });
+
+  it('shares one exchange among requests that start together', async () => {
+    const scope = createApiScope();
+    const source = sourceFor(scope, appAuth());
+    const resolved = await Promise.all(['main', 'v1', 'main', 'v1'].map((ref) => source.resolve(ref)));
+    expect(resolved.map((result) => result.status)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    expect(await scope.count('/access_tokens')).toBe(1);
+  });
+
+  it('renews the token five minutes before it expires', async () => {
+    const scope = createApiScope();
+    await scope.configure({ tokenTtlSeconds: 330 });
+    let skew = 0;
+    const source = sourceFor(scope, appAuth({ clock: () => Date.now() + skew }));
+    expect((await source.resolve('main')).status).toBe('ok');
+    skew = 25_000;
+    expect((await source.resolve('main')).status).toBe('ok');
+    expect(await scope.count('/access_tokens')).toBe(1);
+    skew = 31_000;
+    expect((await source.resolve('main')).status).toBe('ok');
+    expect(await scope.count('/access_tokens')).toBe(2);
+  });
+
+  it('retries a token exchange that hit a server error', async () => {
+    const scope = createApiScope();
+    await scope.configure({ faults: [{ status: 502, times: 1, match: '/access_tokens' }] });
+    expect((await sourceFor(scope, appAuth()).resolve('main')).status).toBe('ok');
+    expect(await scope.count('/access_tokens')).toBe(2);
+  });
+});
+
+describe('auth failures name their cause', () => {
+  it('rejects a PKCS#1 key before any request, naming the openssl conversion', async () => {
+    const scope = createApiScope();
+    const result = await sourceFor(scope, appAuth({ privateKey: fx.keyPkcs1 })).resolve('main');
+    expect(result).toEqual({ status: 'failed', ref: 'main', reason: PKCS1_KEY_ERROR });
+    expect(PKCS1_KEY_ERROR).toContain('openssl pkcs8 -topk8 -nocrypt -in key.pem -out key.pkcs8.pem');
+    expect((await scope.stats()).count).toBe(0);
+  });
+
+  it('rejects text that is not a PEM key', async () => {
+    const result = await sourceFor(createApiScope(), appAuth({ privateKey: 'ghp_not_a_key' })).resolve('main');
+    expect(result).toMatchObject({ status: 'failed', reason: expect.stringContaining('not a PEM key') });
+  });
+
+  it('reports bad credentials when the app JWT is signed with another key', async () => {
+    const scope = createApiScope();
+    const result = await sourceFor(scope, appAuth({ privateKey: await foreignPkcs8Key() })).resolve('main');
+    expect(result).toMatchObject({ status: 'failed', reason: expect.stringMatching(/bad credentials \(401\).*app JWT.*app id \(31337\)/) });
+    expect(await scope.count('/commits/')).toBe(0);
+  });
+
+  it('reports an installation that does not exist', async () => {
+    const snapshot = sourceFor(createApiScope(), appAuth({ installationId: 999 })).snapshot(fx.commits.head);
+    expect(await snapshot.list('')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)') });
+  });
+
+  it('reports a token GitHub rejects as bad credentials, for resolve and for reads', async () => {
+    const source = sourceFor(createApiScope(), tokenAuth('ghp_revoked'));
+    expect(await source.resolve('main')).toMatchObject({ status: 'failed', reason: expect.stringContaining('bad credentials (401)') });
+    expect(await source.snapshot(fx.commits.head).read('AGENTS.md', { maxBytes: 10 })).toMatchObject({
+      status: 'failed',
+      reason: expect.stringContaining('bad credentials (401)'),
+    });
+  });
+
+  it('reports a 403 without rate-limit headers as missing access, without retrying it', async () => {
+    const scope = createApiScope();
+    await scope.configure({ faults: [{ status: 403, times: 1, message: 'Resource not accessible by integration' }] });
+    const result = await sourceFor(scope, tokenAuth(fx.token)).resolve('main');
+    expect(result).toMatchObject({ status: 'failed', reason: expect.stringContaining('forbidden (403)') });
+    expect(result).toMatchObject({ reason: expect.stringContaining('Resource not accessible by integration') });
+    expect((await scope.stats()).count).toBe(1);
+  });
+});

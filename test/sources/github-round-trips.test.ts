@@ -1,0 +1,126 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { createCachedLoader } from '../../src/sources/cached-loader.ts';
+import type { ReadResult, Snapshot } from '../../src/sources/snapshot.ts';
+import { createAppAuth, createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
+import type { GitHubAuth } from '../../src/sources/github/index.ts';
+import { CHAIN, createApiScope, githubFixture, SKILL_COUNT } from '../support/github-api-client.ts';
+import type { ApiScope } from '../support/github-api-client.ts';
+
+const fx = githubFixture();
+/** Enough that requests a caller issues together overlap at the server, as they do over a network. */
+const LATENCY_MS = 40;
+
+async function scoped(config: { treeLimit?: number } = {}): Promise<ApiScope> {
+  const scope = createApiScope();
+  await scope.configure({ latencyMs: LATENCY_MS, ...config });
+  return scope;
+}
+
+function sourceFor(scope: ApiScope, auth: GitHubAuth = tokenAuth(fx.token)) {
+  return createGitHubSource({ owner: fx.owner, repo: fx.repo, auth, baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } });
+}
+
+/** Reads the way the rules and skills providers do: both at once, each fanning out in parallel. */
+async function assemble(snapshot: Snapshot): Promise<{ rules: ReadResult[]; skills: ReadResult[] }> {
+  const rules = async (): Promise<ReadResult[]> => {
+    const listings = await Promise.all(CHAIN.map((dir) => snapshot.list(dir)));
+    const files = listings.flatMap((listing) => (listing.status === 'ok' ? listing.entries.filter((entry) => entry.name === 'AGENTS.md') : []));
+    return Promise.all(files.map((file) => snapshot.read(file.path, { maxBytes: 65_536 })));
+  };
+  const skills = async (): Promise<ReadResult[]> => {
+    const listing = await snapshot.list('.agents/skills');
+    const dirs = listing.status === 'ok' ? listing.entries.filter((entry) => entry.kind === 'dir') : [];
+    return Promise.all(dirs.map((dir) => snapshot.read(`${dir.path}/SKILL.md`, { maxBytes: 16_384 })));
+  };
+  const [rulesRead, skillsRead] = await Promise.all([rules(), skills()]);
+  return { rules: rulesRead, skills: skillsRead };
+}
+
+function expectComplete(result: { rules: ReadResult[]; skills: ReadResult[] }): void {
+  expect(result.rules.map((read) => read.status)).toEqual(CHAIN.map(() => 'ok'));
+  expect(result.skills).toHaveLength(SKILL_COUNT);
+  expect(result.skills.every((read) => read.status === 'ok')).toBe(true);
+}
+
+describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)', () => {
+  it('costs three sequential round trips from a branch name: resolve, tree, blobs', async () => {
+    const scope = await scoped();
+    const source = sourceFor(scope);
+    const resolved = await source.resolve('main');
+    if (resolved.status !== 'ok') throw new Error(`resolve: ${resolved.status}`);
+    expectComplete(await assemble(source.snapshot(resolved.commit)));
+
+    const stats = await scope.stats();
+    expect(stats.rounds).toBe(3);
+    expect(await scope.count('/commits/')).toBe(1);
+    expect(await scope.count('/git/trees/')).toBe(1);
+    expect(await scope.count('/git/blobs/')).toBe(CHAIN.length + SKILL_COUNT);
+    expect(stats.count).toBe(2 + CHAIN.length + SKILL_COUNT);
+  });
+
+  it('costs two from a pinned commit', async () => {
+    const scope = await scoped();
+    expectComplete(await assemble(sourceFor(scope).snapshot(fx.commits.head)));
+    expect((await scope.stats()).rounds).toBe(2);
+  });
+
+  it('adds one round for the first installation token of a GitHub App, none once it is cached', async () => {
+    const auth = createAppAuth({ appId: fx.appId, privateKey: fx.keyPkcs8, installationId: fx.installationId });
+    const cold = await scoped();
+    expectComplete(await assemble(sourceFor(cold, auth).snapshot(fx.commits.head)));
+    expect((await cold.stats()).rounds).toBe(3);
+    expect(await cold.count('/access_tokens')).toBe(1);
+
+    const warm = await scoped();
+    expectComplete(await assemble(sourceFor(warm, auth).snapshot(fx.commits.head)));
+    expect((await warm.stats()).rounds).toBe(2);
+    expect(await warm.count('/access_tokens')).toBe(0);
+  });
+
+  it('counts reads issued one after another as one round each (the measure is not blind)', async () => {
+    const scope = await scoped();
+    const snapshot = sourceFor(scope).snapshot(fx.commits.head);
+    for (const dir of CHAIN.slice(0, 3)) await snapshot.read(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, { maxBytes: 1024 });
+    expect((await scope.stats()).rounds).toBe(4);
+  });
+});
+
+describe('round trips for a warm assembly', () => {
+  it('costs nothing on a commit whose tree and blobs are in the KV cache', async () => {
+    const cached = (scope: ApiScope) =>
+      createGitHubSource({
+        owner: fx.owner,
+        repo: fx.repo,
+        auth: tokenAuth(fx.token),
+        baseUrl: scope.baseUrl,
+        wrapLoader: (loader, cacheScope) => createCachedLoader(loader, env.CACHE, cacheScope),
+      });
+    const cold = await scoped();
+    expectComplete(await assemble(cached(cold).snapshot(fx.commits.first)));
+    expect((await cold.stats()).count).toBe(1 + CHAIN.length + SKILL_COUNT);
+
+    const warm = await scoped();
+    const again = await assemble(cached(warm).snapshot(fx.commits.first));
+    expectComplete(again);
+    expect(again.rules[0]).toMatchObject({ text: '# Rules at depth 0\n\nFirst edition.\n' });
+    expect((await warm.stats()).count).toBe(0);
+  });
+});
+
+describe('truncated recursive trees', () => {
+  it('walks down non-recursive trees and lists exactly what the whole tree lists', async () => {
+    const whole = await scoped();
+    const cut = await scoped({ treeLimit: 20 });
+    const dirs = ['', ...CHAIN, '.agents', '.agents/skills', '.agents/skills/skill-07', 'docs', 'vendor', 'a/b/c/d/e/src'];
+    const expected = await Promise.all(dirs.map((dir) => sourceFor(whole).snapshot(fx.commits.head).list(dir)));
+    const walked = sourceFor(cut).snapshot(fx.commits.head);
+    expect(await Promise.all(dirs.map((dir) => walked.list(dir)))).toEqual(expected);
+    expectComplete(await assemble(walked));
+
+    const trees = (await cut.stats()).requests.filter((request) => request.path.includes('/git/trees/'));
+    expect(trees.length).toBeGreaterThan(2);
+    // Only directories whose recursive answer was truncated are listed one level at a time.
+    expect(trees.filter((request) => !request.path.includes('recursive')).length).toBeLessThan(trees.length / 2);
+  });
+});

@@ -1,0 +1,74 @@
+/**
+ * @module test/support/git-objects
+ * Reads a real git repository with the git CLI, answering in the shapes the GitHub git-data API
+ * uses. The local GitHub API server serves from here, so every answer is what git says.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { gitEnv } from './git-fixtures.ts';
+
+const run = promisify(execFile);
+
+export interface GitTreeItem {
+  path: string;
+  mode: string;
+  type: string;
+  sha: string;
+  size?: number;
+}
+
+export interface GitObjects {
+  /** Commit id for a ref, or undefined when git cannot resolve it to a commit. */
+  commitOf(ref: string): Promise<string | undefined>;
+  /** The tree id and its entries (recursive includes subtrees), or undefined for a non-tree. */
+  tree(treeish: string, recursive: boolean): Promise<{ sha: string; items: GitTreeItem[] } | undefined>;
+  blob(sha: string): Promise<Buffer | undefined>;
+}
+
+export function gitObjects(repoDir: string): GitObjects {
+  const git = async (args: string[]): Promise<Buffer | undefined> => {
+    try {
+      const { stdout } = await run('git', ['-C', repoDir, ...args], { encoding: 'buffer', env: gitEnv(), maxBuffer: 64 * 1024 * 1024 });
+      return stdout;
+    } catch {
+      return undefined;
+    }
+  };
+  // A ref that starts with '-' would be read by git as an option.
+  const safe = (name: string): boolean => name !== '' && !name.startsWith('-');
+
+  return {
+    async commitOf(ref) {
+      if (!safe(ref)) return undefined;
+      const out = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+      return out?.toString('utf8').trim() || undefined;
+    },
+    async tree(treeish, recursive) {
+      if (!safe(treeish)) return undefined;
+      const sha = (await git(['rev-parse', '--verify', '--quiet', `${treeish}^{tree}`]))?.toString('utf8').trim();
+      if (!sha) return undefined;
+      const out = await git(['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), sha]);
+      if (!out) return undefined;
+      const items = out
+        .toString('utf8')
+        .split('\0')
+        .filter((line) => line !== '')
+        .map(parseLsTreeLine);
+      return { sha, items };
+    },
+    async blob(sha) {
+      if (!safe(sha)) return undefined;
+      const type = await git(['cat-file', '-t', sha]);
+      if (type?.toString('utf8').trim() !== 'blob') return undefined;
+      return git(['cat-file', 'blob', sha]);
+    },
+  };
+}
+
+/** `<mode> <type> <sha> <size>\t<path>`, size `-` for trees and submodules. */
+function parseLsTreeLine(line: string): GitTreeItem {
+  const match = /^(\d+) (\w+) ([0-9a-f]+) +(\S+)\t(.*)$/s.exec(line);
+  if (!match) throw new Error(`unexpected ls-tree line: ${line}`);
+  const [, mode = '', type = '', sha = '', size = '-', path = ''] = match;
+  return { path, mode, type, sha, ...(size === '-' ? {} : { size: Number(size) }) };
+}

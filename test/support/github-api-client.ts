@@ -1,0 +1,101 @@
+/**
+ * @module test/support/github-api-client
+ * The test side of the local GitHub API server: what global setup provides, and a per-test
+ * scope (a path prefix on the API base URL) so tests running in parallel count their own
+ * requests and inject their own failures.
+ */
+import { inject } from 'vitest';
+
+export interface GitHubFixture {
+  owner: string;
+  repo: string;
+  appId: string;
+  installationId: number;
+  /** A personal access token the server accepts. */
+  token: string;
+  /** App private key, PKCS#8 PEM (what the source accepts). */
+  keyPkcs8: string;
+  /** The same key as PKCS#1 PEM (what GitHub hands out; rejected with a fix). */
+  keyPkcs1: string;
+  /** Commit ids in the fixture repository. */
+  commits: { head: string; first: string };
+}
+
+/** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */
+export const CHAIN = ['', 'a', 'a/b', 'a/b/c', 'a/b/c/d', 'a/b/c/d/e'];
+/** Skills under `.agents/skills/skill-01` ... `skill-30`. */
+export const SKILL_COUNT = 30;
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    githubApiPort: number;
+    githubFixture: GitHubFixture;
+  }
+}
+
+/** One scripted failure: the next `times` requests whose path contains `match` get `status`. */
+export interface Fault {
+  status: number;
+  times: number;
+  match?: string;
+  retryAfter?: number;
+  /** Send `x-ratelimit-remaining: 0` with a reset this many seconds ahead. */
+  rateLimitResetIn?: number;
+  message?: string;
+}
+
+export interface ScopeConfig {
+  faults?: Fault[];
+  /** Recursive tree answers with more entries than this come back `truncated`. */
+  treeLimit?: number;
+  tokenTtlSeconds?: number;
+  /** Added to every answer, so that parallel requests overlap the way they do over a network. */
+  latencyMs?: number;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  status: number;
+  startedAt: number;
+  endedAt: number;
+}
+
+export interface ScopeStats {
+  count: number;
+  /** Longest chain of requests each started after the previous one ended: sequential round trips. */
+  rounds: number;
+  requests: RecordedRequest[];
+}
+
+export interface ApiScope {
+  baseUrl: string;
+  configure(config: ScopeConfig): Promise<void>;
+  stats(): Promise<ScopeStats>;
+  count(match: string): Promise<number>;
+}
+
+export function githubFixture(): GitHubFixture {
+  return inject('githubFixture');
+}
+
+export function createApiScope(): ApiScope {
+  const origin = `http://127.0.0.1:${inject('githubApiPort')}`;
+  const name = crypto.randomUUID();
+  const stats = async (): Promise<ScopeStats> => {
+    const response = await fetch(`${origin}/__stats/${name}`);
+    return (await response.json()) as ScopeStats;
+  };
+  return {
+    baseUrl: `${origin}/s/${name}`,
+    async configure(config) {
+      const response = await fetch(`${origin}/__control/${name}`, { method: 'POST', body: JSON.stringify(config) });
+      if (!response.ok) throw new Error(`control endpoint answered ${response.status}`);
+      await response.body?.cancel();
+    },
+    stats,
+    async count(match) {
+      return (await stats()).requests.filter((request) => request.path.includes(match)).length;
+    },
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * @module test/support/github-api-scope
+ * Per-test bookkeeping for the local GitHub API server: each scope (a path prefix) has its own
+ * request log, scripted faults and settings, and reports how many round trips its requests took.
+ */
+import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
+
+export interface Scope {
+  config: ScopeConfig;
+  requests: RecordedRequest[];
+}
+
+export interface Answer {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Scopes by name, created on first use. */
+export function createScopes(): (name: string) => Scope {
+  const scopes = new Map<string, Scope>();
+  return (name) => {
+    let scope = scopes.get(name);
+    if (!scope) scopes.set(name, (scope = { config: {}, requests: [] }));
+    return scope;
+  };
+}
+
+/** Consumes one scripted failure matching `path`, if any is left. */
+export function faultFor(scope: Scope, path: string): Answer | undefined {
+  const fault = scope.config.faults?.find((candidate) => candidate.times > 0 && path.includes(candidate.match ?? ''));
+  if (!fault) return undefined;
+  fault.times--;
+  const headers: Record<string, string> = {};
+  if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
+  if (fault.rateLimitResetIn !== undefined) {
+    headers['x-ratelimit-remaining'] = '0';
+    headers['x-ratelimit-reset'] = String(Math.ceil(Date.now() / 1000 + fault.rateLimitResetIn));
+  }
+  return { status: fault.status, headers, body: { message: fault.message ?? `injected ${fault.status}` } };
+}
+
+/**
+ * Sequential round trips: the longest chain of requests in which each one started after the
+ * previous one had been answered. Requests a client issues together overlap and count once.
+ */
+export function rounds(requests: RecordedRequest[]): number {
+  const done = requests.filter((request) => request.endedAt > 0).sort((a, b) => a.startedAt - b.startedAt);
+  const depth: number[] = [];
+  done.forEach((request, i) => {
+    let best = 0;
+    for (let j = 0; j < i; j++) if ((done[j]?.endedAt ?? Infinity) <= request.startedAt) best = Math.max(best, depth[j] ?? 0);
+    depth.push(best + 1);
+  });
+  return Math.max(0, ...depth);
+}

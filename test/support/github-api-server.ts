@@ -1,0 +1,147 @@
+/**
+ * @module test/support/github-api-server
+ * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source uses,
+ * answering from a real git repository. Requests under `/s/<scope>/` are recorded per scope, and
+ * a scope can script failures, tree truncation, token lifetimes and latency, so tests running in
+ * parallel never see each other's traffic.
+ */
+import { randomBytes, verify } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
+import { createScopes, faultFor, rounds } from './github-api-scope.ts';
+import type { Answer, Scope } from './github-api-scope.ts';
+import { gitObjects } from './git-objects.ts';
+
+export interface GitHubApiServerOptions {
+  repoDir: string;
+  owner: string;
+  repo: string;
+  appId: string;
+  installationId: number;
+  appPublicKeyPem: string;
+  personalToken: string;
+}
+
+export async function startGitHubApiServer(options: GitHubApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
+  const scopeNamed = createScopes();
+  const tokens = new Map<string, number>([[options.personalToken, Number.POSITIVE_INFINITY]]);
+  const git = gitObjects(options.repoDir);
+  const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
+
+  const authorised = (req: IncomingMessage): boolean => {
+    const token = /^(?:bearer|token) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    return token !== undefined && (tokens.get(token) ?? 0) > Date.now();
+  };
+
+  const api = async (req: IncomingMessage, path: string, query: URLSearchParams, scope: Scope): Promise<Answer> => {
+    const tokenRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
+    if (tokenRoute && req.method === 'POST') {
+      if (!verifyAppJwt(req.headers.authorization, options)) return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
+      if (Number(tokenRoute[1]) !== options.installationId) return notFound;
+      const token = `ghs_${randomBytes(16).toString('hex')}`;
+      const expiresAt = Date.now() + (scope.config.tokenTtlSeconds ?? 3600) * 1000;
+      tokens.set(token, expiresAt);
+      return { status: 201, body: { token, expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
+    }
+    const repoRoute = /^\/repos\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
+    if (!repoRoute || req.method !== 'GET') return notFound;
+    if (!authorised(req)) return { status: 401, body: { message: 'Bad credentials' } };
+    const [, owner, repo, rest = ''] = repoRoute;
+    if (owner !== options.owner || repo !== options.repo) return notFound;
+
+    const commitRoute = /^commits\/(.+)$/.exec(rest);
+    if (commitRoute) {
+      const ref = decodeURIComponent(commitRoute[1] ?? '');
+      const sha = await git.commitOf(ref);
+      if (!sha) return { status: 422, body: { message: `No commit found for SHA: ${ref}` } };
+      if ((req.headers.accept ?? '').includes('sha')) {
+        return { status: 200, body: sha, headers: { 'content-type': 'application/vnd.github.sha; charset=utf-8' } };
+      }
+      return { status: 200, body: { sha } };
+    }
+    const treeRoute = /^git\/trees\/([^/]+)$/.exec(rest);
+    if (treeRoute) {
+      const recursive = query.has('recursive');
+      const tree = await git.tree(decodeURIComponent(treeRoute[1] ?? ''), recursive);
+      if (!tree) return notFound;
+      const limit = scope.config.treeLimit;
+      const truncated = recursive && limit !== undefined && tree.items.length > limit;
+      return { status: 200, body: { sha: tree.sha, truncated, tree: truncated ? tree.items.slice(0, limit) : tree.items } };
+    }
+    const blobRoute = /^git\/blobs\/([0-9a-f]{40})$/.exec(rest);
+    if (blobRoute) {
+      const sha = blobRoute[1] ?? '';
+      const bytes = await git.blob(sha);
+      if (!bytes) return notFound;
+      const content = (bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n');
+      return { status: 200, body: { sha, size: bytes.length, content, encoding: 'base64' } };
+    }
+    return notFound;
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const control = /^\/__(control|stats)\/([\w-]+)$/.exec(url.pathname);
+    if (control) {
+      const scope = scopeNamed(control[2] ?? '');
+      if (control[1] === 'stats') return send(res, { status: 200, body: { count: scope.requests.length, rounds: rounds(scope.requests), requests: scope.requests } });
+      scope.config = { ...scope.config, ...(JSON.parse(await readBody(req)) as ScopeConfig) };
+      return send(res, { status: 204, body: '' });
+    }
+    const scoped = /^\/s\/([\w-]+)(\/.*)$/.exec(url.pathname);
+    const scope = scopeNamed(scoped?.[1] ?? 'default');
+    const path = scoped?.[2] ?? url.pathname;
+    const record: RecordedRequest = { method: req.method ?? 'GET', path: path + url.search, status: 0, startedAt: performance.now(), endedAt: 0 };
+    scope.requests.push(record);
+    await readBody(req);
+    const answer = faultFor(scope, path) ?? (await api(req, path, url.searchParams, scope));
+    if (scope.config.latencyMs) await new Promise((resolve) => setTimeout(resolve, scope.config.latencyMs));
+    record.status = answer.status;
+    res.on('finish', () => (record.endedAt = performance.now()));
+    send(res, answer);
+  };
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => send(res, { status: 500, body: { message: String(error) } }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function verifyAppJwt(header: string | undefined, options: GitHubApiServerOptions): boolean {
+  const jwt = /^bearer (.+)$/i.exec(header ?? '')?.[1];
+  const [head, payload, signature] = jwt?.split('.') ?? [];
+  if (!head || !payload || !signature) return false;
+  const signed = verify('sha256', Buffer.from(`${head}.${payload}`), options.appPublicKeyPem, Buffer.from(signature, 'base64url'));
+  if (!signed) return false;
+  const decode = (part: string): Record<string, unknown> => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+  const claims = decode(payload);
+  const now = Date.now() / 1000;
+  return (
+    decode(head).alg === 'RS256' &&
+    claims.iss === options.appId &&
+    typeof claims.iat === 'number' && typeof claims.exp === 'number' &&
+    claims.iat <= now + 60 && claims.exp > now && claims.exp - claims.iat <= 600
+  );
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, answer: Answer): void {
+  const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
+  const type = typeof answer.body === 'string' ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  res.writeHead(answer.status, { 'content-type': type, ...answer.headers });
+  res.end(answer.status === 204 ? undefined : text);
+}
