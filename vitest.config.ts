@@ -1,13 +1,20 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
+
 
 // Two projects, one run and one report: Worker code in workerd, CLI code in Node.
 export default defineConfig({
   test: {
-    globalSetup: [],
+    globalSetup: ['./test/setup/git-http-server.ts', './test/setup/github-server.ts'],
     projects: [
       {
-        plugins: [cloudflareTest({ wrangler: { configPath: './wrangler.toml' } })],
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: './wrangler.toml' },
+            miniflare: { bindings: { API_TOKENS: JSON.stringify(TEST_API_TOKENS) } },
+          }),
+        ],
         test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
       },
       {

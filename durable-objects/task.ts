@@ -1,8 +1,190 @@
 /**
  * @module durable-objects/task
- * One Durable Object per Task. The turn ledger lands with the Task issue; the class is declared
- * now so the SQLite migration and binding exist from the first deploy.
+ * One Durable Object per Task: the SQLite ledger of its objective, transcript and per-turn
+ * context. Creating a task only persists it and arms an alarm; the alarm assembles turn 0 off the
+ * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
+ * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { getConfig } from '../src/env.ts';
+import { createDefaultRegistry } from '../src/providers/registry.ts';
+import { openTaskSource } from '../src/tasks/open-source.ts';
+import { TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import type { TranscriptItem } from '../src/tasks/transcript.ts';
+import { notifyTaskResult } from '../src/notify/notify-task.ts';
+import { createTaskAssembler } from './task-assembler.ts';
+import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import { migrate } from './task-schema.ts';
+import { TaskStore, type TaskRow } from './task-store.ts';
+import { TurnLedger } from './turn-ledger.ts';
+import { turnView } from './turn-view.ts';
 
-export class TaskObject extends DurableObject<Env> {}
+export const MAX_ASSEMBLY_ATTEMPTS = 3;
+const RETRY_BASE_MS = 2_000;
+const DAY_MS = 86_400_000;
+
+export type CreateResult = { id: string; status: TaskStatus; created: boolean };
+type Denied = { status: 'not-found' };
+
+export class TaskObject extends DurableObject<Env> {
+  readonly #store: TaskStore;
+  readonly #ledger: TurnLedger;
+  #firstTurn: Promise<TurnResult> | undefined;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#store = new TaskStore(ctx.storage.sql);
+    void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
+    const config = getConfig(env);
+    this.#ledger = new TurnLedger({
+      store: this.#store,
+      assemble: createTaskAssembler({
+        registry: createDefaultRegistry(),
+        openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
+        pinCommit: (commit) => this.#store.pinCommit(commit),
+        cache: env.CACHE,
+        now: () => Date.now(),
+      }),
+    });
+  }
+
+  async create(input: TaskRequestInput): Promise<CreateResult> {
+    const id = this.ctx.id.toString();
+    const existing = this.#store.task();
+    if (existing) return { id, status: existing.status, created: false };
+    const request = TaskRequestSchema.parse(input);
+    const now = Date.now();
+    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
+    await this.ctx.storage.setAlarm(now);
+    return { id, status: 'pending', created: true };
+  }
+
+  async describe(tenant: string): Promise<TaskDescription | Denied> {
+    const task = this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
+    return {
+      id: task.task_id,
+      status: task.status,
+      reason: task.status_reason,
+      attempts: task.attempts,
+      request: task.request,
+      commit: task.commit_sha,
+      createdAt: new Date(task.created_at).toISOString(),
+      expiresAt: new Date(task.expires_at).toISOString(),
+      turns: this.#store.turns().map((t) => ({
+        turn: t.turn,
+        digest: t.digest,
+        chars: t.chars,
+        tokens: t.tokens,
+        empty: t.empty,
+        agent: t.agent,
+        commit: t.commit,
+        createdAt: new Date(t.createdAt).toISOString(),
+        providers: t.providers,
+      })),
+    };
+  }
+
+  async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
+    const task = this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
+    if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
+    if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
+    const result = await this.#ledger.begin(turn);
+    if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
+    if (result.status === 'not-found') return result;
+    return this.readTurn(tenant, turn);
+  }
+
+  async readTurn(tenant: string, turn: number): Promise<TurnResult> {
+    if (!this.#owned(tenant)) return { status: 'not-found' };
+    const first = this.#store.turn(0);
+    const record = this.#store.turn(turn);
+    if (!first || !record) return { status: 'conflict', message: `turn ${turn} has not begun` };
+    return { status: 'ok', turn: turnView(first, record, this.#store.requestTranscript(turn, record.item?.id ?? null)) };
+  }
+
+  async append(tenant: string, items: TranscriptItem[]): Promise<AppendResult> {
+    if (!this.#owned(tenant)) return { status: 'not-found' };
+    const current = this.#store.nextTurn() - 1;
+    if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
+    const appended: string[] = [];
+    const duplicates: string[] = [];
+    for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
+    return { status: 'ok', appended, duplicates };
+  }
+
+  override async alarm(): Promise<void> {
+    const task = this.#store.task();
+    if (!task) return;
+    if (task.status === 'pending' || task.status === 'assembling') {
+      await this.#assembleFirstTurn();
+      return;
+    }
+    if (Date.now() >= task.expires_at) {
+      await this.ctx.storage.deleteAll();
+      migrate(this.ctx.storage.sql);
+      return;
+    }
+    await this.ctx.storage.setAlarm(task.expires_at);
+  }
+
+  /**
+   * Shared by the alarm and an explicit begin of turn 0. Concurrent callers share one attempt,
+   * and the ledger runs providers at most once per stored turn.
+   */
+  #assembleFirstTurn(): Promise<TurnResult> {
+    this.#firstTurn ??= this.#attemptFirstTurn().finally(() => (this.#firstTurn = undefined));
+    return this.#firstTurn;
+  }
+
+  async #attemptFirstTurn(): Promise<TurnResult> {
+    const attempt = this.#store.countAttempt(Date.now());
+    this.#store.setStatus('assembling', null, Date.now());
+    let reason: string;
+    try {
+      const result = await this.#ledger.begin(0);
+      if (result.status === 'ok') {
+        await this.#finish('ready', null);
+        return { status: 'ok', turn: turnView(result.record, result.record, this.#store.requestTranscript(0, result.record.item?.id ?? null)) };
+      }
+      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : 'task not found';
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {
+        const delay = RETRY_BASE_MS * 2 ** (attempt - 1);
+        this.#store.setStatus('pending', `attempt ${attempt} failed: ${reason}; retrying in ${delay / 1000} s`, Date.now());
+        await this.ctx.storage.setAlarm(Date.now() + delay);
+        return { status: 'failed', reason };
+      }
+    }
+    await this.#finish('failed', reason);
+    return { status: 'failed', reason };
+  }
+
+  /**
+   * Reports the outcome where the task came from, then records the final status and arms
+   * retention cleanup. Reporting first makes notification at-least-once: a crash in between
+   * repeats the report rather than losing it.
+   */
+  async #finish(status: 'ready' | 'failed', reason: string | null): Promise<void> {
+    const task = this.#store.task();
+    if (!task) return;
+    const first = this.#store.turn(0);
+    if (task.request.notify) {
+      const result =
+        status === 'ready' && first
+          ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
+          : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
+      await notifyTaskResult({ config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) }, task.request.notify, result);
+    }
+    this.#store.setStatus(status, reason, Date.now());
+    await this.ctx.storage.setAlarm(task.expires_at);
+  }
+
+  #owned(tenant: string): TaskRow | undefined {
+    const task = this.#store.task();
+    return task && task.request.tenant === tenant ? task : undefined;
+  }
+}

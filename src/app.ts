@@ -5,10 +5,12 @@
 import { Hono } from 'hono';
 import { ConfigError } from './env.ts';
 import { ApiError, envelope } from './http/errors.ts';
+import type { RouteDeps } from './routes/deps.ts';
+import { taskRoutes } from './routes/tasks.ts';
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string } };
 
-export function buildApp(): Hono<AppEnv> {
+export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
   app.use(async (c, next) => {
@@ -19,6 +21,7 @@ export function buildApp(): Hono<AppEnv> {
   });
 
   app.get('/health', (c) => c.json({ ok: true }));
+  app.route('/', taskRoutes(deps));
 
   app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`, c.get('requestId')), 404));
   app.onError((error, c) => {

@@ -103,7 +103,8 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
 
         // A link's blob is its target path; never hand that to a model as file content.
         const target = new TextDecoder().decode(await loader.loadBlob(entry.oid, signal));
-        const resolved = joinPath(parentOf(requested), target);
+        // An absolute target must be refused, not re-rooted under the link's directory.
+        const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
         if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
         const targetEntry = tree.byPath.get(resolved.path);
         if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
+import { normalisePath } from '../sources/paths.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 
@@ -48,7 +49,17 @@ export const TaskRequestSchema = z.object({
   ref: z.string().min(1).max(256).optional(),
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
-  cwd: z.string().max(1024).default(''),
+  /** Working directory inside the repository, normalised (`''` is the root). */
+  cwd: z
+    .string()
+    .max(1024)
+    .default('')
+    .transform((value, ctx) => {
+      const normal = normalisePath(value);
+      if (normal.ok) return normal.path;
+      ctx.addIssue({ code: 'custom', message: normal.reason });
+      return z.NEVER;
+    }),
   request: z.string().trim().min(1, 'must not be empty').max(20_000),
   agent: z.string().min(1).max(64).default('entry'),
   trusted: z.boolean().default(true),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { countTokens, utf8Length } from '../../src/context/tokens.ts';
 import { truncateToTokens } from '../../src/context/truncate.ts';
 
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 function hasLoneSurrogate(text: string): boolean {
   return /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(text);

@@ -1,0 +1,109 @@
+/**
+ * @module durable-objects/task-assembler
+ * Turns a stored task and a turn number into a turn record: resolve and pin the commit once,
+ * then run the shared context pipeline. Turn 0 renders the full first request; later turns
+ * render only the context sections of `turns: all` providers.
+ */
+import { resolveAgent } from '../src/context/agents.ts';
+import { digestText } from '../src/context/digest.ts';
+import type { TaskView } from '../src/context/provider.ts';
+import type { Registry } from '../src/context/registry.ts';
+import { renderContext } from '../src/context/render.ts';
+import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import type { KeyValueStore } from '../src/sources/key-value-store.ts';
+import type { RepositorySource } from '../src/sources/snapshot.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { contextItemId, TASK_ITEM_ID } from '../src/tasks/transcript.ts';
+import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import type { TaskRow, TurnRecord } from './task-store.ts';
+
+export interface AssemblerDeps {
+  registry: Registry;
+  openSource(request: TaskRequest): RepositorySource;
+  /** Stores the commit the first time; returns the pinned one. */
+  pinCommit(commit: string): string;
+  cache?: KeyValueStore;
+  now(): number;
+  signal?: AbortSignal;
+}
+
+export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
+  return async (task, turn) => {
+    const { request } = task;
+    const agent = resolveAgent(request.agent);
+    if (!agent.ok) throw new PermanentAssemblyError(agent.error);
+    const source = deps.openSource(request);
+    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
+
+    const view: TaskView = {
+      request: request.request,
+      origin: request.origin,
+      repository: source.repository,
+      commit,
+      ...(request.pullRequest ? { headCommit: request.pullRequest.headSha } : {}),
+      cwd: request.cwd,
+      trusted: request.trusted,
+      skills: request.skills,
+      agent: agent.agent.name,
+    };
+    const input = {
+      registry: deps.registry,
+      agent: agent.agent,
+      available: ['repo:read'] as const,
+      snapshot: source.snapshot(commit),
+      task: view,
+      turn,
+      now: deps.now,
+      ...(deps.cache ? { cache: deps.cache } : {}),
+      ...(deps.signal ? { signal: deps.signal } : {}),
+    };
+    const createdAt = deps.now();
+
+    if (turn === 0) {
+      const first = await assembleFirstTurn(input);
+      const user = first.messages.find((message) => message.role === 'user');
+      if (!user) throw new Error('the first request has no user message');
+      return {
+        turn,
+        digest: first.digest,
+        chars: first.chars,
+        tokens: first.providers.reduce((sum, p) => sum + p.tokens, 0),
+        empty: false,
+        item: { id: TASK_ITEM_ID, type: 'message', role: 'user', content: user.content },
+        agent: first.agent,
+        commit,
+        system: first.messages.filter((message) => message.role === 'system'),
+        tools: first.tools,
+        providers: first.providers,
+        entries: first.entries,
+        createdAt,
+      };
+    }
+
+    const gathered = await gatherContext(input);
+    const content = renderContext(gathered.entries, gathered.notices);
+    return {
+      turn,
+      digest: await digestText(content),
+      chars: content.length,
+      tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
+      empty: content === '',
+      item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
+      agent: agent.agent.name,
+      commit,
+      system: [],
+      tools: agent.agent.tools,
+      providers: gathered.outcomes,
+      entries: gathered.entries.map(summariseEntry),
+      createdAt,
+    };
+  };
+}
+
+async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
+  const ref = request.ref ?? 'HEAD';
+  const resolved = await source.resolve(ref);
+  if (resolved.status === 'ok') return resolved.commit;
+  if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
+  throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);
+}

@@ -1,0 +1,45 @@
+/**
+ * @module durable-objects/task-schema
+ * Versioned, idempotent SQLite schema of a Task object. Each step runs once, in order, inside
+ * `blockConcurrencyWhile` in the constructor; `schema_version` records how far a stored object got.
+ */
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE IF NOT EXISTS task (
+     singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+     task_id TEXT NOT NULL,
+     request TEXT NOT NULL,
+     status TEXT NOT NULL,
+     status_reason TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     commit_sha TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE TABLE IF NOT EXISTS transcript (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     item_id TEXT NOT NULL UNIQUE,
+     turn INTEGER NOT NULL,
+     item TEXT NOT NULL
+   );
+   CREATE TABLE IF NOT EXISTS turns (
+     turn INTEGER PRIMARY KEY,
+     record TEXT NOT NULL,
+     created_at INTEGER NOT NULL
+   );`,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+export function migrate(sql: SqlStorage): void {
+  sql.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+  const row = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0];
+  const current = row ? Number(row.value) : 0;
+  if (current > SCHEMA_VERSION) throw new Error(`stored schema version ${current} is newer than this code (${SCHEMA_VERSION})`);
+  for (let version = current; version < SCHEMA_VERSION; version++) {
+    sql.exec(MIGRATIONS[version] ?? '');
+    sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", String(version + 1));
+  }
+}

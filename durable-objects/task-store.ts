@@ -1,0 +1,132 @@
+/**
+ * @module durable-objects/task-store
+ * Typed access to one Task object's SQLite rows. Parameterised SQL only; every row is parsed with
+ * zod on the way out, so a corrupt row is an error here rather than a surprise later.
+ */
+import { z } from 'zod';
+import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
+import { ToolSchema } from '../src/context/agents.ts';
+import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
+import { TranscriptItemSchema, type TranscriptItem } from '../src/tasks/transcript.ts';
+
+const TaskRowSchema = z.object({
+  task_id: z.string(),
+  request: z.string().transform((text) => TaskRequestSchema.parse(JSON.parse(text))),
+  status: z.enum(TASK_STATUSES),
+  status_reason: z.string().nullable(),
+  attempts: z.number().int(),
+  commit_sha: z.string().nullable(),
+  created_at: z.number(),
+  updated_at: z.number(),
+  expires_at: z.number(),
+});
+export type TaskRow = z.output<typeof TaskRowSchema>;
+
+export const TurnRecordSchema = z.object({
+  turn: z.number().int().nonnegative(),
+  digest: z.string(),
+  /** Characters and tokens of this turn's rendered context. */
+  chars: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  /** Turn n > 0 with nothing to say appends no item. */
+  empty: z.boolean(),
+  /** The transcript item this turn must have appended (null when empty). */
+  item: TranscriptItemSchema.nullable(),
+  agent: z.string(),
+  commit: z.string().nullable(),
+  /** Host system blocks, stored with turn 0 only. */
+  system: z.array(MessageSchema),
+  tools: z.array(ToolSchema),
+  providers: z.array(ProviderOutcomeSchema),
+  entries: z.array(EntrySummarySchema),
+  createdAt: z.number(),
+});
+export type TurnRecord = z.infer<typeof TurnRecordSchema>;
+
+export class TaskStore {
+  readonly #sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  task(): TaskRow | undefined {
+    const row = this.#sql.exec('SELECT * FROM task WHERE singleton = 1').toArray()[0];
+    return row ? TaskRowSchema.parse(row) : undefined;
+  }
+
+  insertTask(taskId: string, request: TaskRequest, now: number, expiresAt: number): void {
+    this.#sql.exec(
+      `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at)
+       VALUES (1, ?, ?, 'pending', 0, ?, ?, ?)`,
+      taskId,
+      JSON.stringify(request),
+      now,
+      now,
+      expiresAt,
+    );
+  }
+
+  setStatus(status: TaskStatus, reason: string | null, now: number): void {
+    this.#sql.exec('UPDATE task SET status = ?, status_reason = ?, updated_at = ? WHERE singleton = 1', status, reason, now);
+  }
+
+  countAttempt(now: number): number {
+    this.#sql.exec('UPDATE task SET attempts = attempts + 1, updated_at = ? WHERE singleton = 1', now);
+    return this.task()?.attempts ?? 0;
+  }
+
+  /** Pins the commit once; a later call cannot move it. */
+  pinCommit(commit: string): string {
+    this.#sql.exec('UPDATE task SET commit_sha = ? WHERE singleton = 1 AND commit_sha IS NULL', commit);
+    return this.task()?.commit_sha ?? commit;
+  }
+
+  turn(turn: number): TurnRecord | undefined {
+    const row = this.#sql.exec<{ record: string }>('SELECT record FROM turns WHERE turn = ?', turn).toArray()[0];
+    return row ? TurnRecordSchema.parse(JSON.parse(row.record)) : undefined;
+  }
+
+  turns(): TurnRecord[] {
+    return this.#sql
+      .exec<{ record: string }>('SELECT record FROM turns ORDER BY turn')
+      .toArray()
+      .map((row) => TurnRecordSchema.parse(JSON.parse(row.record)));
+  }
+
+  /** The next turn to begin: one past the highest stored turn. */
+  nextTurn(): number {
+    const row = this.#sql.exec<{ next: number }>('SELECT COALESCE(MAX(turn) + 1, 0) AS next FROM turns').one();
+    return row.next;
+  }
+
+  putTurn(record: TurnRecord): void {
+    this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, JSON.stringify(record), record.createdAt);
+  }
+
+  hasItem(id: string): boolean {
+    return this.#sql.exec('SELECT 1 FROM transcript WHERE item_id = ?', id).toArray().length > 0;
+  }
+
+  /** Appends unless an item with this id exists; returns whether it was appended. */
+  appendItem(item: TranscriptItem, turn: number): boolean {
+    const inserted = this.#sql.exec(
+      'INSERT INTO transcript (item_id, turn, item) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING RETURNING seq',
+      item.id,
+      turn,
+      JSON.stringify(item),
+    );
+    return inserted.toArray().length > 0;
+  }
+
+  /**
+   * The transcript as the model saw it at the start of `turn`: everything appended during earlier
+   * turns, plus this turn's own host item. Items appended after it are the answer to that turn.
+   */
+  requestTranscript(turn: number, hostItemId: string | null): TranscriptItem[] {
+    return this.#sql
+      .exec<{ item: string }>('SELECT item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY seq', turn, hostItemId ?? '')
+      .toArray()
+      .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * @module routes/tasks
+ * The REST API for tasks. Thin: validate, authenticate, call the task's Durable Object, map its
+ * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { resolveAgent } from '../context/agents.ts';
+import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { parseWith, readJsonBody } from '../http/validate.ts';
+import { taskStub } from '../tasks/durable-task-service.ts';
+import { TaskRequestSchema } from '../tasks/task-request.ts';
+import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import type { RouteDeps } from './deps.ts';
+
+const CreateTaskSchema = TaskRequestSchema.pick({
+  repo: true,
+  ref: true,
+  cwd: true,
+  request: true,
+  agent: true,
+  trusted: true,
+  skills: true,
+  parentTaskId: true,
+})
+  .strict()
+  .superRefine((body, ctx) => {
+    const agent = resolveAgent(body.agent);
+    if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
+  });
+
+const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
+const TurnParam = z.coerce.number().int().nonnegative().max(10_000);
+
+export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
+  const app = new Hono<TenantEnv>();
+  app.use('/tasks', requireTenant);
+  app.use('/tasks/*', requireTenant);
+
+  const stubFor = (env: Env, id: string) => {
+    const stub = taskStub(env, id);
+    if (!stub) throw new ApiError('not_found', `no task ${id}`);
+    return stub;
+  };
+  const notFound = (id: string) => new ApiError('not_found', `no task ${id}`);
+
+  app.post('/tasks', async (c) => {
+    const body = await readJsonBody(c, CreateTaskSchema);
+    const tenant = c.get('tenant');
+    if (body.parentTaskId) {
+      const stub = taskStub(c.env, body.parentTaskId);
+      const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
+      if (!parent || parent.status === 'not-found') {
+        throw new ApiError('bad_request', `parentTaskId: no task ${body.parentTaskId}`);
+      }
+    }
+    const created = await deps.tasks(c.env).create({ ...body, origin: 'api', tenant });
+    return c.json({ id: created.id, status: created.status }, 202);
+  });
+
+  app.get('/tasks/:id', async (c) => {
+    const id = c.req.param('id');
+    const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(c.get('tenant')));
+    if (task.status === 'not-found') throw notFound(id);
+    return c.json(task);
+  });
+
+  app.get('/tasks/:id/turns/:n', async (c) => {
+    const id = c.req.param('id');
+    const turn = parseWith(TurnParam, c.req.param('n'), 'n');
+    const result = TurnResultSchema.parse(await stubFor(c.env, id).readTurn(c.get('tenant'), turn));
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status !== 'ok') throw new ApiError('not_found', result.status === 'conflict' ? result.message : result.reason);
+    return c.json(result.turn);
+  });
+
+  app.post('/tasks/:id/turns', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const { turn } = await readJsonBody(c, BeginTurnSchema);
+    const result = TurnResultSchema.parse(await stub.beginTurn(c.get('tenant'), turn));
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'failed') throw new ApiError('conflict', `turn ${turn} could not be assembled: ${result.reason}`);
+    return c.json(result.turn);
+  });
+
+  app.post('/tasks/:id/transcript', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const { items } = await readJsonBody(c, AppendTranscriptSchema);
+    const result = AppendResultSchema.parse(await stub.append(c.get('tenant'), items));
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json({ appended: result.appended, duplicates: result.duplicates });
+  });
+
+  return app;
+}

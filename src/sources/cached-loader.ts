@@ -1,0 +1,123 @@
+/**
+ * @module sources/cached-loader
+ * A TreeLoader in front of any other, caching in a key-value store what never changes: the flat
+ * tree of a commit (keyed by repository + commit) and blobs (keyed by repository + blob oid).
+ * Keys never contain a branch name, so a hit is correct forever and costs no source read.
+ *
+ * Values are checked on the way out: trees against their schema, blobs against their size and,
+ * for git object ids, against the oid itself. Anything else is a miss and gets rewritten.
+ *
+ * @example
+ * const loader = createCachedLoader(createGitObjectLoader(store, commit), env.CACHE, { repository, commit });
+ */
+import { z } from 'zod';
+import { cacheKey, toHex } from './cache-key.ts';
+import { cachedJson, readCachedJson, writeCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
+import { normalisePath } from './paths.ts';
+import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
+
+/** Bump when the shape of a cached tree or blob changes; it is part of every key and value. */
+export const SOURCE_CACHE_SCHEMA = 1;
+
+/**
+ * Larger blobs are served but not cached: rules and skill files are small, and a blob cached
+ * as base64 JSON takes 4/3 of its size against KV's 25 MiB value limit.
+ */
+export const DEFAULT_MAX_CACHED_BLOB_BYTES = 1024 * 1024;
+
+/** Immutable values need no expiry for correctness; this only stops unused ones piling up. */
+export const DEFAULT_CACHE_TTL_SECONDS = 30 * 24 * 60 * 60;
+
+export interface CacheScope {
+  repository: string;
+  commit: string;
+}
+
+export interface CachedLoaderOptions {
+  maxBlobBytes?: number;
+  expirationTtl?: number;
+}
+
+const treeSchema = z.object({
+  schema: z.literal(SOURCE_CACHE_SCHEMA),
+  entries: z.array(
+    z.object({
+      path: z.string().refine((path) => {
+        const normal = normalisePath(path);
+        return normal.ok && normal.path === path && path !== '';
+      }),
+      kind: z.enum(['file', 'dir', 'symlink', 'submodule']),
+      oid: z.string().min(1),
+      size: z.number().int().nonnegative().optional(),
+    }),
+  ),
+});
+
+const blobSchema = z.object({
+  schema: z.literal(SOURCE_CACHE_SCHEMA),
+  size: z.number().int().nonnegative(),
+  base64: z.string(),
+});
+
+export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, scope: CacheScope, options: CachedLoaderOptions = {}): TreeLoader {
+  const version = `v${SOURCE_CACHE_SCHEMA}`;
+  const write: CacheWriteOptions = { expirationTtl: options.expirationTtl ?? DEFAULT_CACHE_TTL_SECONDS };
+  const maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_CACHED_BLOB_BYTES;
+
+  return {
+    async loadTree(signal): Promise<FlatTreeEntry[]> {
+      const keyParts = ['gw', 'tree', version, scope.repository, scope.commit];
+      const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, entries: await loader.loadTree(signal) }) as const;
+      return (await cachedJson(store, keyParts, treeSchema, compute, write)).entries;
+    },
+
+    async loadBlob(oid, signal): Promise<Uint8Array> {
+      const key = await cacheKey(['gw', 'blob', version, scope.repository, oid]);
+      const cached = await readCachedJson(store, key, blobSchema);
+      if (cached.hit) {
+        const bytes = decodeBase64(cached.value.base64);
+        if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
+      }
+      const bytes = await loader.loadBlob(oid, signal);
+      if (bytes.byteLength <= maxBlobBytes) {
+        await writeCachedJson(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
+      }
+      return bytes;
+    },
+  };
+}
+
+/**
+ * A git blob id is the hash of `blob <size>\0<content>` (SHA-1, or SHA-256 in sha256
+ * repositories). Ids of other shapes cannot be checked and rely on the size check alone.
+ */
+async function matchesOid(bytes: Uint8Array, oid: string): Promise<boolean> {
+  const algorithm = /^[0-9a-f]{40}$/.test(oid) ? 'SHA-1' : /^[0-9a-f]{64}$/.test(oid) ? 'SHA-256' : undefined;
+  if (!algorithm) return true;
+  const header = new TextEncoder().encode(`blob ${bytes.byteLength}\0`);
+  const object = new Uint8Array(header.byteLength + bytes.byteLength);
+  object.set(header);
+  object.set(bytes, header.byteLength);
+  return toHex(new Uint8Array(await crypto.subtle.digest(algorithm, object))) === oid;
+}
+
+function encodeBase64(bytes: Uint8Array): string {
+  let binary = '';
+  // Chunked: spreading a whole megabyte into one call would overflow the argument stack.
+  for (let offset = 0; offset < bytes.byteLength; offset += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(offset, offset + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function decodeBase64(text: string): Uint8Array | undefined {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    return undefined;
+  }
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

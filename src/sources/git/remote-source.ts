@@ -1,0 +1,100 @@
+/**
+ * @module sources/git/remote-source
+ * Any smart-HTTP git remote, read inside the Worker. `resolve` asks the server (ls-refs); a
+ * snapshot fetches its one commit shallowly into memory on first use and reads from there.
+ *
+ * Identity is the URL without credentials (see {@link parseRemoteUrl}); entry URIs follow
+ * {@link gitPathUri}. Each snapshot fetches its own pack on first use: reuse a snapshot for a
+ * task, and pass `cache` so that later tasks on the same commit fetch nothing.
+ *
+ * @example
+ * const source = createRemoteGitSource('https://git.example.com/app.git', { maxFetchBytes: 8 << 20 });
+ * const main = await source.resolve('main');
+ */
+import { createCachedLoader, type CachedLoaderOptions } from '../cached-loader.ts';
+import type { KeyValueStore } from '../cached-json.ts';
+import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../snapshot.ts';
+import { createTreeSnapshot, type TreeLoader } from '../tree-snapshot.ts';
+import { budgetExceeded, createCappedHttpClient, createTransferBudget, type FetchLike } from './http-client.ts';
+import { createGitObjectLoader, type GitObjectStore } from './object-loader.ts';
+import { fetchCommit } from './remote-fetch.ts';
+import { lookupRemoteRef } from './remote-refs.ts';
+import { parseRemoteUrl, type BasicAuth } from './remote-url.ts';
+import { errorMessage } from './errors.ts';
+import { isValidRefName } from './ref-name.ts';
+import { gitPathUri } from './uri.ts';
+
+/**
+ * isomorphic-git holds about three copies of a pack while indexing it, and a Worker has 128 MB,
+ * so the default stays well below that.
+ */
+export const DEFAULT_MAX_FETCH_BYTES = 16 * 1024 * 1024;
+
+export interface RemoteGitSourceOptions {
+  /** Transport; defaults to the global `fetch`. */
+  fetch?: FetchLike;
+  /** Cap on bytes received per resolve or per snapshot fetch. */
+  maxFetchBytes?: number;
+  /** The setting a host exposes for the cap, named in the failure so an operator knows what to raise. */
+  capSetting?: string;
+  /** Overrides credentials embedded in the URL. */
+  auth?: BasicAuth;
+  /** When set, trees and blobs are cached by commit and oid, so a warm snapshot fetches nothing. */
+  cache?: { store: KeyValueStore; options?: CachedLoaderOptions };
+}
+
+export function createRemoteGitSource(url: string, options: RemoteGitSourceOptions = {}): RepositorySource {
+  const parsed = parseRemoteUrl(url, options.auth);
+  const maxBytes = options.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES;
+  const transport: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const repository = parsed.ok ? parsed.identity : 'invalid-remote-url';
+  const capReason = (what: string): string =>
+    `${what} exceeded the size cap of ${maxBytes} bytes (${options.capSetting ?? 'maxFetchBytes'}); raise it to read this repository`;
+
+  const createLoader = (commit: string): TreeLoader => {
+    let fetched: Promise<GitObjectStore> | undefined;
+    const objects = (signal?: AbortSignal): Promise<GitObjectStore> => {
+      if (!parsed.ok) return Promise.reject(new Error(parsed.reason));
+      if (!fetched) {
+        const budget = createTransferBudget(maxBytes);
+        const request = { url: parsed.identity, headers: parsed.headers, commit, fetch: transport, maxBytes, ...(signal ? { signal } : {}) };
+        fetched = fetchCommit(request, budget).catch((error: unknown) => {
+          if (budgetExceeded(budget)) throw new Error(capReason(`fetching ${repository} at ${commit}`));
+          // Other failures may be transient: forget them so the next read retries.
+          fetched = undefined;
+          if (signal?.aborted) throw signal.reason;
+          throw new Error(`fetching ${repository} at ${commit} failed: ${errorMessage(error)}`);
+        });
+      }
+      return fetched;
+    };
+    return createGitObjectLoader(objects, commit);
+  };
+
+  return {
+    repository,
+
+    async resolve(ref, { signal } = {}): Promise<ResolveResult> {
+      signal?.throwIfAborted();
+      if (!parsed.ok) return { status: 'failed', ref, reason: parsed.reason };
+      if (COMMIT_SHA.test(ref.toLowerCase())) return { status: 'ok', commit: ref.toLowerCase() };
+      if (!isValidRefName(ref)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}` };
+      const budget = createTransferBudget(maxBytes);
+      try {
+        const http = createCappedHttpClient(transport, budget, signal);
+        const oid = await lookupRemoteRef(http, parsed.identity, parsed.headers, ref);
+        return oid === undefined ? { status: 'missing', ref } : { status: 'ok', commit: oid };
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        if (budgetExceeded(budget)) return { status: 'failed', ref, reason: capReason(`listing refs of ${repository}`) };
+        return { status: 'failed', ref, reason: `listing refs of ${repository} failed: ${errorMessage(error)}` };
+      }
+    },
+
+    snapshot(commit) {
+      const { cache } = options;
+      const loader = cache ? createCachedLoader(createLoader(commit), cache.store, { repository, commit }, cache.options) : createLoader(commit);
+      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader });
+    },
+  };
+}

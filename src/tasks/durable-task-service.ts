@@ -1,0 +1,28 @@
+/**
+ * @module tasks/durable-task-service
+ * The TaskService backed by one Task Durable Object per task. With an idempotency key the object
+ * id is derived from the key, so every repeat of a delivery reaches the same object, which
+ * creates the task once.
+ */
+import type { TaskService } from './task-request.ts';
+import { TaskRequestSchema } from './task-request.ts';
+
+export function durableTaskService(env: Env): TaskService {
+  return {
+    async create(input, options) {
+      const request = TaskRequestSchema.parse(input);
+      const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
+      return env.TASKS.get(id).create(request);
+    },
+  };
+}
+
+/** The stub of an existing task id, or undefined when the id is not one of ours. */
+export function taskStub(env: Env, id: string): DurableObjectStub<import('../../durable-objects/task.ts').TaskObject> | undefined {
+  if (!/^[0-9a-f]{64}$/.test(id)) return undefined;
+  try {
+    return env.TASKS.get(env.TASKS.idFromString(id));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * @module tasks/task-results
+ * What a Task object's RPC methods answer, as zod schemas. Routes parse every answer: RPC types
+ * cannot express open JSON (a tool's input schema), and a parsed answer is one we can trust.
+ */
+import { z } from 'zod';
+import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
+
+const NotFound = z.object({ status: z.literal('not-found') });
+const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
+
+export const TurnResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), turn: AssembledTurnSchema }),
+  NotFound,
+  Conflict,
+  z.object({ status: z.literal('failed'), reason: z.string() }),
+]);
+export type TurnResult = z.infer<typeof TurnResultSchema>;
+
+export const AppendResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), appended: z.array(z.string()), duplicates: z.array(z.string()) }),
+  NotFound,
+  Conflict,
+]);
+export type AppendResult = z.infer<typeof AppendResultSchema>;
+
+export const TaskDescriptionSchema = z.object({
+  id: z.string(),
+  status: z.enum(TASK_STATUSES),
+  reason: z.string().nullable(),
+  attempts: z.number().int(),
+  request: TaskRequestSchema,
+  commit: z.string().nullable(),
+  createdAt: z.string(),
+  expiresAt: z.string(),
+  turns: z.array(
+    z.object({
+      turn: z.number().int(),
+      digest: z.string(),
+      chars: z.number().int(),
+      tokens: z.number().int(),
+      empty: z.boolean(),
+      agent: z.string(),
+      commit: z.string().nullable(),
+      createdAt: z.string(),
+      providers: z.array(ProviderOutcomeSchema),
+    }),
+  ),
+});
+export type TaskDescription = z.infer<typeof TaskDescriptionSchema>;
+
+export const DescribeResultSchema = z.union([TaskDescriptionSchema, NotFound]);

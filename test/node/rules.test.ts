@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
+import { runCliJson, userMessage } from './cli-support.ts';
+
+describe('rules provider on a real repository', () => {
+  let repo: GitFixture;
+  let commit: string;
+
+  beforeAll(() => {
+    repo = createGitRepo();
+    repo.write('AGENTS.md', '# Root rules\nUse tabs. 漢字 and 🙂 stay intact.\n');
+    repo.write('a/CLAUDE.md', 'a: prefer small functions\n');
+    repo.write('a/b/AGENTS.md', 'a/b: AGENTS wins over CLAUDE\n');
+    repo.write('a/b/CLAUDE.md', 'a/b: CLAUDE, not chosen\n');
+    repo.write('a/b/c/d/AGENTS.MD', 'a/b/c/d: upper-case extension\n');
+    repo.write('docs/RULES.md', 'linked rules\n');
+    repo.symlink('../docs/RULES.md', 'linked/AGENTS.md');
+    repo.symlink('../../etc/passwd', 'escape/AGENTS.md');
+    repo.write('other/AGENTS.md', 'not on the chain\n');
+    commit = repo.commitAll('rules');
+    // Neither may appear: the snapshot is the commit, not the working tree.
+    repo.write('AGENTS.md', 'UNCOMMITTED EDIT\n');
+    repo.write('a/b/c/AGENTS.md', 'UNTRACKED FILE\n');
+    repo.write('a/b/c/d/staged.md', 'x');
+    repo.git('add', 'a/b/c/d/staged.md');
+  });
+  afterAll(() => repo.remove());
+
+  it('reads the chain from the root to the working directory, general first', async () => {
+    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'a/b/c/d']);
+    expect(turn.commit).toBe(commit);
+    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
+    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned')).toBe(true);
+    const user = userMessage(turn);
+    expect(user).toContain(`source="a/b/AGENTS.md@${commit}"`);
+    expect(user).toContain('漢字 and 🙂 stay intact.');
+    expect(user).not.toContain('UNCOMMITTED EDIT');
+    expect(user).not.toContain('UNTRACKED FILE');
+    expect(user).not.toContain('CLAUDE, not chosen');
+    expect(user).not.toContain('not on the chain');
+    expect(user.indexOf('# Root rules')).toBeLessThan(user.indexOf('a/b/c/d: upper-case'));
+  });
+
+  it('resolves a symlinked AGENTS.md inside the tree and says so', async () => {
+    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'linked']);
+    const linked = turn.entries.find((e) => e.title === 'linked/AGENTS.md');
+    expect(linked?.warnings).toContain('linked/AGENTS.md is a symlink to docs/RULES.md, resolved at this commit');
+    expect(userMessage(turn)).toContain('linked rules');
+    expect(turn.stderr).toContain('warning: rules: linked/AGENTS.md is a symlink to docs/RULES.md');
+  });
+
+  it('reports a symlink that leaves the tree instead of following it', async () => {
+    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'escape']);
+    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+    expect(turn.providers[0]?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
+    expect(userMessage(turn)).not.toContain('../../etc/passwd');
+  });
+
+  it('records a working directory that is not in the tree', async () => {
+    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
+    expect(turn.providers[0]?.reason).toContain('left out nowhere: not in the tree at this commit');
+    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+  });
+});
+
+describe('rules budget', () => {
+  let repo: GitFixture;
+
+  beforeAll(() => {
+    repo = createGitRepo();
+    repo.write('AGENTS.md', `# Huge root\n${'Root rule line with some words in it.\n'.repeat(5_500)}`);
+    repo.write('pkg/AGENTS.md', 'pkg: small and specific\n');
+    repo.write('pkg/mod/AGENTS.md', 'pkg/mod: smaller still\n');
+    repo.write('pkg/mod/leaf/AGENTS.md', 'leaf: 葉 🍃\n');
+    repo.commitAll('huge root');
+  });
+  afterAll(() => repo.remove());
+
+  it('keeps every nested file whole when a 200 KB root file is cut to its fair share', async () => {
+    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'pkg/mod/leaf']);
+    expect(turn.entries.map((e) => [e.title, e.truncated])).toEqual([
+      ['AGENTS.md', true],
+      ['pkg/AGENTS.md', false],
+      ['pkg/mod/AGENTS.md', false],
+      ['pkg/mod/leaf/AGENTS.md', false],
+    ]);
+    const rules = turn.providers.find((p) => p.name === 'rules');
+    expect(rules?.outcome).toBe('included');
+    expect(rules?.tokens).toBeLessThanOrEqual(8_000);
+    expect(rules?.tokens).toBeGreaterThan(7_900);
+    const user = userMessage(turn);
+    expect(user).toMatch(/\[… truncated by groundwork: AGENTS\.md shown \d+\/\d{6} chars\]/);
+    expect(user).toContain('leaf: 葉 🍃');
+    expect(turn.entries[0]?.warnings[0]).toMatch(/^AGENTS\.md: truncated to a fair share of \d+ tokens, shown \d+\/\d+ chars$/);
+  });
+});

@@ -1,0 +1,118 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { cacheKey } from '../../src/sources/cache-key.ts';
+import type { KeyValueStore } from '../../src/sources/cached-json.ts';
+import { createCachedLoader, SOURCE_CACHE_SCHEMA } from '../../src/sources/cached-loader.ts';
+import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
+import { createMemoryTree } from '../support/memory-tree.ts';
+
+const files = {
+  'AGENTS.md': { symlink: 'docs/AGENTS.md' },
+  'docs/AGENTS.md': '# Rules\n',
+  'skills/review/SKILL.md': 'Review carefully.\n',
+};
+
+let counter = 0;
+/** Each test gets its own repository identity, so tests never share cache entries. */
+function uniqueScope(label = 'repo'): { repository: string; commit: string } {
+  counter++;
+  return { repository: `https://git.example.test/${label}-${counter}-${Date.now()}.git`, commit: counter.toString(16).padStart(40, 'a') };
+}
+
+function snapshotWith(loader: TreeLoader, scope: { repository: string; commit: string }, store: KeyValueStore = env.CACHE) {
+  const cached = createCachedLoader(loader, store, scope);
+  return createTreeSnapshot({ ...scope, uri: (path) => `${scope.repository}/${path}@${scope.commit}`, loader: cached });
+}
+
+async function readAll(snapshot: ReturnType<typeof snapshotWith>): Promise<unknown[]> {
+  return [
+    await snapshot.list('skills'),
+    await snapshot.read('AGENTS.md', { maxBytes: 100 }),
+    await snapshot.read('skills/review/SKILL.md', { maxBytes: 100 }),
+  ];
+}
+
+describe('the revision-keyed cache', () => {
+  it('serves a second snapshot of the same commit with zero loader calls', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    const cold = await readAll(snapshotWith(tree.loader, scope));
+    expect(tree.calls.tree).toBe(1);
+    // The link's own blob (its target path) is read too: three blobs in all.
+    expect(tree.calls.blobs).toHaveLength(3);
+
+    const before = { tree: tree.calls.tree, blobs: tree.calls.blobs.length };
+    const warm = await readAll(snapshotWith(tree.loader, scope));
+    expect(warm).toEqual(cold);
+    expect({ tree: tree.calls.tree, blobs: tree.calls.blobs.length }).toEqual(before);
+  });
+
+  it('does not share trees across commits of the same repository', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    await snapshotWith(tree.loader, scope).list('');
+    await snapshotWith(tree.loader, { ...scope, commit: 'f'.repeat(40) }).list('');
+    expect(tree.calls.tree).toBe(2);
+  });
+
+  it('ignores and rewrites a corrupt or old-schema tree', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    const key = await cacheKey(['gw', 'tree', `v${SOURCE_CACHE_SCHEMA}`, scope.repository, scope.commit]);
+    const poisoned = [
+      '{"schema":1,"entries":[{"path":"AGENTS.md"', // truncated JSON
+      JSON.stringify({ schema: 0, entries: [] }), // an older schema
+      JSON.stringify({ schema: 1, entries: [{ path: '../escape', kind: 'file', oid: 'x' }] }), // fails validation
+    ];
+    for (const [index, value] of poisoned.entries()) {
+      await env.CACHE.put(key, value);
+      expect(await snapshotWith(tree.loader, scope).read('docs/AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: '# Rules\n' });
+      expect(tree.calls.tree).toBe(index + 1);
+      const rewritten: unknown = JSON.parse((await env.CACHE.get(key, 'text')) ?? 'null');
+      expect(rewritten).toMatchObject({ schema: SOURCE_CACHE_SCHEMA, entries: expect.arrayContaining([{ path: 'docs/AGENTS.md', kind: 'file', oid: tree.oidOf('docs/AGENTS.md'), size: 8 }]) });
+    }
+  });
+
+  it('rejects a cached blob whose content does not hash to its oid, and rewrites it', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    const oid = tree.oidOf('docs/AGENTS.md');
+    const key = await cacheKey(['gw', 'blob', `v${SOURCE_CACHE_SCHEMA}`, scope.repository, oid]);
+    await env.CACHE.put(key, JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, size: 8, base64: btoa('# Forged') }));
+    const result = await snapshotWith(tree.loader, scope).read('docs/AGENTS.md', { maxBytes: 100 });
+    expect(result).toMatchObject({ status: 'ok', text: '# Rules\n' });
+    expect(tree.calls.blobs).toEqual([oid]);
+    expect(await env.CACHE.get(key, 'text')).toBe(JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, size: 8, base64: btoa('# Rules\n') }));
+  });
+
+  it('keeps keys under 512 bytes for very long repository identities, and still hits', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope(`very-long-${'x'.repeat(2000)}`);
+    await readAll(snapshotWith(tree.loader, scope));
+    await readAll(snapshotWith(tree.loader, scope));
+    expect(tree.calls.tree).toBe(1);
+    const { keys } = await env.CACHE.list({ prefix: 'gw:#sha256:' });
+    expect(keys.length).toBeGreaterThanOrEqual(4);
+    for (const { name } of keys) expect(new TextEncoder().encode(name).byteLength).toBeLessThanOrEqual(512);
+  });
+
+  it('serves but does not cache a blob above the size cap', async () => {
+    const tree = await createMemoryTree({ 'big.md': 'b'.repeat(2048) });
+    const scope = uniqueScope();
+    const read = () => createTreeSnapshot({ ...scope, uri: String, loader: createCachedLoader(tree.loader, env.CACHE, scope, { maxBlobBytes: 1024 }) }).read('big.md', { maxBytes: 10 });
+    expect(await read()).toMatchObject({ status: 'ok', size: 2048, truncated: true });
+    expect(await read()).toMatchObject({ status: 'ok', size: 2048 });
+    expect(tree.calls.blobs).toHaveLength(2);
+    expect(await env.CACHE.get(await cacheKey(['gw', 'blob', `v${SOURCE_CACHE_SCHEMA}`, scope.repository, tree.oidOf('big.md')]), 'text')).toBeNull();
+  });
+
+  it('falls back to the loader when the store itself fails', async () => {
+    const tree = await createMemoryTree(files);
+    const broken: KeyValueStore = {
+      get: () => Promise.reject(new Error('KV unavailable')),
+      put: () => Promise.reject(new Error('KV unavailable')),
+    };
+    const result = await snapshotWith(tree.loader, uniqueScope(), broken).read('AGENTS.md', { maxBytes: 100 });
+    expect(result).toMatchObject({ status: 'ok', text: '# Rules\n' });
+  });
+});

@@ -1,0 +1,153 @@
+import { describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/sources/snapshot.ts';
+import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
+import { createMemoryTree, type MemoryFile } from '../support/memory-tree.ts';
+
+const COMMIT = 'c'.repeat(40);
+
+async function snapshotOf(files: Record<string, MemoryFile>): Promise<Snapshot> {
+  const { loader } = await createMemoryTree(files);
+  return createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => `test:${path}@${COMMIT}`, loader });
+}
+
+const sample: Record<string, MemoryFile> = {
+  'AGENTS.md': { symlink: 'docs/AGENTS.md' },
+  'README.md': 'hello\n',
+  'docs/AGENTS.md': '# Rules\n',
+  'docs/up.md': { symlink: '../README.md' },
+  'docs/escape.md': { symlink: '../../etc/passwd' },
+  'docs/absolute.md': { symlink: '/etc/passwd' },
+  // Would be the target if an absolute link were joined onto the link's directory.
+  'docs/etc/passwd': 'not the host file\n',
+  'docs/dangling.md': { symlink: 'nowhere.md' },
+  'docs/to-dir': { symlink: '../src' },
+  'docs/chain.md': { symlink: 'up.md' },
+  'src/deep/file.ts': 'export {};\n',
+  'vendor/lib': { submodule: 'd'.repeat(40) },
+  'bin/nul.dat': new Uint8Array([0x41, 0x00, 0x42]),
+  'bin/latin1.txt': new Uint8Array([0x63, 0x61, 0x66, 0xe9]),
+};
+
+describe('listing a tree snapshot', () => {
+  it('lists kinds and sizes in name order, root and nested', async () => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.list('')).toEqual({
+      status: 'ok',
+      path: '',
+      entries: [
+        { name: 'AGENTS.md', path: 'AGENTS.md', kind: 'symlink', size: 14 },
+        { name: 'README.md', path: 'README.md', kind: 'file', size: 6 },
+        { name: 'bin', path: 'bin', kind: 'dir' },
+        { name: 'docs', path: 'docs', kind: 'dir' },
+        { name: 'src', path: 'src', kind: 'dir' },
+        { name: 'vendor', path: 'vendor', kind: 'dir' },
+      ],
+    });
+    expect(await snapshot.list('src/deep/')).toEqual({
+      status: 'ok',
+      path: 'src/deep',
+      entries: [{ name: 'file.ts', path: 'src/deep/file.ts', kind: 'file', size: 11 }],
+    });
+    expect(await snapshot.list('vendor')).toMatchObject({ entries: [{ name: 'lib', kind: 'submodule' }] });
+  });
+
+  it('tells a missing directory from a file', async () => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.list('nope')).toEqual({ status: 'missing', path: 'nope' });
+    expect(await snapshot.list('README.md')).toEqual({ status: 'not-a-directory', path: 'README.md' });
+  });
+});
+
+describe('path confinement', () => {
+  it.each([
+    ['../README.md', 'path escapes the repository root'],
+    ['docs/../../README.md', 'path escapes the repository root'],
+    ['/etc/passwd', 'path is absolute'],
+    ['docs\\AGENTS.md', 'path contains a backslash'],
+    ['README.md\0.txt', 'path contains a NUL byte'],
+  ])('refuses %j on read and list', async (path, reason) => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.read(path, { maxBytes: 100 })).toEqual({ status: 'invalid-path', path, reason });
+    expect(await snapshot.list(path)).toEqual({ status: 'invalid-path', path, reason });
+  });
+
+  it('normalises a path that stays inside the tree', async () => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.read('docs/./../README.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', path: 'README.md', text: 'hello\n' });
+  });
+});
+
+describe('symlinks', () => {
+  it('resolves a link to a regular file in the tree and records it', async () => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.read('AGENTS.md', { maxBytes: 100 })).toEqual({
+      status: 'ok',
+      path: 'AGENTS.md',
+      text: '# Rules\n',
+      size: 8,
+      truncated: false,
+      resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' },
+    });
+    expect(await snapshot.read('docs/up.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', resolvedFrom: { target: 'README.md' } });
+  });
+
+  it.each([
+    ['docs/escape.md', '../../etc/passwd', 'path escapes the repository root'],
+    ['docs/absolute.md', '/etc/passwd', 'path is absolute'],
+    ['docs/dangling.md', 'nowhere.md', 'target is not in the tree at this commit'],
+    ['docs/to-dir', '../src', 'target is a dir, not a regular file'],
+    ['docs/chain.md', 'up.md', 'target is a symlink, not a regular file'],
+  ])('reports %s instead of following it', async (path, target, reason) => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.read(path, { maxBytes: 100 })).toEqual({ status: 'unresolved-symlink', path, target, reason });
+  });
+});
+
+describe('decoding', () => {
+  it('reports binary and invalid UTF-8 files with their size instead of text', async () => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.read('bin/nul.dat', { maxBytes: 100 })).toEqual({ status: 'binary', path: 'bin/nul.dat', size: 3, reason: 'nul-byte' });
+    expect(await snapshot.read('bin/latin1.txt', { maxBytes: 100 })).toEqual({ status: 'binary', path: 'bin/latin1.txt', size: 4, reason: 'invalid-utf8' });
+  });
+
+  it('never splits a multi-byte character when truncating', async () => {
+    // '€' is 3 bytes and '😀' is 4: every cut inside one must back off to its start.
+    const snapshot = await snapshotOf({ 'text.md': 'a€😀b' });
+    const cuts = [];
+    for (let maxBytes = 0; maxBytes <= 9; maxBytes++) {
+      const result = await snapshot.read('text.md', { maxBytes });
+      cuts.push(result.status === 'ok' ? [result.text, result.truncated, result.size] : result.status);
+    }
+    expect(cuts).toEqual([
+      ['', true, 9], ['a', true, 9], ['a', true, 9], ['a', true, 9], ['a€', true, 9],
+      ['a€', true, 9], ['a€', true, 9], ['a€', true, 9], ['a€😀', true, 9], ['a€😀b', false, 9],
+    ]);
+  });
+
+  it('reports a directory or submodule read as not a file', async () => {
+    const snapshot = await snapshotOf(sample);
+    expect(await snapshot.read('docs', { maxBytes: 10 })).toEqual({ status: 'not-a-file', path: 'docs', kind: 'dir' });
+    expect(await snapshot.read('vendor/lib', { maxBytes: 10 })).toEqual({ status: 'not-a-file', path: 'vendor/lib', kind: 'submodule' });
+  });
+});
+
+describe('loader failures', () => {
+  it('turns a throwing loader into failed and retries on the next call', async () => {
+    const { loader } = await createMemoryTree({ 'a.md': 'a' });
+    let attempts = 0;
+    const flaky: TreeLoader = {
+      loadTree: async (signal) => (++attempts === 1 ? Promise.reject(new Error('network down')) : loader.loadTree(signal)),
+      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:flaky', commit: COMMIT, uri: String, loader: flaky });
+    expect(await snapshot.read('a.md', { maxBytes: 10 })).toEqual({ status: 'failed', path: 'a.md', reason: 'network down' });
+    expect(await snapshot.read('a.md', { maxBytes: 10 })).toMatchObject({ status: 'ok', text: 'a' });
+  });
+
+  it('lets an abort propagate instead of reporting a failure', async () => {
+    const snapshot = await snapshotOf(sample);
+    const controller = new AbortController();
+    controller.abort(new Error('deadline'));
+    await expect(snapshot.read('README.md', { maxBytes: 10, signal: controller.signal })).rejects.toThrow('deadline');
+  });
+});

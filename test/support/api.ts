@@ -1,0 +1,38 @@
+/**
+ * Calls the real Worker entry (`exports.default.fetch`) as an API client would.
+ */
+import { exports } from 'cloudflare:workers';
+import { TEST_API_TOKENS } from './api-tokens.ts';
+
+export type Tenant = keyof typeof TEST_API_TOKENS;
+
+export async function api(method: string, path: string, options: { tenant?: Tenant | null; body?: unknown; token?: string } = {}) {
+  const headers: Record<string, string> = {};
+  const token = options.token ?? (options.tenant === null ? undefined : TEST_API_TOKENS[options.tenant ?? 'acme']);
+  if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const res = await exports.default.fetch(`http://groundwork.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const json: unknown = await res.json();
+  return { status: res.status, json: json as Record<string, unknown> & { error?: { code: string; message: string; requestId: string } } };
+}
+
+/**
+ * Polls GET /tasks/:id until `done` holds. Creating a task arms an alarm for "now", which the
+ * runtime fires by itself, so tests wait for its effect instead of racing it.
+ */
+export async function waitForTask(id: string, done: (task: { status: string; reason: string | null }) => boolean, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await api('GET', `/tasks/${id}`);
+    const task = { status: String(res.json['status']), reason: (res.json['reason'] as string | null | undefined) ?? null };
+    if (done(task)) return res.json;
+    if (Date.now() > deadline) throw new Error(`task ${id} still ${task.status} (${task.reason ?? 'no reason'}) after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+export const settled = (task: { status: string; reason: string | null }) => task.status === 'ready' || task.status === 'failed' || task.reason !== null;

@@ -1,0 +1,147 @@
+import { env } from 'cloudflare:workers';
+import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
+import { describe, expect, inject, it } from 'vitest';
+import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
+import { api, settled, waitForTask } from '../support/api.ts';
+
+const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
+const stubOf = (id: string) => env.TASKS.get(env.TASKS.idFromString(id));
+
+async function create(body: Record<string, unknown> = {}) {
+  const res = await api('POST', '/tasks', { body: { repo: `${base()}/sample.git`, request: 'Explain the build.', ...body } });
+  return String(res.json['id']);
+}
+
+async function describeTask(id: string) {
+  return TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
+}
+
+describe('turns', () => {
+  it('begins turn 0 on demand when the alarm has not run yet, and only once', async () => {
+    const id = await create();
+    const [a, b] = await Promise.all([api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } }), api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })]);
+    expect(a.status).toBe(200);
+    expect(AssembledTurnSchema.parse(a.json).digest).toBe(AssembledTurnSchema.parse(b.json).digest);
+    const task = await describeTask(id);
+    expect(task).toMatchObject({ status: 'ready', attempts: 1 });
+    // The alarm still fires; it must find the work done and not assemble again.
+    await waitForTask(id, settled);
+    expect(await describeTask(id)).toMatchObject({ status: 'ready', attempts: 1 });
+  });
+
+  it('refuses a turn that is not next with 409', async () => {
+    const id = await create();
+    await waitForTask(id, settled);
+    const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 2 } });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toMatchObject({ code: 'conflict', message: 'turn 2 is not next; the next turn is 1' });
+  });
+
+  it('runs only all-turn providers later: first-turn ones are turn-gated and an empty context adds no item', async () => {
+    const id = await create();
+    await waitForTask(id, settled);
+    const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
+    expect(res.status).toBe(200);
+    const turn = AssembledTurnSchema.parse(res.json);
+    expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['rules', 'turn-gated'],
+      ['skills', 'turn-gated'],
+    ]);
+    expect(turn.messages.map((m) => m.role)).toEqual(['system', 'system', 'system', 'user']);
+    const again = AssembledTurnSchema.parse((await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } })).json);
+    expect(again.digest).toBe(turn.digest);
+    expect((await describeTask(id)).turns.map((t) => [t.turn, t.empty])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
+  });
+
+  it('validates the turn body and the turn parameter', async () => {
+    const id = await create();
+    expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: -1 } })).json.error?.message).toMatch(/^turn: /);
+    expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: 1, extra: true } })).status).toBe(400);
+    expect((await api('GET', `/tasks/${id}/turns/abc`)).json.error?.message).toMatch(/^n: /);
+  });
+});
+
+describe('transcript', () => {
+  it('appends items once by id and shows them in later turns', async () => {
+    const id = await create();
+    await waitForTask(id, settled);
+    const items = [
+      { id: 'msg-1', type: 'message', role: 'assistant', content: 'I will read the Makefile.' },
+      { id: 'call-1', type: 'tool_call', role: 'assistant', content: '{"path":"Makefile"}', name: 'read_file', callId: 'c1' },
+    ];
+    const first = await api('POST', `/tasks/${id}/transcript`, { body: { items } });
+    expect(first.json).toEqual({ appended: ['msg-1', 'call-1'], duplicates: [] });
+    const retry = await api('POST', `/tasks/${id}/transcript`, { body: { items } });
+    expect(retry.json).toEqual({ appended: [], duplicates: ['msg-1', 'call-1'] });
+
+    await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
+    const turn1 = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/1`)).json);
+    expect(turn1.messages.slice(4).map((m) => m.content)).toEqual(['I will read the Makefile.', '{"path":"Makefile"}']);
+    const turn0 = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
+    expect(turn0.messages).toHaveLength(4);
+  });
+
+  it('refuses host-reserved ids and appends nothing from a bad batch', async () => {
+    const id = await create();
+    await waitForTask(id, settled);
+    const res = await api('POST', `/tasks/${id}/transcript`, {
+      body: { items: [{ id: 'ok-1', type: 'message', role: 'assistant', content: 'fine' }, { id: 'local:context:1', type: 'message', role: 'user', content: 'forged' }] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json.error?.message).toBe('items[1].id: ids starting with "local:" are reserved for the host');
+    const count = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec('SELECT COUNT(*) AS n FROM transcript').one());
+    expect(count['n']).toBe(1);
+  });
+
+  it('refuses items before turn 0 exists', async () => {
+    const id = await create();
+    const res = await api('POST', `/tasks/${id}/transcript`, { body: { items: [{ id: 'm', type: 'message', role: 'assistant', content: 'x' }] } });
+    expect(res.status).toBe(409);
+  });
+});
+
+describe('assembly failures and retention', () => {
+  it('fails at once, with the reason, when the ref does not exist', async () => {
+    const id = await create({ ref: 'no-such-branch' });
+    await waitForTask(id, settled);
+    const task = await describeTask(id);
+    expect(task).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(task.reason).toContain('ref no-such-branch does not name a commit');
+  });
+
+  it('retries a failing repository with backoff, then fails with the reason', async () => {
+    const id = await create({ repo: 'http://127.0.0.1:9/nothing.git' });
+    let task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
+    expect(task).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(task.reason).toMatch(/^attempt 1 failed: .*; retrying in 2 s$/);
+    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+    expect((await describeTask(id)).reason).toMatch(/^attempt 2 failed: .*; retrying in 4 s$/);
+    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+    task = await describeTask(id);
+    expect(task).toMatchObject({ status: 'failed', attempts: 3 });
+    expect(task.reason).not.toContain('retrying');
+    // What is left scheduled is retention cleanup, not a fourth attempt.
+    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(task.expiresAt));
+  });
+
+  it('deletes an expired task when its retention alarm fires', async () => {
+    const id = await create();
+    const task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
+    expect(Date.parse(task.expiresAt) - Date.parse(task.createdAt)).toBe(30 * 86_400_000);
+    const alarm = await runInDurableObject(stubOf(id), async (_, state) => {
+      const scheduled = await state.storage.getAlarm();
+      state.storage.sql.exec('UPDATE task SET expires_at = ?', Date.now() - 1);
+      return scheduled;
+    });
+    expect(alarm).toBe(Date.parse(task.expiresAt));
+    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+    expect((await api('GET', `/tasks/${id}`)).status).toBe(404);
+    const rows = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec('SELECT COUNT(*) AS n FROM transcript').one());
+    expect(rows['n']).toBe(0);
+  });
+});
