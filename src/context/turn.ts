@@ -9,43 +9,47 @@ import { ToolSchema } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
 import { FRESHNESS, SourceSchema } from './entry.ts';
 import { digestRequest } from './digest.ts';
-import { OUTCOME_KINDS, type ProviderOutcome } from './outcome.ts';
+import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
 import { renderFirstRequest, type Notice } from './render.ts';
 import { runProviders, type RunInput, type RunResult } from './runner.ts';
+
+export const MessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
+
+export const ProviderOutcomeSchema = z.object({
+  name: z.string(),
+  category: z.enum(CATEGORIES),
+  outcome: z.enum(OUTCOME_KINDS),
+  reason: z.string().optional(),
+  chars: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  durationMs: z.number().nonnegative(),
+});
+
+export const EntrySummarySchema = z.object({
+  provider: z.string(),
+  category: z.enum(CATEGORIES),
+  title: z.string(),
+  source: SourceSchema,
+  freshness: z.enum(FRESHNESS),
+  reviewBy: z.string().optional(),
+  chars: z.number().int().nonnegative(),
+  truncated: z.boolean(),
+  warnings: z.array(z.string()),
+});
+export type EntrySummary = z.infer<typeof EntrySummarySchema>;
 
 export const AssembledTurnSchema = z.object({
   commit: z.string().nullable(),
   agent: z.string(),
   turn: z.number().int().nonnegative(),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  /** Characters of all `messages` contents. */
   chars: z.number().int().nonnegative(),
-  messages: z.array(z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() })),
+  messages: z.array(MessageSchema),
   tools: z.array(ToolSchema),
-  providers: z.array(
-    z.object({
-      name: z.string(),
-      category: z.enum(CATEGORIES),
-      outcome: z.enum(OUTCOME_KINDS),
-      reason: z.string().optional(),
-      chars: z.number().int().nonnegative(),
-      tokens: z.number().int().nonnegative(),
-      durationMs: z.number().nonnegative(),
-    }),
-  ),
-  entries: z.array(
-    z.object({
-      provider: z.string(),
-      category: z.enum(CATEGORIES),
-      title: z.string(),
-      source: SourceSchema,
-      freshness: z.enum(FRESHNESS),
-      reviewBy: z.string().optional(),
-      chars: z.number().int().nonnegative(),
-      truncated: z.boolean(),
-      warnings: z.array(z.string()),
-    }),
-  ),
+  providers: z.array(ProviderOutcomeSchema),
+  entries: z.array(EntrySummarySchema),
 });
 export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 
@@ -75,17 +79,22 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
     messages: rendered.messages,
     tools: rendered.tools,
     providers: gathered.outcomes,
-    entries: gathered.entries.map((entry) => ({
-      provider: entry.provider,
-      category: entry.category,
-      title: entry.title,
-      source: entry.source,
-      freshness: entry.freshness,
-      ...(entry.reviewBy ? { reviewBy: entry.reviewBy } : {}),
-      chars: entry.chars,
-      truncated: entry.truncated,
-      warnings: entry.warnings,
-    })),
+    entries: gathered.entries.map(summariseEntry),
+  };
+}
+
+/** An entry as the turn JSON reports it: provenance and size, without the body. */
+export function summariseEntry(entry: ContextEntry): EntrySummary {
+  return {
+    provider: entry.provider,
+    category: entry.category,
+    title: entry.title,
+    source: entry.source,
+    freshness: entry.freshness,
+    ...(entry.reviewBy ? { reviewBy: entry.reviewBy } : {}),
+    chars: entry.chars,
+    truncated: entry.truncated,
+    warnings: entry.warnings,
   };
 }
 
