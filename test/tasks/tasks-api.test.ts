@@ -86,6 +86,7 @@ describe('POST /tasks', () => {
     expect(child.status).toBe(202);
     const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${String(child.json['id'])}`)).json);
     expect(task.request.parentTaskId).toBe(parent);
+    await waitForTask(String(child.json['id']), settled);
     const foreign = await api('POST', '/tasks', { tenant: 'globex', body: { repo: 'o/r', request: 'x', parentTaskId: parent } });
     expect(foreign.status).toBe(400);
   });

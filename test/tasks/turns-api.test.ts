@@ -59,6 +59,7 @@ describe('turns', () => {
 
   it('validates the turn body and the turn parameter', async () => {
     const id = await create();
+    await waitForTask(id, settled);
     expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: -1 } })).json.error?.message).toMatch(/^turn: /);
     expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: 1, extra: true } })).status).toBe(400);
     expect((await api('GET', `/tasks/${id}/turns/abc`)).json.error?.message).toMatch(/^n: /);
@@ -101,6 +102,7 @@ describe('transcript', () => {
     const id = await create();
     const res = await api('POST', `/tasks/${id}/transcript`, { body: { items: [{ id: 'm', type: 'message', role: 'assistant', content: 'x' }] } });
     expect(res.status).toBe(409);
+    await waitForTask(id, settled);
   });
 });
 
@@ -143,5 +145,19 @@ describe('assembly failures and retention', () => {
     expect((await api('GET', `/tasks/${id}`)).status).toBe(404);
     const rows = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec('SELECT COUNT(*) AS n FROM transcript').one());
     expect(rows['n']).toBe(0);
+  });
+});
+
+describe('ledger repair through the object', () => {
+  it('restores a lost task item from the stored turn without running providers again', async () => {
+    const id = await create();
+    await waitForTask(id, settled);
+    const before = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
+    await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec("DELETE FROM transcript WHERE item_id = 'local:task'"));
+    const repaired = AssembledTurnSchema.parse((await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })).json);
+    // Same digest and the very same durations: the stored record was used, not a new run.
+    expect(repaired).toEqual(before);
+    const count = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec("SELECT COUNT(*) AS n FROM transcript WHERE item_id = 'local:task'").one());
+    expect(count['n']).toBe(1);
   });
 });
