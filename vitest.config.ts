@@ -12,7 +12,7 @@ export default defineConfig({
         plugins: [
           cloudflareTest({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { API_TOKENS: JSON.stringify(TEST_API_TOKENS) } },
+            miniflare: { bindings: { API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(',') } },
           }),
         ],
         test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },

@@ -6,6 +6,8 @@ import { Hono } from 'hono';
 import { ConfigError } from './env.ts';
 import { ApiError, envelope } from './http/errors.ts';
 import type { RouteDeps } from './routes/deps.ts';
+import { githubWebhookRoute } from './routes/github-webhook.ts';
+import { slackCommandRoute } from './routes/slack-command.ts';
 import { taskRoutes } from './routes/tasks.ts';
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string } };
@@ -21,6 +23,9 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   });
 
   app.get('/health', (c) => c.json({ ok: true }));
+  // Triggers authenticate by signature; the tasks API by bearer token (its own middleware).
+  app.route('/', githubWebhookRoute(deps));
+  app.route('/', slackCommandRoute(deps));
   app.route('/', taskRoutes(deps));
 
   app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`, c.get('requestId')), 404));

@@ -23,8 +23,23 @@ const jsonString = <T extends z.ZodType>(schema: T) =>
 const optionalSecret = z.string().min(1).optional();
 
 export const ConfigSchema = z.object({
-  /** `{ "<tenant name>": "<bearer token>" }`: each REST API tenant and its token. */
-  API_TOKENS: jsonString(z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.string().min(16))).default({}),
+  /** `tenant=token,tenant=token`: each REST API tenant and its bearer token (16+ chars). */
+  API_TOKENS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const tokens: Record<string, string> = {};
+      const pairs = text.split(',').map((pair) => pair.trim()).filter((pair) => pair !== '');
+      pairs.forEach((pair, index) => {
+        const cut = pair.indexOf('=');
+        const name = pair.slice(0, cut);
+        const token = pair.slice(cut + 1);
+        if (cut < 1 || !/^[A-Za-z0-9_.-]{1,64}$/.test(name)) ctx.addIssue({ code: 'custom', message: `entry ${index + 1} must be tenant=token with a tenant of A-Z a-z 0-9 _ . -` });
+        else if (token.length < 16) ctx.addIssue({ code: 'custom', message: `the token of tenant ${name} must be at least 16 characters` });
+        else tokens[name] = token;
+      });
+      return tokens;
+    }),
   TASK_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
   /** Bytes a remote git fetch may transfer before it fails. */
   GIT_MAX_FETCH_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),

@@ -1,0 +1,54 @@
+/**
+ * @module notify/notify-task
+ * Tells the place a task came from how its assembly ended: a check run on the pull request's
+ * head commit, or a message to the Slack command's `response_url`. Called by the Task Durable
+ * Object after assembly; a notification is a courtesy, so an upstream failure is logged and
+ * never thrown back into the object's ledger.
+ */
+import type { AssembledTurn } from '../context/turn.ts';
+import type { Config } from '../env.ts';
+import { describeFailure } from '../sources/github/errors.ts';
+import type { Notify } from '../tasks/task-request.ts';
+import { installationClient } from '../triggers/github/app-client.ts';
+import { failureSummary, turnSummary } from './check-run-summary.ts';
+import { createContextCheckRun } from './github-check.ts';
+import { postSlackResponse, slackFailureText, slackTurnText } from './slack-response.ts';
+
+export type TaskResult = { taskId: string; status: 'ready'; turn: AssembledTurn } | { taskId: string; status: 'failed'; reason: string };
+
+export interface NotifyDeps {
+  config: Config;
+  fetch: typeof fetch;
+}
+
+/**
+ * @example
+ * await notifyTaskResult({ config: getConfig(env), fetch }, task.request.notify, { taskId, status: 'ready', turn });
+ */
+export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result: TaskResult): Promise<void> {
+  try {
+    if (notify.kind === 'slack') {
+      const text = result.status === 'ready' ? slackTurnText(result.turn, result.taskId) : slackFailureText(result.reason, result.taskId);
+      const problem = await postSlackResponse(deps.fetch, notify.responseUrl, text);
+      if (problem) console.warn(`task ${result.taskId}: Slack response not delivered: ${problem}`);
+      return;
+    }
+    const octokit = installationClient(deps.config, notify.installationId, { fetch: deps.fetch });
+    if (!octokit) {
+      console.warn(`task ${result.taskId}: no GitHub App credentials, check run not created`);
+      return;
+    }
+    await createContextCheckRun(octokit, {
+      owner: notify.owner,
+      repo: notify.repo,
+      headSha: notify.headSha,
+      taskId: result.taskId,
+      conclusion: result.status === 'ready' ? 'success' : 'failure',
+      output: result.status === 'ready' ? turnSummary(result.turn, result.taskId) : failureSummary(result.reason, result.taskId),
+      completedAt: new Date(),
+    });
+  } catch (error) {
+    const subject = notify.kind === 'slack' ? 'the Slack response_url' : `check run on ${notify.owner}/${notify.repo}@${notify.headSha}`;
+    console.error(`task ${result.taskId}: notification failed: ${describeFailure(error, subject)}`);
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * @module routes/slack-command
+ * `POST /slack/commands`. The signature and timestamp are checked before anything is read
+ * (401, nothing stored); after that every answer is HTTP 200 with an ephemeral message, as
+ * Slack expects, and the assembled result is posted to `response_url` later.
+ */
+import { Hono } from 'hono';
+import type { AppEnv } from '../app.ts';
+import { getConfig } from '../env.ts';
+import { ApiError } from '../http/errors.ts';
+import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
+import { handleSlashCommand } from '../triggers/slack/handle-command.ts';
+import { verifySlackRequest } from '../triggers/slack/verify.ts';
+import type { RouteDeps } from './deps.ts';
+
+export const SLACK_COMMAND_PATH = '/slack/commands';
+/** Slash command bodies are a few hundred bytes; Slack caps command text at 4,000 characters. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface SlackCommandOptions {
+  /** Outbound fetch for the pull request lookup `#PR` needs; tests intercept it. */
+  fetch?: typeof fetch;
+}
+
+/**
+ * @example
+ * app.route('/', slackCommandRoute(deps));
+ */
+export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post(SLACK_COMMAND_PATH, async (c) => {
+    if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) {
+      throw new ApiError('unsupported_media_type', 'content-type must be application/x-www-form-urlencoded');
+    }
+    const config = getConfig(c.env);
+    if (!config.SLACK_SIGNING_SECRET) throw new ApiError('not_configured', 'no Slack signing secret is configured');
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    if (body.byteLength > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_BODY_BYTES} bytes`);
+    const verified = await verifySlackRequest({
+      secret: config.SLACK_SIGNING_SECRET,
+      timestamp: c.req.header('X-Slack-Request-Timestamp'),
+      signature: c.req.header('X-Slack-Signature'),
+      body,
+      nowMs: deps.now(),
+    });
+    if (!verified.ok) throw new ApiError('unauthorized', verified.reason);
+
+    const message = await handleSlashCommand(new URLSearchParams(new TextDecoder().decode(body)), {
+      tasks: deps.tasks(c.env),
+      tenants: c.env.TENANTS,
+      teamRepos: config.SLACK_TEAM_REPOS,
+      lookup: createPullRequestLookup(config, options.fetch),
+    });
+    return c.json(message, 200);
+  });
+
+  app.all(SLACK_COMMAND_PATH, (c) => {
+    c.header('Allow', 'POST');
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed; use POST`);
+  });
+  return app;
+}

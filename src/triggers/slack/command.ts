@@ -1,0 +1,66 @@
+/**
+ * @module triggers/slack/command
+ * `/groundwork owner/repo[#PR][@ref][:path] request words $skill` -> what to create, or the
+ * usage text. A pull request pins the task at its base commit, so `#PR` and `@ref` together
+ * would name two different commits for the rules: that is refused rather than guessed.
+ */
+import { normalisePath } from '../../sources/paths.ts';
+import { collectSkills } from '../text.ts';
+
+export interface SlackCommand {
+  owner: string;
+  repo: string;
+  pullNumber?: number;
+  ref?: string;
+  cwd: string;
+  request: string;
+  skills: string[];
+}
+
+export type ParsedCommand = { ok: true; command: SlackCommand } | { ok: false; problem: string };
+
+export const USAGE = [
+  'Usage: `/groundwork owner/repo[#PR][@ref][:path] what you want done $skill`',
+  '• `acme/widgets fix the flaky login test $tdd`',
+  '• `acme/widgets#42 review the error handling` (rules read at the pull request’s base commit)',
+  '• `acme/widgets@release-2.1:services/api explain the retry policy`',
+].join('\n');
+
+// Git refs cannot contain `:` or whitespace, so `@ref` ends at the first of either.
+const TARGET = /^([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)(?:#(\d{1,9}))?(?:@([^\s:]+))?(?::(\S*))?$/;
+const MAX_REQUEST_CHARS = 20_000;
+
+/**
+ * @example
+ * parseSlackCommand('acme/widgets#42:src explain $tdd')
+ * // { ok: true, command: { owner: 'acme', repo: 'widgets', pullNumber: 42, cwd: 'src', request: 'explain $tdd', skills: ['tdd'] } }
+ */
+export function parseSlackCommand(text: string): ParsedCommand {
+  const trimmed = text.trim();
+  const space = trimmed.search(/\s/);
+  const target = space < 0 ? trimmed : trimmed.slice(0, space);
+  const request = space < 0 ? '' : trimmed.slice(space).trim();
+  if (target === '' || target === 'help') return { ok: false, problem: 'no repository named' };
+  const match = TARGET.exec(target);
+  if (!match) return { ok: false, problem: `\`${target}\` is not \`owner/repo[#PR][@ref][:path]\`` };
+  const [, owner = '', repo = '', pull, ref, path] = match;
+  if (pull !== undefined && ref !== undefined) return { ok: false, problem: 'name a pull request (`#PR`) or a ref (`@ref`), not both' };
+  const cwd = normalisePath(path ?? '');
+  if (!cwd.ok) return { ok: false, problem: `path \`${path ?? ''}\`: ${cwd.reason}` };
+  if (request === '') return { ok: false, problem: 'say what you want done after the repository' };
+  if (request.length > MAX_REQUEST_CHARS) return { ok: false, problem: `the request is longer than ${MAX_REQUEST_CHARS} characters` };
+  const pullNumber = pull === undefined ? undefined : Number(pull);
+  if (pullNumber === 0) return { ok: false, problem: 'pull request numbers start at 1' };
+  return {
+    ok: true,
+    command: {
+      owner,
+      repo,
+      ...(pullNumber === undefined ? {} : { pullNumber }),
+      ...(ref === undefined ? {} : { ref }),
+      cwd: cwd.path,
+      request,
+      skills: collectSkills(request),
+    },
+  };
+}

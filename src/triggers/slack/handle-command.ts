@@ -1,0 +1,92 @@
+/**
+ * @module triggers/slack/handle-command
+ * A verified slash command -> the ephemeral reply Slack shows the person who typed it. Every
+ * outcome is a message, because Slack shows any non-200 answer as a bare failure: bad syntax
+ * gets the usage text, a repository the team may not target is refused, and an upstream
+ * failure is explained.
+ */
+import { z } from 'zod';
+import { ApiError } from '../../http/errors.ts';
+import type { TaskRequestInput, TaskService } from '../../tasks/task-request.ts';
+import type { PullRequestLookup } from '../github/pull-request.ts';
+import { installationForRepo } from '../github/installations.ts';
+import { repoAllowed } from './allowlist.ts';
+import { parseSlackCommand, USAGE } from './command.ts';
+import type { SlackCommand } from './command.ts';
+
+export const SlashCommandSchema = z.object({
+  team_id: z.string().min(1),
+  user_id: z.string().min(1),
+  text: z.string().default(''),
+  response_url: z.url({ protocol: /^https$/ }),
+  trigger_id: z.string().min(1).optional(),
+});
+
+export interface SlackMessage {
+  response_type: 'ephemeral';
+  text: string;
+}
+
+export const ephemeral = (text: string): SlackMessage => ({ response_type: 'ephemeral', text });
+
+export interface CommandDeps {
+  tasks: TaskService;
+  tenants: KVNamespace;
+  teamRepos: Readonly<Record<string, readonly string[]>>;
+  lookup: PullRequestLookup;
+}
+
+export async function handleSlashCommand(form: URLSearchParams, deps: CommandDeps): Promise<SlackMessage> {
+  const fields = SlashCommandSchema.safeParse(Object.fromEntries(form));
+  if (!fields.success) return ephemeral('This request did not look like a Slack slash command, so nothing was started.');
+  const { team_id: team, text, response_url: responseUrl, trigger_id: triggerId } = fields.data;
+  const parsed = parseSlackCommand(text);
+  if (!parsed.ok) return ephemeral(`${parsed.problem}.\n${USAGE}`);
+  const { command } = parsed;
+  const fullName = `${command.owner}/${command.repo}`;
+  if (!repoAllowed(deps.teamRepos, team, fullName)) {
+    return ephemeral(`This workspace may not target \`${fullName}\`. Ask an administrator to add it to the workspace's allowed repositories.`);
+  }
+  try {
+    const pinned = await pinPullRequest(command, deps);
+    if (typeof pinned === 'string') return ephemeral(pinned);
+    const request: TaskRequestInput = {
+      origin: 'slack',
+      tenant: `slack:${team}`,
+      repo: fullName,
+      cwd: command.cwd,
+      request: command.request,
+      skills: command.skills,
+      // Allowed repositories are the host's decision, so their committed content is trusted.
+      trusted: true,
+      ...(command.ref === undefined ? {} : { ref: command.ref }),
+      ...pinned,
+      notify: { kind: 'slack', responseUrl },
+    };
+    const created = await deps.tasks.create(request, triggerId === undefined ? {} : { idempotencyKey: `slack:${triggerId}` });
+    const what = command.pullNumber === undefined ? `\`${fullName}\`` : `\`${fullName}\` pull request #${command.pullNumber}`;
+    return ephemeral(
+      created.created
+        ? `Assembling context for ${what} (task \`${created.id}\`). The result will be posted here.`
+        : `Already working on this command: task \`${created.id}\` is ${created.status}.`,
+    );
+  } catch (error) {
+    if (error instanceof ApiError && error.code !== 'internal') return ephemeral(`Could not start the task: ${error.message}.`);
+    console.error('slash command failed', error);
+    return ephemeral('Could not start the task because of an internal error. Please try again.');
+  }
+}
+
+/** Base commit and evidence for `#PR`, or why they could not be had. */
+async function pinPullRequest(command: SlackCommand, deps: CommandDeps): Promise<Partial<TaskRequestInput> | string> {
+  if (command.pullNumber === undefined) return {};
+  const fullName = `${command.owner}/${command.repo}`;
+  const installation = await installationForRepo(deps.tenants, fullName);
+  if (!installation) return `The GitHub App is not installed on \`${fullName}\`, so pull request #${command.pullNumber} cannot be read. Name a branch with \`@ref\` instead.`;
+  const pr = await deps.lookup({ installationId: installation.installationId, owner: command.owner, repo: command.repo, number: command.pullNumber });
+  return {
+    baseCommit: pr.baseSha,
+    agent: 'reviewer',
+    pullRequest: { number: pr.number, url: pr.url, baseRef: pr.baseRef, headSha: pr.headSha, fromFork: pr.fromFork },
+  };
+}

@@ -1,0 +1,86 @@
+import { env } from 'cloudflare:workers';
+import { describe, expect, it } from 'vitest';
+import { installationForRepo, readInstallation } from '../../src/triggers/github/installations.ts';
+import { deliveryInit, example, fakeTaskService, NOW, testEnv, triggerApp } from './support.ts';
+
+const URL = 'http://groundwork.test/webhooks/github';
+
+async function deliver(payload: unknown, event: string) {
+  const tasks = fakeTaskService();
+  const response = await triggerApp(tasks).request(URL, await deliveryInit(payload, { event }), testEnv());
+  expect(tasks.calls).toEqual([]);
+  return { status: response.status, body: await response.json() };
+}
+
+function created(id: number) {
+  const payload = example('installation', 'created');
+  payload.installation.id = id;
+  return payload;
+}
+
+function repositories(id: number, action: 'added' | 'removed', added: string[], removed: string[]) {
+  const payload = example('installation_repositories', action);
+  payload.installation.id = id;
+  const repo = (full_name: string) => ({ id: full_name.length, node_id: 'R', name: full_name.split('/')[1] ?? '', full_name, private: false });
+  payload.repositories_added = added.map(repo);
+  payload.repositories_removed = removed.map(repo);
+  return payload;
+}
+
+describe('installation events keep the tenant repository list in TENANTS', () => {
+  it('stores a new installation with its repositories, keyed by installation id', async () => {
+    const { status, body } = await deliver(created(900_001), 'installation');
+    expect(status).toBe(200);
+    expect(body).toEqual({ installationId: 900_001, action: 'created', repositories: 1 });
+    expect(await readInstallation(env.TENANTS, 900_001)).toEqual({
+      installationId: 900_001,
+      account: 'Codertocat',
+      selection: 'selected',
+      repositories: ['Codertocat/Hello-World'],
+      suspended: false,
+      updatedAt: new Date(NOW).toISOString(),
+    });
+    expect(await env.TENANTS.get('account:codertocat')).toBe('900001');
+  });
+
+  it('adds and removes repositories as the installation changes', async () => {
+    await deliver(created(900_002), 'installation');
+    const added = await deliver(repositories(900_002, 'added', ['Codertocat/Space', 'Codertocat/Rocket'], []), 'installation_repositories');
+    expect(added.body).toEqual({ installationId: 900_002, action: 'added', repositories: 3 });
+    await deliver(repositories(900_002, 'removed', [], ['Codertocat/Hello-World']), 'installation_repositories');
+    expect((await readInstallation(env.TENANTS, 900_002))?.repositories).toEqual(['Codertocat/Rocket', 'Codertocat/Space']);
+    expect((await installationForRepo(env.TENANTS, 'codertocat/space'))?.installationId).toBe(900_002);
+    expect(await installationForRepo(env.TENANTS, 'Codertocat/Hello-World')).toBeUndefined();
+  });
+
+  it('keeps the list through suspension but stops offering the installation', async () => {
+    await deliver(created(900_003), 'installation');
+    const suspend = example('installation', 'suspend');
+    suspend.installation.id = 900_003;
+    await deliver(suspend, 'installation');
+    expect(await readInstallation(env.TENANTS, 900_003)).toMatchObject({ suspended: true, repositories: ['Codertocat/Hello-World'] });
+    expect(await installationForRepo(env.TENANTS, 'Codertocat/Hello-World')).toBeUndefined();
+  });
+
+  it('forgets an installation when the App is uninstalled', async () => {
+    await deliver(created(900_004), 'installation');
+    const deleted = example('installation', 'deleted');
+    deleted.installation.id = 900_004;
+    Object.assign(deleted.installation, { account: { ...deleted.installation.account, login: 'Codertocat' } });
+    const { body } = await deliver(deleted, 'installation');
+    expect(body).toEqual({ installationId: 900_004, action: 'deleted', repositories: 0 });
+    expect(await env.TENANTS.get('installation:900004')).toBeNull();
+    expect(await env.TENANTS.get('account:codertocat')).toBeNull();
+  });
+
+  it('answers 400 and stores nothing for an installation payload without an id', async () => {
+    const payload = created(900_005);
+    Object.assign(payload.installation, { id: 'nine' });
+    const before = await env.TENANTS.list();
+    const tasks = fakeTaskService();
+    const response = await triggerApp(tasks).request(URL, await deliveryInit(payload, { event: 'installation' }), testEnv());
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('installation.id') } });
+    expect((await env.TENANTS.list()).keys).toEqual(before.keys);
+  });
+});

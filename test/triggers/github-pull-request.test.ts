@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { deliveryInit, example, fakeTaskService, testEnv, triggerApp } from './support.ts';
+
+const URL = 'http://groundwork.test/webhooks/github';
+const INSTALLATION = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
+const BASE_SHA = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
+const HEAD_SHA = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
+
+function pullRequest(action: string) {
+  const payload = example('pull_request', action);
+  payload.installation = INSTALLATION;
+  return payload;
+}
+
+async function deliver(payload: unknown, event: string, options: { fetch?: typeof fetch } = {}) {
+  const tasks = fakeTaskService();
+  const response = await triggerApp(tasks, options).request(URL, await deliveryInit(payload, { event }), testEnv());
+  return { status: response.status, body: await response.json(), tasks };
+}
+
+describe('pull_request', () => {
+  it('creates a reviewer task pinned at the base commit with the head as evidence', async () => {
+    const { status, body, tasks } = await deliver(pullRequest('opened'), 'pull_request');
+    expect(status).toBe(202);
+    const [task] = tasks.created();
+    expect(body).toEqual({ taskId: tasks.calls[0]?.id, status: 'pending', duplicate: false });
+    expect(task).toEqual({
+      origin: 'github',
+      tenant: 'github:4242',
+      repo: 'Codertocat/Hello-World',
+      baseCommit: BASE_SHA,
+      cwd: '',
+      request: 'Review pull request #2 "Update the README with new information." (changes into master) in Codertocat/Hello-World.\n\nThis is a pretty simple change that we need to pull into master.',
+      agent: 'reviewer',
+      trusted: true,
+      skills: [],
+      pullRequest: { number: 2, url: 'https://github.com/Codertocat/Hello-World/pull/2', baseRef: 'master', headSha: HEAD_SHA, fromFork: false },
+      notify: { kind: 'github-check', installationId: 4242, owner: 'Codertocat', repo: 'Hello-World', headSha: HEAD_SHA },
+    });
+  });
+
+  it.each(['reopened', 'ready_for_review', 'synchronize'])('reviews on %s', async (action) => {
+    const { status, tasks } = await deliver(pullRequest(action), 'pull_request');
+    expect(status).toBe(202);
+    expect(tasks.created()).toHaveLength(1);
+  });
+
+  it('reviews the new head after a push (synchronize)', async () => {
+    const payload = pullRequest('synchronize');
+    payload.pull_request.head.sha = '1'.repeat(40);
+    const { tasks } = await deliver(payload, 'pull_request');
+    expect(tasks.created()[0]).toMatchObject({ baseCommit: BASE_SHA, pullRequest: { headSha: '1'.repeat(40) }, notify: { headSha: '1'.repeat(40) } });
+  });
+
+  it('ignores a draft until it is marked ready for review', async () => {
+    const draft = pullRequest('opened');
+    draft.pull_request.draft = true;
+    const ignored = await deliver(draft, 'pull_request');
+    expect(ignored.status).toBe(200);
+    expect(ignored.body).toEqual({ ignored: 'pull request #2 is a draft; review starts when it is ready for review' });
+    expect(ignored.tasks.calls).toEqual([]);
+
+    const pushed = pullRequest('synchronize');
+    pushed.pull_request.draft = true;
+    expect((await deliver(pushed, 'pull_request')).tasks.calls).toEqual([]);
+
+    const ready = await deliver(pullRequest('ready_for_review'), 'pull_request');
+    expect(ready.status).toBe(202);
+    expect(ready.tasks.created()).toHaveLength(1);
+  });
+
+  it('flags a pull request from a fork and still reads rules at the base commit', async () => {
+    const payload = pullRequest('opened');
+    const head = payload.pull_request.head;
+    head.repo = { ...payload.pull_request.base.repo, id: 99, full_name: 'mallory/Hello-World' };
+    const { tasks } = await deliver(payload, 'pull_request');
+    expect(tasks.created()[0]).toMatchObject({ baseCommit: BASE_SHA, trusted: true, pullRequest: { fromFork: true, headSha: HEAD_SHA } });
+  });
+
+  it('treats a head whose fork was deleted as a fork', async () => {
+    const payload = pullRequest('opened');
+    Object.assign(payload.pull_request.head, { repo: null });
+    const { tasks } = await deliver(payload, 'pull_request');
+    expect(tasks.created()[0]?.pullRequest?.fromFork).toBe(true);
+  });
+
+  it.each(['closed', 'labeled', 'converted_to_draft'])('ignores %s', async (action) => {
+    const { status, body, tasks } = await deliver(pullRequest(action), 'pull_request');
+    expect(status).toBe(200);
+    expect(body).toEqual({ ignored: `pull_request action "${action}" starts no review` });
+    expect(tasks.calls).toEqual([]);
+  });
+
+  it('ignores a delivery that did not come through an App installation', async () => {
+    const { body, tasks } = await deliver(example('pull_request', 'opened'), 'pull_request');
+    expect(body).toEqual({ ignored: 'delivery is not from a GitHub App installation' });
+    expect(tasks.calls).toEqual([]);
+  });
+
+  it('returns the same task for a redelivery and schedules nothing new', async () => {
+    const tasks = fakeTaskService();
+    const app = triggerApp(tasks);
+    const init = await deliveryInit(pullRequest('opened'), { delivery: '72d3162e-cc78-11e3-81ab-4c9367dc0958' });
+    const first = await (await app.request(URL, init, testEnv())).json<{ taskId: string; status: string }>();
+    const again = await app.request(URL, init, testEnv());
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ ...first, duplicate: true });
+    expect(tasks.created()).toHaveLength(1);
+    expect(tasks.calls.map((call) => call.idempotencyKey)).toEqual([
+      'github-delivery:72d3162e-cc78-11e3-81ab-4c9367dc0958',
+      'github-delivery:72d3162e-cc78-11e3-81ab-4c9367dc0958',
+    ]);
+  });
+});
+
+describe('other events', () => {
+  it('acknowledges a ping without doing anything', async () => {
+    const { status, body, tasks } = await deliver(example('ping'), 'ping');
+    expect(status).toBe(200);
+    expect(body).toEqual({ ignored: 'event "ping" is not handled' });
+    expect(tasks.calls).toEqual([]);
+  });
+});
