@@ -42,7 +42,7 @@ export const ConfigSchema = z.object({
     }),
   TASK_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
   /** Bytes a remote git fetch may transfer before it fails. */
-  GIT_MAX_FETCH_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  GIT_MAX_FETCH_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   /** A plain token for GitHub reads when no App is configured. */
   GITHUB_TOKEN: optionalSecret,

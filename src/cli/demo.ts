@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { add, commit, init } from 'isomorphic-git';
 import { runContextCommand } from './context-command.ts';
+import { processIo } from './stdio.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/calculator', import.meta.url));
 const AUTHOR = { name: 'Groundwork Demo', email: 'demo@groundwork.invalid', timestamp: 1_767_225_600, timezoneOffset: 0 };
@@ -23,9 +24,7 @@ await init({ fs, dir, defaultBranch: 'main' });
 await add({ fs, dir, filepath: '.' });
 const sha = await commit({ fs, dir, message: 'Calculator example', author: AUTHOR, committer: AUTHOR });
 
-process.stderr.write(`demo repository: ${dir} (main at ${sha})\n`);
+const io = processIo();
+io.stderr(`demo repository: ${dir} (main at ${sha})\n`);
 const defaults = ['--repo', dir, '--cwd', 'src', '--task', 'Add a square root operation. Use $add-operation.'];
-process.exitCode = await runContextCommand([...defaults, ...process.argv.slice(2)], {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-});
+process.exitCode = await runContextCommand([...defaults, ...process.argv.slice(2)], io);

@@ -5,8 +5,6 @@
  * npm scripts supply it from devDependencies.
  */
 import { runContextCommand } from './context-command.ts';
+import { processIo } from './stdio.ts';
 
-process.exitCode = await runContextCommand(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-});
+process.exitCode = await runContextCommand(process.argv.slice(2), processIo());
