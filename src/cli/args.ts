@@ -4,7 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { normalisePath } from '../sources/paths.ts';
+import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
 
@@ -27,17 +27,9 @@ Options:
 const CliOptionsSchema = z.object({
   repo: z.string().min(1, 'must not be empty').default('.'),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: z
-    .string()
-    .default('')
-    .transform((value, ctx) => {
-      const normal = normalisePath(value);
-      if (normal.ok) return normal.path;
-      ctx.addIssue({ code: 'custom', message: normal.reason });
-      return z.NEVER;
-    }),
+  cwd: WorkingDirectorySchema.default(''),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
-  skill: z.array(z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -')).default([]),
+  skill: z.array(SkillNameSchema).default([]),
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   agent: z.string().default('entry'),
   untrusted: z.boolean().default(false),

@@ -9,6 +9,19 @@ import { normalisePath } from '../sources/paths.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 
+/** A working directory inside the repository, normalised (`''` is the root); escapes are refused. */
+export const WorkingDirectorySchema = z
+  .string()
+  .max(1024)
+  .transform((value, ctx) => {
+    const normal = normalisePath(value);
+    if (normal.ok) return normal.path;
+    ctx.addIssue({ code: 'custom', message: normal.reason });
+    return z.NEVER;
+  });
+
+export const SkillNameSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -');
+
 /** `owner/name` (GitHub source) or an http(s) git URL (isomorphic-git source). */
 export const RepoSchema = z
   .string()
@@ -49,21 +62,11 @@ export const TaskRequestSchema = z.object({
   ref: z.string().min(1).max(256).optional(),
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
-  /** Working directory inside the repository, normalised (`''` is the root). */
-  cwd: z
-    .string()
-    .max(1024)
-    .default('')
-    .transform((value, ctx) => {
-      const normal = normalisePath(value);
-      if (normal.ok) return normal.path;
-      ctx.addIssue({ code: 'custom', message: normal.reason });
-      return z.NEVER;
-    }),
+  cwd: WorkingDirectorySchema.default(''),
   request: z.string().trim().min(1, 'must not be empty').max(20_000),
   agent: z.string().min(1).max(64).default('entry'),
   trusted: z.boolean().default(true),
-  skills: z.array(z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -')).max(32).default([]),
+  skills: z.array(SkillNameSchema).max(32).default([]),
   parentTaskId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a task id').optional(),
   pullRequest: PullRequestEvidenceSchema.optional(),
   notify: NotifySchema.optional(),
