@@ -5,12 +5,14 @@
  * creates the task once.
  */
 import type { TaskService } from './task-request.ts';
+import { parseWith } from '../http/validate.ts';
 import { TaskRequestSchema } from './task-request.ts';
 
 export function durableTaskService(env: Env): TaskService {
   return {
     async create(input, options) {
-      const request = TaskRequestSchema.parse(input);
+      // A trigger that maps an event to a bad request is answered 400 naming the field, not 500.
+      const request = parseWith(TaskRequestSchema, input);
       const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
       return env.TASKS.get(id).create(request);
     },
