@@ -1,0 +1,58 @@
+/**
+ * The local GitHub API server of the tests, started on a worker thread of the bench process.
+ * The server answers by spawning git, which blocks its event loop for a few milliseconds per
+ * call; on the bench's own thread that would also hold back the client's parallel requests and
+ * spread them over several "rounds". Its own thread keeps client and server apart, as the tests
+ * do (the server in vitest's process, the client in workerd).
+ */
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { z } from 'zod';
+import { startGitHubApiServer, type GitHubApiServerOptions } from '../test/support/github-api-server.ts';
+
+const Ready = z.object({ port: z.number().int().positive() });
+const Options = z.object({
+  repoDir: z.string(),
+  owner: z.string(),
+  repo: z.string(),
+  appId: z.string(),
+  installationId: z.number(),
+  appPublicKeyPem: z.string(),
+  personalToken: z.string(),
+}) satisfies z.ZodType<GitHubApiServerOptions>;
+
+export interface ServerThread {
+  origin: string;
+  close(): Promise<void>;
+}
+
+export async function startGitHubServerThread(options: GitHubApiServerOptions): Promise<ServerThread> {
+  const worker = new Worker(new URL(import.meta.url), { workerData: options });
+  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  try {
+    const ready = await new Promise<unknown>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+      worker.once('exit', (code) => reject(new Error(`GitHub API server thread exited with ${code} before it listened`)));
+    });
+    const { port } = Ready.parse(ready);
+    return {
+      origin: `http://127.0.0.1:${port}`,
+      async close() {
+        worker.postMessage('close');
+        await exited;
+      },
+    };
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+}
+
+if (!isMainThread && parentPort) {
+  const port = parentPort;
+  const server = await startGitHubApiServer(Options.parse(workerData));
+  port.once('message', () => {
+    void server.close().then(() => port.close());
+  });
+  port.postMessage({ port: server.port });
+}
