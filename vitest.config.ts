@@ -1,19 +1,26 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
+import { triggerBindings } from './test/e2e/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
 
 
 // Two projects, one run and one report: Worker code in workerd, CLI code in Node.
 export default defineConfig({
   test: {
-    globalSetup: ['./test/setup/git-http-server.ts', './test/setup/github-server.ts'],
+    globalSetup: ['./test/setup/git-http-server.ts', './test/setup/github-server.ts', './test/setup/hooks-server.ts'],
     projects: [
       {
         plugins: [
-          cloudflareTest({
+          // A function, so the GitHub API server's port and App key from global setup can be bound.
+          cloudflareTest(async ({ inject }) => ({
             wrangler: { configPath: './wrangler.toml' },
-            miniflare: { bindings: { API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(',') } },
-          }),
+            miniflare: {
+              bindings: {
+                API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(','),
+                ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
+              },
+            },
+          })),
         ],
         test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'] },
       },

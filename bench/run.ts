@@ -2,11 +2,13 @@
  * `npm run bench`: prints one line per measurement. Speed goals live here, never in unit tests.
  */
 import { benchAssembly, benchRender } from './context.ts';
+import { benchDeliveries } from './deliveries.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
+  ['triggers', benchDeliveries],
 ];
 
 for (const [name, run] of sections) {

@@ -16,7 +16,7 @@ import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { RepositorySource, Snapshot } from '../src/sources/snapshot.ts';
 import { createGitRepo } from '../test/support/git-fixtures.ts';
 import { readWithGitCli } from './git-cli-reads.ts';
-import { startGitHubServerThread } from './github-server-thread.ts';
+import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
 import { buildLargeRepo } from './large-repo.ts';
 import { assembleWithProviders, readThroughSnapshot, repoShape, writeRepoShape, type RepoShape } from './repo-shape.ts';
 

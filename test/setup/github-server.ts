@@ -2,7 +2,8 @@
  * @module test/setup/github-server
  * Vitest global setup: a real git repository (AGENTS.md chain of depth 5, 30 skills, symlinks,
  * binary and non-UTF-8 files, an executable, a submodule) served by the local GitHub API server,
- * plus a freshly generated GitHub App key pair whose public half the server verifies JWTs with.
+ * plus a freshly generated GitHub App key pair whose public half the server verifies JWTs with,
+ * and one open pull request from the second commit into the first.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
@@ -10,7 +11,7 @@ import { createGitRepo } from '../support/git-fixtures.ts';
 import type { GitFixture } from '../support/git-fixtures.ts';
 import { CHAIN, SKILL_COUNT } from '../support/github-api-client.ts';
 import type { GitHubFixture } from '../support/github-api-client.ts';
-import { startGitHubApiServer } from '../support/github-api-server.ts';
+import { startGitHubServerThread } from '../support/github-server-thread.ts';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const repo = createGitRepo();
@@ -25,8 +26,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     keyPkcs8: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     keyPkcs1: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
     commits,
+    pull: { number: 7, baseRef: 'main', headRef: 'second-edition' },
   };
-  const server = await startGitHubApiServer({
+  const server = await startGitHubServerThread({
     repoDir: repo.dir,
     owner: fixture.owner,
     repo: fixture.repo,
@@ -34,8 +36,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     installationId: fixture.installationId,
     appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     personalToken: fixture.token,
+    pulls: [{ number: fixture.pull.number, base: { ref: fixture.pull.baseRef, rev: commits.first }, head: { ref: fixture.pull.headRef, rev: commits.head } }],
   });
-  project.provide('githubApiPort', server.port);
+  project.provide('githubApiPort', Number(new URL(server.origin).port));
   project.provide('githubFixture', fixture);
   return async () => {
     await server.close();

@@ -19,6 +19,8 @@ export interface GitHubFixture {
   keyPkcs1: string;
   /** Commit ids in the fixture repository. */
   commits: { head: string; first: string };
+  /** An open pull request the server answers for: base at `commits.first`, head at `commits.head`. */
+  pull: { number: number; baseRef: string; headRef: string };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */
@@ -61,11 +63,19 @@ export interface RecordedRequest {
   endedAt: number;
 }
 
+/** The JSON body of an accepted `POST /repos/{o}/{r}/check-runs`, with the repository it named. */
+export interface RecordedCheckRun {
+  owner: string;
+  repo: string;
+  body: Record<string, unknown>;
+}
+
 export interface ScopeStats {
   count: number;
   /** Longest chain of requests each started after the previous one ended: sequential round trips. */
   rounds: number;
   requests: RecordedRequest[];
+  checkRuns: RecordedCheckRun[];
 }
 
 export interface ApiScope {
@@ -79,9 +89,9 @@ export function githubFixture(): GitHubFixture {
   return inject('githubFixture');
 }
 
-export function createApiScope(): ApiScope {
+/** A fresh scope, or (with `name`) a scope shared with whoever else uses that name. */
+export function createApiScope(name: string = crypto.randomUUID()): ApiScope {
   const origin = `http://127.0.0.1:${inject('githubApiPort')}`;
-  const name = crypto.randomUUID();
   const stats = async (): Promise<ScopeStats> => {
     const response = await fetch(`${origin}/__stats/${name}`);
     return (await response.json()) as ScopeStats;

@@ -1,13 +1,15 @@
 /**
  * @module test/support/github-api-scope
  * Per-test bookkeeping for the local GitHub API server: each scope (a path prefix) has its own
- * request log, scripted faults and settings, and reports how many round trips its requests took.
+ * request log, scripted faults and settings, and check runs it was sent, and reports how many
+ * round trips its requests took.
  */
-import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
+import type { RecordedCheckRun, RecordedRequest, ScopeConfig, ScopeStats } from './github-api-client.ts';
 
 export interface Scope {
   config: ScopeConfig;
   requests: RecordedRequest[];
+  checkRuns: RecordedCheckRun[];
 }
 
 export interface Answer {
@@ -21,9 +23,14 @@ export function createScopes(): (name: string) => Scope {
   const scopes = new Map<string, Scope>();
   return (name) => {
     let scope = scopes.get(name);
-    if (!scope) scopes.set(name, (scope = { config: {}, requests: [] }));
+    if (!scope) scopes.set(name, (scope = { config: {}, requests: [], checkRuns: [] }));
     return scope;
   };
+}
+
+/** What `GET /__stats/<scope>` answers. */
+export function scopeStats(scope: Scope): ScopeStats {
+  return { count: scope.requests.length, rounds: rounds(scope.requests), requests: scope.requests, checkRuns: scope.checkRuns };
 }
 
 /** Consumes one scripted failure matching `path`, if any is left. */

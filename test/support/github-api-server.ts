@@ -1,16 +1,19 @@
 /**
  * @module test/support/github-api-server
- * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source uses,
- * answering from a real git repository. Requests under `/s/<scope>/` are recorded per scope, and
- * a scope can script failures, tree truncation, token lifetimes and latency, so tests running in
- * parallel never see each other's traffic.
+ * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source and the
+ * triggers use (installation tokens here; repository routes in github-api-repo), answering from
+ * a real git repository. Requests under `/s/<scope>/` are recorded per scope, and a scope can
+ * script failures, tree truncation, token lifetimes and latency, so tests running in parallel
+ * never see each other's traffic.
  */
 import { randomBytes, verify } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
-import { createScopes, faultFor, rounds } from './github-api-scope.ts';
+import { repoRoutes } from './github-api-repo.ts';
+import type { PullFixture } from './github-api-repo.ts';
+import { createScopes, faultFor, scopeStats } from './github-api-scope.ts';
 import type { Answer, Scope } from './github-api-scope.ts';
 import { gitObjects } from './git-objects.ts';
 
@@ -22,12 +25,14 @@ export interface GitHubApiServerOptions {
   installationId: number;
   appPublicKeyPem: string;
   personalToken: string;
+  /** Pull requests `GET /repos/{o}/{r}/pulls/{n}` answers for; none by default. */
+  pulls?: PullFixture[];
 }
 
 export async function startGitHubApiServer(options: GitHubApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   const scopeNamed = createScopes();
   const tokens = new Map<string, number>([[options.personalToken, Number.POSITIVE_INFINITY]]);
-  const git = gitObjects(options.repoDir);
+  const repoApi = repoRoutes(gitObjects(options.repoDir), { owner: options.owner, repo: options.repo, ...(options.pulls ? { pulls: options.pulls } : {}) });
   const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
 
   const authorised = (req: IncomingMessage): boolean => {
@@ -35,7 +40,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     return token !== undefined && (tokens.get(token) ?? 0) > Date.now();
   };
 
-  const api = async (req: IncomingMessage, path: string, query: URLSearchParams, scope: Scope): Promise<Answer> => {
+  const api = async (req: IncomingMessage, path: string, query: URLSearchParams, body: string, scope: Scope): Promise<Answer> => {
     const tokenRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
     if (tokenRoute && req.method === 'POST') {
       if (!verifyAppJwt(req.headers.authorization, options)) return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
@@ -46,39 +51,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
       return { status: 201, body: { token, expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
     }
     const repoRoute = /^\/repos\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
-    if (!repoRoute || req.method !== 'GET') return notFound;
+    if (!repoRoute) return notFound;
     if (!authorised(req)) return { status: 401, body: { message: 'Bad credentials' } };
     const [, owner, repo, rest = ''] = repoRoute;
     if (owner !== options.owner || repo !== options.repo) return notFound;
-
-    const commitRoute = /^commits\/(.+)$/.exec(rest);
-    if (commitRoute) {
-      const ref = decodeURIComponent(commitRoute[1] ?? '');
-      const sha = await git.commitOf(ref);
-      if (!sha) return { status: 422, body: { message: `No commit found for SHA: ${ref}` } };
-      if ((req.headers.accept ?? '').includes('sha')) {
-        return { status: 200, body: sha, headers: { 'content-type': 'application/vnd.github.sha; charset=utf-8' } };
-      }
-      return { status: 200, body: { sha } };
-    }
-    const treeRoute = /^git\/trees\/([^/]+)$/.exec(rest);
-    if (treeRoute) {
-      const recursive = query.has('recursive');
-      const tree = await git.tree(decodeURIComponent(treeRoute[1] ?? ''), recursive);
-      if (!tree) return notFound;
-      const limit = scope.config.treeLimit;
-      const truncated = recursive && limit !== undefined && tree.items.length > limit;
-      return { status: 200, body: { sha: tree.sha, truncated, tree: truncated ? tree.items.slice(0, limit) : tree.items } };
-    }
-    const blobRoute = /^git\/blobs\/([0-9a-f]{40})$/.exec(rest);
-    if (blobRoute) {
-      const sha = blobRoute[1] ?? '';
-      const bytes = await git.blob(sha);
-      if (!bytes) return notFound;
-      const content = (bytes.toString('base64').match(/.{1,60}/g) ?? []).join('\n');
-      return { status: 200, body: { sha, size: bytes.length, content, encoding: 'base64' } };
-    }
-    return notFound;
+    return repoApi({ method: req.method ?? 'GET', rest, query, accept: req.headers.accept ?? '', body, scope });
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -86,7 +63,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     const control = /^\/__(control|stats)\/([\w-]+)$/.exec(url.pathname);
     if (control) {
       const scope = scopeNamed(control[2] ?? '');
-      if (control[1] === 'stats') return send(res, { status: 200, body: { count: scope.requests.length, rounds: rounds(scope.requests), requests: scope.requests } });
+      if (control[1] === 'stats') return send(res, { status: 200, body: scopeStats(scope) });
       scope.config = { ...scope.config, ...(JSON.parse(await readBody(req)) as ScopeConfig) };
       return send(res, { status: 204, body: '' });
     }
@@ -95,8 +72,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     const path = scoped?.[2] ?? url.pathname;
     const record: RecordedRequest = { method: req.method ?? 'GET', path: path + url.search, status: 0, startedAt: performance.now(), endedAt: 0 };
     scope.requests.push(record);
-    await readBody(req);
-    const answer = faultFor(scope, path) ?? (await api(req, path, url.searchParams, scope));
+    const body = await readBody(req);
+    const answer = faultFor(scope, path) ?? (await api(req, path, url.searchParams, body, scope));
     if (scope.config.latencyMs) await new Promise((resolve) => setTimeout(resolve, scope.config.latencyMs));
     record.status = answer.status;
     res.on('finish', () => (record.endedAt = performance.now()));

@@ -1,13 +1,12 @@
 /**
- * The local GitHub API server of the tests, started on a worker thread of the bench process.
- * The server answers by spawning git, which blocks its event loop for a few milliseconds per
- * call; on the bench's own thread that would also hold back the client's parallel requests and
- * spread them over several "rounds". Its own thread keeps client and server apart, as the tests
- * do (the server in vitest's process, the client in workerd).
+ * The local GitHub API server on a worker thread of its own. The server answers by spawning
+ * git, which blocks its event loop for a few milliseconds per call; sharing a thread with
+ * anything else (the bench's client, vitest's other global servers) would hold back parallel
+ * requests and spread them over extra "rounds". Used by the tests' global setup and the bench.
  */
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { startGitHubApiServer, type GitHubApiServerOptions } from '../test/support/github-api-server.ts';
+import { startGitHubApiServer, type GitHubApiServerOptions } from './github-api-server.ts';
 
 const Ready = z.object({ port: z.number().int().positive() });
 const Options = z.object({
@@ -18,6 +17,9 @@ const Options = z.object({
   installationId: z.number(),
   appPublicKeyPem: z.string(),
   personalToken: z.string(),
+  pulls: z
+    .array(z.object({ number: z.number().int(), base: z.object({ ref: z.string(), rev: z.string() }), head: z.object({ ref: z.string(), rev: z.string() }) }))
+    .optional(),
 }) satisfies z.ZodType<GitHubApiServerOptions>;
 
 export interface ServerThread {

@@ -1,0 +1,115 @@
+/**
+ * Webhook intake (issue 6): signed `pull_request` deliveries per second the real Worker accepts
+ * through `wrangler dev --local`, with 20% redeliveries and bounded concurrency, counting 202s.
+ * Each accepted delivery also starts an assembly in its Task object, so intake competes with
+ * that work as it would in production. GitHub is a throwaway local server answering 404, so
+ * nothing ever leaves the machine.
+ */
+import { createRequire } from 'node:module';
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { signGitHubPayload } from '../src/triggers/github/verify.ts';
+import { startWranglerDev } from './wrangler-dev.ts';
+
+const DELIVERIES = 300;
+const DUPLICATE_SHARE = 0.2;
+const CONCURRENCY = 20;
+const SECRET = 'bench-webhook-secret';
+
+const Accepted = z.object({ taskId: z.string(), duplicate: z.boolean() });
+const PullRequestExample = z.looseObject({
+  action: z.literal('opened'),
+  pull_request: z.looseObject({ head: z.looseObject({}) }),
+});
+
+export async function benchDeliveries(): Promise<string[]> {
+  const github = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}'));
+  });
+  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
+  try {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const wrangler = await startWranglerDev({
+      GITHUB_WEBHOOK_SECRET: SECRET,
+      GITHUB_APP_ID: '1',
+      GITHUB_APP_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      GITHUB_API_URL: `http://127.0.0.1:${(github.address() as AddressInfo).port}`,
+    });
+    try {
+      return [await measure(wrangler.origin)];
+    } finally {
+      await wrangler.stop();
+    }
+  } finally {
+    await new Promise<void>((resolve) => github.close(() => resolve()));
+  }
+}
+
+async function measure(origin: string): Promise<string> {
+  const deliveries = await signedDeliveries();
+  let next = 0;
+  let accepted = 0;
+  let duplicates = 0;
+  const taskIds = new Set<string>();
+  const problems: string[] = [];
+  const started = performance.now();
+  const sender = async () => {
+    for (let i = next++; i < deliveries.length; i = next++) {
+      const delivery = deliveries[i];
+      if (!delivery) break;
+      const response = await fetch(`${origin}/webhooks/github`, { method: 'POST', headers: delivery.headers, body: delivery.body });
+      const json: unknown = await response.json();
+      const parsed = Accepted.safeParse(json);
+      if (response.status !== 202 || !parsed.success) {
+        problems.push(`${response.status} ${JSON.stringify(json).slice(0, 200)}`);
+        continue;
+      }
+      accepted++;
+      taskIds.add(parsed.data.taskId);
+      if (parsed.data.duplicate) duplicates++;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, sender));
+  const seconds = (performance.now() - started) / 1000;
+
+  const unique = new Set(deliveries.map((delivery) => delivery.id)).size;
+  if (problems.length > 0 || taskIds.size !== unique || duplicates !== deliveries.length - unique) {
+    throw new Error(`deliveries bench: ${problems.length} refused (${problems[0] ?? 'none'}), ${taskIds.size} tasks for ${unique} unique deliveries, ${duplicates} duplicates`);
+  }
+  return `accepted ${Math.round(accepted / seconds)} deliveries/s through wrangler dev (${taskIds.size} unique, ${duplicates} duplicates answered duplicate)`;
+}
+
+interface SignedDelivery {
+  id: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** The captured `pull_request.opened` example, one head commit per unique delivery, shuffled with its redeliveries. */
+async function signedDeliveries(): Promise<SignedDelivery[]> {
+  // The examples package is a JSON file; require() reads it without import attributes.
+  const examples: unknown = createRequire(import.meta.url)('@octokit/webhooks-examples');
+  const sets = z.array(z.object({ name: z.string(), examples: z.array(z.unknown()) })).parse(examples);
+  const candidates = sets.find((set) => set.name === 'pull_request')?.examples ?? [];
+  const example = candidates.map((candidate) => PullRequestExample.safeParse(candidate)).find((parsed) => parsed.success)?.data;
+  if (!example) throw new Error('no pull_request.opened example in @octokit/webhooks-examples');
+
+  const uniqueCount = Math.round(DELIVERIES * (1 - DUPLICATE_SHARE));
+  const unique = await Promise.all(
+    Array.from({ length: uniqueCount }, async (_, i) => {
+      const body = JSON.stringify({
+        ...example,
+        installation: { id: 1 },
+        pull_request: { ...example.pull_request, head: { ...example.pull_request.head, sha: (i + 1).toString(16).padStart(40, '0') } },
+      });
+      const id = crypto.randomUUID();
+      const headers = { 'content-type': 'application/json', 'X-GitHub-Event': 'pull_request', 'X-GitHub-Delivery': id, 'X-Hub-Signature-256': await signGitHubPayload(SECRET, body) };
+      return { id, headers, body };
+    }),
+  );
+  const redelivered = Array.from({ length: DELIVERIES - uniqueCount }, (_, i) => unique[i % uniqueCount]).filter((delivery) => delivery !== undefined);
+  return [...unique, ...redelivered].sort(() => Math.random() - 0.5);
+}

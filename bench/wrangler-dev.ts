@@ -1,0 +1,107 @@
+/**
+ * `wrangler dev --local` as a child process the bench owns: free ports, its own `--persist-to`
+ * temp directory, `--var` bindings, and a stop that kills the whole process group (wrangler runs
+ * workerd as a child of its own) and removes the directory, also when the bench dies early.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** Bundling and starting workerd take a few seconds; more than this means it will not come up. */
+const READY_TIMEOUT_MS = 45_000;
+const STOP_TIMEOUT_MS = 5_000;
+/** Enough of wrangler's output to explain a failed start. */
+const OUTPUT_TAIL_CHARS = 4_000;
+
+export interface WranglerDev {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Starts the Worker in this directory and resolves once `GET /health` answers 200. */
+export async function startWranglerDev(vars: Record<string, string>): Promise<WranglerDev> {
+  const [port, inspectorPort] = [await freePort(), await freePort()];
+  const persistTo = mkdtempSync(join(tmpdir(), 'groundwork-bench-wrangler-'));
+  const args = ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
+  args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
+  // wrangler splits `--var` at the first `:` only, so values may hold `:`, `=` and newlines.
+  for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
+
+  // The bench's own Node runs wrangler: the one on PATH may be older than wrangler accepts.
+  const child = spawn(process.execPath, [fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url)), ...args], {
+    cwd: fileURLToPath(new URL('..', import.meta.url)),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS));
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let running = true;
+  void exited.then(() => (running = false));
+
+  // The group id is the child's pid (detached); signalling it reaches workerd too.
+  const signal = (name: NodeJS.Signals) => {
+    if (running && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, name);
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  // A bench that dies without reaching stop() still leaves no workerd and no state behind.
+  const killOnExit = () => {
+    signal('SIGKILL');
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
+
+  const stop = async () => {
+    signal('SIGTERM');
+    const timer = setTimeout(() => signal('SIGKILL'), STOP_TIMEOUT_MS);
+    await exited;
+    clearTimeout(timer);
+    process.removeListener('exit', killOnExit);
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+
+  const origin = `http://127.0.0.1:${port}`;
+  try {
+    await untilHealthy(origin, () => running);
+  } catch (error) {
+    await stop();
+    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output}`);
+  }
+  return { origin, stop };
+}
+
+async function untilHealthy(origin: string, running: () => boolean): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (!running()) throw new Error('wrangler dev exited before it answered');
+    try {
+      const response = await fetch(`${origin}/health`, { signal: AbortSignal.timeout(2_000) });
+      await response.body?.cancel();
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`wrangler dev did not answer ${origin}/health within ${READY_TIMEOUT_MS / 1000} s`);
+}

@@ -1,0 +1,36 @@
+/**
+ * @module test/e2e/bindings
+ * The secrets and GitHub App settings the `workers` project binds, so that end-to-end tests drive
+ * the real Worker entry and the real Task objects as a deployment would be configured. Loaded by
+ * vitest.config.ts in Node and by the tests in workerd, so it imports nothing at runtime.
+ *
+ * The trigger tests under test/triggers call their own app with their own env (testEnv), which
+ * overrides every secret here and deletes them for its 503 cases, so these values do not change
+ * what those tests see.
+ */
+import type { GitHubFixture } from '../support/github-api-client.ts';
+
+/** The local GitHub API server's scope the Worker's GITHUB_API_URL points into. */
+export const E2E_SCOPE = 'worker-e2e';
+export const E2E_WEBHOOK_SECRET = 'e2e-webhook-secret';
+export const E2E_PREVIOUS_WEBHOOK_SECRET = 'e2e-previous-webhook-secret';
+export const E2E_SLACK_SECRET = 'e2e-slack-signing-secret';
+export const E2E_SLACK_TEAM = 'TE2E0001';
+
+/**
+ * @example
+ * miniflare: { bindings: { ...triggerBindings(inject('githubApiPort'), inject('githubFixture')) } }
+ */
+export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): Record<string, string> {
+  return {
+    GITHUB_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
+    GITHUB_WEBHOOK_SECRET_PREVIOUS: E2E_PREVIOUS_WEBHOOK_SECRET,
+    SLACK_SIGNING_SECRET: E2E_SLACK_SECRET,
+    SLACK_TEAM_REPOS: JSON.stringify({ [E2E_SLACK_TEAM]: [`${fixture.owner}/${fixture.repo}`] }),
+    GITHUB_APP_ID: fixture.appId,
+    GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs8,
+    // Slack tasks name `owner/repo` without an installation tenant, so they read with a token.
+    GITHUB_TOKEN: fixture.token,
+    GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
+  };
+}

@@ -1,0 +1,91 @@
+import { env } from 'cloudflare:workers';
+import { listDurableObjectIds } from 'cloudflare:test';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { signSlackRequest } from '../../src/triggers/slack/verify.ts';
+import { createApiScope, githubFixture } from '../support/github-api-client.ts';
+import { example } from '../triggers/support.ts';
+import { E2E_SCOPE, E2E_SLACK_SECRET, E2E_SLACK_TEAM } from './bindings.ts';
+import { HOOKS_ORIGIN, recordedHooks, routeSlackHooks } from './slack-hooks.ts';
+import { checkRunsOf, post, settledTask, signedDelivery, SLACK_URL, WEBHOOK_URL } from './support.ts';
+
+const fx = githubFixture();
+let stopRouting: () => void = () => {};
+
+beforeAll(() => {
+  stopRouting = routeSlackHooks();
+});
+afterAll(() => stopRouting());
+
+/** The App installed on the fixture's account, as GitHub announces it, so `#PR` can be looked up. */
+async function installApp(): Promise<void> {
+  const payload = example('installation', 'created');
+  payload.installation.id = fx.installationId;
+  Object.assign(payload.installation.account ?? {}, { login: fx.owner });
+  payload.installation.repository_selection = 'selected';
+  payload.repositories = [{ id: 1296269, node_id: 'R', name: fx.repo, full_name: `${fx.owner}/${fx.repo}`, private: false }];
+  const response = await post(WEBHOOK_URL, await signedDelivery(payload, { event: 'installation' }));
+  expect(await response.json()).toEqual({ installationId: fx.installationId, action: 'created', repositories: 1 });
+}
+
+/** A slash command as Slack posts it (form fields from Slack’s documentation), signed at `signedAt`. */
+async function slashCommand(text: string, responsePath: string, signedAt = Date.now()): Promise<RequestInit> {
+  const body = new URLSearchParams({
+    team_id: E2E_SLACK_TEAM,
+    team_domain: 'acme',
+    channel_id: 'C2147483705',
+    user_id: 'U2147483697',
+    command: '/groundwork',
+    text,
+    response_url: `${HOOKS_ORIGIN}${responsePath}`,
+    trigger_id: `${Date.now()}.738474920.${crypto.randomUUID()}`,
+  }).toString();
+  const timestamp = String(Math.floor(signedAt / 1000));
+  const signature = await signSlackRequest(E2E_SLACK_SECRET, timestamp, body);
+  return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-Slack-Request-Timestamp': timestamp, 'X-Slack-Signature': signature }, body };
+}
+
+it('acknowledges a slash command at once, assembles at the pull request base, and posts the result to response_url', async () => {
+  await installApp();
+  const responsePath = `/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;
+  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo}#${fx.pull.number} review the error handling`, responsePath));
+  expect(ack.status).toBe(200);
+  const message = await ack.json<{ response_type: string; text: string }>();
+  expect(message.response_type).toBe('ephemeral');
+  const taskId = /task `([0-9a-f]{64})`/.exec(message.text)?.[1] ?? '';
+  expect(message.text).toBe(`Assembling context for \`${fx.owner}/${fx.repo}\` pull request #${fx.pull.number} (task \`${taskId}\`). The result will be posted here.`);
+
+  const task = await settledTask(taskId, `slack:${E2E_SLACK_TEAM}`);
+  expect(task).toMatchObject({ status: 'ready', commit: fx.commits.first, request: { origin: 'slack', pullRequest: { number: fx.pull.number, headSha: fx.commits.head } } });
+  expect(await createApiScope(E2E_SCOPE).count(`/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}`)).toBeGreaterThan(0);
+
+  const [hook, ...others] = await recordedHooks(responsePath);
+  expect(others).toEqual([]);
+  expect(hook).toMatchObject({ method: 'POST', contentType: 'application/json' });
+  const posted = JSON.parse(hook?.body ?? '{}') as { response_type?: string; replace_original?: boolean; text?: string };
+  expect(posted).toMatchObject({ response_type: 'ephemeral', replace_original: false });
+  expect(posted.text).toContain(`*Context ready* for task \`${taskId}\`, digest \`${task.turns[0]?.digest}\``);
+  expect(posted.text).toMatch(new RegExp(`<http://127\\.0\\.0\\.1:\\d+/s/${E2E_SCOPE}/${fx.owner}/${fx.repo}/blob/${fx.commits.first}/AGENTS\\.md\\|AGENTS\\.md@${fx.commits.first.slice(0, 12)}>`));
+  // A Slack task reports to Slack only.
+  expect(await checkRunsOf(taskId)).toEqual([]);
+});
+
+it('refuses a replayed command (signed six minutes ago) with 401 and creates no Task object', async () => {
+  const before = await listDurableObjectIds(env.TASKS);
+  const responsePath = `/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;
+  const refused = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo} explain the build`, responsePath, Date.now() - 6 * 60_000));
+  expect(refused.status).toBe(401);
+  expect(await refused.json()).toMatchObject({ error: { code: 'unauthorized', message: 'request timestamp is more than 5 minutes old' } });
+  expect(await listDurableObjectIds(env.TASKS)).toHaveLength(before.length);
+  expect(await recordedHooks(responsePath)).toEqual([]);
+});
+
+it('refuses a repository the workspace may not target, in an ephemeral message, and creates no Task object', async () => {
+  const before = await listDurableObjectIds(env.TASKS);
+  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/elsewhere explain the build`, `/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`));
+  expect(ack.status).toBe(200);
+  expect(await ack.json()).toEqual({
+    response_type: 'ephemeral',
+    text: `This workspace may not target \`${fx.owner}/elsewhere\`. Ask an administrator to add it to the workspace's allowed repositories.`,
+  });
+  expect(await listDurableObjectIds(env.TASKS)).toHaveLength(before.length);
+});

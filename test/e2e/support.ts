@@ -1,0 +1,69 @@
+/**
+ * @module test/e2e/support
+ * Driving the real Worker entry and the real Task objects as GitHub and Slack would: signed
+ * deliveries for the repository the local GitHub API server serves, task stubs, waiting for
+ * assembly to end, and the check runs the server recorded for a task.
+ */
+import { env, exports } from 'cloudflare:workers';
+import type { WebhookEventMap } from '@octokit/webhooks-types';
+import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
+import type { TaskDescription } from '../../src/tasks/task-results.ts';
+import { createApiScope, githubFixture } from '../support/github-api-client.ts';
+import type { RecordedCheckRun } from '../support/github-api-client.ts';
+import { deliveryInit, example } from '../triggers/support.ts';
+import type { Delivery } from '../triggers/support.ts';
+import { E2E_SCOPE, E2E_WEBHOOK_SECRET } from './bindings.ts';
+
+export const WEBHOOK_URL = 'http://groundwork.test/webhooks/github';
+export const SLACK_URL = 'http://groundwork.test/slack/commands';
+
+export const post = (url: string, init: RequestInit): Promise<Response> => exports.default.fetch(url, init);
+
+/** A signed delivery as GitHub sends it, with the e2e webhook secret unless told otherwise. */
+export function signedDelivery(payload: unknown, options: Delivery = {}): Promise<RequestInit> {
+  return deliveryInit(payload, { secret: E2E_WEBHOOK_SECRET, ...options });
+}
+
+/**
+ * The captured `pull_request.opened` example, retargeted at `owner/repo` of the App installation:
+ * by default the served repository's open pull request (base `commits.first`, head `commits.head`).
+ */
+export function pullRequestOpened(target: { repo?: string; headSha?: string } = {}): WebhookEventMap['pull_request'] {
+  const fx = githubFixture();
+  const payload = example('pull_request', 'opened');
+  const repo = target.repo ?? fx.repo;
+  payload.installation = { id: fx.installationId, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
+  Object.assign(payload.repository, { name: repo, full_name: `${fx.owner}/${repo}` });
+  payload.repository.owner.login = fx.owner;
+  const pr = payload.pull_request;
+  pr.number = fx.pull.number;
+  Object.assign(pr.base, { ref: fx.pull.baseRef, sha: fx.commits.first, repo: payload.repository });
+  Object.assign(pr.head, { ref: fx.pull.headRef, sha: target.headSha ?? fx.commits.head, repo: payload.repository });
+  return payload;
+}
+
+export function taskStub(id: string) {
+  return env.TASKS.get(env.TASKS.idFromString(id));
+}
+
+/**
+ * Polls the Task object until assembly has ended (`ready` or `failed`). The alarm that assembles
+ * turn 0 fires by itself, so tests wait for its effect rather than racing it.
+ */
+export async function settledTask(id: string, tenant: string, timeoutMs = 15_000): Promise<TaskDescription> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const described = await taskStub(id).describe(tenant);
+    if (!('id' in described)) throw new Error(`task ${id} is not visible to ${tenant}`);
+    const task = TaskDescriptionSchema.parse(described);
+    if (task.status === 'ready' || task.status === 'failed') return task;
+    if (Date.now() > deadline) throw new Error(`task ${id} still ${task.status} (${task.reason ?? 'no reason'}) after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Check runs the Worker created for `taskId` (its `external_id`); e2e test files share the scope. */
+export async function checkRunsOf(taskId: string): Promise<RecordedCheckRun[]> {
+  const { checkRuns } = await createApiScope(E2E_SCOPE).stats();
+  return checkRuns.filter((run) => run.body['external_id'] === taskId);
+}
