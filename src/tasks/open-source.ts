@@ -1,7 +1,7 @@
 /**
  * @module tasks/open-source
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
- * installation for GitHub-triggered tasks, else with GITHUB_TOKEN); an http(s) URL goes through
+ * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
  * isomorphic-git over smart HTTP. Trees and blobs are cached in KV by commit and object id.
  */
 import type { Config } from '../env.ts';
@@ -20,7 +20,7 @@ export interface OpenSourceDeps {
   cache?: KeyValueStore;
 }
 
-export function openTaskSource(request: Pick<TaskRequest, 'repo' | 'tenant'>, deps: OpenSourceDeps): RepositorySource {
+export function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): RepositorySource {
   const { config, cache } = deps;
   if (/^https?:\/\//i.test(request.repo)) {
     return createRemoteGitSource(request.repo, {
@@ -34,7 +34,7 @@ export function openTaskSource(request: Pick<TaskRequest, 'repo' | 'tenant'>, de
   return createGitHubSource({
     owner,
     repo,
-    auth: githubAuthFor(request.tenant, config),
+    auth: githubAuthFor(request.githubInstallationId, config),
     baseUrl: config.GITHUB_API_URL,
     fetch: deps.fetch,
     ...(cache ? { wrapLoader: (loader, scope) => createCachedLoader(loader, cache, scope) } : {}),
@@ -44,13 +44,12 @@ export function openTaskSource(request: Pick<TaskRequest, 'repo' | 'tenant'>, de
 /** One App auth per installation per isolate, so its installation token is reused across tasks. */
 const appAuths = new Map<string, GitHubAuth>();
 
-function githubAuthFor(tenant: string, config: Config): GitHubAuth {
-  const installation = /^github:(\d+)$/.exec(tenant)?.[1];
-  if (installation && config.GITHUB_APP_ID && config.GITHUB_APP_PRIVATE_KEY) {
+function githubAuthFor(installation: number | undefined, config: Config): GitHubAuth {
+  if (installation !== undefined && config.GITHUB_APP_ID && config.GITHUB_APP_PRIVATE_KEY) {
     const key = `${config.GITHUB_API_URL} ${config.GITHUB_APP_ID} ${installation}`;
     let auth = appAuths.get(key);
     if (!auth) {
-      auth = createAppAuth({ appId: config.GITHUB_APP_ID, privateKey: config.GITHUB_APP_PRIVATE_KEY, installationId: Number(installation) });
+      auth = createAppAuth({ appId: config.GITHUB_APP_ID, privateKey: config.GITHUB_APP_PRIVATE_KEY, installationId: installation });
       appAuths.set(key, auth);
     }
     return auth;

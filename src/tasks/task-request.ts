@@ -67,6 +67,8 @@ export const TaskRequestSchema = z.object({
   agent: z.string().min(1).max(64).default('entry'),
   trusted: z.boolean().default(true),
   skills: z.array(SkillNameSchema).max(32).default([]),
+  /** The GitHub App installation whose token reads an `owner/name` repository (else GITHUB_TOKEN). */
+  githubInstallationId: z.number().int().positive().optional(),
   parentTaskId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a task id').optional(),
   pullRequest: PullRequestEvidenceSchema.optional(),
   notify: NotifySchema.optional(),

@@ -29,8 +29,7 @@ export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): 
     SLACK_TEAM_REPOS: JSON.stringify({ [E2E_SLACK_TEAM]: [`${fixture.owner}/${fixture.repo}`] }),
     GITHUB_APP_ID: fixture.appId,
     GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs8,
-    // Slack tasks name `owner/repo` without an installation tenant, so they read with a token.
-    GITHUB_TOKEN: fixture.token,
+    // No GITHUB_TOKEN: every owner/name read in these tests must go through the App installation.
     GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
   };
 }

@@ -48,6 +48,7 @@ describe('issue_comment', () => {
     expect(tasks.created()[0]).toEqual({
       origin: 'github',
       tenant: 'github:4242',
+      githubInstallationId: 4242,
       repo: 'Codertocat/Hello-World',
       baseCommit: BASE_SHA,
       cwd: '',

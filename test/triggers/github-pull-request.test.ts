@@ -27,6 +27,7 @@ describe('pull_request', () => {
     expect(task).toEqual({
       origin: 'github',
       tenant: 'github:4242',
+      githubInstallationId: 4242,
       repo: 'Codertocat/Hello-World',
       baseCommit: BASE_SHA,
       cwd: '',

@@ -133,6 +133,7 @@ describe('commands', () => {
       trusted: true,
       skills: ['review-checklist'],
       pullRequest: { number: 42, url: 'https://github.com/acme/widgets/pull/42', baseRef: 'master', headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821', fromFork: false },
+      githubInstallationId: 5151,
       notify: { kind: 'slack', responseUrl: RESPONSE_URL },
     });
     expect(api.calls.map((call) => call.url)).toEqual([

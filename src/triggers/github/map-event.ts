@@ -73,6 +73,7 @@ function taskFor(target: Target, pr: PullRequestFacts, request: string, skills: 
   return {
     origin: 'github',
     tenant: `github:${target.installationId}`,
+    githubInstallationId: target.installationId,
     repo: `${target.owner}/${target.repo}`,
     baseCommit: pr.baseSha,
     request,

@@ -48,7 +48,9 @@ export async function handleSlashCommand(form: URLSearchParams, deps: CommandDep
     return ephemeral(`This workspace may not target \`${fullName}\`. Ask an administrator to add it to the workspace's allowed repositories.`);
   }
   try {
-    const pinned = await pinPullRequest(command, deps);
+    // Read through the App when it is installed on the repository; else the host's GITHUB_TOKEN.
+    const installation = await installationForRepo(deps.tenants, fullName);
+    const pinned = await pinPullRequest(command, installation?.installationId, deps);
     if (typeof pinned === 'string') return ephemeral(pinned);
     const request: TaskRequestInput = {
       origin: 'slack',
@@ -61,6 +63,7 @@ export async function handleSlashCommand(form: URLSearchParams, deps: CommandDep
       trusted: true,
       ...(command.ref === undefined ? {} : { ref: command.ref }),
       ...pinned,
+      ...(installation ? { githubInstallationId: installation.installationId } : {}),
       notify: { kind: 'slack', responseUrl },
     };
     const created = await deps.tasks.create(request, triggerId === undefined ? {} : { idempotencyKey: `slack:${triggerId}` });
@@ -78,12 +81,11 @@ export async function handleSlashCommand(form: URLSearchParams, deps: CommandDep
 }
 
 /** Base commit and evidence for `#PR`, or why they could not be had. */
-async function pinPullRequest(command: SlackCommand, deps: CommandDeps): Promise<Partial<TaskRequestInput> | string> {
+async function pinPullRequest(command: SlackCommand, installationId: number | undefined, deps: CommandDeps): Promise<Partial<TaskRequestInput> | string> {
   if (command.pullNumber === undefined) return {};
   const fullName = `${command.owner}/${command.repo}`;
-  const installation = await installationForRepo(deps.tenants, fullName);
-  if (!installation) return `The GitHub App is not installed on \`${fullName}\`, so pull request #${command.pullNumber} cannot be read. Name a branch with \`@ref\` instead.`;
-  const pr = await deps.lookup({ installationId: installation.installationId, owner: command.owner, repo: command.repo, number: command.pullNumber });
+  if (installationId === undefined) return `The GitHub App is not installed on \`${fullName}\`, so pull request #${command.pullNumber} cannot be read. Name a branch with \`@ref\` instead.`;
+  const pr = await deps.lookup({ installationId, owner: command.owner, repo: command.repo, number: command.pullNumber });
   return {
     baseCommit: pr.baseSha,
     agent: 'reviewer',
