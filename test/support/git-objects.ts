@@ -36,6 +36,9 @@ export function gitObjects(repoDir: string): GitObjects {
   };
   // A ref that starts with '-' would be read by git as an option.
   const safe = (name: string): boolean => name !== '' && !name.startsWith('-');
+  // Blobs are immutable by id: remembering them keeps answers fast and steady on a loaded
+  // machine, so round-trip counts measure the client, not git start-up time.
+  const blobs = new Map<string, Promise<Buffer | undefined>>();
 
   return {
     async commitOf(ref) {
@@ -56,11 +59,16 @@ export function gitObjects(repoDir: string): GitObjects {
         .map(parseLsTreeLine);
       return { sha, items };
     },
-    async blob(sha) {
-      if (!safe(sha)) return undefined;
-      const type = await git(['cat-file', '-t', sha]);
-      if (type?.toString('utf8').trim() !== 'blob') return undefined;
-      return git(['cat-file', 'blob', sha]);
+    blob(sha) {
+      if (!safe(sha)) return Promise.resolve(undefined);
+      let blob = blobs.get(sha);
+      if (!blob) {
+        blob = git(['cat-file', '-t', sha]).then((type) => (type?.toString('utf8').trim() === 'blob' ? git(['cat-file', 'blob', sha]) : undefined));
+        blobs.set(sha, blob);
+        // Only answers are remembered; a failed read (or a non-blob) is asked again next time.
+        void blob.then((bytes) => bytes ?? blobs.delete(sha));
+      }
+      return blob;
     },
   };
 }
