@@ -6,7 +6,7 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), and `history.git` (a large incompressible blob added,
  * then deleted). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2.
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,6 +66,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const head = movingWork.commitAll('advance');
       movingWork.git('push', '--quiet', 'origin', 'main');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ head }));
+      return;
+    }
+    // A git host that is down: every request under it fails with 503, which callers should retry.
+    if (url.pathname.startsWith('/_unavailable/')) {
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
       return;
     }
     serveCgi(root, url, req, res);

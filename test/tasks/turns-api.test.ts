@@ -116,7 +116,8 @@ describe('assembly failures and retention', () => {
   });
 
   it('retries a failing repository with backoff, then fails with the reason', async () => {
-    const id = await create({ repo: 'http://127.0.0.1:9/nothing.git' });
+    // A git host that answers 503: a transient failure worth retrying.
+    const id = await create({ repo: `${base()}/_unavailable/nothing.git` });
     let task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
     expect(task).toMatchObject({ status: 'pending', attempts: 1 });
     expect(task.reason).toMatch(/^attempt 1 failed: .*; retrying in 2 s$/);
