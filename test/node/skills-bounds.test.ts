@@ -54,7 +54,7 @@ describe('skills discovery bounds', () => {
 
   it('skips a SKILL.md whose frontmatter does not close within maxSkillBytes, and warns about a long description', async () => {
     const run = await runSkills(repo, { config: { roots: ['big/*'], maxSkillBytes: 1_024 } });
-    expect(run.outcomes[0]).toMatchObject({ outcome: 'empty', reason: 'big/frontmatter/SKILL.md: skipped: frontmatter does not close within the first 1024 bytes (maxSkillBytes)' });
+    expect(run.outcomes[0]).toMatchObject({ outcome: 'empty', reason: 'big/frontmatter/SKILL.md: skipped: frontmatter does not close within the first 1024 bytes (maxSkillBytes); no skills under big/*' });
     const whole = await runSkills(repo, { config: { roots: ['big/*'] } });
     expect(indexLines(whole)).toHaveLength(1);
     expect(indexEntry(whole)?.warnings).toEqual(['big/frontmatter/SKILL.md: description has 1999 characters; the spec allows at most 1024']);

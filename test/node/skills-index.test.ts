@@ -86,10 +86,9 @@ describe('skills index on a real repository', () => {
     expect(indexEntry(run)?.warnings).toEqual([]);
   });
 
-  it('is empty, without a reason, when no root exists at the commit', async () => {
+  it('is empty, saying where it looked, when no root exists at the commit', async () => {
     const run = await runSkills(repo, { config: { roots: ['nowhere/*/'] } });
-    expect(run.outcomes[0]).toEqual(expect.objectContaining({ outcome: 'empty' }));
-    expect(run.outcomes[0]?.reason).toBeUndefined();
+    expect(run.outcomes[0]).toEqual(expect.objectContaining({ outcome: 'empty', reason: 'no skills under nowhere/*/' }));
     expect(run.calls.read).toBe(0);
   });
 

@@ -74,6 +74,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
           truncated: cut.truncated,
         });
       });
+      if (paths.length === 0) notes.push(`no ${config.filenames.join(', ')} from the root to ${task.cwd || '.'}`);
       return { entries, notes };
     },
   });

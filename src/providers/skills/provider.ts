@@ -71,6 +71,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       const used = selected.reduce((sum, entry) => sum + countTokens(entry.body), 0);
       const fitted = index.skills.length > 0 ? fitIndex(index.skills, budget - used) : { warnings: [] };
       warnings.push(...fitted.warnings);
+      if (index.skills.length === 0) warnings.push(`no skills under ${config.roots.join(', ')}`);
       if (fitted.body === undefined) return { entries: selected, notes: warnings };
       const indexEntry: EntryInput = { title: INDEX_TITLE, body: fitted.body, source: indexSource(snapshot, config), freshness: 'pinned', warnings };
       return { entries: [indexEntry, ...selected], notes: [] };
