@@ -97,5 +97,20 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });
 
+  // Known paths with another method: 405 naming what is allowed, not a misleading 404.
+  const allowed: Array<[string, string]> = [
+    ['/tasks', 'POST'],
+    ['/tasks/:id', 'GET'],
+    ['/tasks/:id/turns', 'POST'],
+    ['/tasks/:id/turns/:n', 'GET'],
+    ['/tasks/:id/transcript', 'POST'],
+  ];
+  for (const [path, method] of allowed) {
+    app.all(path, (c) => {
+      c.header('Allow', method);
+      throw new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${path}; use ${method}`);
+    });
+  }
+
   return app;
 }

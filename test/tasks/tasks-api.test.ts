@@ -1,4 +1,5 @@
-import { env } from 'cloudflare:workers';
+import { env, exports } from 'cloudflare:workers';
+import { TEST_API_TOKENS } from '../support/api-tokens.ts';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn.ts';
@@ -115,6 +116,13 @@ describe('auth and tenancy', () => {
     }
     const transcript = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec('SELECT COUNT(*) AS n FROM transcript').one());
     expect(transcript['n']).toBe(1);
+  });
+
+  it('answers 405 with Allow for a known path and another method', async () => {
+    const res = await exports.default.fetch('http://groundwork.test/tasks', { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_TOKENS.acme}` } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+    expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
   });
 
   it('answers 404 for unknown and malformed task ids', async () => {
