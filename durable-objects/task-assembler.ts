@@ -19,10 +19,10 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
-  openSource(request: TaskRequest): RepositorySource;
+  /** The task's source, and the cache scoped to the credential that reads it (if any). */
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
-  cache?: KeyValueStore;
   now(): number;
   signal?: AbortSignal;
 }
@@ -32,7 +32,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const source = deps.openSource(request);
+    const { source, cache } = await deps.openSource(request);
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
 
     const view: TaskView = {
@@ -54,7 +54,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       task: view,
       turn,
       now: deps.now,
-      ...(deps.cache ? { cache: deps.cache } : {}),
+      ...(cache ? { cache } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
     };
     const createdAt = deps.now();

@@ -9,7 +9,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
-import { TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
 import type { TranscriptItem } from '../src/tasks/transcript.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
@@ -43,7 +43,6 @@ export class TaskObject extends DurableObject<Env> {
         registry: createDefaultRegistry(),
         openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
-        cache: env.CACHE,
         now: () => Date.now(),
       }),
     });
@@ -68,7 +67,8 @@ export class TaskObject extends DurableObject<Env> {
       status: task.status,
       reason: task.status_reason,
       attempts: task.attempts,
-      request: task.request,
+      // Credentials in a git URL were given to read the repository, never to be shown again.
+      request: { ...task.request, repo: displayRepo(task.request.repo) },
       commit: task.commit_sha,
       createdAt: new Date(task.created_at).toISOString(),
       expiresAt: new Date(task.expires_at).toISOString(),

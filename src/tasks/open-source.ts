@@ -2,14 +2,17 @@
  * @module tasks/open-source
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
  * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
- * isomorphic-git over smart HTTP. Trees and blobs are cached in KV by commit and object id.
+ * isomorphic-git over smart HTTP. Trees, blobs and skill indexes are cached in KV by commit and
+ * object id, inside the scope of the credential that read them (see scoped-store).
  */
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
+import { sha256Hex } from '../sources/cache-key.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
 import type { TaskRequest } from './task-request.ts';
@@ -20,31 +23,53 @@ export interface OpenSourceDeps {
   cache?: KeyValueStore;
 }
 
-export function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): RepositorySource {
-  const { config, cache } = deps;
+export interface OpenedSource {
+  source: RepositorySource;
+  /** The cache for this task's reads, scoped to the credential that reads the repository. */
+  cache?: KeyValueStore;
+}
+
+export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
+  const { config } = deps;
   if (/^https?:\/\//i.test(request.repo)) {
-    return createRemoteGitSource(request.repo, {
+    const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
+    const source = createRemoteGitSource(request.repo, {
       fetch: deps.fetch,
       maxFetchBytes: config.GIT_MAX_FETCH_BYTES,
       capSetting: 'GIT_MAX_FETCH_BYTES',
       ...(cache ? { cache: { store: cache } } : {}),
     });
+    return { source, ...(cache ? { cache } : {}) };
   }
   const [owner = '', repo = ''] = request.repo.split('/');
-  return createGitHubSource({
+  const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
+  const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
+  const source = createGitHubSource({
     owner,
     repo,
-    auth: githubAuthFor(request.githubInstallationId, config),
+    auth,
     baseUrl: config.GITHUB_API_URL,
     fetch: deps.fetch,
-    ...(cache ? { wrapLoader: (loader, scope) => createCachedLoader(loader, cache, scope) } : {}),
+    ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
+  return { source, ...(cache ? { cache } : {}) };
+}
+
+/** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */
+function gitCredentials(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.username}:${parsed.password}`;
+  } catch {
+    return '';
+  }
 }
 
 /** One App auth per installation per isolate, so its installation token is reused across tasks. */
 const appAuths = new Map<string, GitHubAuth>();
 
-function githubAuthFor(installation: number | undefined, config: Config): GitHubAuth {
+/** The credential a GitHub read uses, and the cache scope that credential's reads share. */
+async function githubAuthFor(installation: number | undefined, config: Config): Promise<{ auth: GitHubAuth; scope: string }> {
   if (installation !== undefined && config.GITHUB_APP_ID && config.GITHUB_APP_PRIVATE_KEY) {
     const key = `${config.GITHUB_API_URL} ${config.GITHUB_APP_ID} ${installation}`;
     let auth = appAuths.get(key);
@@ -52,9 +77,9 @@ function githubAuthFor(installation: number | undefined, config: Config): GitHub
       auth = createAppAuth({ appId: config.GITHUB_APP_ID, privateKey: config.GITHUB_APP_PRIVATE_KEY, installationId: installation });
       appAuths.set(key, auth);
     }
-    return auth;
+    return { auth, scope: `github-installation:${key}` };
   }
-  if (config.GITHUB_TOKEN) return tokenAuth(config.GITHUB_TOKEN);
+  if (config.GITHUB_TOKEN) return { auth: tokenAuth(config.GITHUB_TOKEN), scope: `github-token:${await sha256Hex(config.GITHUB_TOKEN)}` };
   throw new PermanentAssemblyError(
     installation
       ? 'GitHub App credentials are not configured: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY'

@@ -32,6 +32,20 @@ export const RepoSchema = z
     message: 'must be owner/name or an http(s) git URL',
   });
 
+/** A repository as it may be shown back: a git URL loses its user and password. */
+export function displayRepo(repo: string): string {
+  if (!/^https?:\/\//i.test(repo)) return repo;
+  try {
+    const url = new URL(repo);
+    if (url.username === '' && url.password === '') return repo;
+    url.username = '';
+    url.password = '';
+    return url.toString();
+  } catch {
+    return repo;
+  }
+}
+
 export const NotifySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('github-check'),

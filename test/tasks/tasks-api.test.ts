@@ -53,6 +53,17 @@ describe('POST /tasks', () => {
     expect(turn.messages[3]?.content).toContain('Run `npm test` before committing.');
   });
 
+  it('never shows the credentials of a git URL back', async () => {
+    const url = `${base()}/sample.git`.replace('http://', 'http://reader:s3cret@');
+    const created = await api('POST', '/tasks', { body: { repo: url, request: 'Explain the build.' } });
+    const id = String(created.json['id']);
+    const task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
+    expect(task.status).toBe('ready');
+    expect(task.request.repo).toBe(`${base()}/sample.git`);
+    const turn = await api('GET', `/tasks/${id}/turns/0`);
+    expect(JSON.stringify(turn.json)).not.toContain('s3cret');
+  });
+
   it('pins a requested ref once and keeps it', async () => {
     const id = await createReadyTask({ ref: 'v1.0' });
     const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
