@@ -18,6 +18,8 @@ export interface GitTreeItem {
 }
 
 export interface GitObjects {
+  /** Reads every blob into memory with one git process, so later answers spawn nothing. */
+  preloadBlobs(): Promise<void>;
   /** Commit id for a ref, or undefined when git cannot resolve it to a commit. */
   commitOf(ref: string): Promise<string | undefined>;
   /** The tree id and its entries (recursive includes subtrees), or undefined for a non-tree. */
@@ -41,6 +43,18 @@ export function gitObjects(repoDir: string): GitObjects {
   const blobs = new Map<string, Promise<Buffer | undefined>>();
 
   return {
+    async preloadBlobs() {
+      const out = await git(['cat-file', '--batch-all-objects', '--batch', '--unordered']);
+      if (!out) return;
+      // Records are `<sha> <type> <size>\n<content>\n`.
+      for (let at = 0; at < out.length; ) {
+        const eol = out.indexOf(0x0a, at);
+        const [sha = '', type = '', size = '0'] = out.subarray(at, eol).toString('utf8').split(' ');
+        const content = out.subarray(eol + 1, eol + 1 + Number(size));
+        if (type === 'blob') blobs.set(sha, Promise.resolve(Buffer.from(content)));
+        at = eol + 1 + Number(size) + 1;
+      }
+    },
     async commitOf(ref) {
       if (!safe(ref)) return undefined;
       const out = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);

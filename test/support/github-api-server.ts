@@ -32,7 +32,10 @@ export interface GitHubApiServerOptions {
 export async function startGitHubApiServer(options: GitHubApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   const scopeNamed = createScopes();
   const tokens = new Map<string, number>([[options.personalToken, Number.POSITIVE_INFINITY]]);
-  const repoApi = repoRoutes(gitObjects(options.repoDir), { owner: options.owner, repo: options.repo, ...(options.pulls ? { pulls: options.pulls } : {}) });
+  const objects = gitObjects(options.repoDir);
+  // Spawning git per request blocks this thread long enough to skew round-trip timing.
+  await objects.preloadBlobs();
+  const repoApi = repoRoutes(objects, { owner: options.owner, repo: options.repo, ...(options.pulls ? { pulls: options.pulls } : {}) });
   const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
 
   const authorised = (req: IncomingMessage): boolean => {
