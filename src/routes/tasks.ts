@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { resolveAgent } from '../context/agents.ts';
+import { getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
@@ -55,6 +56,10 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       if (!parent || parent.status === 'not-found') {
         throw new ApiError('bad_request', `parentTaskId: no task ${body.parentTaskId}`);
       }
+    }
+    // REST tasks read owner/name with the host token; without one the task could only fail later.
+    if (!/^https?:\/\//i.test(body.repo) && !getConfig(c.env).GITHUB_TOKEN) {
+      throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
     }
     const created = await deps.tasks(c.env).create({ ...body, origin: 'api', tenant });
     return c.json({ id: created.id, status: created.status }, 202);

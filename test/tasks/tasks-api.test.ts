@@ -86,6 +86,12 @@ describe('POST /tasks', () => {
     expect(res.json.error?.message).toContain(message);
   });
 
+  it('answers 503 for owner/name when this deployment has no GitHub token', async () => {
+    const res = await api('POST', '/tasks', { body: { repo: 'acme/widgets', request: 'x' } });
+    expect(res.status).toBe(503);
+    expect(res.json.error).toMatchObject({ code: 'not_configured', message: expect.stringContaining('repo: owner/name repositories need GITHUB_TOKEN') });
+  });
+
   it('refuses a body that is not JSON, or not declared as JSON', async () => {
     expect((await api('POST', '/tasks', { body: '{"repo":' })).json.error).toMatchObject({ code: 'bad_request', message: 'body is not valid JSON' });
     const res = await api('POST', '/tasks', { body: undefined });
