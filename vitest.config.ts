@@ -17,6 +17,8 @@ export default defineConfig({
             miniflare: {
               bindings: {
                 API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(','),
+                // Every git server of the tests listens on loopback.
+                GIT_ALLOWED_HOSTS: '127.0.0.1',
                 ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
               },
             },

@@ -43,6 +43,14 @@ export const ConfigSchema = z.object({
   TASK_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
   /** Bytes a remote git fetch may transfer before it fails. */
   GIT_MAX_FETCH_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
+  /**
+   * Hosts a git-URL task may name, comma-separated (`git.example.com`, `*.example.com`). Empty
+   * allows any host: a tenant can then make the Worker fetch any http(s) URL.
+   */
+  GIT_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((text) => text.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '')),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   /** A plain token for GitHub reads when no App is configured. */
   GITHUB_TOKEN: optionalSecret,

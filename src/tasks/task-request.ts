@@ -46,6 +46,13 @@ export function displayRepo(repo: string): string {
   }
 }
 
+/** Whether a git URL's host matches the allowlist (`host` or `*.suffix`); an empty list allows all. */
+export function gitHostAllowed(repo: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const host = new URL(repo).hostname.toLowerCase();
+  return allowed.some((pattern) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern));
+}
+
 export const NotifySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('github-check'),

@@ -76,6 +76,7 @@ describe('POST /tasks', () => {
     [{ repo: 'o/r', request: '   ' }, 'request: must not be empty'],
     [{ repo: 'o/r', request: 'x', agent: 'wizard' }, 'agent: unknown agent "wizard"'],
     [{ repo: 'o/r', request: 'x', cwd: '../etc' }, 'cwd: path escapes the repository root'],
+    [{ repo: 'https://internal.example/x.git', request: 'x' }, 'repo: internal.example is not an allowed git host on this deployment'],
     [{ repo: 'o/r', request: 'x', skills: ['Not Valid'] }, 'skills[0]: skill names are 1-64 chars'],
     [{ repo: 'o/r', request: 'x', tenant: 'api:globex' }, 'Unrecognized key: "tenant"'],
     [{ repo: 'o/r', request: 'x', parentTaskId: 'f'.repeat(64) }, `parentTaskId: no task ${'f'.repeat(64)}`],
