@@ -40,7 +40,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       origin: request.origin,
       repository: source.repository,
       commit,
-      ...(request.pullRequest ? { headCommit: request.pullRequest.headSha } : {}),
+      ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,

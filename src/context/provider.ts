@@ -41,6 +41,8 @@ export interface TaskView {
   commit?: string;
   /** The pull request head, evidence only. */
   headCommit?: string;
+  /** The head comes from a fork: its content is untrusted evidence. */
+  headFromFork?: boolean;
   /** Working directory inside the repository, normalised; `''` is the root. */
   cwd: string;
   trusted: boolean;

@@ -53,6 +53,12 @@ describe('renderFirstRequest', () => {
     expect(rendered.tools).toEqual(agent.tools);
   });
 
+  it('names a pull request head as evidence in the task label, flagging a fork', () => {
+    const head = 'c'.repeat(40);
+    const rendered = renderFirstRequest({ agent, task: taskView({ headCommit: head, headFromFork: true }), entries: [], notices: [] });
+    expect(rendered.messages[3]?.content).toContain(`commit="${COMMIT}" head="${head}" head-from-fork="true" cwd="."`);
+  });
+
   it('builds tool guidance only from the exposed catalog', () => {
     const none = renderFirstRequest({ agent: { ...agent, tools: [] }, task: taskView(), entries: [], notices: [] });
     expect(none.messages[1]?.content).toBe('No tools are available in this session. Answer from the context you are given.');
