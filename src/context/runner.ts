@@ -81,6 +81,8 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
+  const unpinned = provider.requires.includes('repo:read') ? snapshotProblem(input) : undefined;
+  if (unpinned) return gated('capability-gated', `repo:read: ${unpinned}`);
   if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
 
   const settled = await runProvider(
@@ -91,7 +93,7 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       config: config.data,
       budget: provider.budget,
       now,
-      ...(input.snapshot && input.capabilities.granted.has('repo:read') ? { snapshot: input.snapshot } : {}),
+      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot } : {}),
       ...(input.cache ? { cache: input.cache } : {}),
     },
     input.signal,
@@ -110,4 +112,11 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+}
+
+/** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */
+function snapshotProblem({ snapshot, task }: RunInput): string | undefined {
+  if (!snapshot) return 'no repository snapshot for this task';
+  if (task.commit !== undefined && snapshot.commit !== task.commit) return `the snapshot is at ${snapshot.commit} but the task is pinned at ${task.commit}`;
+  return undefined;
 }

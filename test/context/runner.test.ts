@@ -4,6 +4,7 @@ import { createRegistry } from '../../src/context/registry.ts';
 import { runProviders, type RunInput } from '../../src/context/runner.ts';
 import type { Provider } from '../../src/context/provider.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
+import { memorySnapshot } from '../support/memory-tree.ts';
 import { taskView } from '../support/task.ts';
 
 const fullGrant = grantCapabilities({
@@ -82,6 +83,29 @@ describe('runner outcomes', () => {
     const provider: Provider = { ...fakeProvider({ name: 'sync' }), run: () => { throw new TypeError('not a promise'); } };
     const result = await run([provider]);
     expect(result.outcomes[0]).toMatchObject({ outcome: 'failed', reason: 'not a promise' });
+  });
+});
+
+describe('runner and snapshots', () => {
+  it('gives repository readers only a snapshot pinned at the task commit', async () => {
+    let seen: string | undefined = 'not run';
+    const reader = fakeProvider({ name: 'reader', requires: ['repo:read'], onRun: () => (seen = 'ran') });
+    const elsewhere = await memorySnapshot({}, 'b'.repeat(40));
+    const result = await run([reader], { snapshot: elsewhere });
+    expect(seen).toBe('not run');
+    expect(result.outcomes[0]).toMatchObject({
+      outcome: 'capability-gated',
+      reason: `repo:read: the snapshot is at ${'b'.repeat(40)} but the task is pinned at ${'a'.repeat(40)}`,
+    });
+    const none = await run([reader]);
+    expect(none.outcomes[0]).toMatchObject({ outcome: 'capability-gated', reason: 'repo:read: no repository snapshot for this task' });
+  });
+
+  it('hands no snapshot to a provider that did not ask for repository access', async () => {
+    let got: unknown = 'unset';
+    const provider: Provider = { ...fakeProvider({ name: 'plain' }), run: async (request) => ((got = request.snapshot), []) };
+    await run([provider], { snapshot: await memorySnapshot({}) });
+    expect(got).toBeUndefined();
   });
 });
 

@@ -3,6 +3,7 @@ import { BUILTIN_AGENTS, resolveAgent, type AgentConfig } from '../../src/contex
 import { createRegistry } from '../../src/context/registry.ts';
 import { AssembledTurnSchema, assembleFirstTurn } from '../../src/context/turn.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
+import { memorySnapshot } from '../support/memory-tree.ts';
 import { taskView } from '../support/task.ts';
 
 function builtin(name: string): AgentConfig {
@@ -44,6 +45,7 @@ describe('assembleFirstTurn', () => {
       registry: createRegistry([fakeProvider({ name: 'rules', requires: ['repo:read'] })]),
       agent: builtin('reviewer'),
       available: ['repo:read'],
+      snapshot: await memorySnapshot({}),
       task: taskView(),
       turn: 0,
     });

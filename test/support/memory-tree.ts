@@ -4,7 +4,8 @@
  * snapshot and of the cache. Runs in workerd and in Node.
  */
 import { toHex } from '../../src/sources/cache-key.ts';
-import type { FlatTreeEntry, TreeLoader } from '../../src/sources/tree-snapshot.ts';
+import type { Snapshot } from '../../src/sources/snapshot.ts';
+import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
 
 export type MemoryFile = string | Uint8Array | { symlink: string } | { submodule: string };
 
@@ -61,4 +62,10 @@ export async function createMemoryTree(files: Record<string, MemoryFile>): Promi
       },
     },
   };
+}
+
+/** A snapshot of `files` at `commit` (default: the commit of test/support/providers.ts). */
+export async function memorySnapshot(files: Record<string, MemoryFile>, commit = 'a'.repeat(40)): Promise<Snapshot> {
+  const tree = await createMemoryTree(files);
+  return createTreeSnapshot({ repository: 'memory:test', commit, uri: (path) => `memory:${path}@${commit}`, loader: tree.loader });
 }

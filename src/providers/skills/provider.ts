@@ -46,10 +46,8 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     budget: options.budget ?? 6_000,
     ...(options.position === undefined ? {} : { position: options.position }),
     async run({ task, snapshot, cache, config, budget, signal }) {
+      // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
-      if (task.commit !== undefined && snapshot.commit !== task.commit) {
-        throw new Error(`snapshot is at ${snapshot.commit} but the task pins skills at ${task.commit}`);
-      }
       const { index, files } = await cachedSkillIndex(cache, snapshot, config, signal);
       const selection = selectSkills(index.skills, task.request, task.skills);
       const warnings = [...index.warnings, ...duplicateNameWarnings(index.skills), ...selection.warnings];
