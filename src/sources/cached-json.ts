@@ -9,12 +9,9 @@
  */
 import type { z } from 'zod';
 import { cacheKey } from './cache-key.ts';
+import type { KeyValueStore } from './key-value-store.ts';
 
-/** The subset of `KVNamespace` used here; declared locally because this also runs in Node. */
-export interface KeyValueStore {
-  get(key: string, type: 'text'): Promise<string | null>;
-  put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
-}
+export type { KeyValueStore } from './key-value-store.ts';
 
 /** Workers KV's value limit. */
 export const MAX_VALUE_BYTES = 25 * 1024 * 1024;

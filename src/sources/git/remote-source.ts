@@ -12,7 +12,7 @@
  * const main = await source.resolve('main');
  */
 import { createCachedLoader, type CachedLoaderOptions } from '../cached-loader.ts';
-import type { KeyValueStore } from '../cached-json.ts';
+import type { KeyValueStore } from '../key-value-store.ts';
 import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../tree-snapshot.ts';
 import { budgetExceeded, createCappedHttpClient, createTransferBudget, type FetchLike } from './http-client.ts';
