@@ -15,6 +15,7 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
+import { hostGuardedFetch } from './host-guarded-fetch.ts';
 import type { TaskRequest } from './task-request.ts';
 
 export interface OpenSourceDeps {
@@ -33,8 +34,9 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   const { config } = deps;
   if (/^https?:\/\//i.test(request.repo)) {
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
+    const allowed = config.GIT_ALLOWED_HOSTS;
     const source = createRemoteGitSource(request.repo, {
-      fetch: deps.fetch,
+      fetch: allowed.length > 0 ? hostGuardedFetch(deps.fetch, allowed) : deps.fetch,
       maxFetchBytes: config.GIT_MAX_FETCH_BYTES,
       capSetting: 'GIT_MAX_FETCH_BYTES',
       ...(cache ? { cache: { store: cache } } : {}),

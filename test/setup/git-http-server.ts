@@ -6,7 +6,8 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), and `history.git` (a large incompressible blob added,
  * then deleted). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down.
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
+ * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -66,6 +67,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const head = movingWork.commitAll('advance');
       movingWork.git('push', '--quiet', 'origin', 'main');
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ head }));
+      return;
+    }
+    // `/_redirect/<host>/<path>` answers 302 to the same path on another host name of this server.
+    const redirect = /^\/_redirect\/([^/]+)(\/.*)$/.exec(url.pathname);
+    if (redirect) {
+      res.writeHead(302, { location: `http://${redirect[1]}:${(server.address() as AddressInfo).port}${redirect[2]}${url.search}` }).end();
       return;
     }
     // A git host that is down: every request under it fails with 503, which callers should retry.

@@ -10,7 +10,7 @@ import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git
 /** The part of `fetch` this client uses; the global `fetch` of workerd and Node both fit. */
 export type FetchLike = (
   url: string,
-  init: { method: string; headers: Record<string, string>; body?: Uint8Array<ArrayBuffer>; signal?: AbortSignal },
+  init: { method: string; headers: Record<string, string>; body?: Uint8Array<ArrayBuffer>; signal?: AbortSignal; redirect?: 'follow' | 'manual' },
 ) => Promise<Response>;
 
 /** Bytes received across every request of one operation (discovery, ls-refs, pack). */
