@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryInit, example, fakeTaskService, githubApi, testEnv, triggerApp } from './support.ts';
+import { deliver, example, githubApi } from './support.ts';
 import type { RecordedCall } from './support.ts';
 
-const URL = 'http://groundwork.test/webhooks/github';
 const INSTALLATION = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
 const BASE_SHA = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 const HEAD_SHA = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
@@ -33,11 +32,6 @@ function pullsApi(fromFork = false) {
   });
 }
 
-async function deliver(payload: unknown, event: string, options: { fetch?: typeof fetch } = {}) {
-  const tasks = fakeTaskService();
-  const response = await triggerApp(tasks, options).request(URL, await deliveryInit(payload, { event }), testEnv());
-  return { status: response.status, body: await response.json(), tasks };
-}
 
 describe('issue_comment', () => {
   it('makes the comment the request, collects $skills, and pins the base commit looked up as the installation', async () => {

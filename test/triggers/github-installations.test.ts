@@ -1,15 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { installationForRepo, readInstallation } from '../../src/triggers/github/installations.ts';
-import { deliveryInit, example, fakeTaskService, NOW, testEnv, triggerApp } from './support.ts';
+import { deliver as deliverDelivery, deliveryInit, example, fakeTaskService, NOW, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 
-const URL = 'http://groundwork.test/webhooks/github';
-
+/** Installation events never create tasks. */
 async function deliver(payload: unknown, event: string) {
-  const tasks = fakeTaskService();
-  const response = await triggerApp(tasks).request(URL, await deliveryInit(payload, { event }), testEnv());
+  const { status, body, tasks } = await deliverDelivery(payload, event);
   expect(tasks.calls).toEqual([]);
-  return { status: response.status, body: await response.json() };
+  return { status, body };
 }
 
 function created(id: number) {
@@ -78,7 +76,7 @@ describe('installation events keep the tenant repository list in TENANTS', () =>
     Object.assign(payload.installation, { id: 'nine' });
     const before = await env.TENANTS.list();
     const tasks = fakeTaskService();
-    const response = await triggerApp(tasks).request(URL, await deliveryInit(payload, { event: 'installation' }), testEnv());
+    const response = await triggerApp(tasks).request(WEBHOOK_URL, await deliveryInit(payload, { event: 'installation' }), testEnv());
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { message: expect.stringContaining('installation.id') } });
     expect((await env.TENANTS.list()).keys).toEqual(before.keys);

@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
-import { deliveryInit, example, fakeTaskService, testEnv, triggerApp } from './support.ts';
+import { deliveryInit, example, fakeTaskService, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 
-const URL = 'http://groundwork.test/webhooks/github';
 
 it('creates exactly one task per unique delivery when 200 signed deliveries with 20% duplicates arrive at once', async () => {
   const tasks = fakeTaskService();
@@ -18,7 +17,7 @@ it('creates exactly one task per unique delivery when 200 signed deliveries with
   expect(all).toHaveLength(200);
 
   const inits = await Promise.all(all.map((delivery) => deliveryInit(delivery.payload, { delivery: delivery.id })));
-  const responses = await Promise.all(inits.map((init) => app.request(URL, init, testEnv())));
+  const responses = await Promise.all(inits.map((init) => app.request(WEBHOOK_URL, init, testEnv())));
   const bodies = await Promise.all(responses.map((response) => response.json<{ taskId: string; duplicate: boolean }>()));
 
   expect(responses.every((response) => response.status === 202)).toBe(true);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { deliveryInit, example, fakeTaskService, testEnv, triggerApp } from './support.ts';
+import { deliver, deliveryInit, example, fakeTaskService, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 
-const URL = 'http://groundwork.test/webhooks/github';
 const INSTALLATION = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
 const BASE_SHA = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 const HEAD_SHA = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
@@ -12,11 +11,6 @@ function pullRequest(action: string) {
   return payload;
 }
 
-async function deliver(payload: unknown, event: string, options: { fetch?: typeof fetch } = {}) {
-  const tasks = fakeTaskService();
-  const response = await triggerApp(tasks, options).request(URL, await deliveryInit(payload, { event }), testEnv());
-  return { status: response.status, body: await response.json(), tasks };
-}
 
 describe('pull_request', () => {
   it('creates a reviewer task pinned at the base commit with the head as evidence', async () => {
@@ -102,8 +96,8 @@ describe('pull_request', () => {
     const tasks = fakeTaskService();
     const app = triggerApp(tasks);
     const init = await deliveryInit(pullRequest('opened'), { delivery: '72d3162e-cc78-11e3-81ab-4c9367dc0958' });
-    const first = await (await app.request(URL, init, testEnv())).json<{ taskId: string; status: string }>();
-    const again = await app.request(URL, init, testEnv());
+    const first = await (await app.request(WEBHOOK_URL, init, testEnv())).json<{ taskId: string; status: string }>();
+    const again = await app.request(WEBHOOK_URL, init, testEnv());
     expect(again.status).toBe(202);
     expect(await again.json()).toEqual({ ...first, duplicate: true });
     expect(tasks.created()).toHaveLength(1);

@@ -1,8 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { deliveryInit, example, fakeTaskService, PREVIOUS_SECRET, testEnv, triggerApp } from './support.ts';
+import { deliveryInit, example, fakeTaskService, PREVIOUS_SECRET, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 
-const URL = 'http://groundwork.test/webhooks/github';
 
 function openedPullRequest() {
   const payload = example('pull_request', 'opened');
@@ -12,14 +11,14 @@ function openedPullRequest() {
 
 async function send(init: RequestInit) {
   const tasks = fakeTaskService();
-  const response = await triggerApp(tasks).request(URL, init, testEnv());
+  const response = await triggerApp(tasks).request(WEBHOOK_URL, init, testEnv());
   return { response, body: await response.json(), tasks };
 }
 
 describe('check order', () => {
   it('answers another method with 405 and an Allow header', async () => {
     const tasks = fakeTaskService();
-    const response = await triggerApp(tasks).request(URL, { method: 'GET' }, testEnv());
+    const response = await triggerApp(tasks).request(WEBHOOK_URL, { method: 'GET' }, testEnv());
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('POST');
     expect(tasks.calls).toEqual([]);
@@ -81,7 +80,7 @@ describe('check order', () => {
     const unconfigured = testEnv();
     delete unconfigured.GITHUB_WEBHOOK_SECRET;
     delete unconfigured.GITHUB_WEBHOOK_SECRET_PREVIOUS;
-    const response = await triggerApp(tasks).request(URL, await deliveryInit(openedPullRequest()), unconfigured);
+    const response = await triggerApp(tasks).request(WEBHOOK_URL, await deliveryInit(openedPullRequest()), unconfigured);
     expect(response.status).toBe(503);
     expect(tasks.calls).toEqual([]);
   });
@@ -104,7 +103,7 @@ describe('signatures', () => {
     const tasks = fakeTaskService();
     const rotated = testEnv();
     delete rotated.GITHUB_WEBHOOK_SECRET_PREVIOUS;
-    const response = await triggerApp(tasks).request(URL, await deliveryInit(openedPullRequest(), { secret: PREVIOUS_SECRET }), rotated);
+    const response = await triggerApp(tasks).request(WEBHOOK_URL, await deliveryInit(openedPullRequest(), { secret: PREVIOUS_SECRET }), rotated);
     expect(response.status).toBe(401);
     expect(tasks.calls).toEqual([]);
   });

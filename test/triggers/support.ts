@@ -164,3 +164,12 @@ export function githubApi(routes: (call: RecordedCall) => Response | undefined):
     return routes(call) ?? Response.json({ message: 'Not Found' }, { status: 404 });
   });
 }
+
+export const WEBHOOK_URL = 'http://groundwork.test/webhooks/github';
+
+/** Sends one signed delivery of `event` through the trigger app with a fresh fake task service. */
+export async function deliver(payload: unknown, event: string, options: { fetch?: typeof fetch } = {}) {
+  const tasks = fakeTaskService();
+  const response = await triggerApp(tasks, options).request(WEBHOOK_URL, await deliveryInit(payload, { event }), testEnv());
+  return { status: response.status, body: await response.json(), tasks };
+}
