@@ -4,12 +4,8 @@
  * rendered messages and tools, built in a fixed key order by the renderer; durations and other
  * wall-clock facts are never part of it.
  */
+import { sha256Hex } from '../lib/sha256.ts';
 import type { RenderedRequest } from './render.ts';
-
-export async function sha256Hex(text: string): Promise<string> {
-  const hash = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return [...new Uint8Array(hash)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
-}
 
 export async function digestRequest(request: RenderedRequest): Promise<string> {
   return `sha256:${await sha256Hex(JSON.stringify({ messages: request.messages, tools: request.tools }))}`;

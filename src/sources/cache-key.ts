@@ -5,6 +5,8 @@
  * rejects keys over 512 bytes and a repository URL or local path can be arbitrarily long.
  */
 
+import { sha256Hex } from '../lib/sha256.ts';
+
 /** Workers KV's maximum key length in bytes. */
 export const MAX_KEY_BYTES = 512;
 
@@ -26,15 +28,4 @@ export async function cacheKey(parts: readonly string[]): Promise<string> {
   if (readable.length <= MAX_KEY_BYTES) return readable;
   const prefix = encoded[0] !== undefined && encoded[0].length <= MAX_PREFIX_CHARS ? `${encoded[0]}:` : '';
   return `${prefix}#sha256:${await sha256Hex(readable)}`;
-}
-
-export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return toHex(new Uint8Array(digest));
-}
-
-export function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }

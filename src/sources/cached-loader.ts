@@ -11,7 +11,8 @@
  * const loader = createCachedLoader(createGitObjectLoader(store, commit), env.CACHE, { repository, commit });
  */
 import { z } from 'zod';
-import { cacheKey, toHex } from './cache-key.ts';
+import { toHex } from '../lib/sha256.ts';
+import { cacheKey } from './cache-key.ts';
 import { cachedJson, readCachedJson, writeCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';

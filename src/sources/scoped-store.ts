@@ -6,7 +6,8 @@
  * repository's files to anyone who knows a commit. Scoping by the credential that read them
  * (an App installation, a token, the credentials of a git URL) keeps reuse inside one access.
  */
-import { MAX_KEY_BYTES, sha256Hex } from './cache-key.ts';
+import { sha256Hex } from '../lib/sha256.ts';
+import { MAX_KEY_BYTES } from './cache-key.ts';
 import type { KeyValueStore } from './key-value-store.ts';
 
 /**

@@ -10,7 +10,7 @@ import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
-import { sha256Hex } from '../sources/cache-key.ts';
+import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';

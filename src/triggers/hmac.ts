@@ -4,6 +4,7 @@
  * inside `crypto.subtle.verify`, which compares in constant time, so no hand-written loop can
  * leak how many leading bytes matched. Every malformed input is a plain `false`.
  */
+import { toHex } from '../lib/sha256.ts';
 
 const encoder = new TextEncoder();
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;
@@ -21,7 +22,7 @@ function importHmacKey(secret: string, usage: 'sign' | 'verify'): Promise<Crypto
 /** Lower-case hex HMAC-SHA256 of `data`. */
 export async function hmacSha256Hex(secret: string, data: Bytes | string): Promise<string> {
   const mac = await crypto.subtle.sign('HMAC', await importHmacKey(secret, 'sign'), toBytes(data));
-  return Array.from(new Uint8Array(mac), (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return toHex(new Uint8Array(mac));
 }
 
 /**

@@ -3,7 +3,7 @@
  * An in-memory TreeLoader with real git blob ids, counting every call, for tests of the shared
  * snapshot and of the cache. Runs in workerd and in Node.
  */
-import { toHex } from '../../src/sources/cache-key.ts';
+import { toHex } from '../../src/lib/sha256.ts';
 import type { Snapshot } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
 

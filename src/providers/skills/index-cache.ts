@@ -6,7 +6,8 @@
  * Without a store (e.g. the CLI), every run builds the index.
  */
 import { z } from 'zod';
-import { cacheKey, sha256Hex } from '../../sources/cache-key.ts';
+import { sha256Hex } from '../../lib/sha256.ts';
+import { cacheKey } from '../../sources/cache-key.ts';
 import { readCachedJson, writeCachedJson } from '../../sources/cached-json.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
