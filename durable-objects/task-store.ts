@@ -28,9 +28,7 @@ export const TurnRecordSchema = z.object({
   /** Characters and tokens of this turn's rendered context. */
   chars: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
-  /** Turn n > 0 with nothing to say appends no item. */
-  empty: z.boolean(),
-  /** The transcript item this turn must have appended (null when empty). */
+  /** The transcript item this turn appended; null for a turn n > 0 with nothing to say. */
   item: TranscriptItemSchema.nullable(),
   agent: z.string(),
   commit: z.string().nullable(),

@@ -77,7 +77,7 @@ export class TaskObject extends DurableObject<Env> {
         digest: t.digest,
         chars: t.chars,
         tokens: t.tokens,
-        empty: t.empty,
+        empty: t.item === null,
         agent: t.agent,
         commit: t.commit,
         createdAt: new Date(t.createdAt).toISOString(),

@@ -21,7 +21,6 @@ function countingAssembler(emptyTurns: number[] = []) {
       digest: `sha256:${String(turn).repeat(64).slice(0, 64)}`,
       chars: 10,
       tokens: 3,
-      empty,
       item: empty ? null : { id, type: turn === 0 ? 'message' : 'context', role: 'user', content: `context of turn ${turn}` },
       agent: 'entry',
       commit: 'a'.repeat(40),
@@ -112,7 +111,7 @@ describe('turn ledger crash recovery', () => {
       const assembler = countingAssembler([1]);
       const ledger = new TurnLedger({ store, assemble: assembler.assemble });
       await ledger.begin(0);
-      expect(await ledger.begin(1)).toMatchObject({ path: 'assembled', record: { empty: true, item: null } });
+      expect(await ledger.begin(1)).toMatchObject({ path: 'assembled', record: { item: null } });
       expect(await ledger.begin(1)).toMatchObject({ path: 'fast' });
       expect(Number(sql.exec('SELECT COUNT(*) AS n FROM transcript').one()['n'])).toBe(1);
     });
