@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -95,6 +95,17 @@ describe('groundwork context', () => {
     } finally {
       rmSync(notRepo, { recursive: true, force: true });
     }
+  });
+
+  it('ends quietly when its reader closes the pipe early, as `| head` does', async () => {
+    const child = spawn(process.execPath, ['src/cli/main.ts', '--repo', plain.dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Closed before the CLI writes a byte, so its first write meets a closed pipe.
+    child.stdout.destroy();
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toContain('EPIPE');
+    expect(code).toBe(0);
   });
 
   it('runs as a real process through its bin entry', async () => {
