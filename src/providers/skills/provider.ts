@@ -10,6 +10,10 @@
  * to cut them, and the index stays first in the output (it is what the total budget should
  * drop last).
  *
+ * Stability: the index is `commit` (every task on the commit gets it), unless this task's
+ * selection left it less room than the whole budget and it had to be shortened for that: then
+ * it is `task`, so it does not split the prefix other tasks share. Selected bodies are `task`.
+ *
  * @example
  * const registry = createRegistry([createRulesProvider(), createSkillsProvider({ budget: 4_000 })]);
  * // task.request 'please use $release-notes' -> entries 'Skills index', 'Selected skill: release-notes'
@@ -71,7 +75,16 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       warnings.push(...fitted.warnings);
       if (index.skills.length === 0) warnings.push(`no skills under ${config.roots.join(', ')}`);
       if (fitted.body === undefined) return { entries: selected, notes: warnings };
-      const indexEntry: EntryInput = { title: INDEX_TITLE, body: fitted.body, source: indexSource(snapshot, config), freshness: 'pinned', warnings };
+      // The index is the same for every task on the commit unless this task's selection shortened it.
+      const shared = used === 0 || fitIndex(index.skills, budget).body === fitted.body;
+      const indexEntry: EntryInput = {
+        title: INDEX_TITLE,
+        body: fitted.body,
+        source: indexSource(snapshot, config),
+        freshness: 'pinned',
+        stability: shared ? 'commit' : 'task',
+        warnings,
+      };
       return { entries: [indexEntry, ...selected], notes: [] };
     },
   });
