@@ -61,7 +61,9 @@ const toolCallShape = {
   callId: CallIdSchema,
   /** The tool input as a JSON object, never as a string holding JSON. */
   arguments: z
-    .record(z.string(), z.unknown())
+    .record(z.string(), z.unknown(), {
+      error: (issue) => (issue.input === undefined ? 'required: the tool input as a JSON object (not JSON text in content)' : 'must be a JSON object'),
+    })
     .refine((value) => jsonDepth(value) <= MAX_ARGUMENT_DEPTH, `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`),
 };
 

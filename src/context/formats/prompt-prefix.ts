@@ -2,13 +2,14 @@
  * @module context/formats/prompt-prefix
  * How much of one request another can reuse from a vendor's prompt cache. Vendors cache a
  * request's prefix in the order they read it (tools, then system or instructions, then the
- * messages, block by block); `promptText` writes a body in that order, one line per cacheable
- * unit, with cache markers left out (they move as a conversation grows and are not prompt
+ * messages, block by block, an assistant reply's text before its tool calls); `promptText`
+ * writes a body in that order, one line per unit, with cache markers left out (they move as a conversation grows and are not prompt
  * text). Two requests share a cached prefix as far as their prompt texts are byte-identical.
  * Used by the tests of the cache-stable layout and by `npm run bench`.
  */
 import { unreachable } from '../../lib/unreachable.ts';
 import type { FormattedRequest } from './format.ts';
+import type { OpenAIChatRequest } from './openai-chat.ts';
 
 /** The body's prompt, in the vendor's reading order, one unit per line. */
 export function promptText(request: FormattedRequest): string {
@@ -24,7 +25,7 @@ export function promptText(request: FormattedRequest): string {
     case 'openai-responses':
       return lines([...request.body.tools, request.body.instructions, ...request.body.input]);
     case 'openai-chat':
-      return lines([...request.body.tools, ...request.body.messages]);
+      return lines([...request.body.tools, ...request.body.messages.flatMap(chatUnits)]);
     default:
       return unreachable(request, 'format');
   }
@@ -47,6 +48,13 @@ export function sharedPrefix(a: string, b: string): SharedPrefix {
 
 function lines(units: readonly unknown[]): string {
   return units.map((unit) => JSON.stringify(unit)).join('\n');
+}
+
+/** An assistant message is read as its texts, then its tool calls, so a reply that grows by a call extends the prefix. */
+function chatUnits(message: OpenAIChatRequest['messages'][number]): unknown[] {
+  if (message.role !== 'assistant') return [message];
+  const texts = typeof message.content === 'string' ? [message.content] : (message.content ?? []).map((part) => ('text' in part ? part.text : part.refusal));
+  return ['role:assistant', ...texts, ...(message.tool_calls ?? [])];
 }
 
 function withoutCacheControl(block: object): object {
