@@ -92,7 +92,7 @@ describe('OpenAI Responses', () => {
       tools: TOOLS.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, parameters: tool.input_schema, strict: false })),
       instructions: SYSTEM.join('\n\n'),
       input: [
-        { type: 'message', role: 'user', content: TASK_ITEM.type === 'message' ? TASK_ITEM.content : '' },
+        { type: 'message', role: 'user', content: TASK_ITEM.content },
         { type: 'message', role: 'assistant', content: 'I will read the Makefile.' },
         { type: 'function_call', call_id: 'call_1', name: 'read_file', arguments: '{"path":"Makefile"}' },
         { type: 'function_call', call_id: 'call_2', name: 'search_code', arguments: '{"query":"build"}' },

@@ -4,13 +4,13 @@
  * later turn's context, and a follow-up exchange.
  */
 import type { PromptInput } from '../../src/context/formats/prompt.ts';
-import type { TranscriptItem } from '../../src/context/transcript.ts';
+import type { MessageItem, TranscriptItem } from '../../src/context/transcript.ts';
 
 export const STABLE = '<groundwork-context provider="rules">Use tabs.</groundwork-context>';
 export const CHOSEN = '<groundwork-context provider="skills">Step 1.</groundwork-context>';
 export const TASK = '<groundwork-task>Fix the build.</groundwork-task>';
 
-export const TASK_ITEM: TranscriptItem = {
+export const TASK_ITEM: MessageItem = {
   id: 'local:task',
   type: 'message',
   role: 'user',
