@@ -51,6 +51,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       agent: agent.agent,
       available: ['repo:read'] as const,
       snapshot: source.snapshot(commit),
+      source,
       task: view,
       turn,
       now: deps.now,
