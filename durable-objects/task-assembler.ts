@@ -6,11 +6,12 @@
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestText } from '../src/context/digest.ts';
-import type { TaskView } from '../src/context/provider.ts';
+import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
 import type { Registry } from '../src/context/registry.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
+import type { PullRequestReader } from '../src/sources/pull-request.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
@@ -19,8 +20,10 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
-  /** The task's source, and the cache scoped to the credential that reads it (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
+  /** The task's source, the cache scoped to the credential that reads it, and its pull request (if any). */
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; pullRequest?: PullRequestReader }>;
+  /** Entries of the turns before `turn`, from the ledger: what later-turn providers compare against. */
+  history(turn: number): EarlierEntry[];
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -32,7 +35,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache } = await deps.openSource(request);
+    const { source, cache, pullRequest } = await deps.openSource(request);
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
 
     const view: TaskView = {
@@ -40,6 +43,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       origin: request.origin,
       repository: source.repository,
       commit,
+      ...(taskRef(request) === undefined ? {} : { ref: taskRef(request) }),
       ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
@@ -49,9 +53,11 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: ['repo:read'] as const,
+      available: pullRequest ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const),
       snapshot: source.snapshot(commit),
       source,
+      ...(pullRequest ? { pullRequest } : {}),
+      history: deps.history(turn),
       task: view,
       turn,
       now: deps.now,
@@ -99,6 +105,11 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       createdAt,
     };
   };
+}
+
+/** The branch or tag the commit was resolved from: the one the task named, or a pull request's base. */
+function taskRef(request: TaskRequest): string | undefined {
+  return request.baseCommit === undefined ? request.ref : request.pullRequest?.baseRef;
 }
 
 async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {

@@ -4,6 +4,7 @@
  * zod on the way out, so a corrupt row is an error here rather than a surprise later.
  */
 import { z } from 'zod';
+import type { EarlierEntry } from '../src/context/provider.ts';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -92,6 +93,13 @@ export class TaskStore {
       .exec<{ record: string }>('SELECT record FROM turns ORDER BY turn')
       .toArray()
       .map((row) => TurnRecordSchema.parse(JSON.parse(row.record)));
+  }
+
+  /** Every entry of the turns before `turn`, oldest first, as the ledger recorded them. */
+  history(turn: number): EarlierEntry[] {
+    return this.turns()
+      .filter((record) => record.turn < turn)
+      .flatMap((record) => record.entries.map(({ provider, category, title, source }) => ({ turn: record.turn, provider, category, title, source })));
   }
 
   /** The next turn to begin: one past the highest stored turn. */

@@ -44,6 +44,7 @@ export class TaskObject extends DurableObject<Env> {
         registry: createDefaultRegistry(),
         openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
+        history: (turn) => this.#store.history(turn),
         now: () => Date.now(),
       }),
     });

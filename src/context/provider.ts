@@ -26,8 +26,9 @@
  */
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { PullRequestReader } from '../sources/pull-request.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
-import type { EntryInput } from './entry.ts';
+import type { EntryInput, Source } from './entry.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -50,6 +51,11 @@ export interface TaskView {
   repository?: string;
   /** The commit rules and skills are read at (a pull request's trusted base). */
   commit?: string;
+  /**
+   * The branch or tag `commit` was resolved from, as the task named it (a pull request's base
+   * branch); absent when the task named a commit or nothing (then it was the default branch).
+   */
+  ref?: string;
   /** The pull request head, evidence only. */
   headCommit?: string;
   /** The head comes from a fork: its content is untrusted evidence. */
@@ -62,10 +68,24 @@ export interface TaskView {
   agent: string;
 }
 
+/** An entry that reached the model on an earlier turn, as the turn ledger recorded it (no body). */
+export interface EarlierEntry {
+  turn: number;
+  provider: string;
+  category: Category;
+  title: string;
+  source: Source;
+}
+
 export interface ProviderRequest<C = unknown> {
   task: TaskView;
   turn: number;
   config: C;
+  /**
+   * What reached the model on earlier turns of this task, oldest first; empty on turn 0 and for
+   * hosts without a ledger (the CLI). A later-turn provider reads it to tell what is new.
+   */
+  history: readonly EarlierEntry[];
   /** Present whenever the runner granted `repo:read`. */
   snapshot?: Snapshot;
   /**
@@ -74,6 +94,8 @@ export interface ProviderRequest<C = unknown> {
    * and provenance checks). Reads of the task's own commit go through `snapshot`.
    */
   source?: RepositorySource;
+  /** The task's pull request as GitHub shows it now; present for pull request tasks when `github:api` is granted. */
+  pullRequest?: PullRequestReader;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
@@ -87,6 +109,11 @@ export interface Provider<S extends z.ZodType = z.ZodType> {
   readonly category: Category;
   readonly config: S;
   readonly requires: readonly Capability[];
+  /**
+   * Capabilities the provider uses when they are granted and does without otherwise (it runs
+   * either way); what they bring arrives in the request as for `requires`.
+   */
+  readonly uses?: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
   /** Token budget for this provider's entries, counted by `countTokens`. */

@@ -6,12 +6,13 @@
  */
 import { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { PullRequestReader } from '../sources/pull-request.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
-import type { Provider, TaskView } from './provider.ts';
+import type { Capability, EarlierEntry, Provider, TaskView } from './provider.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
 import { describeIssues } from './zod-issues.ts';
@@ -28,6 +29,10 @@ export interface RunInput {
   snapshot?: Snapshot;
   /** Where `snapshot` came from; handed to `repo:read` providers with it. */
   source?: RepositorySource;
+  /** The task's pull request now; handed to providers that require or use `github:api` when it is granted. */
+  pullRequest?: PullRequestReader;
+  /** Entries of earlier turns (see `ProviderRequest.history`); none by default. */
+  history?: readonly EarlierEntry[];
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -93,9 +98,11 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       task: input.task,
       turn: input.turn,
       config: config.data,
+      history: input.history ?? [],
       budget: provider.budget,
       now,
       ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {}),
+      ...(input.pullRequest && wants(provider, 'github:api') && input.capabilities.granted.has('github:api') ? { pullRequest: input.pullRequest } : {}),
       ...(input.cache ? { cache: input.cache } : {}),
     },
     input.signal,
@@ -114,6 +121,10 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+}
+
+function wants(provider: Provider, capability: Capability): boolean {
+  return provider.requires.includes(capability) || (provider.uses ?? []).includes(capability);
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */

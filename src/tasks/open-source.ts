@@ -3,16 +3,20 @@
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
  * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
  * isomorphic-git over smart HTTP. Trees, blobs and skill indexes are cached in KV by commit and
- * object id, inside the scope of the credential that read them (see scoped-store).
+ * object id, inside the scope of the credential that read them (see scoped-store). A pull
+ * request task on `owner/name` also gets a reader for its pull request, with the same credential.
  */
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
+import { createGitHubClient } from '../sources/github/client.ts';
+import { createGitHubPullRequestReader } from '../sources/github/pull-request-reader.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
+import type { PullRequestReader } from '../sources/pull-request.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
 import { hostGuardedFetch } from './host-guarded-fetch.ts';
@@ -28,9 +32,11 @@ export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
+  /** The task's pull request as GitHub shows it now; only for pull request tasks on `owner/name`. */
+  pullRequest?: PullRequestReader;
 }
 
-export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
+export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId' | 'pullRequest'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
   if (/^https?:\/\//i.test(request.repo)) {
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
@@ -54,7 +60,11 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     fetch: deps.fetch,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
-  return { source, ...(cache ? { cache } : {}) };
+  const pull = request.pullRequest;
+  const pullRequest = pull
+    ? createGitHubPullRequestReader(createGitHubClient({ auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch }), { owner, repo, number: pull.number })
+    : undefined;
+  return { source, ...(cache ? { cache } : {}), ...(pullRequest ? { pullRequest } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */

@@ -45,7 +45,7 @@ describe('task assembler', () => {
       ]);
       const ledger = new TurnLedger({
         store,
-        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), now: () => Date.now() }),
+        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), now: () => Date.now() }),
       });
 
       const first = await ledger.begin(0);

@@ -1,0 +1,121 @@
+/**
+ * @module freshness/check
+ * "What changed since the model was given its context?" Re-resolves what the task was pinned
+ * from (the branch or tag it named, a pull request's base as it is now, else the default
+ * branch), and when that moved, compares every tracked source between the commit it was read at
+ * (or `since`) and the current one. Costs one ref resolution (plus one pull request read for a
+ * pull request task) and the tree of the current commit; the old commit's tree is only read for
+ * a skills index, and a warm cache already holds it.
+ *
+ * Every failure is reported: an unresolvable ref makes every source `unverifiable` with the
+ * reason, and the whole check runs under `deadlineMs`.
+ *
+ * @example
+ * const report = await checkFreshness({ source, commit, ref: 'main', sources: trackedSources(entries), deadlineMs: 8_000, now: Date.now });
+ * report.sources.filter((s) => s.status !== 'unchanged') // what to re-read before pushing
+ */
+import type { PullRequestReader } from '../sources/pull-request.ts';
+import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../sources/snapshot.ts';
+import { compareSource } from './compare.ts';
+import { withDeadline } from './deadline.ts';
+import type { FreshnessReport, PullRequestCheck, SourceCheck } from './report.ts';
+import type { TrackedSource } from './tracked.ts';
+
+export interface FreshnessInput {
+  source: RepositorySource;
+  /** The task's pinned commit. */
+  commit: string;
+  /** The branch or tag the task named (`TaskView.ref`); a commit or nothing means the default branch. */
+  ref?: string;
+  /** Compare from this commit instead of each source's own revision (what the model was last told). */
+  since?: string;
+  sources: readonly TrackedSource[];
+  pullRequest?: {
+    reader: PullRequestReader;
+    /** The head the model knows. */
+    head?: string;
+  };
+  deadlineMs: number;
+  signal?: AbortSignal;
+  now: () => number;
+}
+
+/** The ref to re-resolve: the named branch or tag, else the default branch. */
+export function targetRef(ref: string | undefined): string {
+  return ref === undefined || COMMIT_SHA.test(ref.toLowerCase()) ? 'HEAD' : ref;
+}
+
+export async function checkFreshness(input: FreshnessInput): Promise<FreshnessReport> {
+  const from = input.since ?? input.commit;
+  const named = targetRef(input.ref);
+  const bounded = await withDeadline(input.deadlineMs, input.signal, (signal) => run(input, named, from, signal));
+  const checkedAt = new Date(input.now()).toISOString();
+  if (bounded.ok) return { ...bounded.value, checkedAt };
+  const reason = `the check did not finish: ${bounded.reason}`;
+  const pullRequest = input.pullRequest ? { pullRequest: { ...pullRequestUnknown(input.pullRequest, input.ref ?? named), reason: bounded.reason } } : {};
+  return { ...unresolved(input, named, from, reason), ...pullRequest, checkedAt };
+}
+
+type Unstamped = Omit<FreshnessReport, 'checkedAt'>;
+
+async function run(input: FreshnessInput, named: string, from: string, signal: AbortSignal): Promise<Unstamped> {
+  const { source } = input;
+  const [pull, resolvedNamed] = await Promise.all([input.pullRequest?.reader.read({ signal }), source.resolve(named, { signal })]);
+  let ref = named;
+  let resolved: ResolveResult = resolvedNamed;
+  let pullRequest: PullRequestCheck | undefined;
+  if (input.pullRequest && pull) {
+    const known = pullRequestUnknown(input.pullRequest, input.ref ?? named);
+    if (pull.status === 'ok') {
+      const now = pull.pullRequest;
+      const headMoved = known.head === null ? null : now.headSha !== known.head;
+      pullRequest = { ...known, currentHead: now.headSha, headMoved, currentBaseRef: now.baseRef, state: now.state };
+      // Retargeted: the rules that govern the merge are the new base's.
+      if (now.baseRef !== named) {
+        ref = now.baseRef;
+        resolved = await source.resolve(ref, { signal });
+      }
+    } else {
+      pullRequest = { ...known, reason: pull.status === 'missing' ? 'GitHub has no such pull request now' : pull.reason };
+    }
+  }
+  const withPull = pullRequest ? { pullRequest } : {};
+  if (resolved.status !== 'ok') {
+    const reason = resolved.status === 'missing' ? `${ref} no longer names a commit in ${source.repository}` : `could not resolve ${ref}: ${resolved.reason}`;
+    return { ...unresolved(input, ref, from, reason), ...withPull };
+  }
+  const current = resolved.commit;
+  if (current === from) return { commit: from, ref, current, moved: false, ...withPull, sources: input.sources.map((tracked) => unchanged(input, tracked)) };
+
+  const after = source.snapshot(current);
+  const snapshots = new Map([[current, after]]);
+  const at = (commit: string) => {
+    let snapshot = snapshots.get(commit);
+    if (!snapshot) snapshots.set(commit, (snapshot = source.snapshot(commit)));
+    return snapshot;
+  };
+  const sources = await Promise.all(input.sources.map((tracked) => compareSource(tracked, { before: at(input.since ?? tracked.revision), after, signal })));
+  return { commit: from, ref, current, moved: true, ...withPull, sources };
+}
+
+/** A tracked source where nothing moved: its blob at the commit compared from, when known without reading. */
+function unchanged(input: FreshnessInput, tracked: TrackedSource): SourceCheck {
+  const check = base(input, tracked);
+  return { ...check, status: 'unchanged', ...(check.blob === null ? {} : { currentBlob: check.blob }) };
+}
+
+function unresolved(input: FreshnessInput, ref: string, from: string, reason: string): Unstamped {
+  const sources = input.sources.map((tracked): SourceCheck => ({ ...base(input, tracked), status: 'unverifiable', reason }));
+  return { commit: from, ref, current: null, moved: null, reason, sources };
+}
+
+function base(input: FreshnessInput, tracked: TrackedSource): Omit<SourceCheck, 'status'> {
+  const revision = input.since ?? tracked.revision;
+  const blob = revision === tracked.revision ? (tracked.blob ?? null) : null;
+  return { provider: tracked.provider, kind: tracked.kind, title: tracked.title, path: tracked.path, revision, blob };
+}
+
+/** What is known of the pull request before GitHub answers. */
+function pullRequestUnknown(pull: NonNullable<FreshnessInput['pullRequest']>, baseRef: string): PullRequestCheck {
+  return { number: pull.reader.number, head: pull.head ?? null, currentHead: null, headMoved: null, baseRef, currentBaseRef: null, state: null };
+}
