@@ -54,13 +54,13 @@ describe('rules provider on a real repository', () => {
   it('reports a symlink that leaves the tree instead of following it', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'escape']);
     expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
-    expect(turn.providers[0]?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
+    expect(turn.providers.find((p) => p.name === 'rules')?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
     expect(userMessage(turn)).not.toContain('../../etc/passwd');
   });
 
   it('records a working directory that is not in the tree', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
-    expect(turn.providers[0]?.reason).toContain('left out nowhere: not in the tree at this commit');
+    expect(turn.providers.find((p) => p.name === 'rules')?.reason).toContain('left out nowhere: not in the tree at this commit');
     expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
   });
 });

@@ -89,6 +89,8 @@ describe('symlinks', () => {
       text: '# Rules\n',
       size: 8,
       truncated: false,
+      // The target's blob: what was read, and what a freshness check compares.
+      blob: await oidOf(sample, 'docs/AGENTS.md'),
       resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' },
     });
     expect(await snapshot.read('docs/up.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', resolvedFrom: { target: 'README.md' } });
