@@ -13,7 +13,7 @@ import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { PullRequestReader } from '../src/sources/pull-request.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
-import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { pinnedRef, type TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
@@ -43,7 +43,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       origin: request.origin,
       repository: source.repository,
       commit,
-      ...(taskRef(request) === undefined ? {} : { ref: taskRef(request) }),
+      ...(pinnedRef(request) === undefined ? {} : { ref: pinnedRef(request) }),
       ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
@@ -105,11 +105,6 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       createdAt,
     };
   };
-}
-
-/** The branch or tag the commit was resolved from: the one the task named, or a pull request's base. */
-function taskRef(request: TaskRequest): string | undefined {
-  return request.baseCommit === undefined ? request.ref : request.pullRequest?.baseRef;
 }
 
 async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {

@@ -8,13 +8,14 @@
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
-import { openTaskSource } from '../src/tasks/open-source.ts';
-import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
+import { displayRepo, TaskRequestSchema, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import type { AppendResult, FreshnessResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { createTaskAssembler } from './task-assembler.ts';
+import { readBackFreshness } from './task-freshness.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
@@ -31,6 +32,7 @@ type Denied = { status: 'not-found' };
 export class TaskObject extends DurableObject<Env> {
   readonly #store: TaskStore;
   readonly #ledger: TurnLedger;
+  readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -38,11 +40,12 @@ export class TaskObject extends DurableObject<Env> {
     this.#store = new TaskStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     const config = getConfig(env);
+    this.#openSource = (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE });
     this.#ledger = new TurnLedger({
       store: this.#store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
-        openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
+        openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
         now: () => Date.now(),
@@ -118,6 +121,15 @@ export class TaskObject extends DurableObject<Env> {
     const duplicates: string[] = [];
     for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
     return { status: 'ok', appended, duplicates };
+  }
+
+  /** What changed since the task was pinned, for every source that reached the model; reads only. */
+  async freshness(tenant: string): Promise<FreshnessResult> {
+    const task = this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
+    if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
+    const report = await readBackFreshness(task.request, task.commit_sha, { store: this.#store, openSource: this.#openSource, now: () => Date.now() });
+    return { status: 'ok', report };
   }
 
   override async alarm(): Promise<void> {

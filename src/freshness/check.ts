@@ -104,12 +104,18 @@ function unchanged(input: FreshnessInput, tracked: TrackedSource): SourceCheck {
   return { ...check, status: 'unchanged', ...(check.blob === null ? {} : { currentBlob: check.blob }) };
 }
 
-function unresolved(input: FreshnessInput, ref: string, from: string, reason: string): Unstamped {
+/** A report that could not be made at all (the repository could not even be opened): every source `unverifiable`. */
+export function uncheckedReport(input: Omit<FreshnessInput, 'source' | 'deadlineMs'>, reason: string): FreshnessReport {
+  const report = unresolved(input, targetRef(input.ref), input.since ?? input.commit, reason);
+  return { ...report, checkedAt: new Date(input.now()).toISOString() };
+}
+
+function unresolved(input: Omit<FreshnessInput, 'source' | 'deadlineMs'>, ref: string, from: string, reason: string): Unstamped {
   const sources = input.sources.map((tracked): SourceCheck => ({ ...base(input, tracked), status: 'unverifiable', reason }));
   return { commit: from, ref, current: null, moved: null, reason, sources };
 }
 
-function base(input: FreshnessInput, tracked: TrackedSource): Omit<SourceCheck, 'status'> {
+function base(input: Pick<FreshnessInput, 'since'>, tracked: TrackedSource): Omit<SourceCheck, 'status'> {
   const revision = input.since ?? tracked.revision;
   const blob = revision === tracked.revision ? (tracked.blob ?? null) : null;
   return { provider: tracked.provider, kind: tracked.kind, title: tracked.title, path: tracked.path, revision, blob };

@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { gitHostAllowed, TaskRequestSchema } from '../tasks/task-request.ts';
-import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -112,6 +112,15 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });
 
+  // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.
+  app.get('/tasks/:id/freshness', async (c) => {
+    const id = c.req.param('id');
+    const result = FreshnessResultSchema.parse(await stubFor(c.env, id).freshness(c.get('tenant')));
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json(result.report);
+  });
+
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
     ['/tasks', 'POST'],
@@ -119,6 +128,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/turns', 'POST'],
     ['/tasks/:id/turns/:n', 'GET'],
     ['/tasks/:id/transcript', 'POST'],
+    ['/tasks/:id/freshness', 'GET'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

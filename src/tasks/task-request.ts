@@ -125,6 +125,11 @@ export const TaskRequestSchema = z.object({
 export type TaskRequest = z.output<typeof TaskRequestSchema>;
 export type TaskRequestInput = z.input<typeof TaskRequestSchema>;
 
+/** The branch or tag the task's commit comes from: the one it named, or a pull request's base. */
+export function pinnedRef(request: Pick<TaskRequest, 'ref' | 'baseCommit' | 'pullRequest'>): string | undefined {
+  return request.baseCommit === undefined ? request.ref : request.pullRequest?.baseRef;
+}
+
 export const TASK_STATUSES = ['pending', 'assembling', 'ready', 'failed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 

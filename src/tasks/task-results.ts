@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { FreshnessReportSchema } from '../freshness/report.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
@@ -26,6 +27,9 @@ export const AppendResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('invalid'), field: z.string(), message: z.string() }),
 ]);
 export type AppendResult = z.infer<typeof AppendResultSchema>;
+
+export const FreshnessResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]);
+export type FreshnessResult = z.infer<typeof FreshnessResultSchema>;
 
 export const TaskDescriptionSchema = z.object({
   id: z.string(),

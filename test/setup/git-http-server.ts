@@ -4,8 +4,9 @@
  * behind a small Node server on 127.0.0.1), so workerd tests fetch from a genuine git server.
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
- * `POST /_control/moving.git/advance`), and `history.git` (a large incompressible blob added,
- * then deleted). Under `/v1/` the same repositories are served as by a server that predates
+ * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added, then
+ * deleted), and fresh ones a test makes and pushes to (`POST /_control/repos`, then
+ * `POST /_control/<name>/commit`; see git-repo-control). Under `/v1/` the same repositories are served as by a server that predates
  * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
  */
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildSampleRepo, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
+import { repoControl } from '../support/git-repo-control.ts';
 
 export interface GitHttpFixtures {
   sample: { first: string; head: string };
@@ -60,8 +62,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const history = { big, small: historyWork.commitAll('drop big'), bigBytes };
   cloneBare(historyWork, root, 'history.git');
 
+  const control = repoControl(root);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (control.handle(url.pathname, req, res)) return;
     if (req.method === 'POST' && url.pathname === '/_control/moving.git/advance') {
       movingWork.write('AGENTS.md', `version ${Date.now()}\n`);
       const head = movingWork.commitAll('advance');
@@ -88,6 +92,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    control.close();
     for (const repo of work) repo.remove();
     rmSync(root, { recursive: true, force: true });
   };

@@ -1,0 +1,45 @@
+/**
+ * @module durable-objects/task-freshness
+ * The read-back a host asks for before a consequential action: every source that reached the
+ * model on any turn of the task, compared between the commit it was read at and where the task's
+ * ref points now. It reads the repository and the ledger and writes nothing. Anything that
+ * cannot be read makes sources `unverifiable` with the reason; it is never an error.
+ */
+import { checkFreshness, uncheckedReport } from '../src/freshness/check.ts';
+import type { FreshnessReport } from '../src/freshness/report.ts';
+import { trackedSources } from '../src/freshness/tracked.ts';
+import type { OpenedSource } from '../src/tasks/open-source.ts';
+import { pinnedRef, type TaskRequest } from '../src/tasks/task-request.ts';
+import type { TaskStore } from './task-store.ts';
+
+/** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */
+export const READ_BACK_DEADLINE_MS = 10_000;
+
+export interface ReadBackDeps {
+  store: TaskStore;
+  openSource(request: TaskRequest): Promise<OpenedSource>;
+  now(): number;
+}
+
+export async function readBackFreshness(request: TaskRequest, commit: string, deps: ReadBackDeps): Promise<FreshnessReport> {
+  const ref = pinnedRef(request);
+  const head = request.pullRequest?.headSha;
+  const input = {
+    commit,
+    ...(ref === undefined ? {} : { ref }),
+    sources: trackedSources(deps.store.history(Number.MAX_SAFE_INTEGER)),
+    now: deps.now,
+  };
+  let opened: OpenedSource;
+  try {
+    opened = await deps.openSource(request);
+  } catch (error) {
+    return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return checkFreshness({
+    ...input,
+    source: opened.source,
+    ...(opened.pullRequest ? { pullRequest: { reader: opened.pullRequest, ...(head === undefined ? {} : { head }) } } : {}),
+    deadlineMs: READ_BACK_DEADLINE_MS,
+  });
+}
