@@ -8,7 +8,7 @@ import type { EarlierEntry } from '../src/context/provider.ts';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
-import { HostItemSchema, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
+import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
 const TaskRowSchema = z.object({
   task_id: z.string(),
@@ -138,10 +138,11 @@ export class TaskStore {
   /**
    * The transcript as the model saw it at the start of `turn`: everything appended during earlier
    * turns, plus this turn's own host item. Items appended after it are the answer to that turn.
+   * The task item opens it, even when a follow-up reached the mailbox before turn 0 was built.
    */
   requestTranscript(turn: number, hostItemId: string | null): TranscriptItem[] {
     return this.#sql
-      .exec<{ item: string }>('SELECT item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY seq', turn, hostItemId ?? '')
+      .exec<{ item: string }>('SELECT item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY item_id = ? DESC, seq', turn, hostItemId ?? '', TASK_ITEM_ID)
       .toArray()
       .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
   }

@@ -10,11 +10,12 @@ import { getConfig } from '../src/env.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { displayRepo, TaskRequestSchema, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, FreshnessResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, FreshnessResult, MailboxResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { createTaskAssembler } from './task-assembler.ts';
+import { Mailbox, type MailboxPost } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
@@ -31,6 +32,7 @@ type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
   readonly #store: TaskStore;
+  readonly #mailbox: Mailbox;
   readonly #ledger: TurnLedger;
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   #firstTurn: Promise<TurnResult> | undefined;
@@ -38,6 +40,7 @@ export class TaskObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new TaskStore(ctx.storage.sql);
+    this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     const config = getConfig(env);
     this.#openSource = (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE });
@@ -77,6 +80,7 @@ export class TaskObject extends DurableObject<Env> {
       commit: task.commit_sha,
       createdAt: new Date(task.created_at).toISOString(),
       expiresAt: new Date(task.expires_at).toISOString(),
+      mailbox: this.#mailbox.summary(),
       turns: this.#store.turns().map((t) => ({
         turn: t.turn,
         digest: t.digest,
@@ -121,6 +125,14 @@ export class TaskObject extends DurableObject<Env> {
     const duplicates: string[] = [];
     for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
     return { status: 'ok', appended, duplicates };
+  }
+
+  /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
+  async mailbox(tenant: string, post: MailboxPost): Promise<MailboxResult> {
+    const task = this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
+    if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); a follow-up would never be read: start a new task` };
+    return this.#mailbox.post(post, Date.now());
   }
 
   /** What changed since the task was pinned, for every source that reached the model; reads only. */

@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { resolveAgent } from '../context/agents.ts';
+import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { FORMATS, formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getConfig } from '../env.ts';
@@ -14,7 +15,7 @@ import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { gitHostAllowed, TaskRequestSchema } from '../tasks/task-request.ts';
-import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -35,6 +36,13 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   });
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
+/** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
+const MailboxPostSchema = z.strictObject({
+  from: MailboxSenderSchema,
+  text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
+  /** The client's idempotency key: a retry with the same id appends nothing new. */
+  id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
+});
 const TurnParam = z.coerce.number().int().nonnegative().max(10_000);
 const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 
@@ -112,6 +120,18 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });
 
+  app.post('/tasks/:id/mailbox', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, MailboxPostSchema);
+    const post = { from: body.from, text: body.text, ...(body.id === undefined ? {} : { key: `api:${body.id}` }) };
+    const result = MailboxResultSchema.parse(await stub.mailbox(c.get('tenant'), post));
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
+    return c.json({ item: result.item, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
+  });
+
   // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.
   app.get('/tasks/:id/freshness', async (c) => {
     const id = c.req.param('id');
@@ -129,6 +149,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/turns/:n', 'GET'],
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
+    ['/tasks/:id/mailbox', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {
