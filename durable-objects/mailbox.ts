@@ -13,15 +13,9 @@ import { z } from 'zod';
 import { MAX_MAILBOX_ITEMS, MAX_MAILBOX_TEXT_CHARS, renderMailbox } from '../src/context/mailbox.ts';
 import { mailboxItemId, MailboxItemSchema, type MailboxItem } from '../src/context/transcript.ts';
 import { sha256Hex } from '../src/lib/sha256.ts';
+import type { MailboxPost } from '../src/tasks/task-request.ts';
 import type { MailboxResult, MailboxSummary } from '../src/tasks/task-results.ts';
 import type { TaskStore } from './task-store.ts';
-
-export interface MailboxPost {
-  from: string;
-  text: string;
-  /** Idempotency key, namespaced by the caller (`api:<client id>`, `github-delivery:<guid>`). */
-  key?: string;
-}
 
 const RowSchema = z.object({ k: z.number().int(), item_id: z.string(), digest: z.string(), received_at: z.number() });
 

@@ -3,10 +3,12 @@
  * Worker entry: the Hono app as the default export, plus the Durable Object classes wrangler binds.
  */
 import { buildApp } from './app.ts';
+import { durablePullRequestIndex } from './tasks/durable-pull-request-index.ts';
 import { durableTaskService } from './tasks/durable-task-service.ts';
 
+export { PullRequestTasks } from '../durable-objects/pull-request-tasks.ts';
 export { TaskObject } from '../durable-objects/task.ts';
 
-const app = buildApp({ tasks: durableTaskService, now: () => Date.now() });
+const app = buildApp({ tasks: durableTaskService, pullRequests: durablePullRequestIndex, now: () => Date.now() });
 
 export default app satisfies ExportedHandler<Env>;

@@ -60,6 +60,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     }
     const result = await dispatchDelivery(parseGitHubEvent(event, json), deliveryId, {
       tasks: deps.tasks(c.env),
+      pullRequests: deps.pullRequests(c.env),
       tenants: c.env.TENANTS,
       appHandle: config.GITHUB_APP_HANDLE,
       lookup: createPullRequestLookup(config, options.fetch),
@@ -69,6 +70,8 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     switch (result.kind) {
       case 'task':
         return c.json({ taskId: result.taskId, status: result.status, duplicate: result.duplicate }, 202);
+      case 'mailbox':
+        return c.json({ taskId: result.taskId, mailboxItem: result.itemId, duplicate: result.duplicate }, 202);
       case 'installation':
         return c.json({ installationId: result.installationId, action: result.action, repositories: result.repositories }, 200);
       case 'ignored':

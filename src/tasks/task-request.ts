@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';
 import { normalisePath } from '../sources/paths.ts';
+import type { MailboxResult } from './task-results.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 
@@ -133,6 +134,15 @@ export function pinnedRef(request: Pick<TaskRequest, 'ref' | 'baseCommit' | 'pul
 export const TASK_STATUSES = ['pending', 'assembling', 'ready', 'failed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** A follow-up for a task's mailbox. */
+export interface MailboxPost {
+  /** Who sent it, as the host knows them (`@login`, a name); shown to the model. */
+  from: string;
+  text: string;
+  /** Idempotency key, namespaced by the caller (`api:<client id>`, `github-delivery:<guid>`). */
+  key?: string;
+}
+
 /** What the Worker needs from the task store; triggers and routes depend on this, not on the Durable Object. */
 export interface TaskService {
   /**
@@ -140,4 +150,6 @@ export interface TaskService {
    * id) a repeated call returns the first task and schedules nothing new.
    */
   create(request: TaskRequestInput, options?: { idempotencyKey?: string }): Promise<{ id: string; status: TaskStatus; created: boolean }>;
+  /** Appends a follow-up to a task's mailbox; `not-found` when the task is gone or another tenant's. */
+  amend(taskId: string, tenant: string, post: MailboxPost): Promise<MailboxResult>;
 }
