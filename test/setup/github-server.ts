@@ -3,7 +3,8 @@
  * Vitest global setup: a real git repository (AGENTS.md chain of depth 5, 30 skills, symlinks,
  * binary and non-UTF-8 files, an executable, a submodule) served by the local GitHub API server,
  * plus a freshly generated GitHub App key pair whose public half the server verifies JWTs with,
- * and one open pull request from the second commit into the first.
+ * one open pull request from the second commit into the first, and one (#8) between branches
+ * that tests move.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
@@ -27,6 +28,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     keyPkcs1: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
     commits,
     pull: { number: 7, baseRef: 'main', headRef: 'second-edition' },
+    movingPull: { number: 8, baseRef: 'fresh-base', headRef: 'fresh-head' },
   };
   const server = await startGitHubServerThread({
     repoDir: repo.dir,
@@ -36,7 +38,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
     installationId: fixture.installationId,
     appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     personalToken: fixture.token,
-    pulls: [{ number: fixture.pull.number, base: { ref: fixture.pull.baseRef, rev: commits.first }, head: { ref: fixture.pull.headRef, rev: commits.head } }],
+    pulls: [
+      { number: fixture.pull.number, base: { ref: fixture.pull.baseRef, rev: commits.first }, head: { ref: fixture.pull.headRef, rev: commits.head } },
+      // Its branches are resolved on every answer, so a test can push to them (POST /__git/commit).
+      {
+        number: fixture.movingPull.number,
+        base: { ref: fixture.movingPull.baseRef, rev: fixture.movingPull.baseRef },
+        head: { ref: fixture.movingPull.headRef, rev: fixture.movingPull.headRef },
+      },
+    ],
   });
   project.provide('githubApiPort', Number(new URL(server.origin).port));
   project.provide('githubFixture', fixture);
@@ -70,5 +80,9 @@ function buildRepo(repo: GitFixture): GitHubFixture['commits'] {
   // A gitlink with no checkout: what GitHub lists for a submodule (mode 160000, type commit).
   repo.git('update-index', '--add', '--cacheinfo', `160000,${first},vendor/lib`);
   repo.git('commit', '--quiet', '-m', 'second');
-  return { first, head: repo.git('rev-parse', 'HEAD') };
+  const head = repo.git('rev-parse', 'HEAD');
+  // The moving pull request's branches start at the fixed one's base and head.
+  repo.git('branch', 'fresh-base', first);
+  repo.git('branch', 'fresh-head', head);
+  return { first, head };
 }

@@ -5,6 +5,7 @@
  * requests and inject their own failures.
  */
 import { inject } from 'vitest';
+import { z } from 'zod';
 
 export interface GitHubFixture {
   owner: string;
@@ -21,6 +22,8 @@ export interface GitHubFixture {
   commits: { head: string; first: string };
   /** An open pull request the server answers for: base at `commits.first`, head at `commits.head`. */
   pull: { number: number; baseRef: string; headRef: string };
+  /** A pull request whose base and head are branches (starting at `commits.first` and `commits.head`) that tests push to. */
+  movingPull: { number: number; baseRef: string; headRef: string };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */
@@ -108,4 +111,11 @@ export function createApiScope(name: string = crypto.randomUUID()): ApiScope {
       return (await stats()).requests.filter((request) => request.path.includes(match)).length;
     },
   };
+}
+
+/** Commits file changes (text, or null to delete) onto a branch of the served repository; returns the new commit. */
+export async function pushToBranch(branch: string, files: Record<string, string | null>): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${inject('githubApiPort')}/__git/commit`, { method: 'POST', body: JSON.stringify({ branch, files }) });
+  if (!response.ok) throw new Error(`branch commit answered ${response.status}: ${await response.text()}`);
+  return z.object({ head: z.string() }).parse(await response.json()).head;
 }
