@@ -27,6 +27,8 @@ export interface FreshnessInput {
   commit: string;
   /** The branch or tag the task named (`TaskView.ref`); a commit or nothing means the default branch. */
   ref?: string;
+  /** Resolve exactly this instead (a person comparing with a commit of their choice, as the CLI lets them). */
+  target?: string;
   /** Compare from this commit instead of each source's own revision (what the model was last told). */
   since?: string;
   sources: readonly TrackedSource[];
@@ -47,7 +49,7 @@ export function targetRef(ref: string | undefined): string {
 
 export async function checkFreshness(input: FreshnessInput): Promise<FreshnessReport> {
   const from = input.since ?? input.commit;
-  const named = targetRef(input.ref);
+  const named = input.target ?? targetRef(input.ref);
   const bounded = await withDeadline(input.deadlineMs, input.signal, (signal) => run(input, named, from, signal));
   const checkedAt = new Date(input.now()).toISOString();
   if (bounded.ok) return { ...bounded.value, checkedAt };
@@ -81,7 +83,7 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
   }
   const withPull = pullRequest ? { pullRequest } : {};
   if (resolved.status !== 'ok') {
-    const reason = resolved.status === 'missing' ? `${ref} no longer names a commit in ${source.repository}` : `could not resolve ${ref}: ${resolved.reason}`;
+    const reason = resolved.status === 'missing' ? `${ref} does not name a commit in ${source.repository} now` : `could not resolve ${ref}: ${resolved.reason}`;
     return { ...unresolved(input, ref, from, reason), ...withPull };
   }
   const current = resolved.commit;

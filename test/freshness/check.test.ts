@@ -136,7 +136,7 @@ describe('checkFreshness', () => {
     expect(report.sources[0]?.reason).toBe('could not resolve main: listing refs failed: 503');
 
     const gone = await check(await repo({ [OLD]: BASE }, {}));
-    expect(gone.reason).toBe('main no longer names a commit in memory:fresh');
+    expect(gone.reason).toBe('main does not name a commit in memory:fresh now');
   });
 
   it('makes a source unverifiable, never unchanged, when a tree cannot be read', async () => {
