@@ -3,6 +3,7 @@
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchFreshness } from './freshness.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 
@@ -10,6 +11,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
+  ['freshness', benchFreshness],
   ['triggers', benchDeliveries],
 ];
 

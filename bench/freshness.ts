@@ -1,0 +1,210 @@
+/**
+ * Freshness provider benchmarks (issue 10): requests one later turn costs, through the real
+ * provider set (rules and skills turn-gated, freshness running), on the shape the source
+ * benchmarks use (rules chain depth 5 + 30 skills, one skill selected), against the local GitHub
+ * API server and against a smart-HTTP git remote (git http-backend). Each backend keeps a
+ * Map-backed KV across turns, as the Worker's CACHE does:
+ * - nothing moved since turn 0;
+ * - cold: after a push that changed AGENTS.md, the KV holding only what turn 0 read;
+ * - warm: the same check again, the new commit's tree now in the KV;
+ * - (GitHub) a pull request task: the same, plus reading the pull request.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { resolveAgent } from '../src/context/agents.ts';
+import type { EarlierEntry } from '../src/context/provider.ts';
+import { assembleFirstTurn, gatherContext, type AssembleInput } from '../src/context/turn.ts';
+import { createDefaultRegistry } from '../src/providers/registry.ts';
+import { createCachedLoader } from '../src/sources/cached-loader.ts';
+import { createRemoteGitSource } from '../src/sources/git/remote-source.ts';
+import { createGitHubClient } from '../src/sources/github/client.ts';
+import { createGitHubSource, tokenAuth } from '../src/sources/github/index.ts';
+import { createGitHubPullRequestReader } from '../src/sources/github/pull-request-reader.ts';
+import type { KeyValueStore } from '../src/sources/key-value-store.ts';
+import type { PullRequestReader } from '../src/sources/pull-request.ts';
+import type { RepositorySource } from '../src/sources/snapshot.ts';
+import { cloneBare, createGitRepo, type GitFixture } from '../test/support/git-fixtures.ts';
+import { serveCgi } from '../test/support/git-http-backend.ts';
+import { rounds } from '../test/support/github-api-scope.ts';
+import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
+import { repoShape, writeRepoShape } from './repo-shape.ts';
+import { mapStore } from './sources.ts';
+
+/** Long enough that requests issued together overlap at the server, so rounds can be told apart. */
+const LATENCY_MS = 200;
+const TOKEN = 'ghp_bench_freshness_token';
+const SHAPE = repoShape('a/b/c/d/e');
+
+const lookup = resolveAgent('entry');
+if (!lookup.ok) throw new Error(lookup.error);
+const agent = lookup.agent;
+
+export async function benchFreshness(): Promise<string[]> {
+  return [...(await benchGitHub()), ...(await benchGitRemote())];
+}
+
+interface Backend {
+  source: RepositorySource;
+  pullRequest?: PullRequestReader;
+  /** Requests since the last call, by kind. */
+  take(): Promise<{ count: number; rounds?: number; kinds: string }>;
+}
+
+/** Turn 0 at `commit`, then the later turns of each case, counting the backend's requests. */
+async function measure(open: (store: KeyValueStore) => Backend, commit: string, push: () => string, headCommit?: string): Promise<Record<string, string>> {
+  const store = mapStore();
+  const backend = open(store);
+  const task = {
+    request: 'Fix it. Use $skill-01.',
+    origin: 'api' as const,
+    repository: backend.source.repository,
+    commit,
+    ref: 'main',
+    ...(headCommit ? { headCommit } : {}),
+    cwd: SHAPE.cwd,
+    trusted: true,
+    skills: [],
+    agent: agent.name,
+  };
+  const base: Omit<AssembleInput, 'turn'> = {
+    registry: createDefaultRegistry(),
+    agent,
+    available: backend.pullRequest ? ['repo:read', 'github:api'] : ['repo:read'],
+    snapshot: backend.source.snapshot(commit),
+    source: backend.source,
+    ...(backend.pullRequest ? { pullRequest: backend.pullRequest } : {}),
+    task,
+    cache: store,
+  };
+  const first = await assembleFirstTurn({ ...base, turn: 0 });
+  const history: EarlierEntry[] = first.entries.map((entry) => ({ turn: 0, provider: entry.provider, category: entry.category, title: entry.title, source: entry.source }));
+  await backend.take();
+
+  const later = async (expectNotice: boolean): Promise<string> => {
+    const gathered = await gatherContext({ ...base, snapshot: backend.source.snapshot(commit), turn: 1, history });
+    const outcome = gathered.outcomes.find((o) => o.name === 'freshness');
+    const notice = gathered.entries.some((entry) => entry.provider === 'freshness');
+    if (notice !== expectNotice) throw new Error(`freshness gave ${notice ? 'a' : 'no'} notice: ${JSON.stringify(outcome)}`);
+    const { count, rounds, kinds } = await backend.take();
+    return `${count} request${count === 1 ? '' : 's'} (${kinds})${rounds === undefined ? '' : `, ${rounds} sequential round${rounds === 1 ? '' : 's'}`}`;
+  };
+  const still = await later(false);
+  push();
+  const cold = await later(true);
+  const warm = await later(true);
+  return { still, cold, warm };
+}
+
+async function benchGitHub(): Promise<string[]> {
+  const repo = createGitRepo();
+  try {
+    writeRepoShape(repo, SHAPE);
+    const commit = repo.commitAll('bench');
+    repo.git('branch', 'feature', commit);
+    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const server = await startGitHubServerThread({
+      repoDir: repo.dir,
+      owner: 'acme',
+      repo: 'widgets',
+      appId: '1',
+      installationId: 1,
+      appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+      personalToken: TOKEN,
+      pulls: [{ number: 1, base: { ref: 'main', rev: 'main' }, head: { ref: 'feature', rev: 'feature' } }],
+    });
+    try {
+      let scopes = 0;
+      const open = (withPull: boolean) => (store: KeyValueStore): Backend => {
+        const name = `freshness-${++scopes}`;
+        const baseUrl = `${server.origin}/s/${name}`;
+        const auth = tokenAuth(TOKEN);
+        let seen = 0;
+        const configured = fetch(`${server.origin}/__control/${name}`, { method: 'POST', body: JSON.stringify({ latencyMs: LATENCY_MS }) });
+        return {
+          source: createGitHubSource({ owner: 'acme', repo: 'widgets', auth, baseUrl, wrapLoader: (loader, scope) => createCachedLoader(loader, store, scope) }),
+          ...(withPull ? { pullRequest: createGitHubPullRequestReader(createGitHubClient({ auth, baseUrl }), { owner: 'acme', repo: 'widgets', number: 1 }) } : {}),
+          async take() {
+            await configured;
+            const stats = GitHubStats.parse(await (await fetch(`${server.origin}/__stats/${name}`)).json());
+            const fresh = stats.requests.slice(seen);
+            seen = stats.requests.length;
+            const count = (part: string) => fresh.filter((request) => request.path.includes(part)).length;
+            const kinds = `${count('/commits/')} commit, ${count('/git/trees/')} tree, ${count('/git/blobs/')} blob, ${count('/pulls/')} pull request`;
+            return { count: fresh.length, rounds: rounds(fresh), kinds };
+          },
+        };
+      };
+      let edition = 0;
+      const push = () => {
+        repo.write('AGENTS.md', `# Rules at depth 0\n\nEdition ${++edition}.\n`);
+        return repo.commitAll(`edition ${edition}`);
+      };
+      const branch = await measure(open(false), commit, push);
+      const pull = await measure(open(true), repo.git('rev-parse', 'HEAD'), push, commit);
+      return [
+        `github, a later turn when nothing moved: ${branch.still}`,
+        `github, a later turn after a push that changed AGENTS.md, cold (the KV holds turn 0's reads): ${branch.cold}`,
+        `github, the same check warm (the new commit's tree in the KV): ${branch.warm}`,
+        `github, a pull request task (head and base read from GitHub), nothing moved / cold / warm: ${pull.still} / ${pull.cold} / ${pull.warm}`,
+      ];
+    } finally {
+      await server.close();
+    }
+  } finally {
+    repo.remove();
+  }
+}
+
+async function benchGitRemote(): Promise<string[]> {
+  const root = mkdtempSync(join(tmpdir(), 'groundwork-bench-remote-'));
+  const work: GitFixture = createGitRepo();
+  const server = createServer((req, res) => serveCgi(root, new URL(req.url ?? '/', 'http://127.0.0.1'), req, res));
+  try {
+    writeRepoShape(work, SHAPE);
+    const commit = work.commitAll('bench');
+    work.git('remote', 'add', 'origin', cloneBare(work, root, 'bench.git'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench.git`;
+    const open = (store: KeyValueStore): Backend => {
+      const requests: string[] = [];
+      const counting = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+        const request = new Request(input, init);
+        const path = new URL(request.url).pathname;
+        requests.push(`${request.method} ${path.slice(path.lastIndexOf('/') + 1)}`);
+        return fetch(request);
+      };
+      return {
+        source: createRemoteGitSource(url, { fetch: counting, cache: { store } }),
+        async take() {
+          const fresh = requests.splice(0);
+          const count = (part: string) => fresh.filter((request) => request.includes(part)).length;
+          return { count: fresh.length, kinds: `${count('GET refs')} GET info/refs, ${count('POST git-upload-pack')} POST git-upload-pack` };
+        },
+      };
+    };
+    let edition = 0;
+    const push = () => {
+      work.write('AGENTS.md', `# Rules at depth 0\n\nEdition ${++edition}.\n`);
+      const head = work.commitAll(`edition ${edition}`);
+      work.git('push', '--quiet', 'origin', 'main');
+      return head;
+    };
+    const measured = await measure(open, commit, push);
+    return [
+      `git remote (smart HTTP), a later turn when nothing moved: ${measured.still}`,
+      `git remote, a later turn after a push that changed AGENTS.md, cold (the KV holds turn 0's reads): ${measured.cold}`,
+      `git remote, the same check warm (the new commit's tree in the KV): ${measured.warm}`,
+    ];
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    work.remove();
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+const GitHubStats = z.object({ requests: z.array(z.object({ method: z.string(), path: z.string(), status: z.number(), startedAt: z.number(), endedAt: z.number() })) });
