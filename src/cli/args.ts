@@ -2,10 +2,10 @@
  * @module cli/args
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
 import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
 
@@ -27,7 +27,8 @@ Options:
                        openai-responses or openai-chat (add model and limits, then send it)
   -h, --help           show this help`;
 
-const CliOptionsSchema = z.object({
+/** What every command that assembles a task on a local repository takes (`context`, `freshness`). */
+export const TaskOptionsShape = {
   repo: z.string().min(1, 'must not be empty').default('.'),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
   cwd: WorkingDirectorySchema.default(''),
@@ -35,43 +36,36 @@ const CliOptionsSchema = z.object({
   skill: z.array(SkillNameSchema).default([]),
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   agent: z.string().default('entry'),
-  untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
-  format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
   help: z.boolean().default(false),
+};
+
+/** The parseArgs spec of `TaskOptionsShape`. */
+export const TASK_OPTIONS = {
+  repo: { type: 'string' },
+  ref: { type: 'string' },
+  cwd: { type: 'string' },
+  task: { type: 'string' },
+  skill: { type: 'string', multiple: true },
+  'skills-root': { type: 'string', multiple: true },
+  agent: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const CliOptionsSchema = z.object({
+  ...TaskOptionsShape,
+  untrusted: z.boolean().default(false),
+  format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; error: string };
 
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        repo: { type: 'string' },
-        ref: { type: 'string' },
-        cwd: { type: 'string' },
-        task: { type: 'string' },
-        skill: { type: 'string', multiple: true },
-        'skills-root': { type: 'string', multiple: true },
-        agent: { type: 'string' },
-        untrusted: { type: 'boolean' },
-        json: { type: 'boolean' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  const parsed = CliOptionsSchema.safeParse(values);
-  if (parsed.success && parsed.data.json && parsed.data.format) return { ok: false, error: '--format: cannot be combined with --json (both choose what is printed)' };
-  if (parsed.success) return { ok: true, options: parsed.data };
-  const issue = parsed.error.issues[0];
-  const option = issue?.path[0];
-  return { ok: false, error: `--${String(option)}: ${issue?.message ?? 'invalid value'}` };
+  const parsed = parseOptions(argv, CLI_OPTIONS, CliOptionsSchema);
+  if (parsed.ok && parsed.options.json && parsed.options.format) return { ok: false, error: '--format: cannot be combined with --json (both choose what is printed)' };
+  return parsed;
 }
+
+const CLI_OPTIONS = { ...TASK_OPTIONS, untrusted: { type: 'boolean' }, format: { type: 'string' } } as const;

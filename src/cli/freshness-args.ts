@@ -4,10 +4,9 @@
  * option. The context options (`--cwd`, `--task`, `--skill`, ...) say which sources the context
  * at `--since` held, so the same sources are compared.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
-import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
-import { DEFAULT_TASK } from './args.ts';
+import { TASK_OPTIONS, TaskOptionsShape } from './args.ts';
+import { parseOptions, type ParsedOptions } from './parse-options.ts';
 
 export const FRESHNESS_USAGE = `Usage: npm run freshness -- --since COMMIT [options]   (bin: groundwork freshness)
 
@@ -29,48 +28,13 @@ Options:
 Exit codes: 0 nothing changed, 3 a source changed or was deleted, 1 the check could not be
 made (unreadable repository or ref, a source that could not be compared), 2 bad usage.`;
 
-const FreshnessOptionsSchema = z.object({
-  since: z.string().min(1, 'must not be empty').optional(),
-  repo: z.string().min(1, 'must not be empty').default('.'),
-  ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.default(''),
-  task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
-  skill: z.array(SkillNameSchema).default([]),
-  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
-  agent: z.string().default('entry'),
-  json: z.boolean().default(false),
-  help: z.boolean().default(false),
-});
+const FreshnessOptionsSchema = z.object({ ...TaskOptionsShape, since: z.string().min(1, 'must not be empty').optional() });
 export type FreshnessOptions = z.output<typeof FreshnessOptionsSchema>;
 
-export function parseFreshnessArgs(argv: readonly string[]): { ok: true; options: FreshnessOptions } | { ok: false; error: string } {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        since: { type: 'string' },
-        repo: { type: 'string' },
-        ref: { type: 'string' },
-        cwd: { type: 'string' },
-        task: { type: 'string' },
-        skill: { type: 'string', multiple: true },
-        'skills-root': { type: 'string', multiple: true },
-        agent: { type: 'string' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  const parsed = FreshnessOptionsSchema.safeParse(values);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return { ok: false, error: `--${String(issue?.path[0])}: ${issue?.message ?? 'invalid value'}` };
-  }
-  if (!parsed.data.help && parsed.data.since === undefined) return { ok: false, error: '--since: required: the commit the context was read at' };
-  return { ok: true, options: parsed.data };
+export function parseFreshnessArgs(argv: readonly string[]): ParsedOptions<FreshnessOptions> {
+  const parsed = parseOptions(argv, FRESHNESS_OPTIONS, FreshnessOptionsSchema);
+  if (parsed.ok && !parsed.options.help && parsed.options.since === undefined) return { ok: false, error: '--since: required: the commit the context was read at' };
+  return parsed;
 }
+
+const FRESHNESS_OPTIONS = { ...TASK_OPTIONS, since: { type: 'string' } } as const;

@@ -35,6 +35,25 @@ export function example<N extends WebhookEventName>(name: N, action?: string): W
   return structuredClone(found) as WebhookEventMap[N];
 }
 
+/**
+ * The captured `issue_comment.created` example as a comment on pull request #1 of the example
+ * repository, through the App installation the trigger tests use.
+ */
+export function prComment(body: string, options: { association?: string } = {}) {
+  const payload = example('issue_comment', 'created');
+  payload.installation = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
+  payload.comment.body = body;
+  if (options.association) payload.comment.author_association = options.association as typeof payload.comment.author_association;
+  payload.issue.pull_request = {
+    url: 'https://api.github.com/repos/Codertocat/Hello-World/pulls/1',
+    html_url: 'https://github.com/Codertocat/Hello-World/pull/1',
+    diff_url: 'https://github.com/Codertocat/Hello-World/pull/1.diff',
+    patch_url: 'https://github.com/Codertocat/Hello-World/pull/1.patch',
+    merged_at: null,
+  };
+  return payload;
+}
+
 export interface CreateCall {
   request: TaskRequest;
   idempotencyKey: string | undefined;
