@@ -16,7 +16,7 @@ export class ProviderTimeoutError extends Error {
 
 export async function runProvider(
   provider: Provider,
-  request: Omit<ProviderRequest, 'signal'>,
+  request: Omit<ProviderRequest<Record<string, unknown>>, 'signal'>,
   outer: AbortSignal | undefined,
 ): Promise<Settled> {
   const started = request.now();

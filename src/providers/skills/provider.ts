@@ -40,6 +40,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     name: 'skills',
     category: 'skills',
     config: SkillsConfigSchema,
+    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
