@@ -72,7 +72,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       warnings.push(...fitted.warnings);
       if (index.skills.length === 0) warnings.push(`no skills under ${config.roots.join(', ')}`);
       if (fitted.body === undefined) return { entries: selected, notes: warnings };
-      const indexEntry: EntryInput = { title: INDEX_TITLE, body: fitted.body, source: indexSource(snapshot, config), freshness: 'pinned', warnings };
+      const indexEntry: EntryInput = { title: INDEX_TITLE, body: fitted.body, source: indexSource(snapshot, config, index.skills), freshness: 'pinned', warnings };
       return { entries: [indexEntry, ...selected], notes: [] };
     },
   });
@@ -96,9 +96,13 @@ async function readSelected(
   );
 }
 
-/** The deepest directory every root lies under, so one source names where the index came from. */
-function indexSource(snapshot: Snapshot, config: SkillsConfig): EntryInput['source'] {
-  const prefixes = configuredRoots(config).map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
+/**
+ * The deepest directory every root that yielded a skill lies under, so one source names where the
+ * index came from: `.agents/skills` when only that of the default roots holds skills.
+ */
+function indexSource(snapshot: Snapshot, config: SkillsConfig, skills: readonly Skill[]): EntryInput['source'] {
+  const used = configuredRoots(config).filter((root) => root.prefix === '' || skills.some((skill) => skill.path.startsWith(`${root.prefix}/`)));
+  const prefixes = used.map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
   const [first = [], ...others] = prefixes;
   let depth = first.length;
   for (const other of others) {
