@@ -83,7 +83,7 @@ describe('each layer alone', () => {
     const { turn } = await assembleAt(REPO, { settings: { task: { skills: { roots: ['tools/skills/*'] } } } });
     expect(indexOf(turn)).toContain('- bench:');
     expect(indexOf(turn)).not.toContain('- lint:');
-    expect(layerOf(turn, 'task')).toEqual({ layer: 'task', status: 'applied', source: 'task' });
+    expect(layerOf(turn, 'task')).toEqual({ layer: 'task', status: 'applied' });
     expect(effectiveOf(turn, 'skills')?.set).toEqual({ roots: 'task' });
   });
 });

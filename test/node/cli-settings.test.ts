@@ -36,7 +36,7 @@ describe('groundwork context: provider settings', () => {
     expect(userMessage(turn)).toContain('- bench:');
     expect(userMessage(turn)).not.toContain('- triage:');
     expect(turn.providers.map((provider) => provider.reason)).toEqual(['settings: filenames=["GEMINI.md"] (task)', 'settings: roots=["tools/skills/*"] (task)']);
-    expect(turn.settings?.layers[2]).toEqual({ layer: 'task', status: 'applied', source: 'task' });
+    expect(turn.settings?.layers[2]).toEqual({ layer: 'task', status: 'applied' });
   });
 
   it('exits 2 naming the option and the value for a setting the schema refuses', async () => {

@@ -39,8 +39,10 @@ export interface Settled {
 export async function settleSettings(input: SettleInput): Promise<Settled> {
   const { registry, selection, turn, settings = {} } = input;
   const selected = registry.providers.filter((provider) => selection === 'all' || selection.includes(provider.name));
-  const hostLayer = (layer: 'deployment' | 'task', value: SettingsLayer | undefined): LayerReport =>
-    value && Object.keys(value).length > 0 ? { layer, status: 'applied', source: LAYER_LABELS[layer] } : { layer, status: 'none' };
+  const hostLayer = (layer: 'deployment' | 'task', value: SettingsLayer | undefined): LayerReport => {
+    if (!value || Object.keys(value).length === 0) return { layer, status: 'none' };
+    return layer === 'deployment' ? { layer, status: 'applied', source: LAYER_LABELS.deployment } : { layer, status: 'applied' };
+  };
 
   let repositoryLayer: SettingsLayer | undefined;
   let repository: LayerReport;
