@@ -5,20 +5,33 @@
  * at the deadline whatever the step does.
  */
 
-export type Deadlined<T> = { ok: true; value: T } | { ok: false; reason: string };
+export type Deadlined<T> =
+  | { kind: 'returned'; value: T }
+  | { kind: 'timed-out' }
+  | { kind: 'aborted'; reason: string }
+  | { kind: 'failed'; reason: string };
 
-export async function withDeadline<T>(step: (signal: AbortSignal) => Promise<T>, timeoutMs: number, outer?: AbortSignal): Promise<Deadlined<T>> {
+export interface DeadlineOptions {
+  /** The caller's signal: aborting it settles the step as `aborted`. */
+  signal?: AbortSignal | undefined;
+  /** What the step's signal is aborted with at the deadline; a step that rejects with it timed out. */
+  timeoutReason?: Error;
+}
+
+export async function withDeadline<T>(step: (signal: AbortSignal) => Promise<T>, timeoutMs: number, options: DeadlineOptions = {}): Promise<Deadlined<T>> {
+  const { signal: outer } = options;
+  const timeoutReason = options.timeoutReason ?? new Error(`no answer within ${timeoutMs} ms`);
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort = () => {};
   const stopped = new Promise<Deadlined<T>>((resolve) => {
     timer = setTimeout(() => {
-      controller.abort(new Error(`no answer within ${timeoutMs} ms`));
-      resolve({ ok: false, reason: `no answer within ${timeoutMs} ms` });
+      controller.abort(timeoutReason);
+      resolve({ kind: 'timed-out' });
     }, timeoutMs);
     onAbort = () => {
       controller.abort(outer?.reason);
-      resolve({ ok: false, reason: `aborted: ${describe(outer?.reason)}` });
+      resolve({ kind: 'aborted', reason: describe(outer?.reason) });
     };
     if (outer?.aborted) onAbort();
     else outer?.addEventListener('abort', onAbort, { once: true });
@@ -27,8 +40,8 @@ export async function withDeadline<T>(step: (signal: AbortSignal) => Promise<T>,
   const work = Promise.resolve()
     .then(() => step(controller.signal))
     .then(
-      (value): Deadlined<T> => ({ ok: true, value }),
-      (error: unknown): Deadlined<T> => ({ ok: false, reason: describe(error) }),
+      (value): Deadlined<T> => ({ kind: 'returned', value }),
+      (error: unknown): Deadlined<T> => (error === timeoutReason ? { kind: 'timed-out' } : { kind: 'failed', reason: describe(error) }),
     );
   try {
     return await Promise.race([work, stopped]);

@@ -41,8 +41,11 @@ export interface ReadSettingsOptions {
 /** `layerSchema` is the deployment's provider set's (see `settingsLayerSchema`). */
 export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.ZodType<SettingsLayer, unknown>, options: ReadSettingsOptions = {}): Promise<RepositorySettings> {
   const timeoutMs = options.timeoutMs ?? SETTINGS_READ_TIMEOUT_MS;
-  const read = await withDeadline((signal) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, signal }), timeoutMs, options.signal);
-  if (!read.ok) return { status: 'failed', reason: `${REPOSITORY_SETTINGS_FILE} could not be read: ${read.reason}` };
+  const read = await withDeadline((signal) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, signal }), timeoutMs, { signal: options.signal });
+  if (read.kind !== 'returned') {
+    const why = read.kind === 'timed-out' ? `no answer within ${timeoutMs} ms` : read.kind === 'aborted' ? `aborted: ${read.reason}` : read.reason;
+    return { status: 'failed', reason: `${REPOSITORY_SETTINGS_FILE} could not be read: ${why}` };
+  }
   const file = read.value;
   const source = `${REPOSITORY_SETTINGS_FILE}@${snapshot.commit}`;
   if (file.status === 'missing') return { status: 'none', reason: `no ${REPOSITORY_SETTINGS_FILE} at this commit` };
