@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
+import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';
 import { TaskSettingsSchema } from '../providers/settings.ts';
 import { normalisePath } from '../sources/paths.ts';
 
@@ -21,7 +22,34 @@ export const WorkingDirectorySchema = z
     return z.NEVER;
   });
 
-export const SkillNameSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -');
+const SKILL_NAME_RULE = 'a skill name is 1-64 lowercase letters, digits and - (not at either end, never --)';
+
+/**
+ * A skill to select: a name as the Agent Skills rule allows it, NFKC-normalised (`навык`, `技能`,
+ * a decomposed `café` as the index holds it precomposed), or a path with a `/` naming a skill's
+ * directory or SKILL.md, which is how one of two skills sharing a name is picked.
+ *
+ * @example
+ * SkillNameSchema.parse('мой-навык')             // 'мой-навык'
+ * SkillNameSchema.parse('./.agents/skills/deploy/') // '.agents/skills/deploy'
+ */
+export const SkillNameSchema = z
+  .string()
+  .max(1024)
+  .transform((value, ctx) => {
+    const text = value.trim();
+    if (text.includes('/')) {
+      const normal = normalisePath(text);
+      if (normal.ok && normal.path !== '') return normal.path.includes('/') ? normal.path : `${normal.path}/`;
+      ctx.addIssue({ code: 'custom', message: `is not a skill's path: ${normal.ok ? 'it names the repository root' : normal.reason}` });
+      return z.NEVER;
+    }
+    const name = normaliseSkillName(text);
+    if (isSkillName(name)) return name;
+    const problems = name === '' ? ['is empty'] : skillNameProblems(name).map((problem) => problem.message);
+    ctx.addIssue({ code: 'custom', message: `${SKILL_NAME_RULE}, or a path to the skill: ${JSON.stringify(name.slice(0, 80))} ${problems.join(', ')}` });
+    return z.NEVER;
+  });
 
 /** `owner/name` (GitHub source) or an http(s) git URL (isomorphic-git source). */
 export const RepoSchema = z

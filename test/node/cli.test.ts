@@ -70,7 +70,7 @@ describe('groundwork context', () => {
     const cases: Array<[string[], string]> = [
       [['--bogus'], "Unknown option '--bogus'"],
       [['--cwd', '../up'], '--cwd: path escapes the repository root'],
-      [['--skill', 'Bad Name'], '--skill: skill names are 1-64 chars'],
+      [['--skill', 'Bad Name'], '--skill: a skill name is 1-64 lowercase letters, digits and -'],
       [['--task', '   '], '--task: must not be empty'],
       [['--agent', 'wizard'], '--agent: unknown agent "wizard"; known agents: entry, reviewer, explorer, communicator'],
       [['--repo'], "Option '--repo <value>' argument missing"],

@@ -62,7 +62,7 @@ describe('the skills index cache in KV', () => {
     expect(warm.entries.map(({ body, warnings, source }) => ({ body, warnings, source }))).toEqual(
       cold.entries.map(({ body, warnings, source }) => ({ body, warnings, source })),
     );
-    expect(warm.entries[0]?.warnings).toEqual(['.agents/skills/broken/SKILL.md: skipped: frontmatter has no description']);
+    expect(warm.entries[0]?.warnings).toEqual(['.agents/skills/broken/SKILL.md: skipped: frontmatter has no description [description-missing]']);
   });
 
   it('reads again for another commit or another config', async () => {

@@ -61,6 +61,10 @@ export const SkillsConfigSchema = z.object({
   maxSelectedTokens: z.number().int().min(1).default(4_000),
   /** Tokens kept for the index however many skills are selected (capped at half the budget). */
   minIndexTokens: z.number().int().min(0).default(1_000),
+  /** Files listed with a selected skill (and directories listed to find them); 0 lists none. */
+  maxBundledFiles: z.number().int().min(0).max(200).default(40),
+  /** Levels below a selected skill's directory whose files are listed. */
+  maxBundledDepth: z.number().int().min(1).max(8).default(3),
 });
 export type SkillsConfig = z.output<typeof SkillsConfigSchema>;
 

@@ -10,6 +10,9 @@
  * to cut them, and the index stays first in the output (it is what the total budget should
  * drop last).
  *
+ * A selected skill's section ends with the files bundled in its directory (paths and sizes
+ * from the listing, nothing read), so the model knows what it can read next.
+ *
  * @example
  * const registry = createRegistry([createRulesProvider(), createSkillsProvider({ budget: 4_000 })]);
  * // task.request 'please use $release-notes' -> entries 'Skills index', 'Selected skill: release-notes'
@@ -19,6 +22,7 @@ import { defineProvider, type Provider } from '../../context/provider.ts';
 import { countTokens } from '../../context/tokens.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { configuredRoots, SkillsConfigSchema, type SkillsConfig } from './config.ts';
+import { listBundledFiles, type BundledListing } from './bundled-files.ts';
 import { cachedSkillIndex } from './index-cache.ts';
 import { fitIndex } from './index-entry.ts';
 import { describeUnreadable } from './load-index.ts';
@@ -40,7 +44,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     name: 'skills',
     category: 'skills',
     config: SkillsConfigSchema,
-    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes'],
+    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxBundledFiles', 'maxBundledDepth'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
@@ -57,15 +61,18 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       const count = selection.selected.length;
       const share = count > 0 ? Math.min(config.maxSelectedTokens, Math.floor((budget - reserve) / count)) : 0;
       const selected: EntryInput[] = [];
-      for (const [skill, file] of await readSelected(snapshot, selection.selected, files, config, signal)) {
+      const [reads, listings] = await Promise.all([readSelected(snapshot, selection.selected, files, config, signal), listSelected(snapshot, selection.selected, config, signal)]);
+      reads.forEach(([skill, file], i) => {
         if (typeof file === 'string') {
           warnings.push(`selected skill ${skill.name}: ${skill.path} ${file}`);
-          continue;
+          return;
         }
-        const made = selectedEntry(snapshot, skill, file, config.maxSkillBytes, share);
+        const listing = listings[i];
+        const bundled = listing ? { listing, maxFiles: config.maxBundledFiles, maxDepth: config.maxBundledDepth } : undefined;
+        const made = selectedEntry(snapshot, skill, file, { maxBytes: config.maxSkillBytes, maxTokens: share, ...(bundled ? { bundled } : {}) });
         if (made.ok) selected.push(made.entry);
         else warnings.push(made.warning);
-      }
+      });
 
       const used = selected.reduce((sum, entry) => sum + countTokens(entry.body), 0);
       const fitted = index.skills.length > 0 ? fitIndex(index.skills, budget - used) : { warnings: [] };
@@ -94,6 +101,13 @@ async function readSelected(
       return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
     }),
   );
+}
+
+/** What each selected skill bundles besides its SKILL.md; none when `maxBundledFiles` is 0. */
+async function listSelected(snapshot: Snapshot, skills: readonly Skill[], config: SkillsConfig, signal: AbortSignal): Promise<Array<BundledListing | undefined>> {
+  if (config.maxBundledFiles === 0) return skills.map(() => undefined);
+  const limits = { maxFiles: config.maxBundledFiles, maxDepth: config.maxBundledDepth };
+  return Promise.all(skills.map((skill) => listBundledFiles(snapshot, skill.path, limits, signal)));
 }
 
 /**
