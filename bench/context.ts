@@ -62,6 +62,7 @@ export async function benchRender(seconds = 2): Promise<string[]> {
       chars: body.length,
       tokens: 0,
       truncated: false,
+      stability: 'commit',
     };
   });
   const measure = async (work: () => unknown): Promise<number> => {

@@ -14,7 +14,7 @@ import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
-import { contextItemId, TASK_ITEM_ID } from '../src/tasks/transcript.ts';
+import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
@@ -65,17 +65,18 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
-      const user = first.messages.find((message) => message.role === 'user');
-      if (!user) throw new Error('the first request has no user message');
+      const [item] = first.items;
+      if (item?.type !== 'message') throw new Error('the first request has no task item');
       return {
         turn,
         digest: first.digest,
         chars: first.chars,
         tokens: first.providers.reduce((sum, p) => sum + p.tokens, 0),
-        item: { id: TASK_ITEM_ID, type: 'message', role: 'user', content: user.content },
+        item,
         agent: first.agent,
         commit,
-        system: first.messages.filter((message) => message.role === 'system'),
+        repository: source.repository,
+        system: first.system.map((content) => ({ role: 'system' as const, content })),
         tools: first.tools,
         providers: first.providers,
         entries: first.entries,
@@ -94,6 +95,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
       agent: agent.agent.name,
       commit,
+      repository: source.repository,
       system: [],
       tools: agent.agent.tools,
       providers: gathered.outcomes,

@@ -11,7 +11,8 @@ import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
-import type { TranscriptItem } from '../src/tasks/transcript.ts';
+import { checkPairing } from '../src/context/transcript-pairing.ts';
+import type { TranscriptItem } from '../src/context/transcript.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -110,6 +111,9 @@ export class TaskObject extends DurableObject<Env> {
     if (!this.#owned(tenant)) return { status: 'not-found' };
     const current = this.#store.nextTurn() - 1;
     if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
+    // All or nothing: a batch with one unpaired result appends none of its items.
+    const problem = checkPairing(this.#store.toolItems(), items);
+    if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
     const appended: string[] = [];
     const duplicates: string[] = [];
     for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);

@@ -4,6 +4,7 @@
  */
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { FORMATS } from '../context/formats/format.ts';
 import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
@@ -25,6 +26,8 @@ Options:
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
+  --format FORMAT      print the request body for a model API instead: anthropic,
+                       openai-responses or openai-chat (add model and limits, then send it)
   -h, --help           show this help`;
 
 const CliOptionsSchema = z.object({
@@ -38,6 +41,7 @@ const CliOptionsSchema = z.object({
   agent: z.string().default('entry'),
   untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
+  format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
   help: z.boolean().default(false),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
@@ -62,6 +66,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         agent: { type: 'string' },
         untrusted: { type: 'boolean' },
         json: { type: 'boolean' },
+        format: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -69,6 +74,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
   const parsed = CliOptionsSchema.safeParse(values);
+  if (parsed.success && parsed.data.json && parsed.data.format) return { ok: false, error: '--format: cannot be combined with --json (both choose what is printed)' };
   if (parsed.success) return { ok: true, options: parsed.data };
   const issue = parsed.error.issues[0];
   const option = issue?.path[0];

@@ -5,6 +5,8 @@
  * Exit codes: 0 assembled, 1 the repository could not be read, 2 bad usage.
  */
 import { resolveAgent } from '../context/agents.ts';
+import { formatRequest } from '../context/formats/format.ts';
+import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
 import { assembleFirstTurn } from '../context/turn.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
@@ -81,6 +83,7 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
   });
 
   for (const line of warningLines(turn)) io.stderr(`${line}\n`);
-  io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
+  if (options.format) io.stdout(`${JSON.stringify(formatRequest(options.format, await promptFromTurn(turn)).body, null, 2)}\n`);
+  else io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
 }

@@ -4,12 +4,23 @@
  * needs (capabilities, turns, time, tokens) and returns entries. Everything it reads arrives in
  * the request; the runner owns gating, timeouts, budgets, ordering and failure isolation.
  *
+ * Every entry says what it depends on (`stability`, see entry.ts), which decides where the
+ * renderer puts it: `commit` for what every task on the same repository, commit and working
+ * directory gets byte for byte (rules, a skills index, a repository inventory); `task`, the
+ * default, for anything the task chose or that reads the request (selected skills, pull
+ * request facts, memory picked for the request). Commit-stable entries come first in the
+ * first user message, so vendors' prompt caches share them across tasks; a `commit` entry
+ * must therefore not vary with the request, the task's skills or the clock.
+ *
  * @example
  * const hello = defineProvider({
  *   name: 'hello', category: 'system', config: z.object({}), requires: [], turns: 'first',
  *   timeoutMs: 1000, budget: 200,
  *   async run({ task }) {
- *     return [{ title: 'Greeting', body: `Task: ${task.request}`, source: { uri: 'groundwork:hello' }, freshness: 'volatile' }];
+ *     return [
+ *       { title: 'Conventions', body: 'Tabs, not spaces.', source: { uri: 'groundwork:hello' }, freshness: 'volatile', stability: 'commit' },
+ *       { title: 'Greeting', body: `Task: ${task.request}`, source: { uri: 'groundwork:hello' }, freshness: 'volatile' },
+ *     ];
  *   },
  * });
  */

@@ -6,6 +6,8 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { resolveAgent } from '../context/agents.ts';
+import { FORMATS, formatRequest } from '../context/formats/format.ts';
+import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
@@ -36,6 +38,7 @@ const CreateTaskSchema = TaskRequestSchema.pick({
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
 const TurnParam = z.coerce.number().int().nonnegative().max(10_000);
+const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
@@ -83,10 +86,12 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.get('/tasks/:id/turns/:n', async (c) => {
     const id = c.req.param('id');
     const turn = parseWith(TurnParam, c.req.param('n'), 'n');
+    const format = parseWith(FormatParam, c.req.query('format'), 'format');
     const result = TurnResultSchema.parse(await stubFor(c.env, id).readTurn(c.get('tenant'), turn));
     if (result.status === 'not-found') throw notFound(id);
     if (result.status !== 'ok') throw new ApiError('not_found', result.status === 'conflict' ? result.message : result.reason);
-    return c.json(result.turn);
+    if (!format) return c.json(result.turn);
+    return c.json(formatRequest(format, await promptFromTurn(result.turn)).body);
   });
 
   app.post('/tasks/:id/turns', async (c) => {
@@ -107,6 +112,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const result = AppendResultSchema.parse(await stub.append(c.get('tenant'), items));
     if (result.status === 'not-found') throw notFound(id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });
 

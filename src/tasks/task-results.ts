@@ -22,6 +22,8 @@ export const AppendResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), appended: z.array(z.string()), duplicates: z.array(z.string()) }),
   NotFound,
   Conflict,
+  /** The batch was refused whole; `field` names the item and field, e.g. `items[2].callId`. */
+  z.object({ status: z.literal('invalid'), field: z.string(), message: z.string() }),
 ]);
 export type AppendResult = z.infer<typeof AppendResultSchema>;
 

@@ -30,7 +30,7 @@ describe('rules provider on a real repository', () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'a/b/c/d']);
     expect(turn.commit).toBe(commit);
     expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
-    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned')).toBe(true);
+    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
     const user = userMessage(turn);
     expect(user).toContain(`source="a/b/AGENTS.md@${commit}"`);
     expect(user).toContain('漢字 and 🙂 stay intact.');

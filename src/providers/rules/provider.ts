@@ -2,7 +2,8 @@
  * @module providers/rules/provider
  * Repository rules: the AGENTS.md chain from the root to the task's working directory, read at
  * the pinned commit (a pull request's trusted base), general before specific, each file with
- * a fair share of the budget.
+ * a fair share of the budget. Every entry is commit-stable: all tasks on one commit and working
+ * directory get the same rules, so they belong to the prompt prefix those tasks share.
  */
 import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
@@ -80,6 +81,8 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
           body: cut.text,
           source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit },
           freshness: 'pinned',
+          // The chain depends only on the repository, the commit and the working directory.
+          stability: 'commit',
           warnings,
           truncated: cut.truncated,
         });

@@ -13,6 +13,10 @@
  * A selected skill's section ends with the files bundled in its directory (paths and sizes
  * from the listing, nothing read), so the model knows what it can read next.
  *
+ * Stability: the index is `commit` (every task on the commit gets it), unless this task's
+ * selection left it less room than the whole budget and it had to be shortened for that: then
+ * it is `task`, so it does not split the prefix other tasks share. Selected bodies are `task`.
+ *
  * @example
  * const registry = createRegistry([createRulesProvider(), createSkillsProvider({ budget: 4_000 })]);
  * // task.request 'please use $release-notes' -> entries 'Skills index', 'Selected skill: release-notes'
@@ -79,7 +83,16 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       warnings.push(...fitted.warnings);
       if (index.skills.length === 0) warnings.push(`no skills under ${config.roots.join(', ')}`);
       if (fitted.body === undefined) return { entries: selected, notes: warnings };
-      const indexEntry: EntryInput = { title: INDEX_TITLE, body: fitted.body, source: indexSource(snapshot, config, index.skills), freshness: 'pinned', warnings };
+      // The index is the same for every task on the commit unless this task's selection shortened it.
+      const shared = used === 0 || fitIndex(index.skills, budget).body === fitted.body;
+      const indexEntry: EntryInput = {
+        title: INDEX_TITLE,
+        body: fitted.body,
+        source: indexSource(snapshot, config, index.skills),
+        freshness: 'pinned',
+        stability: shared ? 'commit' : 'task',
+        warnings,
+      };
       return { entries: [indexEntry, ...selected], notes: [] };
     },
   });

@@ -52,6 +52,8 @@ export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile,
       body: appendix === '' ? cut.text : `${cut.text.trimEnd()}${appendix}`,
       source: { uri: snapshot.uri(skill.path), path: skill.path, revision: snapshot.commit },
       freshness: 'pinned',
+      // Chosen by the task: never part of the prefix every task on the commit shares.
+      stability: 'task',
       warnings,
       truncated: cut.truncated || file.truncated,
     },
