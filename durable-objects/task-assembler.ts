@@ -54,6 +54,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       agent: agent.agent,
       available: ['repo:read'] as const,
       snapshot: source.snapshot(commit),
+      source,
       task: view,
       turn,
       settings: { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) },

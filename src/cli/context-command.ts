@@ -68,6 +68,7 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
     agent: agent.agent,
     available: ['repo:read'],
     snapshot: source.snapshot(resolved.commit),
+    source,
     task: {
       request: options.task,
       origin: 'cli',

@@ -24,6 +24,8 @@ export const SourceSchema = z.object({
   uri: z.string().min(1),
   path: z.string().min(1).optional(),
   revision: z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit').optional(),
+  /** Git blob id of the content at `path@revision`, so a later check can tell whether it changed. */
+  blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git object id').optional(),
 });
 export type Source = z.infer<typeof SourceSchema>;
 

@@ -26,7 +26,7 @@
  */
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { Snapshot } from '../sources/snapshot.ts';
+import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
@@ -68,6 +68,12 @@ export interface ProviderRequest<C = unknown> {
   config: C;
   /** Present whenever the runner granted `repo:read`. */
   snapshot?: Snapshot;
+  /**
+   * The repository the snapshot came from, granted with it (`repo:read`), for providers that must
+   * look beyond the pinned commit: resolve a ref as it is now, or read another commit (freshness
+   * and provenance checks). Reads of the task's own commit go through `snapshot`.
+   */
+  source?: RepositorySource;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */

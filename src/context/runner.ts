@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { Snapshot } from '../sources/snapshot.ts';
+import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema } from './entry.ts';
@@ -26,6 +26,8 @@ export interface RunInput {
   /** The host's settings per provider name (see context/settings); absent means the provider's defaults. */
   setups?: Readonly<Record<string, ProviderSetup>>;
   snapshot?: Snapshot;
+  /** Where `snapshot` came from; handed to `repo:read` providers with it. */
+  source?: RepositorySource;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -113,7 +115,7 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       config: config.data,
       budget,
       now,
-      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot } : {}),
+      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {}),
       ...(input.cache ? { cache: input.cache } : {}),
     },
     input.signal,

@@ -40,6 +40,11 @@ export type ReadResult =
       size: number;
       /** True when only the first `maxBytes` bytes were decoded. */
       truncated: boolean;
+      /**
+       * Git object id of the blob that was read (the target's, for a resolved symlink). Two reads
+       * with the same blob id saw the same bytes, at any commit: freshness checks compare these.
+       */
+      blob: string;
       /** Set when `path` was a symlink resolved to a regular file in the same tree. */
       resolvedFrom?: { link: string; target: string };
     }

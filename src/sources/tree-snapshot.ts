@@ -63,6 +63,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       text: decoded.text,
       size: bytes.length,
       truncated: decoded.truncated,
+      blob: entry.oid,
       ...(resolvedFrom ? { resolvedFrom } : {}),
     };
   };

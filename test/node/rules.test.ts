@@ -31,6 +31,8 @@ describe('rules provider on a real repository', () => {
     expect(turn.commit).toBe(commit);
     expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
     expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
+    // Each entry names the blob it was read from, as git itself names it at that commit.
+    expect(turn.entries.map((e) => e.source.blob)).toEqual(turn.entries.map((e) => repo.git('rev-parse', `${commit}:${e.title}`).trim()));
     const user = userMessage(turn);
     expect(user).toContain(`source="a/b/AGENTS.md@${commit}"`);
     expect(user).toContain('漢字 and 🙂 stay intact.');

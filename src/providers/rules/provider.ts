@@ -79,7 +79,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
         entries.push({
           title: read.path,
           body: cut.text,
-          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit },
+          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit, blob: read.blob },
           freshness: 'pinned',
           // The chain depends only on the repository, the commit and the working directory.
           stability: 'commit',

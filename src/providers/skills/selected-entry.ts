@@ -50,7 +50,7 @@ export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile,
     entry: {
       title: clip(`Selected skill: ${skill.name}`, MAX_TITLE_CHARS),
       body: appendix === '' ? cut.text : `${cut.text.trimEnd()}${appendix}`,
-      source: { uri: snapshot.uri(skill.path), path: skill.path, revision: snapshot.commit },
+      source: { uri: snapshot.uri(skill.path), path: skill.path, revision: snapshot.commit, blob: file.blob },
       freshness: 'pinned',
       // Chosen by the task: never part of the prefix every task on the commit shares.
       stability: 'task',
