@@ -42,6 +42,7 @@ export class TaskObject extends DurableObject<Env> {
       store: this.#store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
+        deployment: config.PROVIDER_CONFIG,
         openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         now: () => Date.now(),

@@ -4,6 +4,7 @@
  * reads `env` strings directly; it gets this typed config.
  */
 import { z } from 'zod';
+import { DeploymentSettingsSchema } from './providers/settings.ts';
 
 const jsonString = <T extends z.ZodType>(schema: T) =>
   z.string().transform((text, ctx): z.output<T> => {
@@ -64,6 +65,8 @@ export const ConfigSchema = z.object({
   SLACK_SIGNING_SECRET: optionalSecret,
   /** `{ "<Slack team id>": ["owner/repo", ...] }`: which repositories each team may target. */
   SLACK_TEAM_REPOS: jsonString(z.record(z.string(), z.array(z.string()))).default({}),
+  /** JSON `{ "<provider>": { <its config fields>, budget?, enabled?: false } }`: this deployment's provider settings. */
+  PROVIDER_CONFIG: jsonString(DeploymentSettingsSchema).default({}),
 });
 export type Config = z.output<typeof ConfigSchema>;
 

@@ -19,7 +19,10 @@ Options:
   --cwd DIR            working directory inside the repository (default: the root)
   --task TEXT          the task request; $name selects a skill (default: a general orientation task)
   --skill NAME         select a skill by name (repeatable)
-  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; default: .agents/skills/*/)
+  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; replaces the default roots
+                       .agents, .claude, .codex, .gemini, .opencode /skills/*/ and skills/*/)
+  --rule-file NAME     instruction file name, first present wins in each directory (repeatable;
+                       replaces the default AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD)
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
@@ -34,6 +37,7 @@ const CliOptionsSchema = z.object({
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
+  'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
   agent: z.string().default('entry'),
   untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
@@ -58,6 +62,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         task: { type: 'string' },
         skill: { type: 'string', multiple: true },
         'skills-root': { type: 'string', multiple: true },
+        'rule-file': { type: 'string', multiple: true },
         agent: { type: 'string' },
         untrusted: { type: 'boolean' },
         json: { type: 'boolean' },

@@ -14,6 +14,7 @@ import { createLocalGitSource } from '../sources/git/local-source.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
+import { cliTaskSettings } from './task-settings.ts';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -44,6 +45,13 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
     return EXIT.usage;
   }
 
+  const registry = deps.registry ?? createDefaultRegistry();
+  const settings = cliTaskSettings(options, registry);
+  if (!settings.ok) {
+    io.stderr(`groundwork: ${settings.error}\n`);
+    return EXIT.usage;
+  }
+
   const source = (deps.openSource ?? createLocalGitSource)(options.repo);
   const resolved = await source.resolve(options.ref);
   if (resolved.status === 'missing') {
@@ -56,7 +64,7 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
   }
 
   const turn = await assembleFirstTurn({
-    registry: deps.registry ?? createDefaultRegistry(),
+    registry,
     agent: agent.agent,
     available: ['repo:read'],
     snapshot: source.snapshot(resolved.commit),
@@ -72,7 +80,7 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
       agent: agent.agent.name,
     },
     turn: 0,
-    configs: options['skills-root'].length > 0 ? { skills: { roots: options['skills-root'] } } : {},
+    settings: { task: settings.layer },
   });
 
   for (const line of warningLines(turn)) io.stderr(`${line}\n`);

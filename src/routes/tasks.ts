@@ -9,6 +9,7 @@ import { resolveAgent } from '../context/agents.ts';
 import { FORMATS, formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getConfig } from '../env.ts';
+import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
@@ -26,6 +27,7 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   agent: true,
   trusted: true,
   skills: true,
+  providers: true,
   parentTaskId: true,
 })
   .strict()
@@ -68,6 +70,8 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     if (!/^https?:\/\//i.test(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
     }
+    const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];
+    if (capped) throw new ApiError('bad_request', `providers.${capped.path}: ${capped.message}`);
     const created = await deps.tasks(c.env).create({ ...body, origin: 'api', tenant });
     return c.json({ id: created.id, status: created.status }, 202);
   });

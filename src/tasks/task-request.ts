@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';
+import { TaskSettingsSchema } from '../providers/settings.ts';
 import { normalisePath } from '../sources/paths.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
@@ -116,6 +117,8 @@ export const TaskRequestSchema = z.object({
   agent: z.string().min(1).max(64).default('entry'),
   trusted: z.boolean().default(true),
   skills: z.array(SkillNameSchema).max(32).default([]),
+  /** Task settings per provider (same shapes as PROVIDER_CONFIG and `.groundwork.yml`); they take precedence over both. */
+  providers: TaskSettingsSchema.optional(),
   /** The GitHub App installation whose token reads an `owner/name` repository (else GITHUB_TOKEN). */
   githubInstallationId: z.number().int().positive().optional(),
   parentTaskId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a task id').optional(),

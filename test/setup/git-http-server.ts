@@ -4,8 +4,8 @@
  * behind a small Node server on 127.0.0.1), so workerd tests fetch from a genuine git server.
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
- * `POST /_control/moving.git/advance`), and `history.git` (a large incompressible blob added,
- * then deleted). Under `/v1/` the same repositories are served as by a server that predates
+ * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
+ * then deleted), and `opencode.git` and `configured.git` (see buildSettingsRepos). Under `/v1/` the same repositories are served as by a server that predates
  * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
  */
@@ -16,13 +16,17 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildSampleRepo, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
+import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
 
 export interface GitHttpFixtures {
   sample: { first: string; head: string };
   moving: { head: string };
   /** `big` added a 1 MiB incompressible blob; `small` (its child, the tip) deleted it. */
   history: { big: string; small: string; bigBytes: number };
+  /** Skills in `.opencode/skills` only, and no settings file. */
+  opencode: { head: string };
+  /** A `.groundwork.yml` naming GEMINI.md and `tools/skills/*`, with skills in `.agents/skills` too. */
+  configured: { head: string };
 }
 
 declare module 'vitest' {
@@ -60,6 +64,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const history = { big, small: historyWork.commitAll('drop big'), bigBytes };
   cloneBare(historyWork, root, 'history.git');
 
+  const opencodeWork = fresh();
+  const configuredWork = fresh();
+  const settings = buildSettingsRepos(opencodeWork, configuredWork);
+  cloneBare(opencodeWork, root, 'opencode.git');
+  cloneBare(configuredWork, root, 'configured.git');
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'POST' && url.pathname === '/_control/moving.git/advance') {
@@ -84,7 +94,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history });
+  project.provide('gitHttpFixtures', { sample, moving, history, ...settings });
 
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
