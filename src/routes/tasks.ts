@@ -9,6 +9,7 @@ import { resolveAgent } from '../context/agents.ts';
 import { getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { gitHostAllowed, TaskRequestSchema } from '../tasks/task-request.ts';
@@ -33,7 +34,7 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   });
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
-const TurnParam = z.coerce.number().int().nonnegative().max(10_000);
+const TurnParam = decimalParam(10_000);
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
