@@ -16,7 +16,8 @@ import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
 import { hostGuardedFetch } from './host-guarded-fetch.ts';
-import type { TaskRequest } from './task-request.ts';
+import { isGitUrl, type TaskRequest } from './task-request.ts';
+import { parseFullName } from '../sources/github/repo-name.ts';
 
 export interface OpenSourceDeps {
   config: Config;
@@ -32,7 +33,7 @@ export interface OpenedSource {
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
-  if (/^https?:\/\//i.test(request.repo)) {
+  if (isGitUrl(request.repo)) {
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
     const allowed = config.GIT_ALLOWED_HOSTS;
     const source = createRemoteGitSource(request.repo, {
@@ -43,7 +44,10 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     });
     return { source, ...(cache ? { cache } : {}) };
   }
-  const [owner = '', repo = ''] = request.repo.split('/');
+  // Tasks stored before names were checked at creation fail here, once, instead of retrying.
+  const name = parseFullName(request.repo);
+  if (!name.ok) throw new PermanentAssemblyError(`repo ${request.repo}: ${name.reason}`);
+  const { owner, name: repo } = name;
   const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
   const source = createGitHubSource({

@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
+import { isValidRefName } from '../sources/git/ref-name.ts';
+import { LoginSchema, parseFullName, RepoNameSchema } from '../sources/github/repo-name.ts';
 import { normalisePath } from '../sources/paths.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
@@ -22,19 +24,36 @@ export const WorkingDirectorySchema = z
 
 export const SkillNameSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -');
 
-/** `owner/name` (GitHub source) or an http(s) git URL (isomorphic-git source). */
+const REPO_SHAPE = 'must be owner/name or an http(s) git URL';
+
+/** True for a repository named by git URL rather than GitHub `owner/name`. */
+export const isGitUrl = (repo: string): boolean => /^https?:\/\//i.test(repo);
+
+/** Why `repo` names no repository we can read, or undefined when it names one. */
+function repoProblem(repo: string): string | undefined {
+  if (isGitUrl(repo)) return /^https?:\/\/[^\s]+$/i.test(repo) ? undefined : REPO_SHAPE;
+  if (repo.split('/').length !== 2) return REPO_SHAPE;
+  const name = parseFullName(repo);
+  return name.ok ? undefined : name.reason;
+}
+
+/** `owner/name` (GitHub source, checked as GitHub checks names) or an http(s) git URL (isomorphic-git source). */
 export const RepoSchema = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(512)
-  .refine((repo) => /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(repo) || /^https?:\/\/[^\s]+$/.test(repo), {
-    message: 'must be owner/name or an http(s) git URL',
+  .superRefine((repo, ctx) => {
+    const problem = repoProblem(repo);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
+
+/** A branch, tag or commit, by git's ref name rules (`..`, `~`, `:` and control characters never pass). */
+export const RefSchema = z.string().min(1).max(256).refine(isValidRefName, 'must be a branch, tag or commit name');
 
 /** A repository as it may be shown back: a git URL loses its user and password. */
 export function displayRepo(repo: string): string {
-  if (!/^https?:\/\//i.test(repo)) return repo;
+  if (!isGitUrl(repo)) return repo;
   try {
     const url = new URL(repo);
     if (url.username === '' && url.password === '') return repo;
@@ -57,8 +76,8 @@ export const NotifySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('github-check'),
     installationId: z.number().int().positive(),
-    owner: z.string().min(1),
-    repo: z.string().min(1),
+    owner: LoginSchema,
+    repo: RepoNameSchema,
     headSha: COMMIT,
   }),
   z.object({ kind: z.literal('slack'), responseUrl: z.url() }),
@@ -80,7 +99,7 @@ export const TaskRequestSchema = z.object({
   tenant: z.string().min(1).max(200),
   repo: RepoSchema,
   /** Branch, tag or commit to resolve once at assembly; ignored when `baseCommit` is set. */
-  ref: z.string().min(1).max(256).optional(),
+  ref: RefSchema.optional(),
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
   cwd: WorkingDirectorySchema.default(''),

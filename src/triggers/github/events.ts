@@ -5,16 +5,18 @@
  */
 import { z } from 'zod';
 import { parseWith } from '../../http/validate.ts';
+import { FullNameSchema, LoginSchema, RepoNameSchema } from '../../sources/github/repo-name.ts';
 
 const Commit = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 const Installation = z.object({ id: z.number().int().positive() });
 const RepoRef = z.object({ id: z.number().int(), full_name: z.string().min(1) });
-const RepoName = z.object({ full_name: z.string().min(1) });
+// Names become GitHub API paths and installation records: checked as GitHub checks them.
+const RepoName = z.object({ full_name: FullNameSchema });
 
 const Repository = z.object({
-  name: z.string().min(1),
-  full_name: z.string().min(1),
-  owner: z.object({ login: z.string().min(1) }),
+  name: RepoNameSchema,
+  full_name: FullNameSchema,
+  owner: z.object({ login: LoginSchema }),
 });
 
 /** The pull request object, identical in webhook payloads and in `GET /repos/{o}/{r}/pulls/{n}`. */
