@@ -8,6 +8,7 @@
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
+import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
 import { sha256Hex } from '../lib/sha256.ts';
@@ -34,6 +35,9 @@ export interface OpenedSource {
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
   if (isGitUrl(request.repo)) {
+    // Checked at creation; a task stored before that fails here once instead of being retried.
+    const parsed = parseRemoteUrl(request.repo);
+    if (!parsed.ok) throw new PermanentAssemblyError(parsed.reason);
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
     const allowed = config.GIT_ALLOWED_HOSTS;
     const source = createRemoteGitSource(request.repo, {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { isValidRefName } from '../sources/git/ref-name.ts';
 import { LoginSchema, parseFullName, RepoNameSchema } from '../sources/github/repo-name.ts';
+import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { normalisePath } from '../sources/paths.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
@@ -31,7 +32,7 @@ export const isGitUrl = (repo: string): boolean => /^https?:\/\//i.test(repo);
 
 /** Why `repo` names no repository we can read, or undefined when it names one. */
 function repoProblem(repo: string): string | undefined {
-  if (isGitUrl(repo)) return /^https?:\/\/[^\s]+$/i.test(repo) ? undefined : REPO_SHAPE;
+  if (isGitUrl(repo)) return gitUrlProblem(repo);
   if (repo.split('/').length !== 2) return REPO_SHAPE;
   const name = parseFullName(repo);
   return name.ok ? undefined : name.reason;
@@ -51,25 +52,46 @@ export const RepoSchema = z
 /** A branch, tag or commit, by git's ref name rules (`..`, `~`, `:` and control characters never pass). */
 export const RefSchema = z.string().min(1).max(256).refine(isValidRefName, 'must be a branch, tag or commit name');
 
-/** A repository as it may be shown back: a git URL loses its user and password. */
+/**
+ * Why a git URL cannot be read, judged by the parser that will read it, so that everything
+ * stored can be read and shown back without its credentials. The URL is not quoted: it may
+ * hold a password.
+ */
+function gitUrlProblem(url: string): string | undefined {
+  if (/[\s\x00-\x1f\x7f]/.test(url)) return 'git URL must not contain whitespace or control characters';
+  const parsed = parseRemoteUrl(url);
+  return parsed.ok ? undefined : parsed.reason.replace(/^remote git URL/, 'git URL');
+}
+
+const UNPARSABLE = '(a git URL that does not parse; not shown)';
+
+/**
+ * A repository as it may be shown back: a git URL as the identity its source reads (no user,
+ * password, query or fragment). A stored URL that does not parse is never shown as written.
+ */
 export function displayRepo(repo: string): string {
   if (!isGitUrl(repo)) return repo;
-  try {
-    const url = new URL(repo);
-    if (url.username === '' && url.password === '') return repo;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return repo;
-  }
+  const parsed = parseRemoteUrl(repo);
+  return parsed.ok ? parsed.identity : UNPARSABLE;
 }
 
 /** Whether a git URL's host matches the allowlist (`host` or `*.suffix`); an empty list allows all. */
 export function gitHostAllowed(repo: string, allowed: readonly string[]): boolean {
   if (allowed.length === 0) return true;
-  const host = new URL(repo).hostname.toLowerCase();
-  return allowed.some((pattern) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern));
+  let host: string;
+  try {
+    host = new URL(repo).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return hostAllowed(host, allowed);
+}
+
+/** Whether `host` matches the allowlist (`host` or `*.suffix`); an empty list allows all. */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const name = host.toLowerCase();
+  return allowed.some((pattern) => (pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern));
 }
 
 export const NotifySchema = z.discriminatedUnion('kind', [
