@@ -16,8 +16,7 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
-import { hostGuardedFetch } from './host-guarded-fetch.ts';
-import { isGitUrl, type TaskRequest } from './task-request.ts';
+import { hostAllowed, isGitUrl, type TaskRequest } from './task-request.ts';
 import { parseFullName } from '../sources/github/repo-name.ts';
 
 export interface OpenSourceDeps {
@@ -41,7 +40,8 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
     const allowed = config.GIT_ALLOWED_HOSTS;
     const source = createRemoteGitSource(request.repo, {
-      fetch: allowed.length > 0 ? hostGuardedFetch(deps.fetch, allowed) : deps.fetch,
+      fetch: deps.fetch,
+      ...(allowed.length > 0 ? { refuse: (url: URL) => (hostAllowed(url.hostname, allowed) ? undefined : `${url.hostname} is not an allowed git host (GIT_ALLOWED_HOSTS)`) } : {}),
       maxFetchBytes: config.GIT_MAX_FETCH_BYTES,
       capSetting: 'GIT_MAX_FETCH_BYTES',
       ...(cache ? { cache: { store: cache } } : {}),
