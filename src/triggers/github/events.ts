@@ -59,7 +59,12 @@ export const IssueCommentEventSchema = z.object({
 export type IssueCommentEvent = z.output<typeof IssueCommentEventSchema>;
 
 const Selection = z.enum(['all', 'selected']);
+// X-GitHub-Event is not signed. Other events carry only `installation: { id, node_id }`, so
+// requiring the full installation object keeps a signed comment or pull request body from
+// being applied as an installation change (an issue_comment "deleted" as an uninstall).
 const InstallationDetail = Installation.extend({
+  app_id: z.number().int().positive(),
+  target_type: z.string().min(1),
   account: z.object({ login: z.string() }).nullish(),
   repository_selection: Selection.optional(),
 });
