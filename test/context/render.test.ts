@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_AGENTS, type AgentConfig } from '../../src/context/agents.ts';
-import type { ContextEntry } from '../../src/context/outcome.ts';
 import { AUTHORITY_NOTICE, renderFirstRequest } from '../../src/context/render.ts';
 import { COMMIT } from '../support/providers.ts';
+import { contextEntry } from '../support/context-entry.ts';
 import { taskView } from '../support/task.ts';
 
 const agent: AgentConfig = {
@@ -13,22 +13,6 @@ const agent: AgentConfig = {
   tools: [{ name: 'read_file', description: 'Read a file.', input_schema: { type: 'object' } }],
   totalBudget: 100,
 };
-
-function contextEntry(body: string, overrides: Partial<ContextEntry> = {}): ContextEntry {
-  return {
-    title: 'AGENTS.md',
-    body,
-    source: { uri: 'https://github.com/o/r/blob/x/AGENTS.md', path: 'AGENTS.md', revision: COMMIT },
-    freshness: 'pinned',
-    warnings: [],
-    provider: 'rules',
-    category: 'rules',
-    chars: body.length,
-    tokens: 1,
-    truncated: false,
-    ...overrides,
-  };
-}
 
 describe('renderFirstRequest', () => {
   it('renders host system blocks and one user message with labeled sections, exactly', () => {
