@@ -15,6 +15,7 @@ import type { RepositorySource } from '../sources/snapshot.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
 import { cliTaskSettings } from './task-settings.ts';
+import { terminalText } from './terminal-text.ts';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -28,13 +29,16 @@ export interface CliDeps {
 
 export const EXIT = { assembled: 0, unreadable: 1, usage: 2 } as const;
 
-export async function runContextCommand(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+export async function runContextCommand(argv: readonly string[], rawIo: CliIo, deps: CliDeps = {}): Promise<number> {
+  // stderr is always read by people; stdout too, unless it carries --json.
+  const stderr = (text: string): void => rawIo.stderr(terminalText(text));
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
-    io.stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);
+    stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);
     return EXIT.usage;
   }
   const options = parsed.options;
+  const io: CliIo = { stdout: options.json ? rawIo.stdout : (text) => rawIo.stdout(terminalText(text)), stderr };
   if (options.help) {
     io.stdout(`${USAGE}\n`);
     return EXIT.assembled;

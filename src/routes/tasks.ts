@@ -12,9 +12,10 @@ import { getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
-import { gitHostAllowed, TaskRequestSchema } from '../tasks/task-request.ts';
+import { gitHostAllowed, isGitUrl, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
@@ -37,7 +38,7 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   });
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
-const TurnParam = z.coerce.number().int().nonnegative().max(10_000);
+const TurnParam = decimalParam(10_000);
 const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
@@ -63,11 +64,11 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       }
     }
     const config = getConfig(c.env);
-    if (/^https?:\/\//i.test(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
+    if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
       throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
     }
     // REST tasks read owner/name with the host token; without one the task could only fail later.
-    if (!/^https?:\/\//i.test(body.repo) && !config.GITHUB_TOKEN) {
+    if (!isGitUrl(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
     }
     const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];

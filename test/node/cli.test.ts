@@ -47,7 +47,7 @@ describe('groundwork context', () => {
     expect(calls).toEqual({ resolve: 1, list: 0, read: 0 });
     expect(turn.entries).toEqual([]);
     expect(turn.providers.find((p) => p.name === 'rules')).toMatchObject({ outcome: 'capability-gated', reason: 'task is untrusted: repo:read is withheld' });
-    expect(userMessage(turn)).toContain('<groundwork-notice provider="rules">');
+    expect(userMessage(turn)).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">/);
     expect(userMessage(turn)).not.toContain(APPROVAL_CLAIM);
   });
 

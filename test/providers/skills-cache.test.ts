@@ -137,6 +137,6 @@ describe('the skills index cache in KV', () => {
     });
     expect(loaderCalls(tree)).toBe(0);
     expect(turn.providers[0]).toMatchObject({ name: 'skills', outcome: 'capability-gated' });
-    expect(turn.messages.find((message) => message.role === 'user')?.content).toContain('<groundwork-notice provider="skills">');
+    expect(turn.messages.find((message) => message.role === 'user')?.content).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="skills">/);
   });
 });
