@@ -8,14 +8,14 @@ import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.t
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
 
-export const USAGE = `Usage: npm run context -- [options]   (bin: groundwork)
+export const USAGE = `Usage: groundwork context [options]   (or: groundwork [options])
 
 Prints the first request an agent would get for a task on a local repository, read at a commit.
 
 Options:
-  --repo PATH          repository to read (default: .)
+  --repo PATH          repository to read (default: the repository of the current directory)
   --ref REF            commit, branch or tag to pin (default: HEAD)
-  --cwd DIR            working directory inside the repository (default: the root)
+  --cwd DIR            working directory inside the repository (default: where you are in it)
   --task TEXT          the task request; $name selects a skill (default: a general orientation task)
   --skill NAME         select a skill by name (repeatable)
   --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; default: .agents/skills/*/)
@@ -25,9 +25,9 @@ Options:
   -h, --help           show this help`;
 
 const CliOptionsSchema = z.object({
-  repo: z.string().min(1, 'must not be empty').default('.'),
+  repo: z.string().min(1, 'must not be empty').optional(),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.default(''),
+  cwd: WorkingDirectorySchema.optional(),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),

@@ -11,7 +11,7 @@ import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
-import { gitHostAllowed, TaskRequestSchema } from '../tasks/task-request.ts';
+import { gitHostAllowed, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
@@ -26,6 +26,8 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   skills: true,
   parentTaskId: true,
 })
+  // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
+  .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
   .superRefine((body, ctx) => {
     const agent = resolveAgent(body.agent);
@@ -61,11 +63,14 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     if (/^https?:\/\//i.test(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
       throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
     }
+    if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
+      throw new ApiError('bad_request', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them');
+    }
     // REST tasks read owner/name with the host token; without one the task could only fail later.
-    if (!/^https?:\/\//i.test(body.repo) && !config.GITHUB_TOKEN) {
+    if (!/^https?:\/\//i.test(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
     }
-    const created = await deps.tasks(c.env).create({ ...body, origin: 'api', tenant });
+    const created = await deps.tasks(c.env).create({ ...body, tenant });
     return c.json({ id: created.id, status: created.status }, 202);
   });
 

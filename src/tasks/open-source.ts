@@ -16,7 +16,7 @@ import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
 import { hostGuardedFetch } from './host-guarded-fetch.ts';
-import type { TaskRequest } from './task-request.ts';
+import { isLocalRepo, type TaskRequest } from './task-request.ts';
 
 export interface OpenSourceDeps {
   config: Config;
@@ -32,6 +32,14 @@ export interface OpenedSource {
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
+  if (isLocalRepo(request.repo)) {
+    const served = config.LOCAL_REPOSITORIES[request.repo];
+    if (served === undefined) throw new PermanentAssemblyError(`${request.repo} is not served by this instance (LOCAL_REPOSITORIES)`);
+    // Named by its path, as `groundwork context` names it, so labels and cache keys survive a new port.
+    const cache = deps.cache ? scopeStore(deps.cache, `local:${await sha256Hex(request.repo)}`) : undefined;
+    const source = createRemoteGitSource(served, { identity: request.repo, fetch: deps.fetch, maxFetchBytes: config.GIT_MAX_FETCH_BYTES, capSetting: 'GIT_MAX_FETCH_BYTES', ...(cache ? { cache: { store: cache } } : {}) });
+    return { source, ...(cache ? { cache } : {}) };
+  }
   if (/^https?:\/\//i.test(request.repo)) {
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
     const allowed = config.GIT_ALLOWED_HOSTS;

@@ -22,15 +22,23 @@ export const WorkingDirectorySchema = z
 
 export const SkillNameSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -');
 
-/** `owner/name` (GitHub source) or an http(s) git URL (isomorphic-git source). */
+/**
+ * `owner/name` (GitHub source), an http(s) git URL (isomorphic-git source), or a `file:///` path
+ * that this instance serves (LOCAL_REPOSITORIES, set by `groundwork run`).
+ */
 export const RepoSchema = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(512)
-  .refine((repo) => /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(repo) || /^https?:\/\/[^\s]+$/.test(repo), {
+  .refine((repo) => /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(repo) || /^https?:\/\/[^\s]+$/.test(repo) || isLocalRepo(repo), {
     message: 'must be owner/name or an http(s) git URL',
   });
+
+/** A repository on the machine of a local instance, named as `groundwork context` names it. */
+export function isLocalRepo(repo: string): boolean {
+  return /^file:\/\/\/[^\0]*$/.test(repo);
+}
 
 /** A repository as it may be shown back: a git URL loses its user and password. */
 export function displayRepo(repo: string): string {
