@@ -98,6 +98,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     host = startWorker(bundle, {
       stateDir,
       port: options.port,
+      handlesInterrupts: deps.signals !== undefined,
       bindings: {
         API_TOKENS: `local=${token}`,
         GIT_ALLOWED_HOSTS: '127.0.0.1',

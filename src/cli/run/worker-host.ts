@@ -18,7 +18,14 @@ export interface WorkerHostOptions {
   port?: number;
   /** Worker log lines (console output, uncaught errors). */
   onLog(level: string, message: string): void;
+  /**
+   * The caller stops the host itself on Ctrl-C and SIGTERM. Miniflare otherwise answers them by
+   * killing workerd and exiting the process at once, before the caller can stop what it started.
+   */
+  handlesInterrupts?: boolean;
 }
+
+const INTERRUPTS = ['SIGINT', 'SIGTERM'] as const;
 
 export interface WorkerHost {
   /** `http://127.0.0.1:<port>/` */
@@ -44,6 +51,7 @@ export async function startWorker(bundle: Extract<WorkerBundle, { ok: true }>, o
   const { Miniflare, convertV4MiniflareOptions } = await import('miniflare');
   const fromToml = bundle.options;
   const tomlVars = typeof fromToml.bindings === 'object' && fromToml.bindings !== null ? fromToml.bindings : {};
+  const before = new Map(INTERRUPTS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const miniflare = new Miniflare(
     convertV4MiniflareOptions({
       ...fromToml,
@@ -58,6 +66,9 @@ export async function startWorker(bundle: Extract<WorkerBundle, { ok: true }>, o
       handleStructuredLogs: ({ level, message }) => options.onLog(level, message),
     }),
   );
+  if (options.handlesInterrupts) {
+    for (const signal of INTERRUPTS) for (const listener of process.listeners(signal)) if (!before.get(signal)?.has(listener)) process.off(signal, listener);
+  }
   try {
     const url = await miniflare.ready;
     return { url, dispose: () => miniflare.dispose() };
