@@ -4,6 +4,7 @@
  * the same pipeline the Worker uses, and prints it.
  * Exit codes: 0 assembled, 1 the repository could not be read, 2 bad usage.
  */
+import { useInterpretedZod } from './zod-config.ts';
 import { resolveAgent } from '../context/agents.ts';
 import type { Registry } from '../context/registry.ts';
 import { assembleFirstTurn } from '../context/turn.ts';
@@ -29,6 +30,7 @@ export interface CliDeps {
 export const EXIT = { assembled: 0, unreadable: 1, usage: 2 } as const;
 
 export async function runContextCommand(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+  useInterpretedZod();
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
     io.stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);
@@ -79,7 +81,7 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
   });
 
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root']);
-  const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill)];
+  const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
   for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
   io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
@@ -106,5 +108,10 @@ export function unknownSkills(turn: AssembledTurn, skills: readonly string[]): s
   const said = turn.entries.flatMap((entry) => entry.warnings).join('\n');
   return skills
     .filter((name) => !turn.entries.some((entry) => entry.title === `Selected skill: ${name}`) && !said.includes(`"${name}"`))
-    .map((name) => `--skill ${name}: no skill of that name was selected (${turn.providers.find((p) => p.name === 'skills')?.reason ?? 'not in the skills index'})`);
+    .map((name) => `--skill ${name} selected nothing (${turn.providers.find((p) => p.name === 'skills')?.reason ?? 'it is not in the skills index'})`);
+}
+
+/** A provider that failed (an unreadable object, say) is in the table; it is said on stderr too. */
+export function failedProviders(turn: AssembledTurn): string[] {
+  return turn.providers.filter((p) => p.outcome === 'failed').map((p) => `${p.name} failed: ${p.reason ?? 'no reason given'}`);
 }

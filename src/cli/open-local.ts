@@ -43,6 +43,10 @@ export async function openLocalRepository(input: OpenLocalInput): Promise<Opened
     const listing = await snapshot.list(input.cwd);
     if (listing.status === 'ok') return { ...opened, cwd: input.cwd, warnings: [] };
     if (listing.status === 'failed') return { ok: false, exit: 1, error: `cannot read ${given}: ${listing.reason}` };
+    const parent = await snapshot.list(parentOf(input.cwd));
+    if (parent.status === 'ok' && parent.entries.some((entry) => entry.path === input.cwd && entry.kind === 'submodule')) {
+      return { ok: false, exit: 2, error: `--cwd: ${input.cwd} is a submodule at ${at}: its files live in its own repository; run with --repo ${found.root}/${input.cwd}` };
+    }
     return { ok: false, exit: 2, error: `--cwd: ${input.cwd} is not a directory in the tree at ${at}` };
   }
   // Standing in a directory that is not committed (new, or ignored): the nearest one that is.

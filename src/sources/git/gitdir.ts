@@ -8,7 +8,11 @@
  */
 import { join, resolve as resolvePath } from 'node:path';
 import { gitErrorCode } from './errors.ts';
-import type { ReadablePromiseFs } from './snapshot-fs.ts';
+
+/** The part of `fs.promises` this needs; Node's fits. */
+export interface ReadablePromiseFs {
+  readFile(path: string, options?: unknown): Promise<unknown>;
+}
 
 export type GitdirLocation =
   | { ok: true; /** Objects and shared refs. */ gitdir: string; /** This working tree's HEAD. */ headGitdir: string }
