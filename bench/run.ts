@@ -4,11 +4,13 @@
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
+import { benchStartup } from './startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
+  ['startup', benchStartup],
 ];
 
 for (const [name, run] of sections) {

@@ -4,7 +4,8 @@
  * the same pipeline the Worker uses, and prints it.
  * Exit codes: 0 assembled, 1 the repository could not be read, 2 bad usage.
  */
-import { useInterpretedZod } from './zod-config.ts';
+// First: it configures zod before any schema below is built.
+import './zod-config.ts';
 import { resolveAgent } from '../context/agents.ts';
 import type { Registry } from '../context/registry.ts';
 import { assembleFirstTurn } from '../context/turn.ts';
@@ -30,7 +31,6 @@ export interface CliDeps {
 export const EXIT = { assembled: 0, unreadable: 1, usage: 2 } as const;
 
 export async function runContextCommand(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
-  useInterpretedZod();
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
     io.stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);

@@ -8,7 +8,8 @@
  * Exit codes: 0 assembled, 1 the repository, the service or the task failed, 2 bad usage,
  * 130 interrupted before the turn was printed.
  */
-import { useInterpretedZod } from '../zod-config.ts';
+// First: it configures zod before any schema below is built.
+import '../zod-config.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync, promises as fsPromises } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -43,7 +44,6 @@ export const RUN_EXIT = { assembled: 0, failed: 1, usage: 2, interrupted: 130 } 
 class Interrupted extends Error {}
 
 export async function runRunCommand(argv: readonly string[], io: CliIo, deps: RunDeps = {}): Promise<number> {
-  useInterpretedZod();
   const parsed = parseRunArgs(argv);
   if (!parsed.ok) {
     io.stderr(`groundwork run: ${parsed.error}\n\n${RUN_USAGE}\n`);
