@@ -2,9 +2,9 @@
  * @module cli/args
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
 
@@ -41,31 +41,18 @@ export type CliOptions = z.output<typeof CliOptionsSchema>;
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; error: string };
 
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        repo: { type: 'string' },
-        ref: { type: 'string' },
-        cwd: { type: 'string' },
-        task: { type: 'string' },
-        skill: { type: 'string', multiple: true },
-        'skills-root': { type: 'string', multiple: true },
-        agent: { type: 'string' },
-        untrusted: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  const parsed = CliOptionsSchema.safeParse(values);
-  if (parsed.success) return { ok: true, options: parsed.data };
-  const issue = parsed.error.issues[0];
-  const option = issue?.path[0];
-  return { ok: false, error: `--${String(option)}: ${issue?.message ?? 'invalid value'}` };
+  return parseOptions(argv, CLI_OPTIONS, CliOptionsSchema);
 }
+
+const CLI_OPTIONS = {
+  repo: { type: 'string' },
+  ref: { type: 'string' },
+  cwd: { type: 'string' },
+  task: { type: 'string' },
+  skill: { type: 'string', multiple: true },
+  'skills-root': { type: 'string', multiple: true },
+  agent: { type: 'string' },
+  untrusted: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;

@@ -2,10 +2,10 @@
  * @module cli/run/run-args
  * `groundwork run` options, parsed strictly and validated with zod; errors name the option.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { SkillNameSchema, WorkingDirectorySchema } from '../../tasks/task-request.ts';
 import { DEFAULT_TASK } from '../args.ts';
+import { parseOptions, type ParsedOptions } from '../parse-options.ts';
 
 export const RUN_USAGE = `Usage: groundwork run [options]
 
@@ -45,34 +45,22 @@ const RunOptionsSchema = z.object({
 });
 export type RunOptions = z.output<typeof RunOptionsSchema>;
 
-export function parseRunArgs(argv: readonly string[]): { ok: true; options: RunOptions } | { ok: false; error: string } {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        repo: { type: 'string' },
-        ref: { type: 'string' },
-        cwd: { type: 'string' },
-        task: { type: 'string' },
-        skill: { type: 'string', multiple: true },
-        agent: { type: 'string' },
-        untrusted: { type: 'boolean' },
-        turns: { type: 'string' },
-        state: { type: 'string' },
-        port: { type: 'string' },
-        keep: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  const parsed = RunOptionsSchema.safeParse(values);
-  if (parsed.success) return { ok: true, options: parsed.data };
-  const issue = parsed.error.issues[0];
-  return { ok: false, error: `--${String(issue?.path[0])}: ${issue?.message ?? 'invalid value'}` };
+export function parseRunArgs(argv: readonly string[]): ParsedOptions<RunOptions> {
+  return parseOptions(argv, RUN_OPTIONS, RunOptionsSchema);
 }
+
+const RUN_OPTIONS = {
+  repo: { type: 'string' },
+  ref: { type: 'string' },
+  cwd: { type: 'string' },
+  task: { type: 'string' },
+  skill: { type: 'string', multiple: true },
+  agent: { type: 'string' },
+  untrusted: { type: 'boolean' },
+  turns: { type: 'string' },
+  state: { type: 'string' },
+  port: { type: 'string' },
+  keep: { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
