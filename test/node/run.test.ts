@@ -42,6 +42,8 @@ describe('groundwork run', () => {
     async () => {
       const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--task', 'Fix the login bug. Use $tdd.', '--agent', 'reviewer'];
       const local = await runCliJson(inputs);
+      // An edit the user has not committed: both hosts show HEAD, and run says so as context does.
+      repo.write('AGENTS.md', '# Rules\nEdited, not committed.\n');
 
       const first = await runInProcess([...inputs, '--state', state, '--json']);
       expect(first.code, first.stderr).toBe(0);
@@ -50,6 +52,7 @@ describe('groundwork run', () => {
       expect(served.messages).toEqual(local.messages);
       expect(served.entries.map((e) => e.source.path)).toEqual(['AGENTS.md', 'services/auth/AGENTS.md', '.agents/skills', '.agents/skills/tdd/SKILL.md']);
       expect(first.gitRequests).toBeGreaterThan(0);
+      expect(first.stderr).toContain('warning: AGENTS.md has uncommitted changes; showing HEAD');
       expect(first.stderr).toMatch(/Worker ready in \d+ ms/);
       expect(first.stderr).toMatch(/ready {2}\+\d+ ms/);
 

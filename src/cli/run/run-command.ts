@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import { resolveAgent } from '../../context/agents.ts';
 import type { AssembledTurn } from '../../context/turn.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
-import type { CliIo } from '../context-command.ts';
+import { failedProviders, unknownSkills, worktreeWarnings, type CliIo } from '../context-command.ts';
 import { formatTurn, warningLines } from '../format.ts';
 import { openLocalRepository } from '../open-local.ts';
 import { createApiClient } from './api-client.ts';
@@ -61,13 +61,14 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
   }
   const progress = (line: string): void => io.stderr(`groundwork run: ${line}\n`);
 
-  const opened = await openLocalRepository({ repo: options.repo, ref: options.ref, cwd: options.cwd });
+  const opened = await openLocalRepository({ repo: options.repo, ref: options.ref, cwd: options.cwd, readTree: !options.untrusted });
   if (!opened.ok) {
     io.stderr(`groundwork run: ${opened.error}\n`);
     return opened.exit;
   }
   const { source, commit, cwd, root } = opened;
-  for (const warning of opened.warnings) io.stderr(`warning: ${warning}\n`);
+  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, []);
+  for (const warning of [...opened.warnings, ...worktree]) io.stderr(`warning: ${warning}\n`);
   const bundle = findWorkerBundle();
   if (!bundle.ok) {
     io.stderr(`groundwork run: ${bundle.reason}\n`);
@@ -130,7 +131,9 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const fetched = served.requests();
     progress(`assembled in ${ms(assembling)}; git requests to the repository: ${fetched.total} (${fetched.uploadPack} fetches)${fetched.total === 0 ? ', all from the KV cache' : ''}`);
 
-    for (const turn of turns) for (const line of warningLines(turn)) io.stderr(`${line}\n`);
+    const [first] = turns;
+    const notices = first ? [...unknownSkills(first, options.skill), ...failedProviders(first)] : [];
+    for (const line of [...notices.map((notice) => `warning: ${notice}`), ...turns.flatMap(warningLines)]) io.stderr(`${line}\n`);
     if (options.json) io.stdout(`${JSON.stringify(turns.length === 1 ? turns[0] : turns, null, 2)}\n`);
     else io.stdout(`${turns.map(formatTurn).join('\n\n')}\n`);
 
