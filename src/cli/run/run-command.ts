@@ -23,7 +23,7 @@ import { createApiClient } from './api-client.ts';
 import { followTask } from './follow-task.ts';
 import { serveRepository, type RepositoryServer } from './repository-server.ts';
 import { parseRunArgs, RUN_USAGE } from './run-args.ts';
-import { findWorkerBundle, startWorker, type WorkerHost } from './worker-host.ts';
+import { findWorkerBundle, preloadMiniflare, startWorker, type WorkerHost } from './worker-host.ts';
 
 /** Local runs may read larger repositories than a deployed Worker's 128 MB allows. */
 const LOCAL_MAX_FETCH_BYTES = 256 * 1024 * 1024;
@@ -60,6 +60,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     return RUN_EXIT.usage;
   }
   const progress = (line: string): void => io.stderr(`groundwork run: ${line}\n`);
+  preloadMiniflare().catch(() => undefined);
 
   const opened = await openLocalRepository({ repo: options.repo, ref: options.ref, cwd: options.cwd, readTree: !options.untrusted });
   if (!opened.ok) {
@@ -129,7 +130,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const turns: AssembledTurn[] = [await step(api.turn(id, 0))];
     for (let turn = 1; turn < options.turns; turn++) turns.push(await step(api.beginTurn(id, turn)));
     const fetched = served.requests();
-    progress(`assembled in ${ms(assembling)}; git requests to the repository: ${fetched.total} (${fetched.uploadPack} fetches)${fetched.total === 0 ? ', all from the KV cache' : ''}`);
+    progress(`assembled in ${ms(assembling)}; git requests to the repository: ${fetched.total} (${fetched.uploadPack} ${fetched.uploadPack === 1 ? 'fetch' : 'fetches'})${fetched.total === 0 ? ', all from the KV cache' : ''}`);
 
     const [first] = turns;
     const notices = first ? [...unknownSkills(first, options.skill), ...failedProviders(first)] : [];

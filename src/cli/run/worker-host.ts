@@ -47,8 +47,19 @@ export function findWorkerBundle(): WorkerBundle {
   return { ok: true, dir, options: { ...options } };
 }
 
+let miniflareModule: Promise<typeof import('miniflare')> | undefined;
+
+/**
+ * Starts loading Miniflare (a second or more of a cold start goes to loading its code), so the
+ * caller can overlap it with its own preparation.
+ */
+export function preloadMiniflare(): Promise<typeof import('miniflare')> {
+  miniflareModule ??= import('miniflare');
+  return miniflareModule;
+}
+
 export async function startWorker(bundle: Extract<WorkerBundle, { ok: true }>, options: WorkerHostOptions): Promise<WorkerHost> {
-  const { Miniflare, convertV4MiniflareOptions } = await import('miniflare');
+  const { Miniflare, convertV4MiniflareOptions } = await preloadMiniflare();
   const fromToml = bundle.options;
   const tomlVars = typeof fromToml.bindings === 'object' && fromToml.bindings !== null ? fromToml.bindings : {};
   const before = new Map(INTERRUPTS.map((signal) => [signal, new Set(process.listeners(signal))]));
