@@ -6,10 +6,13 @@
  * tasks do next needs GitHub and Slack themselves.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import examples from '@octokit/webhooks-examples';
+import { createRequire } from 'node:module';
+import type Examples from '@octokit/webhooks-examples';
 import { signGitHubPayload } from '../src/triggers/github/verify.ts';
 import { signSlackRequest } from '../src/triggers/slack/verify.ts';
 
+// The package is a JSON file, which Node's ESM loader imports only with an attribute TypeScript's module setting refuses.
+const examples = createRequire(import.meta.url)('@octokit/webhooks-examples') as typeof Examples;
 const base = new URL(process.argv[2] ?? 'http://localhost:8787');
 const vars = { ...readDevVars('.dev.vars'), ...pick(process.env, ['GITHUB_WEBHOOK_SECRET', 'SLACK_SIGNING_SECRET', 'SLACK_TEAM_REPOS']) };
 
