@@ -24,17 +24,22 @@ Options:
   --json               print the assembled-turn JSON instead of the human view
   -h, --help           show this help`;
 
-const CliOptionsSchema = z.object({
+/** What every command that assembles a task on a local repository takes. */
+export const TaskOptionsShape = {
   repo: z.string().min(1, 'must not be empty').optional(),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
   cwd: WorkingDirectorySchema.optional(),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
-  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   agent: z.string().default('entry'),
   untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
   help: z.boolean().default(false),
+};
+
+const CliOptionsSchema = z.object({
+  ...TaskOptionsShape,
+  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
 

@@ -3,8 +3,7 @@
  * `groundwork run` options, parsed strictly and validated with zod; errors name the option.
  */
 import { z } from 'zod';
-import { SkillNameSchema, WorkingDirectorySchema } from '../../tasks/task-request.ts';
-import { DEFAULT_TASK } from '../args.ts';
+import { TaskOptionsShape } from '../args.ts';
 import { parseOptions, type ParsedOptions } from '../parse-options.ts';
 
 export const RUN_USAGE = `Usage: groundwork run [options]
@@ -29,19 +28,11 @@ Options:
   -h, --help       show this help`;
 
 const RunOptionsSchema = z.object({
-  repo: z.string().min(1, 'must not be empty').optional(),
-  ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.optional(),
-  task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
-  skill: z.array(SkillNameSchema).default([]),
-  agent: z.string().default('entry'),
-  untrusted: z.boolean().default(false),
+  ...TaskOptionsShape,
   turns: z.coerce.number().int('must be a whole number').min(1, 'must be at least 1').max(100, 'must be at most 100').default(1),
   state: z.string().min(1, 'must not be empty').optional(),
   port: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number').default(0),
   keep: z.boolean().default(false),
-  json: z.boolean().default(false),
-  help: z.boolean().default(false),
 });
 export type RunOptions = z.output<typeof RunOptionsSchema>;
 
