@@ -67,6 +67,11 @@ export const ConfigSchema = z.object({
   SLACK_TEAM_REPOS: jsonString(z.record(z.string(), z.array(z.string()))).default({}),
   /** JSON `{ "<provider>": { <its config fields>, budget?, enabled?: false } }`: this deployment's provider settings. */
   PROVIDER_CONFIG: jsonString(DeploymentSettingsSchema).default({}),
+  /**
+   * Set by `groundwork run`: `{ "file:///path": "http://127.0.0.1:PORT/repository.git" }`, the
+   * local repositories this instance may read and the loopback smart-HTTP URL serving each.
+   */
+  LOCAL_REPOSITORIES: jsonString(z.record(z.string().regex(/^file:\/\/\//, 'keys must be file:/// URLs'), z.url())).default({}),
 });
 export type Config = z.output<typeof ConfigSchema>;
 

@@ -15,7 +15,7 @@ import { ApiError } from '../http/errors.ts';
 import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
-import { gitHostAllowed, isGitUrl, TaskRequestSchema } from '../tasks/task-request.ts';
+import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
@@ -31,6 +31,8 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   providers: true,
   parentTaskId: true,
 })
+  // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
+  .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
   .superRefine((body, ctx) => {
     const agent = resolveAgent(body.agent);
@@ -67,13 +69,16 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
       throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
     }
+    if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
+      throw new ApiError('bad_request', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them');
+    }
     // REST tasks read owner/name with the host token; without one the task could only fail later.
-    if (!isGitUrl(body.repo) && !config.GITHUB_TOKEN) {
+    if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
     }
     const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];
     if (capped) throw new ApiError('bad_request', `providers.${capped.path}: ${capped.message}`);
-    const created = await deps.tasks(c.env).create({ ...body, origin: 'api', tenant });
+    const created = await deps.tasks(c.env).create({ ...body, tenant });
     return c.json({ id: created.id, status: created.status }, 202);
   });
 

@@ -16,7 +16,7 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
-import { hostAllowed, isGitUrl, type TaskRequest } from './task-request.ts';
+import { hostAllowed, isGitUrl, isLocalRepo, type TaskRequest } from './task-request.ts';
 import { parseFullName } from '../sources/github/repo-name.ts';
 
 export interface OpenSourceDeps {
@@ -33,6 +33,14 @@ export interface OpenedSource {
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
+  if (isLocalRepo(request.repo)) {
+    const served = config.LOCAL_REPOSITORIES[request.repo];
+    if (served === undefined) throw new PermanentAssemblyError(`${request.repo} is not served by this instance (LOCAL_REPOSITORIES)`);
+    // Named by its path, as `groundwork context` names it, so labels and cache keys survive a new port.
+    const cache = deps.cache ? scopeStore(deps.cache, `local:${await sha256Hex(request.repo)}`) : undefined;
+    const source = createRemoteGitSource(served, { identity: request.repo, fetch: deps.fetch, maxFetchBytes: config.GIT_MAX_FETCH_BYTES, capSetting: 'GIT_MAX_FETCH_BYTES', ...(cache ? { cache: { store: cache } } : {}) });
+    return { source, ...(cache ? { cache } : {}) };
+  }
   if (isGitUrl(request.repo)) {
     // Checked at creation; a task stored before that fails here once instead of being retried.
     const parsed = parseRemoteUrl(request.repo);

@@ -59,15 +59,25 @@ const REPO_SHAPE = 'must be owner/name or an http(s) git URL';
 /** True for a repository named by git URL rather than GitHub `owner/name`. */
 export const isGitUrl = (repo: string): boolean => /^https?:\/\//i.test(repo);
 
+/** A repository on the machine of a local instance, named as `groundwork context` names it. */
+export function isLocalRepo(repo: string): boolean {
+  return /^file:\/\/\/[^\0]*$/.test(repo);
+}
+
 /** Why `repo` names no repository we can read, or undefined when it names one. */
 function repoProblem(repo: string): string | undefined {
   if (isGitUrl(repo)) return gitUrlProblem(repo);
+  if (isLocalRepo(repo)) return undefined;
   if (repo.split('/').length !== 2) return REPO_SHAPE;
   const name = parseFullName(repo);
   return name.ok ? undefined : name.reason;
 }
 
-/** `owner/name` (GitHub source, checked as GitHub checks names) or an http(s) git URL (isomorphic-git source). */
+/**
+ * `owner/name` (GitHub source, checked as GitHub checks names), an http(s) git URL
+ * (isomorphic-git source), or a `file:///` path that this instance serves (LOCAL_REPOSITORIES,
+ * set by `groundwork run`).
+ */
 export const RepoSchema = z
   .string()
   .trim()

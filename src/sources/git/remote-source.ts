@@ -42,6 +42,11 @@ export interface RemoteGitSourceOptions {
   refuse?: (url: URL) => string | undefined;
   /** Overrides credentials embedded in the URL. */
   auth?: BasicAuth;
+  /**
+   * The repository's identity when the URL is only how it is reached (a local repository served
+   * on a loopback port that changes between runs): it labels entries and keys the cache.
+   */
+  identity?: string;
   /** When set, trees and blobs are cached by commit and oid, so a warm snapshot fetches nothing. */
   cache?: { store: KeyValueStore; options?: CachedLoaderOptions };
 }
@@ -54,7 +59,7 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
     options.fetch ?? ((input, init) => fetch(input, init)),
     options.refuse ? { refuse: options.refuse } : {},
   );
-  const repository = parsed.ok ? parsed.identity : 'invalid-remote-url';
+  const repository = options.identity ?? (parsed.ok ? parsed.identity : 'invalid-remote-url');
   const capReason = (what: string): string =>
     `${what} exceeded the size cap of ${maxBytes} bytes (${options.capSetting ?? 'maxFetchBytes'}); raise it to read this repository`;
 
