@@ -41,7 +41,7 @@ export class TaskObject extends DurableObject<Env> {
       store: this.#store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
-        openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
+        openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE, tokens: env.TENANTS }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         now: () => Date.now(),
       }),
@@ -177,7 +177,11 @@ export class TaskObject extends DurableObject<Env> {
         status === 'ready' && first
           ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
-      await notifyTaskResult({ config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) }, task.request.notify, result);
+      await notifyTaskResult(
+        { config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init), tokens: this.env.TENANTS },
+        task.request.notify,
+        result,
+      );
     }
     this.#store.setStatus(status, reason, Date.now());
     await this.ctx.storage.setAlarm(task.expires_at);

@@ -8,6 +8,7 @@
 import type { AssembledTurn } from '../context/turn.ts';
 import type { Config } from '../env.ts';
 import { describeFailure } from '../sources/github/errors.ts';
+import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { Notify } from '../tasks/task-request.ts';
 import { installationClient } from '../triggers/github/app-client.ts';
 import { failureSummary, turnSummary } from './check-run-summary.ts';
@@ -19,6 +20,8 @@ export type TaskResult = { taskId: string; status: 'ready'; turn: AssembledTurn 
 export interface NotifyDeps {
   config: Config;
   fetch: typeof fetch;
+  /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
+  tokens?: KeyValueStore;
 }
 
 /**
@@ -33,7 +36,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
       if (problem) console.warn(`task ${result.taskId}: Slack response not delivered: ${problem}`);
       return;
     }
-    const octokit = installationClient(deps.config, notify.installationId, { fetch: deps.fetch });
+    const octokit = installationClient(deps.config, notify.installationId, { fetch: deps.fetch, ...(deps.tokens ? { tokens: deps.tokens } : {}) });
     if (!octokit) {
       console.warn(`task ${result.taskId}: no GitHub App credentials, check run not created`);
       return;

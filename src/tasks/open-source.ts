@@ -8,13 +8,14 @@
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
-import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
+import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
+import { installationAuthFor } from './github-app.ts';
 import { hostGuardedFetch } from './host-guarded-fetch.ts';
 import type { TaskRequest } from './task-request.ts';
 
@@ -22,6 +23,8 @@ export interface OpenSourceDeps {
   config: Config;
   fetch: typeof fetch;
   cache?: KeyValueStore;
+  /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
+  tokens?: KeyValueStore;
 }
 
 export interface OpenedSource {
@@ -44,7 +47,7 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     return { source, ...(cache ? { cache } : {}) };
   }
   const [owner = '', repo = ''] = request.repo.split('/');
-  const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
+  const { auth, scope } = await githubAuthFor(request.githubInstallationId, deps);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
   const source = createGitHubSource({
     owner,
@@ -67,24 +70,14 @@ function gitCredentials(url: string): string {
   }
 }
 
-/** One App auth per installation per isolate, so its installation token is reused across tasks. */
-const appAuths = new Map<string, GitHubAuth>();
-
 /** The credential a GitHub read uses, and the cache scope that credential's reads share. */
-async function githubAuthFor(installation: number | undefined, config: Config): Promise<{ auth: GitHubAuth; scope: string }> {
-  if (installation !== undefined && config.GITHUB_APP_ID && config.GITHUB_APP_PRIVATE_KEY) {
-    const key = `${config.GITHUB_API_URL} ${config.GITHUB_APP_ID} ${installation}`;
-    let auth = appAuths.get(key);
-    if (!auth) {
-      auth = createAppAuth({ appId: config.GITHUB_APP_ID, privateKey: config.GITHUB_APP_PRIVATE_KEY, installationId: installation });
-      appAuths.set(key, auth);
-    }
-    return { auth, scope: `github-installation:${key}` };
-  }
+async function githubAuthFor(installation: number | undefined, { config, tokens }: OpenSourceDeps): Promise<{ auth: GitHubAuth; scope: string }> {
+  const app = installation === undefined ? undefined : installationAuthFor(config, installation, tokens);
+  if (app) return app;
   if (config.GITHUB_TOKEN) return { auth: tokenAuth(config.GITHUB_TOKEN), scope: `github-token:${await sha256Hex(config.GITHUB_TOKEN)}` };
   throw new PermanentAssemblyError(
     installation
-      ? 'GitHub App credentials are not configured: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY'
+      ? 'GitHub App credentials are not configured: set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID) and GITHUB_APP_PRIVATE_KEY'
       : 'no GitHub credentials for owner/name repositories: set GITHUB_TOKEN (or use a git URL)',
   );
 }

@@ -46,6 +46,10 @@ describe('a pull request delivery through the Worker and the Task object', () =>
     expect(await redelivered.json()).toEqual({ taskId, status: 'ready', duplicate: true });
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready', attempts: 1 });
     expect(await checkRunsOf(taskId)).toHaveLength(1);
+    // The installation token the task minted is stored for the next Task object, sealed.
+    const tokens = await env.TENANTS.list({ prefix: `installation-token:v1:${fx.installationId}:` });
+    expect(tokens.keys).toHaveLength(1);
+    expect(await env.TENANTS.get(tokens.keys[0]?.name ?? '', 'text')).not.toContain('ghs_');
   });
 
   it('accepts a delivery signed with the previous secret while it is rotated out', async () => {

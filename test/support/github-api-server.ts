@@ -22,6 +22,8 @@ export interface GitHubApiServerOptions {
   owner: string;
   repo: string;
   appId: string;
+  /** The App's Client ID, which GitHub accepts as the JWT issuer as well as the App ID. */
+  appClientId?: string;
   installationId: number;
   appPublicKeyPem: string;
   personalToken: string;
@@ -32,6 +34,8 @@ export interface GitHubApiServerOptions {
 export async function startGitHubApiServer(options: GitHubApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   const scopeNamed = createScopes();
   const tokens = new Map<string, number>([[options.personalToken, Number.POSITIVE_INFINITY]]);
+  /** Installation tokens by the scope that minted them, so a test can revoke its own. */
+  const minted = new Map<Scope, string[]>();
   const objects = gitObjects(options.repoDir);
   // Spawning git per request blocks this thread long enough to skew round-trip timing.
   await objects.preloadBlobs();
@@ -51,6 +55,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
       const token = `ghs_${randomBytes(16).toString('hex')}`;
       const expiresAt = Date.now() + (scope.config.tokenTtlSeconds ?? 3600) * 1000;
       tokens.set(token, expiresAt);
+      minted.set(scope, [...(minted.get(scope) ?? []), token]);
       return { status: 201, body: { token, expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
     }
     const repoRoute = /^\/repos\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
@@ -63,10 +68,14 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const control = /^\/__(control|stats)\/([\w-]+)$/.exec(url.pathname);
+    const control = /^\/__(control|stats|revoke)\/([\w-]+)$/.exec(url.pathname);
     if (control) {
       const scope = scopeNamed(control[2] ?? '');
       if (control[1] === 'stats') return send(res, { status: 200, body: scopeStats(scope) });
+      if (control[1] === 'revoke') {
+        for (const token of minted.get(scope) ?? []) tokens.delete(token);
+        return send(res, { status: 204, body: '' });
+      }
       scope.config = { ...scope.config, ...(JSON.parse(await readBody(req)) as ScopeConfig) };
       return send(res, { status: 204, body: '' });
     }
@@ -104,7 +113,7 @@ function verifyAppJwt(header: string | undefined, options: GitHubApiServerOption
   const now = Date.now() / 1000;
   return (
     decode(head).alg === 'RS256' &&
-    claims.iss === options.appId &&
+    (claims.iss === options.appId || (options.appClientId !== undefined && claims.iss === options.appClientId)) &&
     typeof claims.iat === 'number' && typeof claims.exp === 'number' &&
     claims.iat <= now + 60 && claims.exp > now && claims.exp - claims.iat <= 600
   );

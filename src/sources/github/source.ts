@@ -5,7 +5,7 @@
  *
  * Round trips for a cold assembly: resolve (skipped for a 40-hex ref) -> one recursive tree
  * shared by every list() -> blobs read in parallel. An app installation token costs one more
- * request the first time and is cached afterwards.
+ * request when neither the isolate nor the token store (KV) holds one.
  */
 import { z } from 'zod';
 import { COMMIT_SHA } from '../snapshot.ts';
