@@ -3,11 +3,12 @@
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchAppTokens } from './app-tokens.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
-  ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
+  ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
 ];
 
