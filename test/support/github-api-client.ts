@@ -55,6 +55,12 @@ export interface ScopeConfig {
   tokenTtlSeconds?: number;
   /** Added to every answer, so that parallel requests overlap the way they do over a network. */
   latencyMs?: number;
+  /** Rate-limit budget left at the start, per bucket (GitHub's `core` for REST, `graphql`); default 5000. */
+  rateLimitRemaining?: { core?: number; graphql?: number };
+  /** `legacy` plays a GitHub Enterprise Server whose schema lacks `Commit.file`. */
+  graphqlSchema?: 'current' | 'legacy';
+  /** Bytes of `Blob.text` before GitHub truncates it (default 512,000). */
+  graphqlTextLimit?: number;
 }
 
 export interface RecordedRequest {

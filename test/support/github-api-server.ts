@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
 import { repoRoutes } from './github-api-repo.ts';
 import type { PullFixture } from './github-api-repo.ts';
-import { createScopes, faultFor, scopeStats } from './github-api-scope.ts';
+import { createScopes, faultFor, scopeStats, spendRateLimit } from './github-api-scope.ts';
+import { BLOB_TEXT_LIMIT, graphqlEndpoint } from './github-graphql.ts';
 import type { Answer, Scope } from './github-api-scope.ts';
 import { gitObjects } from './git-objects.ts';
 
@@ -40,6 +41,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
   // Spawning git per request blocks this thread long enough to skew round-trip timing.
   await objects.preloadBlobs();
   const repoApi = repoRoutes(objects, { owner: options.owner, repo: options.repo, ...(options.pulls ? { pulls: options.pulls } : {}) });
+  const graphqlApi = graphqlEndpoint(objects, { owner: options.owner, repo: options.repo });
   const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
 
   const authorised = (req: IncomingMessage): boolean => {
@@ -58,12 +60,33 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
       minted.set(scope, [...(minted.get(scope) ?? []), token]);
       return { status: 201, body: { token, expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
     }
+    if (path === '/graphql' && req.method === 'POST') {
+      if (!authorised(req)) return { status: 401, body: { message: 'Bad credentials' } };
+      const spent = spendRateLimit(scope, 'graphql');
+      let request: { query?: unknown; variables?: unknown };
+      try {
+        request = JSON.parse(body) as { query?: unknown; variables?: unknown };
+      } catch {
+        return { status: 400, body: { message: 'Problems parsing JSON' }, headers: spent.headers };
+      }
+      if (typeof request.query !== 'string') return { status: 200, body: { errors: [{ message: 'A query attribute must be specified' }] }, headers: spent.headers };
+      const answer = await graphqlApi({
+        query: request.query,
+        variables: typeof request.variables === 'object' && request.variables !== null ? (request.variables as Record<string, unknown>) : {},
+        schema: scope.config.graphqlSchema ?? 'current',
+        textLimit: scope.config.graphqlTextLimit ?? BLOB_TEXT_LIMIT,
+        rateLimit: { cost: 1, limit: 5000, remaining: spent.remaining, used: spent.used, resetAt: new Date(spent.resetAt * 1000).toISOString() },
+      });
+      return { status: 200, body: answer, headers: spent.headers };
+    }
     const repoRoute = /^\/repos\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
     if (!repoRoute) return notFound;
     if (!authorised(req)) return { status: 401, body: { message: 'Bad credentials' } };
     const [, owner, repo, rest = ''] = repoRoute;
     if (owner !== options.owner || repo !== options.repo) return notFound;
-    return repoApi({ method: req.method ?? 'GET', rest, query, accept: req.headers.accept ?? '', body, scope });
+    const spent = spendRateLimit(scope, 'core');
+    const answer = await repoApi({ method: req.method ?? 'GET', rest, query, accept: req.headers.accept ?? '', body, scope });
+    return { ...answer, headers: { ...spent.headers, ...answer.headers } };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
