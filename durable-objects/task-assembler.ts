@@ -7,6 +7,8 @@
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestText } from '../src/context/digest.ts';
 import type { TaskView } from '../src/context/provider.ts';
+import { planReads } from '../src/context/read-ahead.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
@@ -33,24 +35,26 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const { source, cache } = await deps.openSource(request);
-    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
-
-    const view: TaskView = {
+    const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
-      commit,
       ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,
       agent: agent.agent.name,
     };
+    // What the providers will read, so the source can fetch it with the ref's resolution.
+    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available: ['repo:read'] });
+    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
+
+    const view: TaskView = { ...unpinned, commit };
     const input = {
       registry: deps.registry,
       agent: agent.agent,
       available: ['repo:read'] as const,
-      snapshot: source.snapshot(commit),
+      snapshot: source.snapshot(commit, { plan }),
       task: view,
       turn,
       now: deps.now,
@@ -98,9 +102,9 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
   };
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
+async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
   const ref = request.ref ?? 'HEAD';
-  const resolved = await source.resolve(ref);
+  const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
   throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);

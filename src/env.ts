@@ -52,6 +52,8 @@ export const ConfigSchema = z.object({
     .default('')
     .transform((text) => text.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '')),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** `graphql`: read a task's files ahead in one GraphQL query, REST for the rest; `rest`: the git-data API only. */
+  GITHUB_READS: z.enum(['graphql', 'rest']).default('graphql'),
   /** A plain token for GitHub reads when no App is configured. */
   GITHUB_TOKEN: optionalSecret,
   GITHUB_APP_ID: z.string().regex(/^\d+$/).optional(),

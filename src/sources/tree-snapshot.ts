@@ -5,7 +5,9 @@
  * once, so the GitHub API and isomorphic-git sources differ only in how they load objects.
  */
 import { decodeBlob } from './decode.ts';
+import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
+import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
 import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
@@ -21,6 +23,11 @@ export interface FlatTreeEntry {
 export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
   loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /**
+   * The part of the tree a plan needs, cheaper than the whole (and, for some loaders, with the
+   * planned blobs on board for `loadBlob`). Optional; a failure falls back to `loadTree`.
+   */
+  loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
 }
 
 export interface TreeSnapshotOptions {
@@ -28,6 +35,8 @@ export interface TreeSnapshotOptions {
   commit: CommitSha;
   uri: (path: string) => string;
   loader: TreeLoader;
+  /** What the readers will ask for; the snapshot answers from `loadPartial` what it can. */
+  plan?: ReadPlan;
 }
 
 interface TreeIndex {
@@ -36,8 +45,9 @@ interface TreeIndex {
 }
 
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
-  const { loader } = options;
+  const { loader, plan } = options;
   let index: Promise<TreeIndex> | undefined;
+  let partial: Promise<PartialIndex | undefined> | undefined;
 
   const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
     if (!index) {
@@ -46,6 +56,27 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       index.catch(() => (index = undefined));
     }
     return index;
+  };
+
+  /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
+  const loadPartial = (signal?: AbortSignal): Promise<PartialIndex | undefined> => {
+    if (!plan || isEmptyPlan(plan) || !loader.loadPartial) return Promise.resolve(undefined);
+    partial ??= loader.loadPartial(plan, signal).then(
+      (tree) => (isConsistent(tree) ? indexPartialTree(tree) : undefined),
+      () => undefined,
+    );
+    return partial.then((known) => {
+      // An abort is the caller's; the read-ahead's other failures only send readers to the whole tree.
+      if (signal?.aborted) throw signal.reason;
+      return known;
+    });
+  };
+
+  /** The entry at a normalised path (null when absent), from the read-ahead when it knows. */
+  const entryAt = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | null> => {
+    const known = (await loadPartial(signal))?.entry(path);
+    if (known !== undefined) return known;
+    return (await loadIndex(signal)).byPath.get(path) ?? null;
   };
 
   const readBlob = async (
@@ -77,13 +108,14 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       const path = normal.path;
       try {
-        const tree = await loadIndex(signal);
+        const listed = (await loadPartial(signal))?.children(path);
+        if (listed) return { status: 'ok', path, entries: listed };
         if (path !== '') {
-          const entry = tree.byPath.get(path);
+          const entry = await entryAt(path, signal);
           if (!entry) return { status: 'missing', path };
           if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
         }
-        return { status: 'ok', path, entries: tree.children.get(path) ?? [] };
+        return { status: 'ok', path, entries: (await loadIndex(signal)).children.get(path) ?? [] };
       } catch (error) {
         return failure(path, error, signal);
       }
@@ -95,8 +127,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       const requested = normal.path;
       const { signal } = readOptions;
       try {
-        const tree = await loadIndex(signal);
-        const entry = tree.byPath.get(requested);
+        const entry = await entryAt(requested, signal);
         if (!entry) return { status: 'missing', path: requested };
         if (entry.kind === 'file') return await readBlob(entry, requested, readOptions);
         if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
@@ -106,7 +137,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         // An absolute target must be refused, not re-rooted under the link's directory.
         const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
         if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
-        const targetEntry = tree.byPath.get(resolved.path);
+        const targetEntry = await entryAt(resolved.path, signal);
         if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };
         if (targetEntry.kind !== 'file') {
           return { status: 'unresolved-symlink', path: requested, target, reason: `target is a ${targetEntry.kind}, not a regular file` };

@@ -55,6 +55,7 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     auth,
     baseUrl: config.GITHUB_API_URL,
     fetch: deps.fetch,
+    reads: config.GITHUB_READS,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
   return { source, ...(cache ? { cache } : {}) };

@@ -22,6 +22,7 @@ import { configuredRoots, SkillsConfigSchema, type SkillsConfig } from './config
 import { cachedSkillIndex } from './index-cache.ts';
 import { fitIndex } from './index-entry.ts';
 import { describeUnreadable } from './load-index.ts';
+import { skillsReadPlan } from './read-plan.ts';
 import { selectedEntry, type SkillFile } from './selected-entry.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
 import type { Skill } from './skill-index.ts';
@@ -45,6 +46,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 6_000,
     ...(options.position === undefined ? {} : { position: options.position }),
+    plan: ({ config }) => skillsReadPlan(config),
     async run({ task, snapshot, cache, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
