@@ -12,6 +12,7 @@ import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
@@ -22,7 +23,7 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 export interface AssemblerDeps {
   registry: Registry;
   /** The task's source, and the cache scoped to the credential that reads it (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -34,7 +35,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache } = await deps.openSource(request);
+    const { source, cache, usage } = await deps.openSource(request);
     const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
@@ -80,6 +81,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         providers: first.providers,
         entries: first.entries,
         createdAt,
+        ...(usage ? { github: usage() } : {}),
       };
     }
 
@@ -98,6 +100,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       providers: gathered.outcomes,
       entries: gathered.entries.map(summariseEntry),
       createdAt,
+      ...(usage ? { github: usage() } : {}),
     };
   };
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
+import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { TranscriptItemSchema, type TranscriptItem } from '../src/tasks/transcript.ts';
 
@@ -38,6 +39,8 @@ export const TurnRecordSchema = z.object({
   providers: z.array(ProviderOutcomeSchema),
   entries: z.array(EntrySummarySchema),
   createdAt: z.number(),
+  /** What this turn's GitHub reads cost, for tasks read through the GitHub API. */
+  github: GitHubUsageSchema.optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

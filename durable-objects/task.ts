@@ -82,6 +82,7 @@ export class TaskObject extends DurableObject<Env> {
         commit: t.commit,
         createdAt: new Date(t.createdAt).toISOString(),
         providers: t.providers,
+        ...(t.github ? { github: t.github } : {}),
       })),
     };
   }
@@ -175,7 +176,12 @@ export class TaskObject extends DurableObject<Env> {
     if (task.request.notify) {
       const result =
         status === 'ready' && first
-          ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
+          ? {
+              taskId: task.task_id,
+              status: 'ready' as const,
+              turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
+              ...(first.github ? { github: first.github } : {}),
+            }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
       await notifyTaskResult(
         { config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init), tokens: this.env.TENANTS },

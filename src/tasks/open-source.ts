@@ -10,6 +10,7 @@ import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
+import { createUsageMeter, type GitHubUsage } from '../sources/github/usage.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
@@ -31,6 +32,8 @@ export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
+  /** What this task's GitHub reads have cost so far (GitHub sources only). */
+  usage?: () => GitHubUsage;
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
@@ -49,6 +52,7 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   const [owner = '', repo = ''] = request.repo.split('/');
   const { auth, scope } = await githubAuthFor(request.githubInstallationId, deps);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
+  const meter = createUsageMeter();
   const source = createGitHubSource({
     owner,
     repo,
@@ -56,9 +60,10 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     baseUrl: config.GITHUB_API_URL,
     fetch: deps.fetch,
     reads: config.GITHUB_READS,
+    meter,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
-  return { source, ...(cache ? { cache } : {}) };
+  return { source, usage: () => meter.read(), ...(cache ? { cache } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */

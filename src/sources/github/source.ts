@@ -19,6 +19,7 @@ import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
 import { isEmptyPlan, type ReadPlan } from '../read-plan.ts';
 import { readAhead, type RateLimitReport, type ReadAhead, type ReadAheadResult } from './graphql-read-ahead.ts';
 import { createGitHubLoader } from './loader.ts';
+import type { UsageMeter } from './usage.ts';
 import { blobUrl, githubLocation } from './location.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
 
@@ -37,8 +38,8 @@ export interface GitHubSourceOptions {
    * when there is one), REST serving only what it could not. `rest`: the git-data API only.
    */
   reads?: 'graphql' | 'rest';
-  /** Told the GraphQL rate limit each read-ahead reports. */
-  onRateLimit?: (report: RateLimitReport) => void;
+  /** Counts this source's requests and GraphQL points, and keeps the rate-limit budget GitHub reports. */
+  meter?: UsageMeter;
 }
 
 /** API base URLs whose GraphQL schema refused the read-ahead (an older GitHub Enterprise Server), until when. */
@@ -59,10 +60,13 @@ const ByteStream = z.custom<ReadableStream<Uint8Array>>((value) => value instanc
  */
 export function createGitHubSource(options: GitHubSourceOptions): RepositorySource {
   const { owner, repo } = options;
+  const { meter } = options;
+  // Calling the global fetch detached from globalThis throws "Illegal invocation" in workerd.
+  const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const octokit = createGitHubClient({
     auth: options.auth,
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    fetch: meter ? meter.wrap(fetch) : fetch,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
   const { repository, htmlUrl } = githubLocation(options.baseUrl ?? GITHUB_API_URL, owner, repo);
@@ -74,7 +78,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
   let refused: string | undefined;
   const ahead = async (rev: string, plan: ReadPlan, signal?: AbortSignal): Promise<ReadAheadResult> => {
     if (refused) return { status: 'failed', reason: refused, schema: false };
-    const read = await readAhead(octokit, { owner, repo, rev, plan, ...(signal ? { signal } : {}), ...(options.onRateLimit ? { onRateLimit: options.onRateLimit } : {}) });
+    const read = await readAhead(octokit, { owner, repo, rev, plan, ...(signal ? { signal } : {}), ...(meter ? { onRateLimit: (report: RateLimitReport) => meter.graphqlCost(report) } : {}) });
     if (read.status === 'failed') {
       refused = read.reason;
       if (read.schema) schemaRefusals.set(apiUrl, Date.now() + SCHEMA_REFUSAL_MS);
