@@ -4,11 +4,12 @@
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchAppTokens } from './app-tokens.ts';
+import { benchGraphQLReads } from './graphql-reads.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
-  ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
+  ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
 ];
 
