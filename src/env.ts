@@ -54,6 +54,8 @@ export const ConfigSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   /** `graphql`: read a task's files ahead in one GraphQL query, REST for the rest; `rest`: the git-data API only. */
   GITHUB_READS: z.enum(['graphql', 'rest']).default('graphql'),
+  /** Below this many REST requests left, a task skips optional reads (selected skills' bodies) and names them as skipped. */
+  GITHUB_RATE_LIMIT_FLOOR: z.coerce.number().int().nonnegative().default(100),
   /** A plain token for GitHub reads when no App is configured. */
   GITHUB_TOKEN: optionalSecret,
   GITHUB_APP_ID: z.string().regex(/^\d+$/).optional(),

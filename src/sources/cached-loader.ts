@@ -88,14 +88,14 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       return (await cachedJson(store, keyParts, treeSchema, compute, write)).entries;
     },
 
-    async loadBlob(oid, signal): Promise<Uint8Array> {
+    async loadBlob(oid, signal, blobOptions): Promise<Uint8Array> {
       const key = await cacheKey(['gw', 'blob', version, scope.repository, oid]);
       const cached = await readCachedJson(store, key, blobSchema);
       if (cached.hit) {
         const bytes = decodeBase64(cached.value.base64);
         if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
       }
-      const bytes = await loader.loadBlob(oid, signal);
+      const bytes = await loader.loadBlob(oid, signal, blobOptions);
       if (bytes.byteLength <= maxBlobBytes) {
         await writeCachedJson(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
       }

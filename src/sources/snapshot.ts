@@ -50,12 +50,16 @@ export type ReadResult =
   /** A symlink that does not resolve to a regular file inside the tree at this commit. */
   | { status: 'unresolved-symlink'; path: string; target: string; reason: string }
   | { status: 'invalid-path'; path: string; reason: string }
+  /** The source chose not to spend a request on an optional read (e.g. its API budget is low). */
+  | { status: 'skipped'; path: string; reason: string }
   | { status: 'failed'; path: string; reason: string };
 
 export interface ReadOptions {
   /** Read at most this many bytes of the blob; the result reports the total size. */
   maxBytes: number;
   signal?: AbortSignal;
+  /** The caller can do without this file: a source short of API budget may answer `skipped` instead of spending a request. */
+  optional?: boolean;
 }
 
 /** A repository tree at one commit. Immutable: the same call gives the same answer forever. */

@@ -19,10 +19,16 @@ export interface FlatTreeEntry {
   size?: number;
 }
 
+/** Thrown by a loader that declines an optional read; the snapshot answers `skipped` with its message. */
+export class SkippedRead extends Error {
+  override readonly name = 'SkippedRead';
+}
+
 /** Loads git objects for one commit. Implementations may throw; the snapshot turns that into `failed`. */
 export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
-  loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
+  loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
   /**
    * The part of the tree a plan needs, cheaper than the whole (and, for some loaders, with the
    * planned blobs on board for `loadBlob`). Optional; a failure falls back to `loadTree`.
@@ -82,10 +88,10 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const readBlob = async (
     entry: FlatTreeEntry,
     requested: string,
-    { maxBytes, signal }: ReadOptions,
+    { maxBytes, signal, optional }: ReadOptions,
     resolvedFrom?: { link: string; target: string },
   ): Promise<ReadResult> => {
-    const bytes = await loader.loadBlob(entry.oid, signal);
+    const bytes = await loader.loadBlob(entry.oid, signal, optional ? { optional } : undefined);
     const decoded = decodeBlob(bytes, maxBytes);
     if (decoded.kind === 'binary') return { status: 'binary', path: requested, size: bytes.length, reason: decoded.reason };
     return {
@@ -144,6 +150,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         }
         return await readBlob(targetEntry, requested, readOptions, { link: requested, target: resolved.path });
       } catch (error) {
+        if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: requested, reason: error.message };
         return failure(requested, error, signal);
       }
     },

@@ -61,6 +61,7 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     fetch: deps.fetch,
     reads: config.GITHUB_READS,
     meter,
+    rateLimitFloor: config.GITHUB_RATE_LIMIT_FLOOR,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
   return { source, usage: () => meter.read(), ...(cache ? { cache } : {}) };

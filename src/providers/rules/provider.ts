@@ -92,6 +92,8 @@ function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string
       return read.reason === 'nul-byte' ? 'binary file' : 'not valid UTF-8';
     case 'unresolved-symlink':
       return `symlink to ${read.target} not followed (${read.reason})`;
+    case 'skipped':
+      return read.reason;
     case 'invalid-path':
     case 'failed':
       return read.reason;

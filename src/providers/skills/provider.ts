@@ -91,7 +91,8 @@ async function readSelected(
     skills.map(async (skill): Promise<[Skill, SkillFile | string]> => {
       const known = files.get(skill.path);
       if (known) return [skill, known];
-      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal });
+      // The index already names the skill; its body is what a source short of API budget may skip.
+      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal, optional: true });
       return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
     }),
   );

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import { isValidRefName } from '../git/ref-name.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
 import type { CommitSha, RepositorySource, ResolveResult } from '../snapshot.ts';
-import { createTreeSnapshot } from '../tree-snapshot.ts';
+import { createTreeSnapshot, SkippedRead } from '../tree-snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import type { GitHubAuth } from './auth.ts';
 import { createGitHubClient, GITHUB_API_URL } from './client.ts';
@@ -40,6 +40,8 @@ export interface GitHubSourceOptions {
   reads?: 'graphql' | 'rest';
   /** Counts this source's requests and GraphQL points, and keeps the rate-limit budget GitHub reports. */
   meter?: UsageMeter;
+  /** Below this many REST requests left (as GitHub last reported), optional reads are skipped, not spent. */
+  rateLimitFloor?: number;
 }
 
 /** API base URLs whose GraphQL schema refused the read-ahead (an older GitHub Enterprise Server), until when. */
@@ -128,9 +130,14 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
       const blobs = new Map<string, Uint8Array>();
       const loader: TreeLoader = {
         loadTree: (signal) => rest.loadTree(signal),
-        loadBlob: (oid, signal) => {
+        loadBlob: (oid, signal, blobOptions) => {
           const known = blobs.get(oid);
-          return known ? Promise.resolve(known) : rest.loadBlob(oid, signal);
+          if (known) return Promise.resolve(known);
+          const core = meter?.read().remaining.core;
+          if (blobOptions?.optional && core && options.rateLimitFloor !== undefined && core.remaining < options.rateLimitFloor) {
+            return Promise.reject(new SkippedRead(`skipped to keep GitHub API budget: ${core.remaining} REST requests left, below the floor of ${options.rateLimitFloor} (resets ${core.resetAt})`));
+          }
+          return rest.loadBlob(oid, signal);
         },
         ...(graphql
           ? {
