@@ -54,5 +54,4 @@ describe('below the floor of remaining budget', () => {
     });
     expect(await scope.count('/git/blobs/')).toBe(1);
   });
-
 });
