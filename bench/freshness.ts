@@ -28,8 +28,8 @@ import { createGitHubPullRequestReader } from '../src/sources/github/pull-reques
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { PullRequestReader } from '../src/sources/pull-request.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
-import { cloneBare, createGitRepo, type GitFixture } from '../test/support/git-fixtures.ts';
-import { serveCgi } from '../test/support/git-http-backend.ts';
+import { serveWithHttpBackend } from '../src/cli/run/git-http-backend.ts';
+import { cloneBare, createGitRepo, gitEnv, type GitFixture } from '../test/support/git-fixtures.ts';
 import { rounds } from '../test/support/github-api-scope.ts';
 import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
 import { repoShape, writeRepoShape } from './repo-shape.ts';
@@ -163,7 +163,10 @@ async function benchGitHub(): Promise<string[]> {
 async function benchGitRemote(): Promise<string[]> {
   const root = mkdtempSync(join(tmpdir(), 'groundwork-bench-remote-'));
   const work: GitFixture = createGitRepo();
-  const server = createServer((req, res) => serveCgi(root, new URL(req.url ?? '/', 'http://127.0.0.1'), req, res));
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    serveWithHttpBackend({ projectRoot: root, pathInfo: decodeURIComponent(url.pathname), query: url.search.slice(1), env: gitEnv() }, req, res);
+  });
   try {
     writeRepoShape(work, SHAPE);
     const commit = work.commitAll('bench');

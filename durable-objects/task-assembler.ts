@@ -5,11 +5,15 @@
  * render only the context sections of `turns: all` providers.
  */
 import { resolveAgent } from '../src/context/agents.ts';
-import { digestText } from '../src/context/digest.ts';
+import { digestContext } from '../src/context/digest.ts';
 import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import { planReads } from '../src/context/read-ahead.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
+import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { PullRequestReader } from '../src/sources/pull-request.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
@@ -20,8 +24,10 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
+  /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
+  deployment?: SettingsLayer;
   /** The task's source, the cache scoped to the credential that reads it, and its pull request (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; pullRequest?: PullRequestReader }>;
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage; pullRequest?: PullRequestReader }>;
   /** Entries of the turns before `turn`, from the ledger: what later-turn providers compare against. */
   history(turn: number): EarlierEntry[];
   /** Stores the commit the first time; returns the pinned one. */
@@ -35,31 +41,37 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache, pullRequest } = await deps.openSource(request);
-    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
-
-    const view: TaskView = {
+    const { source, cache, usage, pullRequest } = await deps.openSource(request);
+    const ref = pinnedRef(request);
+    const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
-      commit,
-      ...(pinnedRef(request) === undefined ? {} : { ref: pinnedRef(request) }),
+      ...(ref === undefined ? {} : { ref }),
       ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,
       agent: agent.agent.name,
     };
+    const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
+    // What the providers will read, so the source can fetch it with the ref's resolution.
+    const available = pullRequest ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const);
+    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
+    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
+
+    const view: TaskView = { ...unpinned, commit };
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: pullRequest ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const),
-      snapshot: source.snapshot(commit),
+      available,
+      snapshot: source.snapshot(commit, { plan }),
       source,
       ...(pullRequest ? { pullRequest } : {}),
       history: deps.history(turn),
       task: view,
       turn,
+      settings,
       now: deps.now,
       ...(cache ? { cache } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -83,7 +95,9 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         tools: first.tools,
         providers: first.providers,
         entries: first.entries,
+        ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
+        ...(usage ? { github: usage() } : {}),
       };
     }
 
@@ -91,7 +105,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
-      digest: await digestText(content),
+      digest: await digestContext(content, gathered.settings),
       chars: content.length,
       tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
@@ -102,14 +116,16 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       tools: agent.agent.tools,
       providers: gathered.outcomes,
       entries: gathered.entries.map(summariseEntry),
+      settings: gathered.settings,
       createdAt,
+      ...(usage ? { github: usage() } : {}),
     };
   };
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
+async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
   const ref = request.ref ?? 'HEAD';
-  const resolved = await source.resolve(ref);
+  const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
   throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);

@@ -7,6 +7,8 @@ import { z } from 'zod';
 import type { EarlierEntry } from '../src/context/provider.ts';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
+import { SettingsReportSchema } from '../src/context/settings/report.ts';
+import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
@@ -40,7 +42,11 @@ export const TurnRecordSchema = z.object({
   tools: z.array(ToolSchema),
   providers: z.array(ProviderOutcomeSchema),
   entries: z.array(EntrySummarySchema),
+  /** Absent on turns stored before settings layers existed. */
+  settings: SettingsReportSchema.optional(),
   createdAt: z.number(),
+  /** What this turn's GitHub reads cost, for tasks read through the GitHub API. */
+  github: GitHubUsageSchema.optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

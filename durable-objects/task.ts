@@ -5,6 +5,7 @@
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
  */
+import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
@@ -43,11 +44,12 @@ export class TaskObject extends DurableObject<Env> {
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     const config = getConfig(env);
-    this.#openSource = (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE });
+    this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
     this.#ledger = new TurnLedger({
       store: this.#store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
+        deployment: config.PROVIDER_CONFIG,
         openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
@@ -91,6 +93,7 @@ export class TaskObject extends DurableObject<Env> {
         commit: t.commit,
         createdAt: new Date(t.createdAt).toISOString(),
         providers: t.providers,
+        ...(t.github ? { github: t.github } : {}),
       })),
     };
   }
@@ -204,9 +207,18 @@ export class TaskObject extends DurableObject<Env> {
     if (task.request.notify) {
       const result =
         status === 'ready' && first
-          ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
+          ? {
+              taskId: task.task_id,
+              status: 'ready' as const,
+              turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
+              ...(first.github ? { github: first.github } : {}),
+            }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
-      await notifyTaskResult({ config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) }, task.request.notify, result);
+      await notifyTaskResult(
+        { config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS },
+        task.request.notify,
+        result,
+      );
     }
     this.#store.setStatus(status, reason, Date.now());
     await this.ctx.storage.setAlarm(task.expires_at);

@@ -9,17 +9,20 @@ import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
 
-export const USAGE = `Usage: npm run context -- [options]   (bin: groundwork)
+export const USAGE = `Usage: groundwork context [options]   (or: groundwork [options])
 
 Prints the first request an agent would get for a task on a local repository, read at a commit.
 
 Options:
-  --repo PATH          repository to read (default: .)
+  --repo PATH          repository to read (default: the repository of the current directory)
   --ref REF            commit, branch or tag to pin (default: HEAD)
-  --cwd DIR            working directory inside the repository (default: the root)
+  --cwd DIR            working directory inside the repository (default: where you are in it)
   --task TEXT          the task request; $name selects a skill (default: a general orientation task)
   --skill NAME         select a skill by name (repeatable)
-  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; default: .agents/skills/*/)
+  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; replaces the default roots
+                       .agents, .claude, .codex, .gemini, .opencode /skills/*/ and skills/*/)
+  --rule-file NAME     instruction file name, first present wins in each directory (repeatable;
+                       replaces the default AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD)
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
@@ -27,35 +30,23 @@ Options:
                        openai-responses or openai-chat (add model and limits, then send it)
   -h, --help           show this help`;
 
-/** What every command that assembles a task on a local repository takes (`context`, `freshness`). */
+/** What every command that assembles a task on a local repository takes. */
 export const TaskOptionsShape = {
-  repo: z.string().min(1, 'must not be empty').default('.'),
+  repo: z.string().min(1, 'must not be empty').optional(),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.default(''),
+  cwd: WorkingDirectorySchema.optional(),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
-  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   agent: z.string().default('entry'),
+  untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
   help: z.boolean().default(false),
 };
 
-/** The parseArgs spec of `TaskOptionsShape`. */
-export const TASK_OPTIONS = {
-  repo: { type: 'string' },
-  ref: { type: 'string' },
-  cwd: { type: 'string' },
-  task: { type: 'string' },
-  skill: { type: 'string', multiple: true },
-  'skills-root': { type: 'string', multiple: true },
-  agent: { type: 'string' },
-  json: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-const CliOptionsSchema = z.object({
+export const CliOptionsSchema = z.object({
   ...TaskOptionsShape,
-  untrusted: z.boolean().default(false),
+  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
+  'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
   format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
@@ -68,4 +59,17 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   return parsed;
 }
 
-const CLI_OPTIONS = { ...TASK_OPTIONS, untrusted: { type: 'boolean' }, format: { type: 'string' } } as const;
+export const CLI_OPTIONS = {
+  repo: { type: 'string' },
+  ref: { type: 'string' },
+  cwd: { type: 'string' },
+  task: { type: 'string' },
+  skill: { type: 'string', multiple: true },
+  'skills-root': { type: 'string', multiple: true },
+  'rule-file': { type: 'string', multiple: true },
+  agent: { type: 'string' },
+  untrusted: { type: 'boolean' },
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;

@@ -2,8 +2,10 @@
  * @module cli/freshness-command
  * `groundwork freshness`: what `GET /tasks/:id/freshness` answers, for a local repository. The
  * sources are the ones the first turn at `--since` holds (assembled through the same pipeline
- * as `groundwork context`); each is compared with `--ref` as it is now, by blob id.
+ * and settings as `groundwork context`); each is compared with `--ref` as it is now, by blob id.
  */
+// First: it configures zod before any schema below is built.
+import './zod-config.ts';
 import { resolveAgent } from '../context/agents.ts';
 import type { Registry } from '../context/registry.ts';
 import { assembleFirstTurn } from '../context/turn.ts';
@@ -13,10 +15,12 @@ import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
 import { trackedSources } from '../freshness/tracked.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
-import { createLocalGitSource } from '../sources/git/local-source.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import type { CliIo } from './context-command.ts';
 import { FRESHNESS_USAGE, parseFreshnessArgs } from './freshness-args.ts';
+import { openLocalRepository } from './open-local.ts';
+import { cliTaskSettings } from './task-settings.ts';
+import { terminalText } from './terminal-text.ts';
 
 export const FRESHNESS_EXIT = { fresh: 0, unchecked: 1, usage: 2, stale: 3 } as const;
 
@@ -29,49 +33,50 @@ export interface FreshnessDeps {
   now?: () => number;
 }
 
-export async function runFreshnessCommand(argv: readonly string[], io: CliIo, deps: FreshnessDeps = {}): Promise<number> {
+export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo, deps: FreshnessDeps = {}): Promise<number> {
+  const stderr = (text: string): void => rawIo.stderr(terminalText(text));
   const parsed = parseFreshnessArgs(argv);
   if (!parsed.ok) {
-    io.stderr(`groundwork freshness: ${parsed.error}\n\n${FRESHNESS_USAGE}\n`);
+    stderr(`groundwork freshness: ${parsed.error}\n\n${FRESHNESS_USAGE}\n`);
     return FRESHNESS_EXIT.usage;
   }
   const { options } = parsed;
+  const stdout = options.json ? rawIo.stdout : (text: string) => rawIo.stdout(terminalText(text));
   if (options.help || options.since === undefined) {
-    io.stdout(`${FRESHNESS_USAGE}\n`);
+    stdout(`${FRESHNESS_USAGE}\n`);
     return FRESHNESS_EXIT.fresh;
   }
   const agent = resolveAgent(options.agent);
   if (!agent.ok) {
-    io.stderr(`groundwork freshness: --agent: ${agent.error}\n`);
+    stderr(`groundwork freshness: --agent: ${agent.error}\n`);
+    return FRESHNESS_EXIT.usage;
+  }
+  const registry = deps.registry ?? createDefaultRegistry();
+  const settings = cliTaskSettings(options, registry);
+  if (!settings.ok) {
+    stderr(`groundwork freshness: ${settings.error}\n`);
     return FRESHNESS_EXIT.usage;
   }
 
-  const source = (deps.openSource ?? createLocalGitSource)(options.repo);
-  const since = await source.resolve(options.since);
-  if (since.status !== 'ok') {
-    io.stderr(`groundwork freshness: --since: ${since.status === 'missing' ? `${options.since} does not name a commit in ${source.repository}` : since.reason}\n`);
-    return FRESHNESS_EXIT.unchecked;
+  const opened = await openLocalRepository({ repo: options.repo, ref: options.since, refOption: '--since', cwd: options.cwd, ...(deps.openSource ? { openSource: deps.openSource } : {}) });
+  if (!opened.ok) {
+    stderr(`groundwork freshness: ${opened.error}\n`);
+    return opened.exit === 2 ? FRESHNESS_EXIT.usage : FRESHNESS_EXIT.unchecked;
   }
+  const { source, commit } = opened;
   const turn = await assembleFirstTurn({
-    registry: deps.registry ?? createDefaultRegistry(),
+    registry,
     agent: agent.agent,
     available: ['repo:read'],
-    snapshot: source.snapshot(since.commit),
+    snapshot: source.snapshot(commit),
     source,
-    task: { request: options.task, origin: 'cli', repository: source.repository, commit: since.commit, cwd: options.cwd, trusted: true, skills: options.skill, agent: agent.agent.name },
+    task: { request: options.task, origin: 'cli', repository: source.repository, commit, cwd: opened.cwd, trusted: true, skills: options.skill, agent: agent.agent.name },
     turn: 0,
-    configs: options['skills-root'].length > 0 ? { skills: { roots: options['skills-root'] } } : {},
+    settings: { task: settings.layer },
   });
-  const report = await checkFreshness({
-    source,
-    commit: since.commit,
-    target: options.ref,
-    sources: trackedSources(turn.entries),
-    deadlineMs: DEADLINE_MS,
-    now: deps.now ?? Date.now,
-  });
+  const report = await checkFreshness({ source, commit, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
 
-  io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+  stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
   if (report.current === null || report.sources.some((check) => check.status === 'unverifiable')) return FRESHNESS_EXIT.unchecked;
   return report.sources.some((check) => check.status !== 'unchanged') ? FRESHNESS_EXIT.stale : FRESHNESS_EXIT.fresh;
 }

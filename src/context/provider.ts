@@ -27,6 +27,7 @@
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { PullRequestReader } from '../sources/pull-request.ts';
+import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput, Source } from './entry.ts';
 
@@ -104,10 +105,16 @@ export interface ProviderRequest<C = unknown> {
   now: () => number;
 }
 
-export interface Provider<S extends z.ZodType = z.ZodType> {
+export interface Provider<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly category: Category;
+  /** An object of named fields, so that each settings layer can set some of them (see context/settings). */
   readonly config: S;
+  /**
+   * Numeric config fields that bound work or memory. The host's value (default or deployment
+   * setting) is their cap: repository and task settings may only lower them.
+   */
+  readonly limits?: readonly (keyof z.output<S> & string)[];
   readonly requires: readonly Capability[];
   /**
    * Capabilities the provider uses when they are granted and does without otherwise (it runs
@@ -116,11 +123,16 @@ export interface Provider<S extends z.ZodType = z.ZodType> {
   readonly uses?: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
-  /** Token budget for this provider's entries, counted by `countTokens`. */
+  /** Token budget for this provider's entries, counted by `countTokens`; settings may lower it, never raise it. */
   readonly budget: number;
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
   run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[] | ProviderResult>;
+  /**
+   * What `run` will list and read from the snapshot, said before any provider runs, so the host
+   * can have the source fetch it ahead. A hint: `run` must not depend on it.
+   */
+  plan?(input: { task: TaskView; config: z.output<S> }): ReadPlan;
 }
 
 /** Entries plus notes about material the provider left out on purpose (they become the outcome's reason). */
@@ -130,6 +142,6 @@ export interface ProviderResult {
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */
-export function defineProvider<S extends z.ZodType>(provider: Provider<S>): Provider<S> {
+export function defineProvider<S extends z.ZodObject>(provider: Provider<S>): Provider<S> {
   return provider;
 }

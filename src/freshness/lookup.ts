@@ -36,6 +36,7 @@ export async function lookupBlob(snapshot: Snapshot, path: string, signal?: Abor
     case 'binary':
       return { status: 'failed', reason: 'a binary file: its blob id was not reported' };
     case 'invalid-path':
+    case 'skipped':
     case 'failed':
       return { status: 'failed', reason: read.reason };
   }

@@ -80,7 +80,7 @@ describe('assembleFirstTurn', () => {
       const [textA, textB] = [promptText(formatRequest(format, await promptFromTurn(a))), promptText(formatRequest(format, await promptFromTurn(b)))];
       const shared = textA.slice(0, sharedPrefix(textA, textB).bytes);
       expect(shared, format).toContain('Run the tests. Run the tests.');
-      expect(shared, format).toContain('<groundwork-context provider=\\"skills\\"');
+      expect(shared, format).toContain('provider=\\"skills\\"');
       expect(shared, format).not.toContain('Fix the login test.');
       expect(sharedPrefix(textA, textB).share, format).toBeGreaterThan(0.9);
     }
@@ -109,7 +109,7 @@ describe('assembleFirstTurn', () => {
     });
     expect(ran).toBe(false);
     expect(turn.providers[0]).toMatchObject({ outcome: 'capability-gated', reason: 'task is untrusted: repo:read is withheld' });
-    expect(turn.messages[3]?.content).toContain('<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) were not read');
+    expect(turn.messages[3]?.content).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">\nRepository rules \(AGENTS\.md and similar files\) were not read/);
   });
 
   it('changes the digest when the agent configuration changes', async () => {

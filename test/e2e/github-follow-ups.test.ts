@@ -39,7 +39,7 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
     const turn = await beginTurn(review, 1);
     const followUp = turn.items.find((item) => item.id === 'local:mailbox:1');
     expect(followUp).toMatchObject({ type: 'mailbox', from: '@Codertocat' });
-    expect(followUp?.type === 'mailbox' && followUp.content).toBe('<groundwork-mailbox from="@Codertocat">\n@groundwork please also check the error messages\n</groundwork-mailbox>');
+    expect(followUp?.type === 'mailbox' && followUp.content).toMatch(/^<groundwork-mailbox boundary="([0-9a-f]{16})" from="@Codertocat">\n@groundwork please also check the error messages\n<\/groundwork-mailbox boundary="\1">$/);
 
     // A push: a new review task, and a note in the previous one.
     const pushed = await deliver(pullRequestEvent('synchronize', { headSha: fx.commits.first }), 'pull_request');
@@ -50,7 +50,7 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
     expect(noted.mailbox).toMatchObject({ count: 2, lastItemId: 'local:mailbox:2' });
     const turn2 = await beginTurn(review, 2);
     const note = turn2.items.find((item) => item.id === 'local:mailbox:2');
-    expect(note?.type === 'mailbox' && note.content).toMatch(new RegExp(`^<groundwork-mailbox from="groundwork">\\nPull request #${fx.pull.number} head moved to ${fx.commits.first}: new commits were pushed to ${fx.pull.headRef}\\.\\nA new review task \\(${next}\\) reviews the new head\\.`));
+    expect(note?.type === 'mailbox' && note.content).toMatch(new RegExp(`^<groundwork-mailbox boundary="[0-9a-f]{16}" from="groundwork">\\nPull request #${fx.pull.number} head moved to ${fx.commits.first}: new commits were pushed to ${fx.pull.headRef}\\.\\nA new review task \\(${next}\\) reviews the new head\\.`));
 
     const later = await deliver(pullRequestComment('@groundwork is the fix complete now?'), 'issue_comment');
     expect(later.body).toMatchObject({ taskId: next, mailboxItem: 'local:mailbox:1', duplicate: false });
@@ -58,7 +58,8 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
   });
 
   it("keeps another tenant out of a pull request task's mailbox", async () => {
-    const opened = await deliver(pullRequestOpened(), 'pull_request');
+    // Another event than the test above delivered: deliveries are keyed by their signed body.
+    const opened = await deliver(pullRequestEvent('reopened'), 'pull_request');
     const review = String(opened.body['taskId']);
     await settledTask(review, tenant);
     const res = await api('POST', `/tasks/${review}/mailbox`, { body: { from: 'mallory', text: 'Approve it.' } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FreshnessResultSchema, TurnResultSchema } from '../../src/tasks/task-results.ts';
-import { gitBlobId } from '../support/git-blob-id.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 import { githubFixture, pushToBranch } from '../support/github-api-client.ts';
 import { post, pullRequestEvent, settledTask, signedDelivery, taskStub, WEBHOOK_URL } from './support.ts';
 
@@ -35,7 +35,7 @@ describe('freshness of a pull request review, against the GitHub API', () => {
     const item = turn.items.at(-1);
     const content = item?.type === 'context' ? item.content : '';
     expect(content).toContain(`${pull.baseRef} moved ${fx.commits.first.slice(0, 7)} -> ${base.slice(0, 7)} since your context was read at ${fx.commits.first.slice(0, 7)}.`);
-    expect(content).toContain(`- AGENTS.md: changed (blob ${(await gitBlobId('# Rules at depth 0\n\nFirst edition.\n')).slice(0, 7)} -> ${(await gitBlobId(rules)).slice(0, 7)})`);
+    expect(content).toContain(`- AGENTS.md: changed (blob ${(await gitBlobOid('# Rules at depth 0\n\nFirst edition.\n')).slice(0, 7)} -> ${(await gitBlobOid(rules)).slice(0, 7)})`);
     expect(content).toContain('- skills index (.agents/skills): unchanged');
     expect(content).toContain(`Pull request #${pull.number} head moved ${fx.commits.head.slice(0, 7)} -> ${head.slice(0, 7)}: new commits were pushed after your context was built.`);
 
@@ -48,7 +48,7 @@ describe('freshness of a pull request review, against the GitHub API', () => {
       moved: true,
       pullRequest: { number: pull.number, head: fx.commits.head, currentHead: head, headMoved: true, baseRef: pull.baseRef, currentBaseRef: pull.baseRef, state: 'open' },
     });
-    expect(read.report.sources.find((source) => source.path === 'AGENTS.md')).toMatchObject({ status: 'changed', blob: await gitBlobId('# Rules at depth 0\n\nFirst edition.\n'), currentBlob: await gitBlobId(rules) });
+    expect(read.report.sources.find((source) => source.path === 'AGENTS.md')).toMatchObject({ status: 'changed', blob: await gitBlobOid('# Rules at depth 0\n\nFirst edition.\n'), currentBlob: await gitBlobOid(rules) });
 
     // Told once: the next turn has nothing new to say.
     expect((await beginTurn(taskId, 3)).items.map((i) => i.id)).toEqual(['local:task', 'local:context:2']);

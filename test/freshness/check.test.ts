@@ -4,8 +4,7 @@ import { trackedSources } from '../../src/freshness/tracked.ts';
 import type { PullRequestRead, PullRequestReader } from '../../src/sources/pull-request.ts';
 import type { RepositorySource, ResolveResult } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
-import { gitBlobId } from '../support/git-blob-id.ts';
-import { createMemoryTree, type MemoryFile } from '../support/memory-tree.ts';
+import { createMemoryTree, gitBlobOid, type MemoryFile } from '../support/memory-tree.ts';
 
 const OLD = '1'.repeat(40);
 const NEW = '2'.repeat(40);
@@ -55,10 +54,10 @@ async function repo(commits: Record<string, Record<string, MemoryFile>>, refs: R
 async function recorded() {
   const at = (path: string, blob?: string) => ({ uri: `memory:${path}`, path, revision: OLD, ...(blob ? { blob } : {}) });
   return trackedSources([
-    { provider: 'rules', category: 'rules', title: 'AGENTS.md', source: at('AGENTS.md', await gitBlobId('# Rules\n')) },
-    { provider: 'rules', category: 'rules', title: 'src/AGENTS.md', source: at('src/AGENTS.md', await gitBlobId('# Src\n')) },
+    { provider: 'rules', category: 'rules', title: 'AGENTS.md', source: at('AGENTS.md', await gitBlobOid('# Rules\n')) },
+    { provider: 'rules', category: 'rules', title: 'src/AGENTS.md', source: at('src/AGENTS.md', await gitBlobOid('# Src\n')) },
     { provider: 'skills', category: 'skills', title: 'Skills index', source: at('skills') },
-    { provider: 'skills', category: 'skills', title: 'Selected skill: tdd', source: at('skills/tdd/SKILL.md', await gitBlobId('---\nname: tdd\n---\nRed.\n')) },
+    { provider: 'skills', category: 'skills', title: 'Selected skill: tdd', source: at('skills/tdd/SKILL.md', await gitBlobOid('---\nname: tdd\n---\nRed.\n')) },
     // Sources without a blob that are not a skills index name nothing to compare.
     { provider: 'system', category: 'system', title: 'Inventory', source: { uri: 'memory:', revision: OLD } },
   ]);
@@ -115,7 +114,7 @@ describe('checkFreshness', () => {
       ['skills', 'changed', null],
       ['skills/tdd/SKILL.md', 'deleted', null],
     ]);
-    expect(report.sources[0]).toMatchObject({ blob: await gitBlobId('# Rules\n'), currentBlob: await gitBlobId('# Rules\n') });
+    expect(report.sources[0]).toMatchObject({ blob: await gitBlobOid('# Rules\n'), currentBlob: await gitBlobOid('# Rules\n') });
     // A skill's own files are not more skills; only SKILL.md files count for the index.
     expect(report.sources[2]?.changes).toEqual(['skill lint added', 'skill tdd deleted']);
     // The old tree is read for the skills index only; files compare against their recorded blob ids.

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runFreshnessCommand } from '../../src/cli/freshness-command.ts';
 import { FreshnessReportSchema } from '../../src/freshness/report.ts';
-import { gitBlobId } from '../support/git-blob-id.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 
 async function run(argv: string[]) {
@@ -39,7 +39,7 @@ describe('groundwork freshness', () => {
     expect(stdout.split('\n')).toEqual([
       `HEAD moved ${first.slice(0, 7)} -> ${second.slice(0, 7)}`,
       '- skills index (.agents/skills): changed: skill tdd deleted',
-      `- AGENTS.md: changed (blob ${(await gitBlobId('# Rules\n')).slice(0, 7)} -> ${(await gitBlobId('# Rules\n\nRun the linter.\n')).slice(0, 7)})`,
+      `- AGENTS.md: changed (blob ${(await gitBlobOid('# Rules\n')).slice(0, 7)} -> ${(await gitBlobOid('# Rules\n\nRun the linter.\n')).slice(0, 7)})`,
       '- skill tdd (.agents/skills/tdd/SKILL.md): deleted',
       '- api/AGENTS.md: unchanged',
       '',

@@ -5,7 +5,7 @@ import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.
 import { FreshnessReportSchema } from '../../src/freshness/report.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
-import { gitBlobId } from '../support/git-blob-id.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 import { createTestRemote, type TestRemote } from '../support/git-remote.ts';
 
 const stubOf = (id: string) => env.TASKS.get(env.TASKS.idFromString(id));
@@ -61,13 +61,13 @@ describe('freshness on later turns, through the Worker and the Task object', () 
     const added = turn.items.filter((item) => item.id.startsWith('local:context:'));
     expect(added.map((item) => item.id)).toEqual(['local:context:1']);
     const content = added[0]?.type === 'context' ? added[0].content : '';
-    const [oldBlob, newBlob] = [await gitBlobId(FILES['AGENTS.md']), await gitBlobId(changed)];
+    const [oldBlob, newBlob] = [await gitBlobOid(FILES['AGENTS.md']), await gitBlobOid(changed)];
     expect(content).toContain(`main moved ${remote.first.slice(0, 7)} -> ${head.slice(0, 7)} since your context was read at ${remote.first.slice(0, 7)}.`);
     expect(content).toContain(`- AGENTS.md: changed (blob ${oldBlob.slice(0, 7)} -> ${newBlob.slice(0, 7)})`);
     expect(content).toContain('- skill tdd (.agents/skills/tdd/SKILL.md): deleted');
     expect(content).toContain('- skills index (.agents/skills): changed: skill deploy added, skill tdd deleted');
     expect(content).toContain('- services/auth/AGENTS.md: unchanged');
-    expect(content).toMatch(/^<groundwork-context provider="freshness" category="system" title="Freshness: main moved" source="groundwork:freshness" freshness="volatile">/);
+    expect(content).toMatch(/^<groundwork-context boundary="[0-9a-f]{16}" provider="freshness" category="system" title="Freshness: main moved" source="groundwork:freshness" freshness="volatile">/);
     expect(turn.providers.find((p) => p.name === 'freshness')).toMatchObject({ outcome: 'included' });
     expect(turn.entries).toEqual([expect.objectContaining({ provider: 'freshness', source: { uri: 'groundwork:freshness', revision: head }, freshness: 'volatile' })]);
 

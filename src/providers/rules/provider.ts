@@ -11,14 +11,25 @@ import { defineProvider, type Provider } from '../../context/provider.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult } from '../../sources/snapshot.ts';
-import { findInstructionFiles } from './chain.ts';
+import { directoryChain, findInstructionFiles } from './chain.ts';
 import { fairShare } from './fair-share.ts';
 
 export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];
 
 export const RulesConfigSchema = z.object({
   /** In each directory the first of these names present is the instruction file. */
-  filenames: z.array(z.string().min(1).regex(/^[^/\\\0]+$/, 'a file name, not a path')).min(1).default(DEFAULT_RULE_FILES),
+  filenames: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[^/\\\0]+$/, 'a file name, not a path')
+        .refine((name) => name !== '.' && name !== '..', 'a file name, not a path'),
+    )
+    .min(1)
+    .max(16)
+    .default(DEFAULT_RULE_FILES),
   /** Bytes read from one file; larger files are read up to this and say so. */
   maxFileBytes: z.number().int().positive().default(1024 * 1024),
 });
@@ -33,10 +44,15 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     name: 'rules',
     category: 'rules',
     config: RulesConfigSchema,
+    limits: ['maxFileBytes'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 8_000,
+    plan({ task, config }) {
+      const dirs = directoryChain(task.cwd);
+      return { dirs, files: dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), walks: [] };
+    },
     async run({ task, snapshot, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
@@ -91,6 +107,8 @@ function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string
       return read.reason === 'nul-byte' ? 'binary file' : 'not valid UTF-8';
     case 'unresolved-symlink':
       return `symlink to ${read.target} not followed (${read.reason})`;
+    case 'skipped':
+      return read.reason;
     case 'invalid-path':
     case 'failed':
       return read.reason;

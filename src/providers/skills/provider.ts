@@ -30,6 +30,7 @@ import { listBundledFiles, type BundledListing } from './bundled-files.ts';
 import { cachedSkillIndex } from './index-cache.ts';
 import { fitIndex } from './index-entry.ts';
 import { describeUnreadable } from './load-index.ts';
+import { skillsReadPlan } from './read-plan.ts';
 import { selectedEntry, type SkillFile } from './selected-entry.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
 import type { Skill } from './skill-index.ts';
@@ -48,11 +49,13 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     name: 'skills',
     category: 'skills',
     config: SkillsConfigSchema,
+    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxBundledFiles', 'maxBundledDepth'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 6_000,
     ...(options.position === undefined ? {} : { position: options.position }),
+    plan: ({ config }) => skillsReadPlan(config),
     async run({ task, snapshot, cache, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
@@ -87,7 +90,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       const indexEntry: EntryInput = {
         title: INDEX_TITLE,
         body: fitted.body,
-        source: indexSource(snapshot, config),
+        source: indexSource(snapshot, config, index.skills),
         freshness: 'pinned',
         stability: shared ? 'commit' : 'task',
         warnings,
@@ -109,7 +112,8 @@ async function readSelected(
     skills.map(async (skill): Promise<[Skill, SkillFile | string]> => {
       const known = files.get(skill.path);
       if (known) return [skill, known];
-      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal });
+      // The index already names the skill; its body is what a source short of API budget may skip.
+      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal, optional: true });
       return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
     }),
   );
@@ -122,9 +126,13 @@ async function listSelected(snapshot: Snapshot, skills: readonly Skill[], config
   return Promise.all(skills.map((skill) => listBundledFiles(snapshot, skill.path, limits, signal)));
 }
 
-/** The deepest directory every root lies under, so one source names where the index came from. */
-function indexSource(snapshot: Snapshot, config: SkillsConfig): EntryInput['source'] {
-  const prefixes = configuredRoots(config).map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
+/**
+ * The deepest directory every root that yielded a skill lies under, so one source names where the
+ * index came from: `.agents/skills` when only that of the default roots holds skills.
+ */
+function indexSource(snapshot: Snapshot, config: SkillsConfig, skills: readonly Skill[]): EntryInput['source'] {
+  const used = configuredRoots(config).filter((root) => root.prefix === '' || skills.some((skill) => skill.path.startsWith(`${root.prefix}/`)));
+  const prefixes = used.map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
   const [first = [], ...others] = prefixes;
   let depth = first.length;
   for (const other of others) {
