@@ -6,6 +6,7 @@
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestText } from '../src/context/digest.ts';
+import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { TaskView } from '../src/context/provider.ts';
 import type { Registry } from '../src/context/registry.ts';
 import { renderContext } from '../src/context/render.ts';
@@ -23,6 +24,8 @@ export interface AssemblerDeps {
   openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
+  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
+  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   signal?: AbortSignal;
 }
@@ -46,10 +49,12 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       skills: request.skills,
       agent: agent.agent.name,
     };
+    const knowledge = deps.knowledgeFor?.(request);
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: ['repo:read'] as const,
+      available: knowledge ? (['repo:read', 'knowledge:read'] as const) : (['repo:read'] as const),
+      ...(knowledge ? { knowledge } : {}),
       snapshot: source.snapshot(commit),
       source,
       task: view,

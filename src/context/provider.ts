@@ -28,6 +28,7 @@ import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
+import type { KnowledgeReader } from './knowledge.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -76,6 +77,8 @@ export interface ProviderRequest<C = unknown> {
   source?: RepositorySource;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
+  /** The task's tenant and repository knowledge; present whenever the runner granted `knowledge:read`. */
+  knowledge?: KnowledgeReader;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
   budget: number;
   signal: AbortSignal;
@@ -86,7 +89,13 @@ export interface Provider<S extends z.ZodType = z.ZodType> {
   readonly name: string;
   readonly category: Category;
   readonly config: S;
+  /** Capabilities without which the provider does not run at all (`capability-gated`). */
   readonly requires: readonly Capability[];
+  /**
+   * Capabilities it uses when granted and does without otherwise (saying so in its entries), e.g.
+   * memory checks provenance with `repo:read`. What they grant arrives in the request or is absent.
+   */
+  readonly optional?: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
   /** Token budget for this provider's entries, counted by `countTokens`. */
