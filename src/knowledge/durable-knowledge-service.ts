@@ -8,8 +8,13 @@ import { KNOWLEDGE_ID, type KnowledgeReader } from '../context/knowledge.ts';
 import type { KnowledgeService } from './knowledge-service.ts';
 import { ActiveResultSchema, PageResultSchema, ReadResultSchema, VersionsResultSchema, WriteResultSchema, type KnowledgeScopeName } from './results.ts';
 
+/** The name a scope's object is addressed by: tenant and repository, unambiguously joined. */
+export function scopeObjectName(scope: KnowledgeScopeName): string {
+  return JSON.stringify([scope.tenant, scope.repository]);
+}
+
 export function durableKnowledgeService(env: Env): KnowledgeService {
-  const scopeStub = (scope: KnowledgeScopeName) => env.KNOWLEDGE.get(env.KNOWLEDGE.idFromName(JSON.stringify([scope.tenant, scope.repository])));
+  const scopeStub = (scope: KnowledgeScopeName) => env.KNOWLEDGE.get(env.KNOWLEDGE.idFromName(scopeObjectName(scope)));
   return {
     create: async (scope, draft) => WriteResultSchema.parse(await scopeStub(scope).create(scope, draft)),
     list: async (scope, filter, after, limit) => PageResultSchema.parse(await scopeStub(scope).list(scope, filter, after, limit)),
