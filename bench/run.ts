@@ -3,6 +3,7 @@
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 
@@ -11,6 +12,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
+  ['memory', benchMemory],
 ];
 
 for (const [name, run] of sections) {

@@ -15,9 +15,12 @@ import type { Knowledge } from '../../context/knowledge.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { MAX_PROVENANCE_CHARS, type Provenance } from './provenance.ts';
 
+/** The longest provenance line (ASCII) and its line break. */
+const PROVENANCE_TOKENS = countTokens('x'.repeat(MAX_PROVENANCE_CHARS + 1));
+
 /** Tokens an entry may need before its provenance is known: everything but the verdict, plus room for the longest verdict. */
 export function reservedTokens(knowledge: Knowledge): number {
-  return countTokens(body(knowledge, '')) + countTokens('x'.repeat(MAX_PROVENANCE_CHARS + 1));
+  return countTokens(body(knowledge, '')) + PROVENANCE_TOKENS;
 }
 
 export function knowledgeEntry(knowledge: Knowledge, provenance: Provenance): EntryInput {
