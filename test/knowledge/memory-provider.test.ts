@@ -140,6 +140,10 @@ describe('memory provider', () => {
     expect(outcome?.outcome).toBe('included');
     expect(entries.map((e) => e.warnings)).toEqual([['provenance not checked: no repository access in this task']]);
     expect(section(content, k.id)).toContain('provenance: not checked: no repository access in this task');
+
+    // Knowledge is the tenant's, not the repository's: an untrusted task gets it, unchecked.
+    const untrusted = memory((await firstTurn({ trusted: false })).turn);
+    expect(untrusted.entries.map((e) => [e.title, e.warnings])).toEqual([[`fact ${k.id}`, ['provenance not checked: no repository access in this task']]]);
   });
 
   it('keeps whole objects within its budget and names the ones left out', async () => {
