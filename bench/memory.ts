@@ -11,7 +11,6 @@
  *   in-memory reader, through the runner.
  * GitHub is the tests' local GitHub API server on its own thread; nothing leaves the machine.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { z } from 'zod';
 import { grantCapabilities } from '../src/context/capabilities.ts';
 import type { Knowledge, KnowledgeReader } from '../src/context/knowledge.ts';
@@ -19,7 +18,7 @@ import { createRegistry } from '../src/context/registry.ts';
 import { runProviders } from '../src/context/runner.ts';
 import { createMemoryProvider } from '../src/providers/memory/provider.ts';
 import { createGitRepo } from '../test/support/git-fixtures.ts';
-import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
+import { startLocalGitHub } from './local-github.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 
 const OBJECTS = 1_000;
@@ -42,16 +41,7 @@ export async function benchMemory(): Promise<string[]> {
     repo.write('AGENTS.md', '# Bench\n');
     repo.write('src/app/index.ts', 'export {};\n');
     repo.commitAll('bench');
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const github = await startGitHubServerThread({
-      repoDir: repo.dir,
-      owner: OWNER,
-      repo: REPO,
-      appId: '1',
-      installationId: 1,
-      appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      personalToken: 'ghp_bench_memory_token',
-    });
+    const github = await startLocalGitHub({ repoDir: repo.dir, owner: OWNER, repo: REPO, token: 'ghp_bench_memory_token' });
     try {
       const wrangler = await startWranglerDev({
         API_TOKENS: `large=${TOKENS.large},small=${TOKENS.small}`,
