@@ -6,6 +6,7 @@ import { benchDeliveries } from './deliveries.ts';
 import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
+import { benchStartup } from './startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
@@ -13,6 +14,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
+  ['startup', benchStartup],
 ];
 
 for (const [name, run] of sections) {

@@ -5,10 +5,11 @@
  * render only the context sections of `turns: all` providers.
  */
 import { resolveAgent } from '../src/context/agents.ts';
-import { digestText } from '../src/context/digest.ts';
+import { digestContext } from '../src/context/digest.ts';
 import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { TaskView } from '../src/context/provider.ts';
 import type { Registry } from '../src/context/registry.ts';
+import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
@@ -20,6 +21,8 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
+  /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
+  deployment?: SettingsLayer;
   /** The task's source, and the cache scoped to the credential that reads it (if any). */
   openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
   /** Stores the commit the first time; returns the pinned one. */
@@ -59,6 +62,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       source,
       task: view,
       turn,
+      settings: { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) },
       now: deps.now,
       ...(cache ? { cache } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -82,6 +86,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         tools: first.tools,
         providers: first.providers,
         entries: first.entries,
+        ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
       };
     }
@@ -90,7 +95,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
-      digest: await digestText(content),
+      digest: await digestContext(content, gathered.settings),
       chars: content.length,
       tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
@@ -101,6 +106,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       tools: agent.agent.tools,
       providers: gathered.outcomes,
       entries: gathered.entries.map(summariseEntry),
+      settings: gathered.settings,
       createdAt,
     };
   };

@@ -1,6 +1,6 @@
 /**
  * @module context/runner
- * Gathers context: validate config -> capability gate -> turn gate -> run eligible providers
+ * Gathers context: settings gate (turned off) -> validate config -> capability gate -> turn gate -> run eligible providers
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
@@ -25,8 +25,8 @@ export interface RunInput {
   task: TaskView;
   turn: number;
   capabilities: CapabilityGrant;
-  /** Host configuration per provider name; validated against each provider's schema. */
-  configs?: Readonly<Record<string, unknown>>;
+  /** The host's settings per provider name (see context/settings); absent means the provider's defaults. */
+  setups?: Readonly<Record<string, ProviderSetup>>;
   snapshot?: Snapshot;
   /** Where `snapshot` came from; handed to `repo:read` providers with it. */
   source?: RepositorySource;
@@ -37,6 +37,21 @@ export interface RunInput {
   signal?: AbortSignal;
   now?: () => number;
 }
+
+/** What the host decided for one provider of a run. */
+export interface ProviderSetup {
+  /** Config fields; validated against the provider's schema, which fills in the rest. */
+  config?: unknown;
+  /** Tokens; never more than the provider declares, whatever is asked. */
+  budget?: number;
+  /** Set when settings turned the provider off: the reason. */
+  disabled?: string;
+  /** Which settings differ from the provider's defaults, for the outcome's reason. */
+  note?: string;
+}
+
+/** Outcomes of providers that did not run for reasons settings do not touch; a settings note there would mislead. */
+const UNCONFIGURED: ReadonlySet<OutcomeKind> = new Set(['disabled', 'turn-gated', 'capability-gated']);
 
 export interface RunResult {
   /** In render order, one per selected provider. */
@@ -67,6 +82,8 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
       if (kept.length === 0) outcome = 'budget-excluded';
       reason = reason ? `${reason}; ${note}` : note;
     }
+    const setting = input.setups?.[provider.name]?.note;
+    if (setting && !UNCONFIGURED.has(outcome)) reason = reason ? `${reason}; ${setting}` : setting;
     return {
       name: provider.name,
       category: provider.category,
@@ -83,8 +100,11 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
 async function judge(provider: Provider, input: RunInput, now: () => number): Promise<Verdict> {
   const gated = (outcome: OutcomeKind, reason: string): Verdict => ({ outcome, reason, durationMs: 0, entries: [] });
 
-  const config = provider.config.safeParse(input.configs?.[provider.name] ?? {});
+  const setup = input.setups?.[provider.name] ?? {};
+  if (setup.disabled) return gated('disabled', setup.disabled);
+  const config = provider.config.safeParse(setup.config ?? {});
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
+  const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
   const unpinned = provider.requires.includes('repo:read') ? snapshotProblem(input) : undefined;
@@ -97,7 +117,7 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       task: input.task,
       turn: input.turn,
       config: config.data,
-      budget: provider.budget,
+      budget,
       now,
       ...grantedResources(provider, input),
       ...(input.cache ? { cache: input.cache } : {}),
@@ -112,8 +132,8 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
   const { entries, notes } = returned.data;
 
-  const fit = fitProviderBudget(provider, entries);
-  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}`);
+  const fit = fitProviderBudget(provider, budget, entries);
+  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
   const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
@@ -132,7 +152,7 @@ function grantedResources(provider: Provider, input: RunInput): Pick<ProviderReq
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */
-function snapshotProblem({ snapshot, task }: RunInput): string | undefined {
+export function snapshotProblem({ snapshot, task }: Pick<RunInput, 'snapshot' | 'task'>): string | undefined {
   if (!snapshot) return 'no repository snapshot for this task';
   if (task.commit !== undefined && snapshot.commit !== task.commit) return `the snapshot is at ${snapshot.commit} but the task is pinned at ${task.commit}`;
   return undefined;

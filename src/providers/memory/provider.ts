@@ -33,6 +33,7 @@ export function createMemoryProvider(): Provider<typeof MemoryConfigSchema> {
     name: 'memory',
     category: 'memory',
     config: MemoryConfigSchema,
+    limits: ['provenanceTimeoutMs', 'maxCitedRevisions'],
     requires: ['knowledge:read'],
     optional: ['repo:read'],
     turns: 'first',
