@@ -25,12 +25,13 @@ const memory = (turn: AssembledTurn) => ({
   content: String(turn.items[0]?.type === 'message' ? turn.items[0].content : ''),
 });
 
-/** The section of one knowledge object in the rendered first user message. */
+/** The section of one knowledge object in the rendered first user message, its boundary written `B`. */
 function section(content: string, id: string): string {
-  const start = content.indexOf(`<groundwork-context provider="memory" category="memory" title="`);
-  const at = content.indexOf(` ${id}"`, start);
-  const open = content.lastIndexOf('<groundwork-context', at);
-  return content.slice(open, content.indexOf('</groundwork-context>', at) + '</groundwork-context>'.length);
+  const title = new RegExp(`<groundwork-context boundary="([0-9a-f]{16})" provider="memory" category="memory" title="[a-z-]+ ${id}"`).exec(content);
+  if (!title) throw new Error(`no memory section for ${id}`);
+  const close = `</groundwork-context boundary="${title[1]}">`;
+  const text = content.slice(title.index, content.indexOf(close, title.index) + close.length);
+  return text.split(`boundary="${title[1]}"`).join('boundary="B"');
 }
 
 // Tests in a file share storage: each leaves its scopes without active knowledge.
@@ -64,13 +65,13 @@ describe('memory provider', () => {
     });
     expect(section(content, cwd.id)).toBe(
       [
-        `<groundwork-context provider="memory" category="memory" title="fact ${cwd.id}" source="src/app/deep/nested/file.ts@${fixtures().sample.head}" uri="https://wiki.test/deep" freshness="snapshot" review-by="${cwd.reviewBy}">`,
+        `<groundwork-context boundary="B" provider="memory" category="memory" title="fact ${cwd.id}" source="src/app/deep/nested/file.ts@${fixtures().sample.head}" uri="https://wiki.test/deep" freshness="snapshot" review-by="${cwd.reviewBy}">`,
         `fact by api:acme, recorded ${cwd.createdAt.slice(0, 10)}, review by ${cwd.reviewBy}`,
         'applies to: src/app',
         `provenance: checked: unchanged from ${short(fixtures().sample.head)} to ${short(fixtures().sample.head)}`,
         '',
         'Deep code must stay pure.',
-        '</groundwork-context>',
+        '</groundwork-context boundary="B">',
       ].join('\n'),
     );
     expect(section(content, general.id)).toContain('source="https://wiki.example.test/page"');
