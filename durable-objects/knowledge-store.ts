@@ -35,8 +35,15 @@ export class KnowledgeStore {
     this.#sql.exec("INSERT INTO meta (key, value) VALUES ('tenant', ?), ('repository', ?) ON CONFLICT(key) DO NOTHING", scope.tenant, scope.repository);
   }
 
+  /** Counts writes, so a reader that keeps parsed rows knows when they are stale. */
+  generation(): number {
+    const row = this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'generation'").toArray()[0];
+    return row ? Number(row.value) : 0;
+  }
+
   /** `lineage` is the id of the object's first version. */
   insert(knowledge: Knowledge, createdAtMs: number, lineage: string): void {
+    this.#wrote();
     this.#sql.exec(
       'INSERT INTO knowledge (id, record, status, review_by, created_at, lineage) VALUES (?, ?, ?, ?, ?, ?)',
       knowledge.id,
@@ -58,7 +65,12 @@ export class KnowledgeStore {
   }
 
   supersede(id: string, by: string): void {
+    this.#wrote();
     this.#sql.exec('UPDATE knowledge SET superseded_by = ? WHERE id = ?', by, id);
+  }
+
+  #wrote(): void {
+    this.#sql.exec("INSERT INTO meta (key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1");
   }
 
   version(id: string): StoredVersion | undefined {

@@ -24,6 +24,12 @@ export const MAX_ACTIVE_PER_SCOPE = 2_000;
 
 export class KnowledgeScope extends DurableObject<Env> {
   readonly #store: KnowledgeStore;
+  /**
+   * The active objects as last read, for the memory provider's reads (one per task): parsing
+   * every row again costs far more than the read. Valid while the store's write generation is
+   * the one it was read at.
+   */
+  #active: { generation: number; objects: Knowledge[] } | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -54,7 +60,10 @@ export class KnowledgeScope extends DurableObject<Env> {
 
   /** What the memory provider reads: every active current version, in one call. */
   async active(scope: KnowledgeScopeName): Promise<Knowledge[]> {
-    return this.#holds(scope) ? this.#store.active() : [];
+    if (!this.#holds(scope)) return [];
+    const generation = this.#store.generation();
+    if (this.#active?.generation !== generation) this.#active = { generation, objects: this.#store.active() };
+    return this.#active.objects;
   }
 
   async read(tenant: string, id: string): Promise<ReadResult> {

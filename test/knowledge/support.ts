@@ -25,10 +25,14 @@ export function scopeStubOf(id: string) {
   return env.KNOWLEDGE.get(env.KNOWLEDGE.idFromString(hex));
 }
 
-/** Moves a stored object's review date, as time passing would: tests cannot wait 90 days. */
+/**
+ * Moves a stored object's review date, as time passing would: tests cannot wait 90 days. It
+ * counts as a write (the generation), so the object's parsed rows are read again.
+ */
 export async function setReviewDate(id: string, reviewBy: string): Promise<void> {
   await runInDurableObject(scopeStubOf(id), async (_instance, state) => {
     state.storage.sql.exec("UPDATE knowledge SET review_by = ?, record = json_set(record, '$.reviewBy', ?) WHERE id = ?", reviewBy, reviewBy, id);
+    state.storage.sql.exec("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'");
   });
 }
 
