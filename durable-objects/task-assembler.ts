@@ -8,10 +8,13 @@ import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
 import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { TaskView } from '../src/context/provider.ts';
+import { planReads } from '../src/context/read-ahead.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
 import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
@@ -24,7 +27,7 @@ export interface AssemblerDeps {
   /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
   deployment?: SettingsLayer;
   /** The task's source, and the cache scoped to the credential that reads it (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
@@ -38,31 +41,34 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache } = await deps.openSource(request);
-    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
-
-    const view: TaskView = {
+    const { source, cache, usage } = await deps.openSource(request);
+    const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
-      commit,
       ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,
       agent: agent.agent.name,
     };
+    const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
+    // What the providers will read, so the source can fetch it with the ref's resolution.
+    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available: ['repo:read'], settings });
+    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
+
+    const view: TaskView = { ...unpinned, commit };
     const knowledge = deps.knowledgeFor?.(request);
     const input = {
       registry: deps.registry,
       agent: agent.agent,
       available: knowledge ? (['repo:read', 'knowledge:read'] as const) : (['repo:read'] as const),
       ...(knowledge ? { knowledge } : {}),
-      snapshot: source.snapshot(commit),
+      snapshot: source.snapshot(commit, { plan }),
       source,
       task: view,
       turn,
-      settings: { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) },
+      settings,
       now: deps.now,
       ...(cache ? { cache } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -88,6 +94,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         entries: first.entries,
         ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
+        ...(usage ? { github: usage() } : {}),
       };
     }
 
@@ -108,13 +115,14 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       entries: gathered.entries.map(summariseEntry),
       settings: gathered.settings,
       createdAt,
+      ...(usage ? { github: usage() } : {}),
     };
   };
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
+async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
   const ref = request.ref ?? 'HEAD';
-  const resolved = await source.resolve(ref);
+  const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
   throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);

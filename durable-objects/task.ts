@@ -46,7 +46,7 @@ export class TaskObject extends DurableObject<Env> {
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
         deployment: config.PROVIDER_CONFIG,
-        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE }),
+        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         knowledgeFor: (request) => {
           const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
@@ -91,6 +91,7 @@ export class TaskObject extends DurableObject<Env> {
         commit: t.commit,
         createdAt: new Date(t.createdAt).toISOString(),
         providers: t.providers,
+        ...(t.github ? { github: t.github } : {}),
       })),
     };
   }
@@ -187,9 +188,18 @@ export class TaskObject extends DurableObject<Env> {
     if (task.request.notify) {
       const result =
         status === 'ready' && first
-          ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
+          ? {
+              taskId: task.task_id,
+              status: 'ready' as const,
+              turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
+              ...(first.github ? { github: first.github } : {}),
+            }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
-      await notifyTaskResult({ config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)) }, task.request.notify, result);
+      await notifyTaskResult(
+        { config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS },
+        task.request.notify,
+        result,
+      );
     }
     this.#store.setStatus(status, reason, Date.now());
     await this.ctx.storage.setAlarm(task.expires_at);

@@ -53,7 +53,7 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
       tasks: deps.tasks(c.env),
       tenants: c.env.TENANTS,
       teamRepos: config.SLACK_TEAM_REPOS,
-      lookup: createPullRequestLookup(config, options.fetch),
+      lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
       knowledge: deps.knowledge(c.env),
       githubApiUrl: config.GITHUB_API_URL,
       now: deps.now,

@@ -37,6 +37,8 @@ export interface ProvenanceOptions {
 export const MAX_PROVENANCE_CHARS = 200;
 
 const short = (commit: string) => commit.slice(0, 12);
+/** Read results that show something was at the path. */
+const EXISTED: ReadonlySet<ReadResult['status']> = new Set(['ok', 'binary', 'not-a-file', 'unresolved-symlink']);
 const READ = { maxBytes: 1 };
 
 export async function checkProvenance(objects: readonly Knowledge[], options: ProvenanceOptions): Promise<Provenance[]> {
@@ -98,7 +100,7 @@ export async function checkProvenance(objects: readonly Knowledge[], options: Pr
 
 function compare(cited: ReadResult, current: ReadResult, revision: string, commit: string): Provenance {
   // The cited path existed (in whatever form) and the task's commit no longer has it.
-  if (current.status === 'missing' && cited.status !== 'missing' && cited.status !== 'failed') {
+  if (current.status === 'missing' && EXISTED.has(cited.status)) {
     const warning = `cited source no longer exists at ${short(commit)}`;
     return { line: `provenance: ${warning}`, warning, ...(cited.status === 'ok' ? { blob: cited.blob } : {}) };
   }
@@ -121,6 +123,8 @@ function why(result: Exclude<ReadResult, { status: 'ok' }>): string {
       return 'the cited path is a symlink that does not resolve';
     case 'invalid-path':
       return 'the cited path is not a repository path';
+    case 'skipped':
+      return `the cited path was not read (${result.reason})`;
     case 'failed':
       return `reading the cited path failed (${result.reason})`;
   }
