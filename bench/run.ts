@@ -4,6 +4,7 @@
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchFreshness } from './freshness.ts';
+import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchAppTokens } from './app-tokens.ts';
 import { benchGraphQLReads } from './graphql-reads.ts';
@@ -16,6 +17,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
   ['freshness', benchFreshness],
   ['triggers', benchDeliveries],
+  ['memory', benchMemory],
   ['startup', benchStartup],
 ];
 

@@ -6,7 +6,8 @@
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
-import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { KnowledgeReader } from '../src/context/knowledge.ts';
+import type { Capability, EarlierEntry, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
@@ -32,6 +33,8 @@ export interface AssemblerDeps {
   history(turn: number): EarlierEntry[];
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
+  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
+  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   signal?: AbortSignal;
 }
@@ -55,8 +58,9 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       agent: agent.agent.name,
     };
     const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
+    const knowledge = deps.knowledgeFor?.(request);
+    const available: Capability[] = ['repo:read', ...(pullRequest ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
     // What the providers will read, so the source can fetch it with the ref's resolution.
-    const available = pullRequest ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const);
     const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
 
@@ -65,6 +69,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       registry: deps.registry,
       agent: agent.agent,
       available,
+      ...(knowledge ? { knowledge } : {}),
       snapshot: source.snapshot(commit, { plan }),
       source,
       ...(pullRequest ? { pullRequest } : {}),

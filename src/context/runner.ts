@@ -12,7 +12,9 @@ import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
-import type { Capability, EarlierEntry, Provider, TaskView } from './provider.ts';
+import type { KnowledgeReader } from './knowledge.ts';
+import type { Capability, EarlierEntry, Provider, ProviderRequest, TaskView } from './provider.ts';
+import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
 import { describeIssues } from './zod-issues.ts';
@@ -20,7 +22,7 @@ import { describeIssues } from './zod-issues.ts';
 export interface RunInput {
   registry: Registry;
   /** The agent configuration's provider set. */
-  selection: 'all' | readonly string[];
+  selection: ProviderSelection;
   task: TaskView;
   turn: number;
   capabilities: CapabilityGrant;
@@ -29,10 +31,12 @@ export interface RunInput {
   snapshot?: Snapshot;
   /** Where `snapshot` came from; handed to `repo:read` providers with it. */
   source?: RepositorySource;
-  /** The task's pull request now; handed to providers that require or use `github:api` when it is granted. */
+  /** The task's pull request now; handed to providers granted `github:api` (required or optional). */
   pullRequest?: PullRequestReader;
   /** Entries of earlier turns (see `ProviderRequest.history`); none by default. */
   history?: readonly EarlierEntry[];
+  /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
+  knowledge?: KnowledgeReader;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -67,7 +71,7 @@ type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entr
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
-  const selected = input.registry.providers.filter((p) => input.selection === 'all' || input.selection.includes(p.name));
+  const selected = input.registry.providers.filter((p) => selects(input.selection, p.name));
   // Providers are already in render order, so completion order cannot leak into the result.
   const verdicts = await Promise.all(selected.map(async (provider) => ({ provider, verdict: await judge(provider, input, now) })));
 
@@ -121,8 +125,7 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       history: input.history ?? [],
       budget,
       now,
-      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {}),
-      ...(input.pullRequest && wants(provider, 'github:api') && input.capabilities.granted.has('github:api') ? { pullRequest: input.pullRequest } : {}),
+      ...grantedResources(provider, input),
       ...(input.cache ? { cache: input.cache } : {}),
     },
     input.signal,
@@ -143,8 +146,20 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
 }
 
-function wants(provider: Provider, capability: Capability): boolean {
-  return provider.requires.includes(capability) || (provider.uses ?? []).includes(capability);
+/**
+ * What a provider's granted capabilities, required or optional, hand it: the pinned snapshot and
+ * its source for `repo:read`, the task's pull request for `github:api`, the scoped reader for
+ * `knowledge:read`. Nothing it did not ask for.
+ */
+function grantedResources(provider: Provider, input: RunInput): Pick<ProviderRequest, 'snapshot' | 'source' | 'pullRequest' | 'knowledge'> {
+  const uses = (capability: Capability) =>
+    input.capabilities.granted.has(capability) && (provider.requires.includes(capability) || (provider.optional ?? []).includes(capability));
+  const repository = uses('repo:read') && input.snapshot && !snapshotProblem(input) ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {};
+  return {
+    ...repository,
+    ...(uses('github:api') && input.pullRequest ? { pullRequest: input.pullRequest } : {}),
+    ...(uses('knowledge:read') && input.knowledge ? { knowledge: input.knowledge } : {}),
+  };
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */

@@ -2,8 +2,8 @@
  * @module freshness/check
  * "What changed since the model was given its context?" Re-resolves what the task was pinned
  * from (the branch or tag it named, a pull request's base as it is now, else the default
- * branch), and when that moved, compares every tracked source between the commit it was read at
- * (or `since`) and the current one. Costs one ref resolution (plus one pull request read for a
+ * branch), and when that moved, compares every tracked source between the task's commit (or
+ * `since`) and the current one. Costs one ref resolution (plus one pull request read for a
  * pull request task) and the tree of the current commit; the old commit's tree is only read for
  * a skills index, and a warm cache already holds it.
  *
@@ -29,7 +29,7 @@ export interface FreshnessInput {
   ref?: string;
   /** Resolve exactly this instead (a person comparing with a commit of their choice, as the CLI lets them). */
   target?: string;
-  /** Compare from this commit instead of each source's own revision (what the model was last told). */
+  /** Compare from this commit instead of the task's (what the model was last told). */
   since?: string;
   sources: readonly TrackedSource[];
   pullRequest?: {
@@ -87,22 +87,18 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
     return { ...unresolved(input, ref, from, reason), ...withPull };
   }
   const current = resolved.commit;
-  if (current === from) return { commit: from, ref, current, moved: false, ...withPull, sources: input.sources.map((tracked) => unchanged(input, tracked)) };
+  if (current === from) return { commit: from, ref, current, moved: false, ...withPull, sources: input.sources.map((tracked) => unchanged(from, tracked)) };
 
-  const after = source.snapshot(current);
-  const snapshots = new Map([[current, after]]);
-  const at = (commit: string) => {
-    let snapshot = snapshots.get(commit);
-    if (!snapshot) snapshots.set(commit, (snapshot = source.snapshot(commit)));
-    return snapshot;
-  };
-  const sources = await Promise.all(input.sources.map((tracked) => compareSource(tracked, { before: at(input.since ?? tracked.revision), after, signal })));
+  // Every source is compared from the commit the context was read at, even one that cites an
+  // older revision (knowledge): what changed before then, the model was told when it was read.
+  const pair = { before: source.snapshot(from), after: source.snapshot(current), signal };
+  const sources = await Promise.all(input.sources.map((tracked) => compareSource(tracked, pair)));
   return { commit: from, ref, current, moved: true, ...withPull, sources };
 }
 
 /** A tracked source where nothing moved: its blob at the commit compared from, when known without reading. */
-function unchanged(input: FreshnessInput, tracked: TrackedSource): SourceCheck {
-  const check = base(input, tracked);
+function unchanged(from: string, tracked: TrackedSource): SourceCheck {
+  const check = base(from, tracked);
   return { ...check, status: 'unchanged', ...(check.blob === null ? {} : { currentBlob: check.blob }) };
 }
 
@@ -113,14 +109,13 @@ export function uncheckedReport(input: Omit<FreshnessInput, 'source' | 'deadline
 }
 
 function unresolved(input: Omit<FreshnessInput, 'source' | 'deadlineMs'>, ref: string, from: string, reason: string): Unstamped {
-  const sources = input.sources.map((tracked): SourceCheck => ({ ...base(input, tracked), status: 'unverifiable', reason }));
+  const sources = input.sources.map((tracked): SourceCheck => ({ ...base(from, tracked), status: 'unverifiable', reason }));
   return { commit: from, ref, current: null, moved: null, reason, sources };
 }
 
-function base(input: Pick<FreshnessInput, 'since'>, tracked: TrackedSource): Omit<SourceCheck, 'status'> {
-  const revision = input.since ?? tracked.revision;
-  const blob = revision === tracked.revision ? (tracked.blob ?? null) : null;
-  return { provider: tracked.provider, kind: tracked.kind, title: tracked.title, path: tracked.path, revision, blob };
+function base(from: string, tracked: TrackedSource): Omit<SourceCheck, 'status'> {
+  const blob = from === tracked.revision ? (tracked.blob ?? null) : null;
+  return { provider: tracked.provider, kind: tracked.kind, title: tracked.title, path: tracked.path, revision: from, blob };
 }
 
 /** What is known of the pull request before GitHub answers. */

@@ -4,7 +4,8 @@
  * repository file by path, commit and blob id (rules files, selected skills, any provider's
  * file), and every skills index (a directory whose SKILL.md files it listed). Entries without
  * a blob id that are not a skills index (a repository inventory, a host notice) name no
- * content to compare and are left out. Each source is tracked once, however many turns had it.
+ * content to compare and are left out. Each source is tracked once, however many turns or
+ * providers had it (the first, in render order, names it).
  */
 import type { Source } from '../context/entry.ts';
 import type { SourceKind } from './report.ts';
@@ -37,7 +38,8 @@ export function trackedSources(entries: readonly RecordedEntry[]): TrackedSource
     if (path !== undefined && blob !== undefined) source = { provider: entry.provider, kind: 'file', title: entry.title, path, revision, blob };
     else if (entry.category === 'skills' && blob === undefined) source = { provider: entry.provider, kind: 'skills-index', title: entry.title, path: path ?? '', revision };
     if (!source) continue;
-    const key = `${source.kind}\0${source.path}\0${source.revision}`;
+    // Compared from the task's commit whatever revision cited it, so one path is one source.
+    const key = `${source.kind}\0${source.path}`;
     if (!tracked.has(key)) tracked.set(key, source);
   }
   return [...tracked.values()];

@@ -4,9 +4,10 @@
  */
 import { createRegistry, type Registry } from '../context/registry.ts';
 import { createFreshnessProvider } from './freshness/provider.ts';
+import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createFreshnessProvider(), createRulesProvider(), createSkillsProvider()]);
+  return createRegistry([createFreshnessProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
 }

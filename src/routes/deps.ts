@@ -1,7 +1,8 @@
 /**
  * @module routes/deps
- * What routes get injected, so they stay thin and tests can swap the task store.
+ * What routes get injected, so they stay thin and tests can swap the task and knowledge stores.
  */
+import type { KnowledgeService } from '../knowledge/knowledge-service.ts';
 import type { PullRequestIndex } from '../tasks/pull-request-index.ts';
 import type { TaskService } from '../tasks/task-request.ts';
 
@@ -9,6 +10,7 @@ export interface RouteDeps {
   tasks(env: Env): TaskService;
   /** Which task a pull request's follow-ups go to (GitHub webhooks). */
   pullRequests(env: Env): PullRequestIndex;
+  knowledge(env: Env): KnowledgeService;
   /** Milliseconds since the epoch; Slack timestamp checks use it. */
   now(): number;
 }

@@ -166,6 +166,29 @@ describe('checkFreshness', () => {
     ]);
   });
 
+  it("compares knowledge that cites an older revision from the task's commit, where the model was told of earlier changes", async () => {
+    const CITED = '4'.repeat(40);
+    const r = await repo(
+      { [CITED]: { ...BASE, 'docs/deploy.md': 'v1\n' }, [OLD]: { ...BASE, 'docs/deploy.md': 'v2\n' }, [NEW]: { ...BASE, 'docs/deploy.md': 'v2\n', 'src/AGENTS.md': '# Src v2\n' } },
+      { main: { status: 'ok', commit: NEW } },
+    );
+    const cited = { uri: 'memory:docs/deploy.md', path: 'docs/deploy.md', revision: CITED, blob: await gitBlobOid('v1\n') };
+    const sources = trackedSources([
+      { provider: 'rules', category: 'rules', title: 'src/AGENTS.md', source: { uri: 'memory:src/AGENTS.md', path: 'src/AGENTS.md', revision: OLD, blob: await gitBlobOid('# Src\n') } },
+      { provider: 'memory', category: 'memory', title: 'playbook k1', source: cited },
+      { provider: 'memory', category: 'memory', title: 'fact k2', source: { ...cited, uri: 'memory:k2' } },
+    ]);
+    expect(sources.map((s) => s.path)).toEqual(['src/AGENTS.md', 'docs/deploy.md']);
+    const report = await check(r, { sources });
+    expect(statuses(report)).toEqual([
+      ['src/AGENTS.md', 'changed', null],
+      ['docs/deploy.md', 'unchanged', null],
+    ]);
+    expect(report.sources[1]).toMatchObject({ revision: OLD, blob: await gitBlobOid('v2\n'), currentBlob: await gitBlobOid('v2\n') });
+    // The cited revision is never read: only the task's commit and the new one.
+    expect([...new Set(r.calls.trees)].sort()).toEqual([OLD, NEW]);
+  });
+
   it('answers within its deadline when the source never does, with every source unverifiable', async () => {
     const hanging: RepositorySource = { repository: 'memory:hang', resolve: () => new Promise<never>(() => {}), snapshot: () => { throw new Error('unused'); } };
     const report = await checkFreshness({ source: hanging, commit: OLD, ref: 'main', sources: await recorded(), deadlineMs: 50, now: () => NOW });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { signedDeliveryKey } from '../../src/triggers/github/dispatch.ts';
 import { deliveryInit, example, fakePullRequestIndex, fakeTaskService, githubApi, prComment, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 import type { RecordedCall } from './support.ts';
 
@@ -28,8 +29,11 @@ function host() {
   const api = pullsApi();
   const app = triggerApp(tasks, { fetch: api, pullRequests: fakePullRequestIndex() });
   const send = async (payload: unknown, event: string, delivery = crypto.randomUUID()) => {
-    const response = await app.request(WEBHOOK_URL, await deliveryInit(payload, { event, delivery }), testEnv());
-    return { status: response.status, body: await response.json<Record<string, unknown>>(), delivery };
+    const init = await deliveryInit(payload, { event, delivery });
+    const response = await app.request(WEBHOOK_URL, init, testEnv());
+    // What follow-ups are keyed by: the signed body, whatever delivery id carried it.
+    const key = await signedDeliveryKey(event, new Uint8Array(await new Response(init.body).arrayBuffer()));
+    return { status: response.status, body: await response.json<Record<string, unknown>>(), delivery, key };
   };
   return { tasks, api, send };
 }
@@ -45,7 +49,7 @@ describe('a comment on a pull request with a retained task', () => {
     expect(comment.status).toBe(202);
     expect(comment.body).toEqual({ taskId, mailboxItem: 'local:mailbox:1', duplicate: false });
     expect(tasks.created()).toHaveLength(1);
-    expect(tasks.amends).toEqual([{ taskId, tenant: 'github:4242', post: { from: '@Codertocat', text: '@groundwork please also check the README links', key: `github-delivery:${comment.delivery}` } }]);
+    expect(tasks.amends).toEqual([{ taskId, tenant: 'github:4242', post: { from: '@Codertocat', text: '@groundwork please also check the README links', key: comment.key } }]);
     expect(api.calls).toHaveLength(calls);
   });
 
@@ -58,7 +62,7 @@ describe('a comment on a pull request with a retained task', () => {
     const again = await send(prComment('@groundwork and the tests'), 'issue_comment', comment.delivery);
     expect(again.body).toEqual({ taskId: first.body['taskId'], mailboxItem: 'local:mailbox:1', duplicate: true });
     // The original task got the comment twice over the wire but once in its mailbox; the newer one never.
-    const toComment = tasks.amends.filter((call) => call.post.key === `github-delivery:${comment.delivery}`);
+    const toComment = tasks.amends.filter((call) => call.post.key === comment.key);
     expect(toComment.map((call) => call.taskId)).toEqual([first.body['taskId'], first.body['taskId']]);
   });
 
@@ -101,12 +105,12 @@ describe('a push to a pull request (synchronize)', () => {
         post: {
           from: 'groundwork',
           text: expect.stringMatching(new RegExp(`^Pull request #1 head moved to ${'1'.repeat(40)}: new commits were pushed to changes\\.\\nA new review task \\(${String(pushed.body['taskId'])}\\) reviews the new head\\.`)),
-          key: `github-delivery:${pushed.delivery}`,
+          key: pushed.key,
         },
       },
     ]);
 
-    // Redelivered: the same review task, and the note is keyed by the delivery, so no second one.
+    // Redelivered: the same review task, and the note is keyed by the signed delivery, so no second one.
     const again = await send(pullRequest('synchronize', '1'.repeat(40)), 'pull_request', pushed.delivery);
     expect(again.body).toEqual({ ...pushed.body, duplicate: true });
     expect(tasks.amends).toHaveLength(1);

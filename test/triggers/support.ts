@@ -11,6 +11,7 @@ import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../src/app.ts';
 import { ApiError, envelope } from '../../src/http/errors.ts';
+import { durableKnowledgeService } from '../../src/knowledge/durable-knowledge-service.ts';
 import type { RouteDeps } from '../../src/routes/deps.ts';
 import { githubWebhookRoute } from '../../src/routes/github-webhook.ts';
 import { slackCommandRoute } from '../../src/routes/slack-command.ts';
@@ -141,10 +142,6 @@ export function testEnv(secrets: Secrets = {}): Env & Secrets {
   };
 }
 
-/**
- * The trigger routes as the app mounts them (`app.route('/', ...)`), with an onError that
- * renders ApiError in the one envelope like src/app.ts does.
- */
 /** The pull request index as the Durable Object keeps it, in memory, for one test. */
 export function fakePullRequestIndex(): PullRequestIndex {
   const tasks = new Map<string, string[]>();
@@ -163,9 +160,13 @@ export function fakePullRequestIndex(): PullRequestIndex {
   };
 }
 
+/**
+ * The trigger routes as the app mounts them (`app.route('/', ...)`), with an onError that
+ * renders ApiError in the one envelope like src/app.ts does.
+ */
 export function triggerApp(tasks: TaskService, options: { fetch?: typeof fetch; now?: number; pullRequests?: PullRequestIndex } = {}): Hono<AppEnv> {
   const index = options.pullRequests ?? fakePullRequestIndex();
-  const deps: RouteDeps = { tasks: () => tasks, pullRequests: () => index, now: () => options.now ?? NOW };
+  const deps: RouteDeps = { tasks: () => tasks, pullRequests: () => index, knowledge: durableKnowledgeService, now: () => options.now ?? NOW };
   const routeOptions = options.fetch === undefined ? {} : { fetch: options.fetch };
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {

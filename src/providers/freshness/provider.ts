@@ -52,7 +52,7 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     config: FreshnessConfigSchema,
     requires: ['repo:read'],
     // A pull request's head and current base come from GitHub; without it the base branch is still checked.
-    uses: ['github:api'],
+    optional: ['github:api'],
     turns: 'all',
     timeoutMs: options.timeoutMs ?? 8_000,
     budget: options.budget ?? 1_500,
