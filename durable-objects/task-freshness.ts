@@ -1,7 +1,7 @@
 /**
  * @module durable-objects/task-freshness
  * The read-back a host asks for before a consequential action: every source that reached the
- * model on any turn of the task, compared between the commit it was read at and where the task's
+ * model on any turn of the task, compared between the task's pinned commit and where the task's
  * ref points now. It reads the repository and the ledger and writes nothing. Anything that
  * cannot be read makes sources `unverifiable` with the reason; it is never an error.
  */

@@ -26,7 +26,7 @@ export const SourceCheckSchema = z.object({
   title: z.string(),
   /** Path in the repository (`''` for a skills index at the root). */
   path: z.string(),
-  /** The commit the source is compared from: where it was read, or where the model was last told about it. */
+  /** The commit the source is compared from: the task's, or the one the model was last told about. */
   revision: Sha,
   /** Its blob there; null for a skills index (a directory) and for a file that did not exist there. */
   blob: Sha.nullable(),
