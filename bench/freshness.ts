@@ -2,8 +2,10 @@
  * Freshness provider benchmarks (issue 10): requests one later turn costs, through the real
  * provider set (rules and skills turn-gated, freshness running), on the shape the source
  * benchmarks use (rules chain depth 5 + 30 skills, one skill selected), against the local GitHub
- * API server and against a smart-HTTP git remote (git http-backend). Each backend keeps a
- * Map-backed KV across turns, as the Worker's CACHE does:
+ * API server and against a smart-HTTP git remote (git http-backend). Turns are assembled as the
+ * Task object assembles them (turn 0 resolves the ref with the read plan, so GitHub reads it
+ * ahead over GraphQL; every turn's pinned snapshot carries turn 0's plan). Each backend keeps a Map-backed
+ * KV across turns, as the Worker's CACHE does:
  * - nothing moved since turn 0;
  * - cold: after a push that changed AGENTS.md, the KV holding only what turn 0 read;
  * - warm: the same check again, the new commit's tree now in the KV;
@@ -17,7 +19,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { resolveAgent } from '../src/context/agents.ts';
-import type { EarlierEntry } from '../src/context/provider.ts';
+import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import { planReads } from '../src/context/read-ahead.ts';
 import { assembleFirstTurn, gatherContext, type AssembleInput } from '../src/context/turn.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { createCachedLoader } from '../src/sources/cached-loader.ts';
@@ -55,49 +58,64 @@ interface Backend {
   take(): Promise<{ count: number; rounds?: number; kinds: string }>;
 }
 
-/** Turn 0 at `commit`, then the later turns of each case, counting the backend's requests. */
-async function measure(open: (store: KeyValueStore) => Backend, commit: string, push: () => string, headCommit?: string): Promise<Record<string, string>> {
+/**
+ * Turn 0 pinned from `main` (a branch task) or at a pull request's base commit, then the later
+ * turns of each case, counting the backend's requests.
+ */
+async function measure(open: (store: KeyValueStore) => Backend, pinned: { commit: string; headCommit?: string } | { ref: 'main' }, push: () => string): Promise<Record<string, string>> {
   const store = mapStore();
   const backend = open(store);
-  const task = {
+  const registry = createDefaultRegistry();
+  const available = backend.pullRequest ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const);
+  const unpinned: TaskView = {
     request: 'Fix it. Use $skill-01.',
-    origin: 'api' as const,
+    origin: 'api',
     repository: backend.source.repository,
-    commit,
     ref: 'main',
-    ...(headCommit ? { headCommit } : {}),
+    ...('headCommit' in pinned && pinned.headCommit ? { headCommit: pinned.headCommit } : {}),
     cwd: SHAPE.cwd,
     trusted: true,
     skills: [],
     agent: agent.name,
   };
-  const base: Omit<AssembleInput, 'turn'> = {
-    registry: createDefaultRegistry(),
+  // As the Task object plans: turn 0's reads, for the pinned snapshot of every turn.
+  const plan = (turn: number) => planReads({ registry, agent, task: unpinned, turn, available });
+  let commit: string;
+  if ('commit' in pinned) commit = pinned.commit;
+  else {
+    const resolved = await backend.source.resolve(pinned.ref, { plan: plan(0) });
+    if (resolved.status !== 'ok') throw new Error(`could not resolve ${pinned.ref}: ${JSON.stringify(resolved)}`);
+    commit = resolved.commit;
+  }
+  const base: Omit<AssembleInput, 'turn' | 'snapshot'> = {
+    registry,
     agent,
-    available: backend.pullRequest ? ['repo:read', 'github:api'] : ['repo:read'],
-    snapshot: backend.source.snapshot(commit),
+    available,
     source: backend.source,
     ...(backend.pullRequest ? { pullRequest: backend.pullRequest } : {}),
-    task,
+    task: { ...unpinned, commit },
     cache: store,
   };
-  const first = await assembleFirstTurn({ ...base, turn: 0 });
+  const first = await assembleFirstTurn({ ...base, snapshot: backend.source.snapshot(commit, { plan: plan(0) }), turn: 0 });
   const history: EarlierEntry[] = first.entries.map((entry) => ({ turn: 0, provider: entry.provider, category: entry.category, title: entry.title, source: entry.source }));
-  await backend.take();
+  const turn0 = describe(await backend.take());
 
   const later = async (expectNotice: boolean): Promise<string> => {
-    const gathered = await gatherContext({ ...base, snapshot: backend.source.snapshot(commit), turn: 1, history });
+    const gathered = await gatherContext({ ...base, snapshot: backend.source.snapshot(commit, { plan: plan(0) }), turn: 1, history });
     const outcome = gathered.outcomes.find((o) => o.name === 'freshness');
     const notice = gathered.entries.some((entry) => entry.provider === 'freshness');
     if (notice !== expectNotice) throw new Error(`freshness gave ${notice ? 'a' : 'no'} notice: ${JSON.stringify(outcome)}`);
-    const { count, rounds, kinds } = await backend.take();
-    return `${count} request${count === 1 ? '' : 's'} (${kinds})${rounds === undefined ? '' : `, ${rounds} sequential round${rounds === 1 ? '' : 's'}`}`;
+    return describe(await backend.take());
   };
   const still = await later(false);
   push();
   const cold = await later(true);
   const warm = await later(true);
-  return { still, cold, warm };
+  return { turn0, still, cold, warm };
+}
+
+function describe({ count, rounds, kinds }: Awaited<ReturnType<Backend['take']>>): string {
+  return `${count} request${count === 1 ? '' : 's'} (${kinds})${rounds === undefined ? '' : `, ${rounds} sequential round${rounds === 1 ? '' : 's'}`}`;
 }
 
 async function benchGitHub(): Promise<string[]> {
@@ -134,7 +152,7 @@ async function benchGitHub(): Promise<string[]> {
             const fresh = stats.requests.slice(seen);
             seen = stats.requests.length;
             const count = (part: string) => fresh.filter((request) => request.path.includes(part)).length;
-            const kinds = `${count('/commits/')} commit, ${count('/git/trees/')} tree, ${count('/git/blobs/')} blob, ${count('/pulls/')} pull request`;
+            const kinds = `${count('/commits/')} commit, ${count('/git/trees/')} tree, ${count('/git/blobs/')} blob, ${count('/pulls/')} pull request, ${count('/graphql')} GraphQL`;
             return { count: fresh.length, rounds: rounds(fresh), kinds };
           },
         };
@@ -144,9 +162,10 @@ async function benchGitHub(): Promise<string[]> {
         repo.write('AGENTS.md', `# Rules at depth 0\n\nEdition ${++edition}.\n`);
         return repo.commitAll(`edition ${edition}`);
       };
-      const branch = await measure(open(false), commit, push);
-      const pull = await measure(open(true), repo.git('rev-parse', 'HEAD'), push, commit);
+      const branch = await measure(open(false), { ref: 'main' }, push);
+      const pull = await measure(open(true), { commit: repo.git('rev-parse', 'HEAD'), headCommit: commit }, push);
       return [
+        `github, turn 0 (for reference; read ahead over GraphQL as the Task object plans it): ${branch.turn0}`,
         `github, a later turn when nothing moved: ${branch.still}`,
         `github, a later turn after a push that changed AGENTS.md, cold (the KV holds turn 0's reads): ${branch.cold}`,
         `github, the same check warm (the new commit's tree in the KV): ${branch.warm}`,
@@ -169,7 +188,7 @@ async function benchGitRemote(): Promise<string[]> {
   });
   try {
     writeRepoShape(work, SHAPE);
-    const commit = work.commitAll('bench');
+    work.commitAll('bench');
     work.git('remote', 'add', 'origin', cloneBare(work, root, 'bench.git'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/bench.git`;
@@ -197,7 +216,7 @@ async function benchGitRemote(): Promise<string[]> {
       work.git('push', '--quiet', 'origin', 'main');
       return head;
     };
-    const measured = await measure(open, commit, push);
+    const measured = await measure(open, { ref: 'main' }, push);
     return [
       `git remote (smart HTTP), a later turn when nothing moved: ${measured.still}`,
       `git remote, a later turn after a push that changed AGENTS.md, cold (the KV holds turn 0's reads): ${measured.cold}`,

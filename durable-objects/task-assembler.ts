@@ -6,35 +6,25 @@
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
-import type { KnowledgeReader } from '../src/context/knowledge.ts';
-import type { Capability, EarlierEntry, TaskView } from '../src/context/provider.ts';
-import { planReads } from '../src/context/read-ahead.ts';
+import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
-import type { Registry } from '../src/context/registry.ts';
-import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
-import type { GitHubUsage } from '../src/sources/github/usage.ts';
-import type { KeyValueStore } from '../src/sources/key-value-store.ts';
-import type { PullRequestReader } from '../src/sources/pull-request.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
-import { pinnedRef, type TaskRequest } from '../src/tasks/task-request.ts';
+import type { OpenedSource } from '../src/tasks/open-source.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import { planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
-export interface AssemblerDeps {
-  registry: Registry;
-  /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
-  deployment?: SettingsLayer;
+export interface AssemblerDeps extends TaskPlanDeps {
   /** The task's source, the cache scoped to the credential that reads it, and its pull request (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage; pullRequest?: PullRequestReader }>;
+  openSource(request: TaskRequest): Promise<OpenedSource>;
   /** Entries of the turns before `turn`, from the ledger: what later-turn providers compare against. */
   history(turn: number): EarlierEntry[];
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
-  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
-  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   signal?: AbortSignal;
 }
@@ -45,23 +35,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const { source, cache, usage, pullRequest } = await deps.openSource(request);
-    const ref = pinnedRef(request);
-    const unpinned: TaskView = {
-      request: request.request,
-      origin: request.origin,
-      repository: source.repository,
-      ...(ref === undefined ? {} : { ref }),
-      ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
-      cwd: request.cwd,
-      trusted: request.trusted,
-      skills: request.skills,
-      agent: agent.agent.name,
-    };
-    const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
-    const knowledge = deps.knowledgeFor?.(request);
-    const available: Capability[] = ['repo:read', ...(pullRequest ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
-    // What the providers will read, so the source can fetch it with the ref's resolution.
-    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
+    const { view: unpinned, available, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(pullRequest ? { pullRequest } : {}) });
+    // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
 
     const view: TaskView = { ...unpinned, commit };

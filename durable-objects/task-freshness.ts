@@ -8,14 +8,17 @@
 import { checkFreshness, uncheckedReport } from '../src/freshness/check.ts';
 import type { FreshnessReport } from '../src/freshness/report.ts';
 import { trackedSources } from '../src/freshness/tracked.ts';
+import { resolveAgent } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import { pinnedRef, type TaskRequest } from '../src/tasks/task-request.ts';
+import { planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskStore } from './task-store.ts';
 
 /** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */
 export const READ_BACK_DEADLINE_MS = 10_000;
 
-export interface ReadBackDeps {
+/** The plan deps let the pinned commit be compared from what turn 0 read ahead (see task-plan). */
+export interface ReadBackDeps extends TaskPlanDeps {
   store: TaskStore;
   openSource(request: TaskRequest): Promise<OpenedSource>;
   now(): number;
@@ -36,9 +39,12 @@ export async function readBackFreshness(request: TaskRequest, commit: string, de
   } catch (error) {
     return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
   }
+  const agent = resolveAgent(request.agent);
+  const plan = agent.ok ? planTask(deps, request, agent.agent, opened).plan : undefined;
   return checkFreshness({
     ...input,
     source: opened.source,
+    pinned: opened.source.snapshot(commit, plan ? { plan } : {}),
     ...(opened.pullRequest ? { pullRequest: { reader: opened.pullRequest, ...(head === undefined ? {} : { head }) } } : {}),
     deadlineMs: READ_BACK_DEADLINE_MS,
   });

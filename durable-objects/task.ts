@@ -20,6 +20,7 @@ import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
+import type { TaskPlanDeps } from './task-plan.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
@@ -38,6 +39,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #mailbox: Mailbox;
   readonly #ledger: TurnLedger;
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
+  readonly #planDeps: TaskPlanDeps;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -47,18 +49,21 @@ export class TaskObject extends DurableObject<Env> {
     void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
     const config = getConfig(env);
     this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
+    this.#planDeps = {
+      registry: createDefaultRegistry(),
+      deployment: config.PROVIDER_CONFIG,
+      knowledgeFor: (request) => {
+        const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
+        return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
+      },
+    };
     this.#ledger = new TurnLedger({
       store: this.#store,
       assemble: createTaskAssembler({
-        registry: createDefaultRegistry(),
-        deployment: config.PROVIDER_CONFIG,
+        ...this.#planDeps,
         openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
-        knowledgeFor: (request) => {
-          const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
-          return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
-        },
         now: () => Date.now(),
       }),
     });
@@ -149,7 +154,7 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#owned(tenant);
     if (!task) return { status: 'not-found' };
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const report = await readBackFreshness(task.request, task.commit_sha, { store: this.#store, openSource: this.#openSource, now: () => Date.now() });
+    const report = await readBackFreshness(task.request, task.commit_sha, { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() });
     return { status: 'ok', report };
   }
 

@@ -64,17 +64,18 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
     return opened.exit === 2 ? FRESHNESS_EXIT.usage : FRESHNESS_EXIT.unchecked;
   }
   const { source, commit } = opened;
+  const snapshot = source.snapshot(commit);
   const turn = await assembleFirstTurn({
     registry,
     agent: agent.agent,
     available: ['repo:read'],
-    snapshot: source.snapshot(commit),
+    snapshot,
     source,
     task: { request: options.task, origin: 'cli', repository: source.repository, commit, cwd: opened.cwd, trusted: true, skills: options.skill, agent: agent.agent.name },
     turn: 0,
     settings: { task: settings.layer },
   });
-  const report = await checkFreshness({ source, commit, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
+  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
 
   stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
   if (report.current === null || report.sources.some((check) => check.status === 'unverifiable')) return FRESHNESS_EXIT.unchecked;

@@ -15,7 +15,7 @@
  * report.sources.filter((s) => s.status !== 'unchanged') // what to re-read before pushing
  */
 import type { PullRequestReader } from '../sources/pull-request.ts';
-import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../sources/snapshot.ts';
+import { COMMIT_SHA, type RepositorySource, type ResolveResult, type Snapshot } from '../sources/snapshot.ts';
 import { compareSource } from './compare.ts';
 import { withDeadline } from './deadline.ts';
 import type { FreshnessReport, PullRequestCheck, SourceCheck } from './report.ts';
@@ -25,6 +25,11 @@ export interface FreshnessInput {
   source: RepositorySource;
   /** The task's pinned commit. */
   commit: string;
+  /**
+   * The snapshot the context was read from, at `commit`: compared from without a second read of
+   * that commit's tree (it carries what the task read, and the host's read plan and cache).
+   */
+  pinned?: Snapshot;
   /** The branch or tag the task named (`TaskView.ref`); a commit or nothing means the default branch. */
   ref?: string;
   /** Resolve exactly this instead (a person comparing with a commit of their choice, as the CLI lets them). */
@@ -91,7 +96,8 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
 
   // Every source is compared from the commit the context was read at, even one that cites an
   // older revision (knowledge): what changed before then, the model was told when it was read.
-  const pair = { before: source.snapshot(from), after: source.snapshot(current), signal };
+  const before = input.pinned?.commit === from ? input.pinned : source.snapshot(from);
+  const pair = { before, after: source.snapshot(current), signal };
   const sources = await Promise.all(input.sources.map((tracked) => compareSource(tracked, pair)));
   return { commit: from, ref, current, moved: true, ...withPull, sources };
 }

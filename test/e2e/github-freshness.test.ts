@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FreshnessResultSchema, TurnResultSchema } from '../../src/tasks/task-results.ts';
+import { FreshnessResultSchema, TaskDescriptionSchema, TurnResultSchema } from '../../src/tasks/task-results.ts';
 import { gitBlobOid } from '../support/memory-tree.ts';
 import { githubFixture, pushToBranch } from '../support/github-api-client.ts';
 import { post, pullRequestEvent, settledTask, signedDelivery, taskStub, WEBHOOK_URL } from './support.ts';
@@ -25,6 +25,10 @@ describe('freshness of a pull request review, against the GitHub API', () => {
     const quiet = await beginTurn(taskId, 1);
     expect(quiet.items.map((item) => item.id)).toEqual(['local:task']);
     expect(quiet.providers.find((p) => p.name === 'freshness')).toMatchObject({ outcome: 'empty', reason: `${pull.baseRef} has not moved from ${fx.commits.first.slice(0, 7)}` });
+    // What a quiet later turn costs: the base branch resolved and the pull request read. The
+    // pinned commit's reads (the settings file among them) come from what turn 0 read ahead.
+    const described = TaskDescriptionSchema.parse(await taskStub(taskId).describe(tenant));
+    expect(described.turns.find((t) => t.turn === 1)?.github?.requests).toMatchObject({ rest: 2, graphql: 0 });
 
     const rules = '# Rules at depth 0\n\nThird edition: run the linter too.\n';
     const base = await pushToBranch(pull.baseRef, { 'AGENTS.md': rules });
@@ -38,6 +42,9 @@ describe('freshness of a pull request review, against the GitHub API', () => {
     expect(content).toContain(`- AGENTS.md: changed (blob ${(await gitBlobOid('# Rules at depth 0\n\nFirst edition.\n')).slice(0, 7)} -> ${(await gitBlobOid(rules)).slice(0, 7)})`);
     expect(content).toContain('- skills index (.agents/skills): unchanged');
     expect(content).toContain(`Pull request #${pull.number} head moved ${fx.commits.head.slice(0, 7)} -> ${head.slice(0, 7)}: new commits were pushed after your context was built.`);
+    // After the push: the new base commit's tree as well; the old one's listings were read ahead on turn 0.
+    const after = TaskDescriptionSchema.parse(await taskStub(taskId).describe(tenant));
+    expect(after.turns.find((t) => t.turn === 2)?.github?.requests).toMatchObject({ rest: 3, graphql: 0 });
 
     const read = FreshnessResultSchema.parse(await taskStub(taskId).freshness(tenant));
     if (read.status !== 'ok') throw new Error(read.status);

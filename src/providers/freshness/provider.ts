@@ -56,7 +56,7 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     turns: 'all',
     timeoutMs: options.timeoutMs ?? 8_000,
     budget: options.budget ?? 1_500,
-    async run({ turn, task, source, history, pullRequest, config, signal, now }) {
+    async run({ turn, task, source, snapshot, history, pullRequest, config, signal, now }) {
       if (turn === 0) return { entries: [], notes: ['turn 0: nothing to compare yet'] };
       if (!source || task.commit === undefined) throw new Error('no repository source was provided');
       const sources = trackedSources(history);
@@ -66,6 +66,7 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
       const report = await checkFreshness({
         source,
         commit: task.commit,
+        ...(snapshot ? { pinned: snapshot } : {}),
         ...(task.ref === undefined ? {} : { ref: task.ref }),
         ...(told.base === undefined ? {} : { since: told.base }),
         sources,
