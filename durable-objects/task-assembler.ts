@@ -10,7 +10,9 @@ import type { TaskView } from '../src/context/provider.ts';
 import type { Registry } from '../src/context/registry.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import type { Capability } from '../src/context/provider.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
+import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
@@ -19,39 +21,47 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
-  /** The task's source, and the cache scoped to the credential that reads it (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
+  /** The task's source, the cache scoped to the credential that reads it, and GitHub reads for a GitHub repository. */
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; github?: GitHubApi }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
   signal?: AbortSignal;
 }
 
+/** What a task that names no ref is resolved from: the repository's default branch. */
+const DEFAULT_REF = 'HEAD';
+
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
   return async (task, turn) => {
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache } = await deps.openSource(request);
+    const { source, cache, github } = await deps.openSource(request);
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
+    const pr = request.pullRequest;
 
     const view: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
+      // A pull request's task comes pinned at its base; any other was resolved from the ref it named.
+      ...(request.baseCommit === undefined ? { ref: request.ref ?? DEFAULT_REF } : {}),
       commit,
-      ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
+      ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,
       agent: agent.agent.name,
     };
+    const available: Capability[] = github ? ['repo:read', 'github:api'] : ['repo:read'];
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: ['repo:read'] as const,
+      available,
       snapshot: source.snapshot(commit),
       source,
+      ...(github ? { github } : {}),
       task: view,
       turn,
       now: deps.now,
@@ -102,7 +112,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 }
 
 async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
-  const ref = request.ref ?? 'HEAD';
+  const ref = request.ref ?? DEFAULT_REF;
   const resolved = await source.resolve(ref);
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);

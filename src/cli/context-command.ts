@@ -65,6 +65,7 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
       request: options.task,
       origin: 'cli',
       repository: source.repository,
+      ref: options.ref,
       commit: resolved.commit,
       cwd: options.cwd,
       trusted: !options.untrusted,

@@ -11,7 +11,8 @@ import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
-import { renderFirstRequest, type Notice } from './render.ts';
+import { contextNotices, type Notice } from './notices.ts';
+import { renderFirstRequest } from './render.ts';
 import { runProviders, type RunInput, type RunResult } from './runner.ts';
 import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
 
@@ -75,7 +76,7 @@ export async function gatherContext(input: AssembleInput): Promise<RunResult & {
   const { agent, available, ...rest } = input;
   const capabilities = grantCapabilities({ agent, trusted: input.task.trusted, available });
   const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget });
-  return { ...run, notices: trustNotices(input.task.trusted, run.outcomes) };
+  return { ...run, notices: contextNotices(input.task.trusted, run.outcomes, input.registry) };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
@@ -124,17 +125,4 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     truncated: entry.truncated,
     warnings: entry.warnings,
   };
-}
-
-const WITHHELD: Partial<Record<ProviderOutcome['category'], string>> = {
-  rules: 'Repository rules (AGENTS.md and similar files) were not read: this task is untrusted, so no repository content was read automatically. Treat the repository’s own instructions as unknown.',
-  skills: 'Repository skills were not indexed: this task is untrusted, so no repository content was read automatically.',
-};
-
-function trustNotices(trusted: boolean, outcomes: readonly ProviderOutcome[]): Notice[] {
-  if (trusted) return [];
-  return outcomes.flatMap((outcome) => {
-    const text = WITHHELD[outcome.category];
-    return outcome.outcome === 'capability-gated' && text ? [{ provider: outcome.name, text }] : [];
-  });
 }

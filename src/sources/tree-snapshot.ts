@@ -6,7 +6,7 @@
  */
 import { decodeBlob } from './decode.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
-import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -21,6 +21,8 @@ export interface FlatTreeEntry {
 export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
   loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /** The commit object's facts (see {@link CommitInfo}). */
+  loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
 }
 
 export interface TreeSnapshotOptions {
@@ -38,6 +40,7 @@ interface TreeIndex {
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const { loader } = options;
   let index: Promise<TreeIndex> | undefined;
+  let commitInfo: Promise<CommitInfo> | undefined;
 
   const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
     if (!index) {
@@ -115,6 +118,19 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         return await readBlob(targetEntry, requested, readOptions, { link: requested, target: resolved.path });
       } catch (error) {
         return failure(requested, error, signal);
+      }
+    },
+
+    async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
+      if (!commitInfo) {
+        commitInfo = loader.loadCommit(signal);
+        commitInfo.catch(() => (commitInfo = undefined));
+      }
+      try {
+        return { status: 'ok', info: await commitInfo };
+      } catch (error) {
+        const { reason } = failure(options.commit, error, signal);
+        return { status: 'failed', reason };
       }
     },
   };

@@ -3,15 +3,18 @@
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
  * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
  * isomorphic-git over smart HTTP. Trees, blobs and skill indexes are cached in KV by commit and
- * object id, inside the scope of the credential that read them (see scoped-store).
+ * object id, inside the scope of the credential that read them (see scoped-store). A GitHub
+ * repository also gets the `github:api` reads (pull request files), as the same credential.
  */
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
+import { createGitHubApi } from '../sources/github/pull-request-files.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { GitHubApi } from '../sources/pull-requests.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
@@ -28,6 +31,8 @@ export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
+  /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
+  github?: GitHubApi;
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
@@ -46,15 +51,9 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   const [owner = '', repo = ''] = request.repo.split('/');
   const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
-  const source = createGitHubSource({
-    owner,
-    repo,
-    auth,
-    baseUrl: config.GITHUB_API_URL,
-    fetch: deps.fetch,
-    ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
-  });
-  return { source, ...(cache ? { cache } : {}) };
+  const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch };
+  const source = createGitHubSource({ ...client, ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}) });
+  return { source, github: createGitHubApi(client), ...(cache ? { cache } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */

@@ -20,7 +20,7 @@ export interface GitHubFixture {
   /** Commit ids in the fixture repository. */
   commits: { head: string; first: string };
   /** An open pull request the server answers for: base at `commits.first`, head at `commits.head`. */
-  pull: { number: number; baseRef: string; headRef: string };
+  pull: { number: number; baseRef: string; headRef: string; title: string; body: string; author: string; labels: string[] };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */
