@@ -1,6 +1,6 @@
 /**
  * @module context/runner
- * Gathers context: validate config -> capability gate -> turn gate -> run eligible providers
+ * Gathers context: validate config -> turn gate -> capability gate -> run eligible providers
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
@@ -90,11 +90,13 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const config = provider.config.safeParse(input.configs?.[provider.name] ?? {});
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
+  // Turn first: a provider that would not run on this turn anyway is not missing anything, so
+  // later turns carry no notice for it.
+  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
   const access = grantAccess(provider, input);
   if ('gated' in access) return gated('capability-gated', access.gated);
-  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
 
   const settled = await runProvider(
     provider,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
-import { runCliJson, userMessage } from './cli-support.ts';
+import { ofProvider, runCliJson, userMessage } from './cli-support.ts';
 
 describe('rules provider on a real repository', () => {
   let repo: GitFixture;
@@ -29,10 +29,11 @@ describe('rules provider on a real repository', () => {
   it('reads the chain from the root to the working directory, general first', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'a/b/c/d']);
     expect(turn.commit).toBe(commit);
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
-    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
+    const { entries } = ofProvider(turn, 'rules');
+    expect(entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
+    expect(entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
     // Each entry names the blob it was read from, as git itself names it at that commit.
-    expect(turn.entries.map((e) => e.source.blob)).toEqual(turn.entries.map((e) => repo.git('rev-parse', `${commit}:${e.title}`).trim()));
+    expect(entries.map((e) => e.source.blob)).toEqual(entries.map((e) => repo.git('rev-parse', `${commit}:${e.title}`).trim()));
     const user = userMessage(turn);
     expect(user).toContain(`source="a/b/AGENTS.md@${commit}"`);
     expect(user).toContain('漢字 and 🙂 stay intact.');
@@ -53,15 +54,15 @@ describe('rules provider on a real repository', () => {
 
   it('reports a symlink that leaves the tree instead of following it', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'escape']);
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
-    expect(turn.providers[0]?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
+    expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+    expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
     expect(userMessage(turn)).not.toContain('../../etc/passwd');
   });
 
   it('records a working directory that is not in the tree', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
-    expect(turn.providers[0]?.reason).toContain('left out nowhere: not in the tree at this commit');
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+    expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out nowhere: not in the tree at this commit');
+    expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md']);
   });
 });
 
@@ -80,7 +81,7 @@ describe('rules budget', () => {
 
   it('keeps every nested file whole when a 200 KB root file is cut to its fair share', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'pkg/mod/leaf']);
-    expect(turn.entries.map((e) => [e.title, e.truncated])).toEqual([
+    expect(ofProvider(turn, 'rules').entries.map((e) => [e.title, e.truncated])).toEqual([
       ['AGENTS.md', true],
       ['pkg/AGENTS.md', false],
       ['pkg/mod/AGENTS.md', false],
@@ -93,6 +94,6 @@ describe('rules budget', () => {
     const user = userMessage(turn);
     expect(user).toMatch(/\[… truncated by groundwork: AGENTS\.md shown \d+\/\d{6} chars\]/);
     expect(user).toContain('leaf: 葉 🍃');
-    expect(turn.entries[0]?.warnings[0]).toMatch(/^AGENTS\.md: truncated to a fair share of \d+ tokens, shown \d+\/\d+ chars$/);
+    expect(ofProvider(turn, 'rules').entries[0]?.warnings[0]).toMatch(/^AGENTS\.md: truncated to a fair share of \d+ tokens, shown \d+\/\d+ chars$/);
   });
 });
