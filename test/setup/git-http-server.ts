@@ -19,7 +19,8 @@ import type { TestProject } from 'vitest/node';
 import { buildSampleRepo, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
 
 export interface GitHttpFixtures {
-  sample: { first: string; head: string };
+  /** `headCommittedAt`: the tip's committer date as git records it, in ISO 8601 UTC. */
+  sample: { first: string; head: string; headCommittedAt: string };
   moving: { head: string };
   /** `big` added a 1 MiB incompressible blob; `small` (its child, the tip) deleted it. */
   history: { big: string; small: string; bigBytes: number };
@@ -42,7 +43,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   const sampleWork = fresh();
-  const sample = buildSampleRepo(sampleWork);
+  const sampleCommits = buildSampleRepo(sampleWork);
+  const sample = { ...sampleCommits, headCommittedAt: new Date(Number(sampleWork.git('log', '-1', '--format=%ct')) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   cloneBare(sampleWork, root, 'sample.git');
 
   const movingWork = fresh();
