@@ -78,7 +78,7 @@ function what({ subject, plural }: Missing, outcome: ProviderOutcome, timeoutMs:
     case 'timed-out':
       return `${subject} could not be read (timed out${timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`}).`;
     case 'budget-excluded':
-      return `${subject} ${were} left out: ${they} did not fit this agent’s context budget.`;
+      return `${subject} ${were} left out: ${they} did not fit the context budget.`;
     case 'invalid':
       return `${subject} could not be read (the provider’s configuration or output was invalid).`;
     default:

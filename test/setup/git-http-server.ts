@@ -6,8 +6,10 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), and `history.git` (a large incompressible blob added,
  * then deleted). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
- * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
+ * `/_redirect/<host>/…` redirects to `<host>` on this server's port, and `/_slow/…` serves the
+ * same repositories only after `SLOW_MS` (or never, if the client gives up first), as a host too
+ * slow for any provider's timeout.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,6 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildSampleRepo, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
+
+/** Longer than every provider's timeout (5 s), so each read under `/_slow/` outlives its reader. */
+const SLOW_MS = 8_000;
 
 export interface GitHttpFixtures {
   /** `headCommittedAt`: the tip's committer date as git records it, in ISO 8601 UTC. */
@@ -80,6 +85,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // A git host that is down: every request under it fails with 503, which callers should retry.
     if (url.pathname.startsWith('/_unavailable/')) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
+      return;
+    }
+    const slow = /^\/_slow(\/.*)$/.exec(url.pathname);
+    if (slow) {
+      const timer = setTimeout(() => serveCgi(root, new URL(`${slow[1]}${url.search}`, url), req, res), SLOW_MS);
+      res.on('close', () => clearTimeout(timer));
       return;
     }
     serveCgi(root, url, req, res);
