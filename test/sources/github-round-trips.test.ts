@@ -1,6 +1,10 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { resolveAgent } from '../../src/context/agents.ts';
+import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
+import { createGitHubApi } from '../../src/sources/github/pull-request-files.ts';
 import type { ReadResult, Snapshot } from '../../src/sources/snapshot.ts';
 import { createAppAuth, createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
 import type { GitHubAuth } from '../../src/sources/github/index.ts';
@@ -83,6 +87,49 @@ describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)',
     const snapshot = sourceFor(scope).snapshot(fx.commits.head);
     for (const dir of CHAIN.slice(0, 3)) await snapshot.read(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, { maxBytes: 1024 });
     expect((await scope.stats()).rounds).toBe(4);
+  });
+});
+
+describe('round trips through the default providers', () => {
+  it('adds requests but no round for a pull request task: commit facts and changed files go with the tree', async () => {
+    const scope = await scoped();
+    const client = { owner: fx.owner, repo: fx.repo, auth: tokenAuth(fx.token), baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } };
+    const source = createGitHubSource(client);
+    const lookup = resolveAgent('reviewer');
+    if (!lookup.ok) throw new Error(lookup.error);
+    const turn = await assembleFirstTurn({
+      registry: createDefaultRegistry(),
+      agent: lookup.agent,
+      available: ['repo:read', 'github:api'],
+      snapshot: source.snapshot(fx.commits.first),
+      source,
+      github: createGitHubApi(client),
+      task: {
+        request: 'Review it.',
+        origin: 'github',
+        repository: source.repository,
+        commit: fx.commits.first,
+        headCommit: fx.commits.head,
+        pullRequest: { number: fx.pull.number, headSha: fx.commits.head, fromFork: false },
+        cwd: CHAIN[CHAIN.length - 1] ?? '',
+        trusted: true,
+        skills: [],
+        agent: 'reviewer',
+      },
+      turn: 0,
+    });
+    expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['system', 'included'],
+      ['task-facts', 'included'],
+      ['rules', 'included'],
+      ['skills', 'included'],
+    ]);
+    const stats = await scope.stats();
+    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
+    expect(await scope.count('/git/trees/')).toBe(1);
+    expect(await scope.count('/git/commits/')).toBe(1);
+    expect(await scope.count(`/pulls/${fx.pull.number}/files`)).toBe(1);
+    expect(stats.count).toBe(3 + CHAIN.length + SKILL_COUNT);
   });
 });
 
