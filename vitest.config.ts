@@ -30,7 +30,8 @@ export default defineConfig({
         test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'], testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
-        test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'] },
+        // Node tests start real processes (the CLI, git); on a loaded machine that can pass 5 s.
+        test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'], testTimeout: 30_000 },
       },
     ],
   },

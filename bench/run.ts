@@ -5,12 +5,14 @@ import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
+import { benchStartup } from './startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
+  ['startup', benchStartup],
 ];
 
 for (const [name, run] of sections) {

@@ -5,12 +5,12 @@
  * render only the context sections of `turns: all` providers.
  */
 import { resolveAgent } from '../src/context/agents.ts';
-import { digestText } from '../src/context/digest.ts';
-import type { TaskView } from '../src/context/provider.ts';
+import { digestContext } from '../src/context/digest.ts';
+import type { Capability, TaskView } from '../src/context/provider.ts';
 import type { Registry } from '../src/context/registry.ts';
+import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
-import type { Capability } from '../src/context/provider.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
@@ -21,6 +21,8 @@ import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
+  /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
+  deployment?: SettingsLayer;
   /** The task's source, the cache scoped to the credential that reads it, and GitHub reads for a GitHub repository. */
   openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; github?: GitHubApi }>;
   /** Stores the commit the first time; returns the pinned one. */
@@ -64,6 +66,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       ...(github ? { github } : {}),
       task: view,
       turn,
+      settings: { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) },
       now: deps.now,
       ...(cache ? { cache } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -87,6 +90,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         tools: first.tools,
         providers: first.providers,
         entries: first.entries,
+        ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
       };
     }
@@ -95,7 +99,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
-      digest: await digestText(content),
+      digest: await digestContext(content, gathered.settings),
       chars: content.length,
       tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
@@ -106,6 +110,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       tools: agent.agent.tools,
       providers: gathered.outcomes,
       entries: gathered.entries.map(summariseEntry),
+      settings: gathered.settings,
       createdAt,
     };
   };

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
+import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
@@ -39,6 +40,8 @@ export const TurnRecordSchema = z.object({
   tools: z.array(ToolSchema),
   providers: z.array(ProviderOutcomeSchema),
   entries: z.array(EntrySummarySchema),
+  /** Absent on turns stored before settings layers existed. */
+  settings: SettingsReportSchema.optional(),
   createdAt: z.number(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;

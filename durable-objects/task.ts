@@ -5,6 +5,7 @@
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
  */
+import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
@@ -42,7 +43,8 @@ export class TaskObject extends DurableObject<Env> {
       store: this.#store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
-        openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
+        deployment: config.PROVIDER_CONFIG,
+        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         now: () => Date.now(),
       }),
@@ -181,7 +183,7 @@ export class TaskObject extends DurableObject<Env> {
         status === 'ready' && first
           ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
-      await notifyTaskResult({ config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) }, task.request.notify, result);
+      await notifyTaskResult({ config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)) }, task.request.notify, result);
     }
     this.#store.setStatus(status, reason, Date.now());
     await this.ctx.storage.setAlarm(task.expires_at);

@@ -23,5 +23,6 @@ export function turnView(first: TurnRecord, record: TurnRecord, transcript: read
     tools: record.tools,
     providers: record.providers,
     entries: record.entries,
+    ...(record.settings ? { settings: record.settings } : {}),
   };
 }

@@ -4,6 +4,7 @@
  * reads `env` strings directly; it gets this typed config.
  */
 import { z } from 'zod';
+import { DeploymentSettingsSchema } from './providers/settings.ts';
 
 const jsonString = <T extends z.ZodType>(schema: T) =>
   z.string().transform((text, ctx): z.output<T> => {
@@ -64,6 +65,13 @@ export const ConfigSchema = z.object({
   SLACK_SIGNING_SECRET: optionalSecret,
   /** `{ "<Slack team id>": ["owner/repo", ...] }`: which repositories each team may target. */
   SLACK_TEAM_REPOS: jsonString(z.record(z.string(), z.array(z.string()))).default({}),
+  /** JSON `{ "<provider>": { <its config fields>, budget?, enabled?: false } }`: this deployment's provider settings. */
+  PROVIDER_CONFIG: jsonString(DeploymentSettingsSchema).default({}),
+  /**
+   * Set by `groundwork run`: `{ "file:///path": "http://127.0.0.1:PORT/repository.git" }`, the
+   * local repositories this instance may read and the loopback smart-HTTP URL serving each.
+   */
+  LOCAL_REPOSITORIES: jsonString(z.record(z.string().regex(/^file:\/\/\//, 'keys must be file:/// URLs'), z.url())).default({}),
 });
 export type Config = z.output<typeof ConfigSchema>;
 

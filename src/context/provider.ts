@@ -129,10 +129,16 @@ export interface ProviderRequest<C = unknown> {
   now: () => number;
 }
 
-export interface Provider<S extends z.ZodType = z.ZodType> {
+export interface Provider<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly category: Category;
+  /** An object of named fields, so that each settings layer can set some of them (see context/settings). */
   readonly config: S;
+  /**
+   * Numeric config fields that bound work or memory. The host's value (default or deployment
+   * setting) is their cap: repository and task settings may only lower them.
+   */
+  readonly limits?: readonly (keyof z.output<S> & string)[];
   /** Capabilities without which the provider does not run (`capability-gated`). */
   readonly requires: readonly Capability[];
   /**
@@ -142,7 +148,7 @@ export interface Provider<S extends z.ZodType = z.ZodType> {
   readonly uses?: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
-  /** Token budget for this provider's entries, counted by `countTokens`. */
+  /** Token budget for this provider's entries, counted by `countTokens`; settings may lower it, never raise it. */
   readonly budget: number;
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
@@ -156,6 +162,6 @@ export interface ProviderResult {
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */
-export function defineProvider<S extends z.ZodType>(provider: Provider<S>): Provider<S> {
+export function defineProvider<S extends z.ZodObject>(provider: Provider<S>): Provider<S> {
   return provider;
 }

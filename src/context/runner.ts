@@ -1,11 +1,11 @@
 /**
  * @module context/runner
- * Gathers context: validate config -> turn gate -> capability gate -> run eligible providers
+ * Gathers context: settings gate (turned off) -> validate config -> turn gate -> capability gate -> run eligible providers
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
 import { z } from 'zod';
-import { GROUNDWORK_VERSION } from '../lib/version.ts';
+import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
@@ -25,8 +25,8 @@ export interface RunInput {
   task: TaskView;
   turn: number;
   capabilities: CapabilityGrant;
-  /** Host configuration per provider name; validated against each provider's schema. */
-  configs?: Readonly<Record<string, unknown>>;
+  /** The host's settings per provider name (see context/settings); absent means the provider's defaults. */
+  setups?: Readonly<Record<string, ProviderSetup>>;
   snapshot?: Snapshot;
   /** Where `snapshot` came from; handed to `repo:read` providers with it. */
   source?: RepositorySource;
@@ -37,6 +37,21 @@ export interface RunInput {
   signal?: AbortSignal;
   now?: () => number;
 }
+
+/** What the host decided for one provider of a run. */
+export interface ProviderSetup {
+  /** Config fields; validated against the provider's schema, which fills in the rest. */
+  config?: unknown;
+  /** Tokens; never more than the provider declares, whatever is asked. */
+  budget?: number;
+  /** Set when settings turned the provider off: the reason. */
+  disabled?: string;
+  /** Which settings differ from the provider's defaults, for the outcome's reason. */
+  note?: string;
+}
+
+/** Outcomes of providers that did not run for reasons settings do not touch; a settings note there would mislead. */
+const UNCONFIGURED: ReadonlySet<OutcomeKind> = new Set(['disabled', 'turn-gated', 'capability-gated']);
 
 export interface RunResult {
   /** In render order, one per selected provider. */
@@ -53,7 +68,7 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
   const selected = input.registry.providers.filter((p) => input.selection === 'all' || input.selection.includes(p.name));
   const host: HostView = {
-    version: GROUNDWORK_VERSION,
+    version: groundworkVersion,
     providers: selected.map((provider) => provider.name),
     capabilities: CAPABILITIES.filter((capability) => input.capabilities.granted.has(capability)),
   };
@@ -72,6 +87,8 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
       if (kept.length === 0) outcome = 'budget-excluded';
       reason = reason ? `${reason}; ${note}` : note;
     }
+    const setting = input.setups?.[provider.name]?.note;
+    if (setting && !UNCONFIGURED.has(outcome)) reason = reason ? `${reason}; ${setting}` : setting;
     return {
       name: provider.name,
       category: provider.category,
@@ -88,8 +105,11 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
 async function judge(provider: Provider, input: RunInput, host: HostView, now: () => number): Promise<Verdict> {
   const gated = (outcome: OutcomeKind, reason: string): Verdict => ({ outcome, reason, durationMs: 0, entries: [] });
 
-  const config = provider.config.safeParse(input.configs?.[provider.name] ?? {});
+  const setup = input.setups?.[provider.name] ?? {};
+  if (setup.disabled) return gated('disabled', setup.disabled);
+  const config = provider.config.safeParse(setup.config ?? {});
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
+  const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
   // Turn first: a provider that would not run on this turn anyway is not missing anything, so
   // later turns carry no notice for it.
   if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
@@ -100,7 +120,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const settled = await runProvider(
     provider,
-    { task: input.task, turn: input.turn, config: config.data, host, budget: provider.budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
+    { task: input.task, turn: input.turn, config: config.data, host, budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
     input.signal,
   );
   const { durationMs } = settled;
@@ -111,8 +131,8 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
   const { entries, notes } = returned.data;
 
-  const fit = fitProviderBudget(provider, entries);
-  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}`);
+  const fit = fitProviderBudget(provider, budget, entries);
+  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
   const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
@@ -158,7 +178,7 @@ function unservable(capability: Capability, input: RunInput): string | undefined
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */
-function snapshotProblem({ snapshot, task }: RunInput): string | undefined {
+export function snapshotProblem({ snapshot, task }: Pick<RunInput, 'snapshot' | 'task'>): string | undefined {
   if (!snapshot) return 'no repository snapshot for this task';
   if (task.commit !== undefined && snapshot.commit !== task.commit) return `the snapshot is at ${snapshot.commit} but the task is pinned at ${task.commit}`;
   return undefined;

@@ -13,7 +13,9 @@ import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcom
 import { CATEGORIES, type Capability } from './provider.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
-import { runProviders, type RunInput, type RunResult } from './runner.ts';
+import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
+import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
+import { settleSettings, type HostSettings } from './settings/settle.ts';
 import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
 
 export const MessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
@@ -62,21 +64,37 @@ export const AssembledTurnSchema = z.object({
   tools: z.array(ToolSchema),
   providers: z.array(ProviderOutcomeSchema),
   entries: z.array(EntrySummarySchema),
+  /** The settings layers and the effective settings this turn was assembled with. */
+  settings: SettingsReportSchema.optional(),
 });
 export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 
-export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selection' | 'totalBudget'> {
+export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selection' | 'totalBudget' | 'setups'> {
   agent: AgentConfig;
   /** Capabilities this host wired up for the task (e.g. `repo:read` only with a snapshot). */
   available: readonly Capability[];
+  /** The host's settings layers; the repository's own is read here when the task may read it. */
+  settings?: HostSettings;
 }
 
-/** Gathers context for any turn: the runner's result plus the notices that stand in for withheld reads. */
-export async function gatherContext(input: AssembleInput): Promise<RunResult & { notices: Notice[] }> {
-  const { agent, available, ...rest } = input;
+/**
+ * Gathers context for any turn: settle the settings, run the providers, and add the notices that
+ * stand in for withheld reads.
+ */
+export async function gatherContext(input: AssembleInput): Promise<RunResult & { notices: Notice[]; settings: SettingsReport }> {
+  const { agent, available, settings, ...rest } = input;
   const capabilities = grantCapabilities({ agent, trusted: input.task.trusted, available });
-  const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget });
-  return { ...run, notices: contextNotices(input.task.trusted, run.outcomes, input.registry) };
+  const withheld = capabilities.granted.has('repo:read') ? snapshotProblem(input) : capabilities.reason('repo:read');
+  const settled = await settleSettings({
+    registry: input.registry,
+    selection: agent.providers,
+    turn: input.turn,
+    ...(settings ? { settings } : {}),
+    repository: withheld === undefined && input.snapshot ? { snapshot: input.snapshot } : { withheld: withheld ?? 'no repository snapshot for this task' },
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
+  return { ...run, notices: contextNotices(input.task.trusted, run.outcomes, input.registry), settings: settled.report };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
@@ -95,7 +113,7 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
     repository: input.task.repository ?? null,
     agent: input.agent.name,
     turn: 0,
-    digest: await digestRequest(rendered),
+    digest: await digestRequest(rendered, gathered.settings),
     chars: rendered.messages.reduce((sum, message) => sum + message.content.length, 0),
     system,
     items: [task],
@@ -103,6 +121,7 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
     tools: rendered.tools,
     providers: gathered.outcomes,
     entries: gathered.entries.map(summariseEntry),
+    settings: gathered.settings,
   };
 }
 

@@ -57,6 +57,7 @@ export function turnSummary(turn: AssembledTurn, taskId: string): CheckRunOutput
     '',
     `Agent \`${escapeMarkdown(turn.agent)}\` · turn ${turn.turn} · commit ${turn.commit ? `\`${turn.commit}\`` : 'none'} · ${turn.chars} characters · task \`${taskId}\``,
     '',
+    ...settingsLine(turn),
     '### Providers',
     '',
     '| Provider | Category | Outcome | Reason | Tokens | Time |',
@@ -73,11 +74,21 @@ export function turnSummary(turn: AssembledTurn, taskId: string): CheckRunOutput
     return `- ${link(sourceLabel(entry.source), entry.source.uri)}: ${escapeMarkdown(entry.title)} (${notes})`;
   });
   lines.push(...(sources.length > 0 ? bounded(sources, 'sources', SOURCES_BUDGET) : ['None.']));
-  const warnings = turn.entries.flatMap((entry) =>
-    entry.warnings.map((warning) => `- ${escapeMarkdown(entry.provider)} · ${escapeMarkdown(sourceLabel(entry.source))}: ${escapeMarkdown(warning)}`),
-  );
+  const warnings = [
+    ...(turn.settings?.warnings ?? []).map((warning) => `- settings: ${escapeMarkdown(warning)}`),
+    ...turn.entries.flatMap((entry) =>
+      entry.warnings.map((warning) => `- ${escapeMarkdown(entry.provider)} · ${escapeMarkdown(sourceLabel(entry.source))}: ${escapeMarkdown(warning)}`),
+    ),
+  ];
   if (warnings.length > 0) lines.push('', '### Warnings', '', ...bounded(warnings, 'warnings', WARNINGS_BUDGET));
   return { title: `Context ready: ${included} of ${turn.providers.length} providers included`, summary: fit(lines.join('\n')) };
+}
+
+/** Which settings layers took part, when any did: `Settings: repository applied (.groundwork.yml@…)`. */
+function settingsLine(turn: AssembledTurn): string[] {
+  const layers = (turn.settings?.layers ?? []).filter((layer) => layer.status !== 'none');
+  if (layers.length === 0) return [];
+  return [`Settings: ${layers.map((layer) => `${layer.layer} ${layer.status}${layer.source ? ` (${escapeMarkdown(layer.source)})` : ''}`).join(' · ')}`, ''];
 }
 
 export function failureSummary(reason: string, taskId: string): CheckRunOutput {

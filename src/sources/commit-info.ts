@@ -29,3 +29,21 @@ export function isoFromText(text: string): string {
   if (Number.isNaN(time)) throw new Error(`not a date: ${JSON.stringify(text.slice(0, 40))}`);
   return isoFromEpochSeconds(Math.floor(time / 1000));
 }
+
+/**
+ * The facts of a raw commit object (`tree …`, `parent …`, `author … <ts> <tz>`, `committer …`,
+ * a blank line, the message). Only the headers are read; the message never is.
+ */
+export function parseCommitObject(commit: string, text: string): CommitInfo {
+  const end = text.indexOf('\n\n');
+  const headers = (end < 0 ? text : text.slice(0, end)).split('\n');
+  const values = (name: string) => headers.filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1));
+  const time = (name: string): string => {
+    const seconds = /\s(\d+) [+-]\d{4}$/.exec(values(name)[0] ?? '')?.[1];
+    if (seconds === undefined) throw new Error(`commit ${commit} has no ${name} time`);
+    return isoFromEpochSeconds(Number(seconds));
+  };
+  const [tree] = values('tree');
+  if (tree === undefined) throw new Error(`commit ${commit} has no tree`);
+  return { commit, tree, parents: values('parent'), committedAt: time('committer'), authoredAt: time('author') };
+}

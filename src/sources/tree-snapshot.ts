@@ -23,6 +23,18 @@ export interface TreeLoader {
   loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
   /** The commit object's facts (see {@link CommitInfo}). */
   loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
+  /**
+   * The entries of one directory (`tree` is its tree oid, undefined for the root). A loader for
+   * which reading a tree is cheap offers this, so a snapshot reads only the directories it is
+   * asked about instead of the whole commit (`loadTree` is then never called).
+   */
+  loadDirectory?(tree: string | undefined, path: string, signal?: AbortSignal): Promise<FlatTreeEntry[]>;
+}
+
+/** What list and read need from a tree: one entry by path, and the entries of one directory. */
+interface TreeView {
+  entry(path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined>;
+  children(dir: string, signal?: AbortSignal): Promise<TreeEntry[]>;
 }
 
 export interface TreeSnapshotOptions {
@@ -39,17 +51,8 @@ interface TreeIndex {
 
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const { loader } = options;
-  let index: Promise<TreeIndex> | undefined;
+  const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader)) : flatView(loader);
   let commitInfo: Promise<CommitInfo> | undefined;
-
-  const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
-    if (!index) {
-      index = loader.loadTree(signal).then(buildIndex);
-      // A failed load is not memoised: the next call may succeed.
-      index.catch(() => (index = undefined));
-    }
-    return index;
-  };
 
   const readBlob = async (
     entry: FlatTreeEntry,
@@ -81,13 +84,12 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       const path = normal.path;
       try {
-        const tree = await loadIndex(signal);
         if (path !== '') {
-          const entry = tree.byPath.get(path);
+          const entry = await tree.entry(path, signal);
           if (!entry) return { status: 'missing', path };
           if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
         }
-        return { status: 'ok', path, entries: tree.children.get(path) ?? [] };
+        return { status: 'ok', path, entries: await tree.children(path, signal) };
       } catch (error) {
         return failure(path, error, signal);
       }
@@ -99,8 +101,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       const requested = normal.path;
       const { signal } = readOptions;
       try {
-        const tree = await loadIndex(signal);
-        const entry = tree.byPath.get(requested);
+        const entry = await tree.entry(requested, signal);
         if (!entry) return { status: 'missing', path: requested };
         if (entry.kind === 'file') return await readBlob(entry, requested, readOptions);
         if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
@@ -110,7 +111,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         // An absolute target must be refused, not re-rooted under the link's directory.
         const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
         if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
-        const targetEntry = tree.byPath.get(resolved.path);
+        const targetEntry = await tree.entry(resolved.path, signal);
         if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };
         if (targetEntry.kind !== 'file') {
           return { status: 'unresolved-symlink', path: requested, target, reason: `target is a ${targetEntry.kind}, not a regular file` };
@@ -134,6 +135,43 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       }
     },
   };
+}
+
+/** The whole tree, loaded once (one request for the GitHub API, one fetch for a remote). */
+function flatView(loader: TreeLoader): TreeView {
+  let index: Promise<TreeIndex> | undefined;
+  const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
+    if (!index) {
+      index = loader.loadTree(signal).then(buildIndex);
+      // A failed load is not memoised: the next call may succeed.
+      index.catch(() => (index = undefined));
+    }
+    return index;
+  };
+  return {
+    entry: async (path, signal) => (await loadIndex(signal)).byPath.get(path),
+    children: async (dir, signal) => (await loadIndex(signal)).children.get(dir) ?? [],
+  };
+}
+
+/** Directory by directory, each read once, only along the paths asked about. */
+function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>): TreeView {
+  const directories = new Map<string, Promise<TreeIndex | undefined>>();
+  const directory = (dir: string, signal?: AbortSignal): Promise<TreeIndex | undefined> => {
+    let loaded = directories.get(dir);
+    if (!loaded) {
+      loaded = (async () => {
+        if (dir === '') return buildIndex(await loadDirectory(undefined, '', signal));
+        const self = await entry(dir, signal);
+        return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, signal)) : undefined;
+      })();
+      directories.set(dir, loaded);
+      loaded.catch(() => directories.delete(dir));
+    }
+    return loaded;
+  };
+  const entry = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path), signal))?.byPath.get(path);
+  return { entry, children: async (dir, signal) => (await directory(dir, signal))?.children.get(dir) ?? [] };
 }
 
 function buildIndex(entries: FlatTreeEntry[]): TreeIndex {

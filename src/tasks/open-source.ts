@@ -9,6 +9,7 @@
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
+import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubApi } from '../sources/github/pull-request-files.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
@@ -18,8 +19,8 @@ import type { GitHubApi } from '../sources/pull-requests.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
-import { hostGuardedFetch } from './host-guarded-fetch.ts';
-import type { TaskRequest } from './task-request.ts';
+import { hostAllowed, isGitUrl, isLocalRepo, type TaskRequest } from './task-request.ts';
+import { parseFullName } from '../sources/github/repo-name.ts';
 
 export interface OpenSourceDeps {
   config: Config;
@@ -37,18 +38,33 @@ export interface OpenedSource {
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
-  if (/^https?:\/\//i.test(request.repo)) {
+  if (isLocalRepo(request.repo)) {
+    const served = config.LOCAL_REPOSITORIES[request.repo];
+    if (served === undefined) throw new PermanentAssemblyError(`${request.repo} is not served by this instance (LOCAL_REPOSITORIES)`);
+    // Named by its path, as `groundwork context` names it, so labels and cache keys survive a new port.
+    const cache = deps.cache ? scopeStore(deps.cache, `local:${await sha256Hex(request.repo)}`) : undefined;
+    const source = createRemoteGitSource(served, { identity: request.repo, fetch: deps.fetch, maxFetchBytes: config.GIT_MAX_FETCH_BYTES, capSetting: 'GIT_MAX_FETCH_BYTES', ...(cache ? { cache: { store: cache } } : {}) });
+    return { source, ...(cache ? { cache } : {}) };
+  }
+  if (isGitUrl(request.repo)) {
+    // Checked at creation; a task stored before that fails here once instead of being retried.
+    const parsed = parseRemoteUrl(request.repo);
+    if (!parsed.ok) throw new PermanentAssemblyError(parsed.reason);
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
     const allowed = config.GIT_ALLOWED_HOSTS;
     const source = createRemoteGitSource(request.repo, {
-      fetch: allowed.length > 0 ? hostGuardedFetch(deps.fetch, allowed) : deps.fetch,
+      fetch: deps.fetch,
+      ...(allowed.length > 0 ? { refuse: (url: URL) => (hostAllowed(url.hostname, allowed) ? undefined : `${url.hostname} is not an allowed git host (GIT_ALLOWED_HOSTS)`) } : {}),
       maxFetchBytes: config.GIT_MAX_FETCH_BYTES,
       capSetting: 'GIT_MAX_FETCH_BYTES',
       ...(cache ? { cache: { store: cache } } : {}),
     });
     return { source, ...(cache ? { cache } : {}) };
   }
-  const [owner = '', repo = ''] = request.repo.split('/');
+  // Tasks stored before names were checked at creation fail here, once, instead of retrying.
+  const name = parseFullName(request.repo);
+  if (!name.ok) throw new PermanentAssemblyError(`repo ${request.repo}: ${name.reason}`);
+  const { owner, name: repo } = name;
   const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
   const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch };

@@ -65,7 +65,7 @@ describe('runner outcomes', () => {
   it('reports an invalid config naming the field, without running the provider', async () => {
     let ran = false;
     const result = await run([fakeProvider({ name: 'configured', onRun: () => (ran = true) })], {
-      configs: { configured: { greeting: 42 } },
+      setups: { configured: { config: { greeting: 42 } } },
     });
     expect(result.outcomes[0]).toMatchObject({ outcome: 'invalid' });
     expect(result.outcomes[0]?.reason).toMatch(/^config\.greeting: /);

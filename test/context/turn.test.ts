@@ -109,7 +109,7 @@ describe('assembleFirstTurn', () => {
     });
     expect(ran).toBe(false);
     expect(turn.providers[0]).toMatchObject({ outcome: 'capability-gated', reason: 'task is untrusted: repo:read is withheld' });
-    expect(turn.messages[3]?.content).toContain('<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) were not read');
+    expect(turn.messages[3]?.content).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">\nRepository rules \(AGENTS\.md and similar files\) were not read/);
   });
 
   it('changes the digest when the agent configuration changes', async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
 import type { RepositorySource, Snapshot } from '../../src/sources/snapshot.ts';
-import { gitBlobId } from '../support/git-blob-id.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 import { buildSampleRepo, createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 
 let repo: GitFixture;
@@ -121,7 +121,7 @@ describe('reading a local commit', () => {
       size: 44,
       truncated: false,
       // The target's blob: the link's own blob holds only the path it points to.
-      blob: await gitBlobId('# Agents\n\nRun `npm test` before committing.\n'),
+      blob: await gitBlobOid('# Agents\n\nRun `npm test` before committing.\n'),
       resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' },
     });
   });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
-import { ofProvider, runCliJson, userMessage } from './cli-support.ts';
+import { resolveAgent } from '../../src/context/agents.ts';
+import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
+import { ofProvider, runCli, runCliJson, userMessage } from './cli-support.ts';
+
+const entry = resolveAgent('entry');
+if (!entry.ok) throw new Error(entry.error);
+const DEFAULT_AGENT = entry.agent;
 
 describe('rules provider on a real repository', () => {
   let repo: GitFixture;
@@ -60,9 +68,24 @@ describe('rules provider on a real repository', () => {
   });
 
   it('records a working directory that is not in the tree', async () => {
-    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
+    // The CLI refuses such a --cwd up front; a task that reaches the provider anyway gets this.
+    const turn = await assembleFirstTurn({
+      registry: createDefaultRegistry(),
+      agent: DEFAULT_AGENT,
+      available: ['repo:read'],
+      snapshot: createLocalGitSource(repo.dir).snapshot(commit),
+      task: { request: 'Fix it', origin: 'cli', repository: 'test', commit, cwd: 'nowhere/deeper', trusted: true, skills: [], agent: 'entry' },
+      turn: 0,
+    });
     expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out nowhere: not in the tree at this commit');
     expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+  });
+
+  it('refuses, through the CLI, a --cwd that is not in the tree, naming it (exit 2)', async () => {
+    const run = await runCli(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--cwd: nowhere/deeper is not a directory in the tree at HEAD (${commit.slice(0, 12)})`);
+    expect(run.stdout).toBe('');
   });
 });
 

@@ -26,7 +26,7 @@ describe('skills index on a real repository', () => {
     repo.write(`${ROOT}/emoji/SKILL.md`, skillFile('emoji', '🚀 Ship releases 🎉 — 发布说明を書く 👩‍👩‍👧'));
     repo.write(`${ROOT}/not-a-skill/README.md`, 'No SKILL.md here.\n');
     repo.write('.agents/README.md', 'Agent configuration.\n');
-    repo.write('skills/custom/SKILL.md', skillFile('custom', 'Only found under a custom root.'));
+    repo.write('extra/custom/SKILL.md', skillFile('custom', 'Only found under a custom root.'));
     repo.write('tools/a/b/deep/SKILL.md', skillFile('deep', 'Three directories below tools.'));
     repo.commitAll('skills');
     // The snapshot is the commit: neither of these may appear.
@@ -77,9 +77,9 @@ describe('skills index on a real repository', () => {
   });
 
   it('discovers skills under custom roots, including * and ** segments', async () => {
-    const run = await runSkills(repo, { config: { roots: ['skills/*/', 'tools/**'] } });
+    const run = await runSkills(repo, { config: { roots: ['extra/*/', 'tools/**'] } });
     expect(indexLines(run)).toEqual([
-      '- custom: Only found under a custom root. (skills/custom/SKILL.md)',
+      '- custom: Only found under a custom root. (extra/custom/SKILL.md)',
       '- deep: Three directories below tools. (tools/a/b/deep/SKILL.md)',
     ]);
     // Two roots share no directory, so the index names the repository root.

@@ -144,7 +144,7 @@ describe('system provider on a real repository', () => {
       agent: agent('explorer'),
       available: ['repo:read'],
       snapshot: slow,
-      configs: { system: { readTimeoutMs: 50 } },
+      settings: { task: { system: { readTimeoutMs: 50 } } },
       task: { request: 'Explain.', origin: 'cli', repository: local.repository, ref: 'main', commit, cwd: '', trusted: true, skills: [], agent: 'explorer' },
       turn: 0,
     });

@@ -20,7 +20,7 @@ async function runOn(files: Parameters<typeof createMemoryTree>[0], request: str
     task: taskView({ commit, request }),
     turn: 0,
     capabilities: grantCapabilities({ agent: { name: 'entry', capabilities: ['repo:read'] }, trusted: true, available: ['repo:read'] }),
-    configs: {},
+    setups: {},
     snapshot,
     totalBudget: 10_000,
   });

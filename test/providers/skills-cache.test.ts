@@ -39,7 +39,7 @@ async function run(snapshot: Snapshot, options: { request?: string; config?: unk
     task: taskView({ commit: snapshot.commit, repository: snapshot.repository, request: options.request ?? 'Tidy up.' }),
     turn: 0,
     capabilities: grantCapabilities({ agent: { name: 'entry', capabilities: ['repo:read'] }, trusted: true, available: ['repo:read'] }),
-    configs: options.config === undefined ? {} : { skills: options.config },
+    setups: options.config === undefined ? {} : { skills: { config: options.config } },
     snapshot,
     cache: env.CACHE,
     totalBudget: 10_000,
@@ -138,6 +138,6 @@ describe('the skills index cache in KV', () => {
     });
     expect(loaderCalls(tree)).toBe(0);
     expect(turn.providers[0]).toMatchObject({ name: 'skills', outcome: 'capability-gated' });
-    expect(turn.messages.find((message) => message.role === 'user')?.content).toContain('<groundwork-notice provider="skills">');
+    expect(turn.messages.find((message) => message.role === 'user')?.content).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="skills">/);
   });
 });

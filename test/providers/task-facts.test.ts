@@ -54,7 +54,7 @@ async function assemble(options: { github?: GitHubApi; pr?: PullRequestView; age
     agent: agent(options.agentName ?? 'reviewer'),
     available: options.github ? ['github:api'] : [],
     ...(options.github ? { github: options.github } : {}),
-    ...(options.maxFiles ? { configs: { 'task-facts': { maxFiles: options.maxFiles } } } : {}),
+    ...(options.maxFiles ? { settings: { task: { 'task-facts': { maxFiles: options.maxFiles } } } } : {}),
     task: taskView({ agent: options.agentName ?? 'reviewer', ...(options.pr ? { pullRequest: options.pr, headCommit: options.pr.headSha, headFromFork: options.pr.fromFork } : {}) }),
     turn: 0,
   });

@@ -4,7 +4,7 @@ import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
 import { blobUrl, githubLocation } from '../../src/sources/github/location.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
-import { gitBlobId } from '../support/git-blob-id.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 
 const fx = githubFixture();
 const MAX = 65_536;
@@ -82,7 +82,7 @@ describe('snapshot', () => {
     const read = await source.snapshot(fx.commits.head).read('docs/guide.md', { maxBytes: 4 });
     const whole = 'Grüße aus dem Handbuch. ✓\n';
     // The blob id names the whole blob, not the part that was decoded.
-    expect(read).toEqual({ status: 'ok', path: 'docs/guide.md', text: 'Grü', truncated: true, size: new TextEncoder().encode(whole).length, blob: await gitBlobId(whole) });
+    expect(read).toEqual({ status: 'ok', path: 'docs/guide.md', text: 'Grü', truncated: true, size: new TextEncoder().encode(whole).length, blob: await gitBlobOid(whole) });
   });
 
   it('resolves a symlink only to a regular file inside the tree, and says so', async () => {

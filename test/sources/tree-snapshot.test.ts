@@ -86,8 +86,8 @@ describe('symlinks', () => {
       text: '# Rules\n',
       size: 8,
       truncated: false,
-      // The target's blob, not the link's: that is the content the read returned.
-      blob: await gitBlobOid(new TextEncoder().encode('# Rules\n')),
+      // The target's blob, not the link's (whose blob is only the path it points to).
+      blob: await gitBlobOid('# Rules\n'),
       resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' },
     });
     expect(await snapshot.read('docs/up.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', resolvedFrom: { target: 'README.md' } });

@@ -63,7 +63,7 @@ describe('task assembler', () => {
         ['notes', 'included'],
       ]);
       expect(second.record.item).toMatchObject({ id: contextItemId(1), type: 'context', role: 'user' });
-      expect(second.record.item?.content).toMatch(/^<groundwork-context provider="notes" category="memory"/);
+      expect(second.record.item?.content).toMatch(/^<groundwork-context boundary="[0-9a-f]{16}" provider="notes" category="memory"/);
       expect(second.record.item?.content).not.toContain('Use tabs.');
       expect(second.record.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(store.requestTranscript(1, contextItemId(1)).map((item) => item.id)).toEqual([TASK_ITEM_ID, contextItemId(1)]);

@@ -47,6 +47,21 @@ describe('check run summary', () => {
     });
   });
 
+  it('says which settings layers took part and lists settings warnings, escaped', () => {
+    const settings = {
+      layers: [
+        { layer: 'deployment' as const, status: 'none' as const },
+        { layer: 'repository' as const, status: 'ignored' as const, source: `.groundwork.yml@${BASE}`, reason: 'x' },
+        { layer: 'task' as const, status: 'applied' as const },
+      ],
+      providers: [],
+      warnings: ['.groundwork.yml ignored: providers.skills.roots[0]: path is absolute; the other settings apply'],
+    };
+    const { summary } = turnSummary({ ...TURN, settings }, TASK_ID);
+    expect(summary).toContain(`· task \`${TASK_ID}\`\n\nSettings: repository ignored (.groundwork.yml@${BASE}) · task applied\n\n### Providers`);
+    expect(summary).toContain('### Warnings\n\n- settings: .groundwork.yml ignored: providers.skills.roots\\[0\\]: path is absolute; the other settings apply\n- rules · ');
+  });
+
   it('keeps a summary with thousands of sources under GitHub’s limit', () => {
     const [first] = TURN.entries;
     if (!first) throw new Error('fixture has entries');

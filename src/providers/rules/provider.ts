@@ -18,7 +18,18 @@ export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUD
 
 export const RulesConfigSchema = z.object({
   /** In each directory the first of these names present is the instruction file. */
-  filenames: z.array(z.string().min(1).regex(/^[^/\\\0]+$/, 'a file name, not a path')).min(1).default(DEFAULT_RULE_FILES),
+  filenames: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[^/\\\0]+$/, 'a file name, not a path')
+        .refine((name) => name !== '.' && name !== '..', 'a file name, not a path'),
+    )
+    .min(1)
+    .max(16)
+    .default(DEFAULT_RULE_FILES),
   /** Bytes read from one file; larger files are read up to this and say so. */
   maxFileBytes: z.number().int().positive().default(1024 * 1024),
 });
@@ -33,6 +44,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     name: 'rules',
     category: 'rules',
     config: RulesConfigSchema,
+    limits: ['maxFileBytes'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,

@@ -48,6 +48,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     name: 'skills',
     category: 'skills',
     config: SkillsConfigSchema,
+    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxBundledFiles', 'maxBundledDepth'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
@@ -87,7 +88,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       const indexEntry: EntryInput = {
         title: INDEX_TITLE,
         body: fitted.body,
-        source: indexSource(snapshot, config),
+        source: indexSource(snapshot, config, index.skills),
         freshness: 'pinned',
         stability: shared ? 'commit' : 'task',
         warnings,
@@ -122,9 +123,13 @@ async function listSelected(snapshot: Snapshot, skills: readonly Skill[], config
   return Promise.all(skills.map((skill) => listBundledFiles(snapshot, skill.path, limits, signal)));
 }
 
-/** The deepest directory every root lies under, so one source names where the index came from. */
-function indexSource(snapshot: Snapshot, config: SkillsConfig): EntryInput['source'] {
-  const prefixes = configuredRoots(config).map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
+/**
+ * The deepest directory every root that yielded a skill lies under, so one source names where the
+ * index came from: `.agents/skills` when only that of the default roots holds skills.
+ */
+function indexSource(snapshot: Snapshot, config: SkillsConfig, skills: readonly Skill[]): EntryInput['source'] {
+  const used = configuredRoots(config).filter((root) => root.prefix === '' || skills.some((skill) => skill.path.startsWith(`${root.prefix}/`)));
+  const prefixes = used.map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
   const [first = [], ...others] = prefixes;
   let depth = first.length;
   for (const other of others) {

@@ -24,7 +24,10 @@ export const SystemConfigSchema = z.object({
   /** Lines per directory listing (and for the project files) before `+N more`. */
   maxNames: z.number().int().min(1).max(500).default(60),
   /** File names (with `*`) that count as project files, matched case-insensitively. */
-  projectFiles: z.array(z.string().min(1).max(100).regex(/^[^/\\\0]+$/, 'a file name pattern, not a path')).default([...DEFAULT_PROJECT_FILES]),
+  projectFiles: z
+    .array(z.string().min(1).max(100).regex(/^[^/\\\0]+$/, 'a file name pattern, not a path'))
+    .max(200)
+    .default([...DEFAULT_PROJECT_FILES]),
   /** How long the commit date and the inventory may take before they are left out. */
   readTimeoutMs: z.number().int().positive().default(3_000),
 });
@@ -41,6 +44,8 @@ export function createSystemProvider(options: SystemProviderOptions = {}): Provi
     name: 'system',
     category: 'system',
     config: SystemConfigSchema,
+    // A repository's or a task's settings may lower these, never raise them.
+    limits: ['maxNames', 'readTimeoutMs'],
     requires: [],
     uses: ['repo:read'],
     turns: 'first',

@@ -34,6 +34,8 @@ export function createTaskFactsProvider(options: TaskFactsProviderOptions = {}):
     name: 'task-facts',
     category: 'system',
     config: TaskFactsConfigSchema,
+    // Each 100 files is a request: only the host may allow more.
+    limits: ['maxFiles'],
     requires: ['github:api'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,

@@ -5,6 +5,7 @@
  */
 import { Octokit } from '@octokit/rest';
 import type { GitHubAuth, TokenExchange } from './auth.ts';
+import { pathParamsProblem } from './path-params.ts';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
 
@@ -45,6 +46,8 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
   };
 
   octokit.hook.wrap('request', async (request, endpoint) => {
+    const problem = pathParamsProblem(endpoint);
+    if (problem) throw new Error(`refused to request ${endpoint.method} ${endpoint.url}: ${problem}`);
     // The token route carries the app JWT set above; every other route needs the installation token.
     if (endpoint.url !== TOKEN_ROUTE) {
       endpoint.headers.authorization = await options.auth.authorization(exchange, endpoint.request?.signal);

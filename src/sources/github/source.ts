@@ -17,6 +17,8 @@ import { createGitHubClient, GITHUB_API_URL } from './client.ts';
 import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
 import { createGitHubLoader } from './loader.ts';
 import { blobUrl, githubLocation } from './location.ts';
+import { isValidRefName } from '../git/ref-name.ts';
+import { parseFullName } from './repo-name.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
 
 export interface GitHubSourceOptions {
@@ -45,6 +47,9 @@ const ByteStream = z.custom<ReadableStream<Uint8Array>>((value) => value instanc
  */
 export function createGitHubSource(options: GitHubSourceOptions): RepositorySource {
   const { owner, repo } = options;
+  // Callers validate at their edge; this guards the API paths the source builds from the names.
+  const name = parseFullName(`${owner}/${repo}`);
+  if (!name.ok) throw new TypeError(`not a GitHub repository: ${name.reason}`);
   const octokit = createGitHubClient({
     auth: options.auth,
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
@@ -58,6 +63,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
 
     async resolve(ref, { signal } = {}): Promise<ResolveResult> {
       if (COMMIT_SHA.test(ref)) return { status: 'ok', commit: ref };
+      if (!isValidRefName(ref)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}` };
       try {
         const response = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
           owner,
