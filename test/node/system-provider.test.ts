@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAgent, type AgentConfig } from '../../src/context/agents.ts';
 import { createRegistry } from '../../src/context/registry.ts';
-import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createSystemProvider } from '../../src/providers/system/provider.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
 import type { Snapshot } from '../../src/sources/snapshot.ts';
@@ -14,10 +15,10 @@ const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.me
 const SECRET = 'CONTENT-OF-A-PROJECT-FILE';
 
 const iso = (seconds: string) => new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-const body = (turn: Awaited<ReturnType<typeof runCliJson>>, title: string) => {
+const body = (turn: AssembledTurn, title: string) => {
   const user = userMessage(turn);
   const start = user.indexOf(`title="${title}"`);
-  return user.slice(user.indexOf('>\n', start) + 2, user.indexOf('\n</groundwork-context>', start));
+  return user.slice(user.indexOf('>\n', start) + 2, user.indexOf('\n</groundwork-context ', start));
 };
 
 function agent(name: string): AgentConfig {
@@ -116,8 +117,16 @@ describe('system provider on a real repository', () => {
 
   it('gives the pin without reading the repository when the agent has no repo:read', async () => {
     const { source, calls } = countingSource(createLocalGitSource(repo.dir));
-    const turn = await runCliJson(['--repo', repo.dir, '--agent', 'communicator'], { openSource: () => source });
-    expect(calls).toEqual({ resolve: 1, list: 0, read: 0, commitInfo: 0 });
+    const turn = await assembleFirstTurn({
+      registry: createDefaultRegistry(),
+      agent: agent('communicator'),
+      available: ['repo:read'],
+      snapshot: source.snapshot(commit),
+      source,
+      task: { request: 'Summarise.', origin: 'cli', repository: source.repository, ref: 'main', commit, cwd: '', trusted: true, skills: [], agent: 'communicator' },
+      turn: 0,
+    });
+    expect(calls).toEqual({ resolve: 0, list: 0, read: 0, commitInfo: 0 });
     expect(ofProvider(turn, 'system').entries.map((e) => e.title)).toEqual(['Pinned commit', 'How the commit was chosen']);
     expect(body(turn, 'Pinned commit')).toContain(`Commit: ${commit}\n`);
     expect(body(turn, 'Pinned commit')).toContain('Agent: communicator; providers: system, task-facts, rules, skills; capabilities granted: none');
@@ -149,7 +158,7 @@ describe('system provider on a real repository', () => {
       turn: 0,
     });
     expect(turn.entries.map((e) => e.title)).toEqual(['Pinned commit', 'How the commit was chosen']);
-    expect(turn.providers[0]).toMatchObject({ outcome: 'included', reason: 'commit date and repository inventory left out: not read within 50 ms' });
+    expect(turn.providers[0]).toMatchObject({ outcome: 'included', reason: expect.stringMatching(/^commit date and repository inventory left out: not read within 50 ms;/) });
     expect(userMessage(turn)).toContain(`Commit: ${commit}\nWorking directory: . (the repository root)`);
   });
 });
