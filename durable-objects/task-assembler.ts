@@ -7,10 +7,13 @@
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
 import type { Capability, TaskView } from '../src/context/provider.ts';
+import { planReads } from '../src/context/read-ahead.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
 import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
@@ -23,8 +26,8 @@ export interface AssemblerDeps {
   registry: Registry;
   /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
   deployment?: SettingsLayer;
-  /** The task's source, the cache scoped to the credential that reads it, and GitHub reads for a GitHub repository. */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; github?: GitHubApi }>;
+  /** The task's source, the cache scoped to the credential that reads it, what its GitHub reads cost, and GitHub reads for a GitHub repository. */
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage; github?: GitHubApi }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -39,17 +42,14 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache, github } = await deps.openSource(request);
-    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
+    const { source, cache, usage, github } = await deps.openSource(request);
     const pr = request.pullRequest;
-
-    const view: TaskView = {
+    const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
-      // A pull request's task comes pinned at its base; any other was resolved from the ref it named.
+      // A pull request's task comes pinned at its base; any other is resolved from the ref it named.
       ...(request.baseCommit === undefined ? { ref: request.ref ?? DEFAULT_REF } : {}),
-      commit,
       ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
@@ -57,16 +57,22 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       agent: agent.agent.name,
     };
     const available: Capability[] = github ? ['repo:read', 'github:api'] : ['repo:read'];
+    const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
+    // What the providers will read, so the source can fetch it with the ref's resolution.
+    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
+    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
+
+    const view: TaskView = { ...unpinned, commit };
     const input = {
       registry: deps.registry,
       agent: agent.agent,
       available,
-      snapshot: source.snapshot(commit),
+      snapshot: source.snapshot(commit, { plan }),
       source,
       ...(github ? { github } : {}),
       task: view,
       turn,
-      settings: { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) },
+      settings,
       now: deps.now,
       ...(cache ? { cache } : {}),
       ...(deps.signal ? { signal: deps.signal } : {}),
@@ -92,6 +98,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         entries: first.entries,
         ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
+        ...(usage ? { github: usage() } : {}),
       };
     }
 
@@ -112,13 +119,14 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       entries: gathered.entries.map(summariseEntry),
       settings: gathered.settings,
       createdAt,
+      ...(usage ? { github: usage() } : {}),
     };
   };
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
+async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
   const ref = request.ref ?? DEFAULT_REF;
-  const resolved = await source.resolve(ref);
+  const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
   throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);

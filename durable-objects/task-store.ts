@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
 import { SettingsReportSchema } from '../src/context/settings/report.ts';
+import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
@@ -43,6 +44,8 @@ export const TurnRecordSchema = z.object({
   /** Absent on turns stored before settings layers existed. */
   settings: SettingsReportSchema.optional(),
   createdAt: z.number(),
+  /** What this turn's GitHub reads cost, for tasks read through the GitHub API. */
+  github: GitHubUsageSchema.optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

@@ -44,7 +44,7 @@ export class TaskObject extends DurableObject<Env> {
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
         deployment: config.PROVIDER_CONFIG,
-        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE }),
+        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         now: () => Date.now(),
       }),
@@ -85,6 +85,7 @@ export class TaskObject extends DurableObject<Env> {
         commit: t.commit,
         createdAt: new Date(t.createdAt).toISOString(),
         providers: t.providers,
+        ...(t.github ? { github: t.github } : {}),
       })),
     };
   }
@@ -181,9 +182,18 @@ export class TaskObject extends DurableObject<Env> {
     if (task.request.notify) {
       const result =
         status === 'ready' && first
-          ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
+          ? {
+              taskId: task.task_id,
+              status: 'ready' as const,
+              turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
+              ...(first.github ? { github: first.github } : {}),
+            }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
-      await notifyTaskResult({ config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)) }, task.request.notify, result);
+      await notifyTaskResult(
+        { config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS },
+        task.request.notify,
+        result,
+      );
     }
     this.#store.setStatus(status, reason, Date.now());
     await this.ctx.storage.setAlarm(task.expires_at);

@@ -53,9 +53,16 @@ export const ConfigSchema = z.object({
     .default('')
     .transform((text) => text.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '')),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** `graphql`: read a task's files ahead in one GraphQL query, REST for the rest; `rest`: the git-data API only. */
+  GITHUB_READS: z.enum(['graphql', 'rest']).default('graphql'),
+  /** Below this many REST requests left, a task skips optional reads (selected skills' bodies) and names them as skipped. */
+  GITHUB_RATE_LIMIT_FLOOR: z.coerce.number().int().nonnegative().default(100),
   /** A plain token for GitHub reads when no App is configured. */
   GITHUB_TOKEN: optionalSecret,
   GITHUB_APP_ID: z.string().regex(/^\d+$/).optional(),
+  /** The App's Client ID (`Iv23li…`), which GitHub recommends as the JWT issuer; used over GITHUB_APP_ID when both are set. */
+  GITHUB_APP_CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/).optional(),
+  /** The App's private key as GitHub issues it (PKCS#1) or PKCS#8; checked when first used. */
   GITHUB_APP_PRIVATE_KEY: optionalSecret,
   /** The App's handle without `@`; a comment mentioning `@<handle>` starts a task. */
   GITHUB_APP_HANDLE: z.string().regex(/^[A-Za-z0-9-]+$/).default('groundwork'),

@@ -27,6 +27,7 @@
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
+import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
 
@@ -153,6 +154,11 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
   run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[] | ProviderResult>;
+  /**
+   * What `run` will list and read from the snapshot, said before any provider runs, so the host
+   * can have the source fetch it ahead. A hint: `run` must not depend on it.
+   */
+  plan?(input: { task: TaskView; config: z.output<S> }): ReadPlan;
 }
 
 /** Entries plus notes about material the provider left out on purpose (they become the outcome's reason). */

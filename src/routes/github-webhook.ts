@@ -65,7 +65,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
       tasks: deps.tasks(c.env),
       tenants: c.env.TENANTS,
       appHandle: config.GITHUB_APP_HANDLE,
-      lookup: createPullRequestLookup(config, options.fetch),
+      lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
       now: deps.now,
     });
 

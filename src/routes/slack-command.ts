@@ -53,7 +53,7 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
       tasks: deps.tasks(c.env),
       tenants: c.env.TENANTS,
       teamRepos: config.SLACK_TEAM_REPOS,
-      lookup: createPullRequestLookup(config, options.fetch),
+      lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
     });
     return c.json(message, 200);
   });

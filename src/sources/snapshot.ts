@@ -6,6 +6,7 @@
  * Failures a caller can act on are values (`missing`, `failed`, `binary`, ...), not exceptions;
  * a source throws only when the caller's AbortSignal fires.
  */
+import type { ReadPlan } from './read-plan.ts';
 
 /** A 40-hex commit id. Every read after `resolve` is pinned to one of these. */
 export type CommitSha = string;
@@ -54,12 +55,16 @@ export type ReadResult =
   /** A symlink that does not resolve to a regular file inside the tree at this commit. */
   | { status: 'unresolved-symlink'; path: string; target: string; reason: string }
   | { status: 'invalid-path'; path: string; reason: string }
+  /** The source chose not to spend a request on an optional read (e.g. its API budget is low). */
+  | { status: 'skipped'; path: string; reason: string }
   | { status: 'failed'; path: string; reason: string };
 
 export interface ReadOptions {
   /** Read at most this many bytes of the blob; the result reports the total size. */
   maxBytes: number;
   signal?: AbortSignal;
+  /** The caller can do without this file: a source short of API budget may answer `skipped` instead of spending a request. */
+  optional?: boolean;
 }
 
 /** The commit object's facts (never its message, which is the author's text). */
@@ -95,9 +100,13 @@ export type ResolveResult =
   | { status: 'missing'; ref: string }
   | { status: 'failed'; ref: string; reason: string };
 
-/** Where snapshots come from: resolve a ref to a commit once per task, then pin to it. */
+/**
+ * Where snapshots come from: resolve a ref to a commit once per task, then pin to it. A plan
+ * says what the task's readers will ask of the snapshot; a source may fetch it ahead (the
+ * GitHub source: in the same GraphQL query that resolves the ref) or ignore it.
+ */
 export interface RepositorySource {
   readonly repository: string;
-  resolve(ref: string, options?: { signal?: AbortSignal }): Promise<ResolveResult>;
-  snapshot(commit: CommitSha): Snapshot;
+  resolve(ref: string, options?: { signal?: AbortSignal; plan?: ReadPlan }): Promise<ResolveResult>;
+  snapshot(commit: CommitSha, options?: { plan?: ReadPlan }): Snapshot;
 }

@@ -5,7 +5,9 @@
  * once, so the GitHub API and isomorphic-git sources differ only in how they load objects.
  */
 import { decodeBlob } from './decode.ts';
+import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
+import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
 import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
@@ -17,10 +19,16 @@ export interface FlatTreeEntry {
   size?: number;
 }
 
+/** Thrown by a loader that declines an optional read; the snapshot answers `skipped` with its message. */
+export class SkippedRead extends Error {
+  override readonly name = 'SkippedRead';
+}
+
 /** Loads git objects for one commit. Implementations may throw; the snapshot turns that into `failed`. */
 export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
-  loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
+  loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
   /** The commit object's facts (see {@link CommitInfo}). */
   loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
   /**
@@ -29,6 +37,11 @@ export interface TreeLoader {
    * asked about instead of the whole commit (`loadTree` is then never called).
    */
   loadDirectory?(tree: string | undefined, path: string, signal?: AbortSignal): Promise<FlatTreeEntry[]>;
+  /**
+   * The part of the tree a plan needs, cheaper than the whole (and, for some loaders, with the
+   * planned blobs on board for `loadBlob`). Optional; a failure falls back to the whole tree.
+   */
+  loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
 }
 
 /** What list and read need from a tree: one entry by path, and the entries of one directory. */
@@ -42,6 +55,8 @@ export interface TreeSnapshotOptions {
   commit: CommitSha;
   uri: (path: string) => string;
   loader: TreeLoader;
+  /** What the readers will ask for; the snapshot answers from `loadPartial` what it can. */
+  plan?: ReadPlan;
 }
 
 interface TreeIndex {
@@ -50,17 +65,39 @@ interface TreeIndex {
 }
 
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
-  const { loader } = options;
+  const { loader, plan } = options;
   const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader)) : flatView(loader);
   let commitInfo: Promise<CommitInfo> | undefined;
+  let partial: Promise<PartialIndex | undefined> | undefined;
+
+  /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
+  const loadPartial = (signal?: AbortSignal): Promise<PartialIndex | undefined> => {
+    if (!plan || isEmptyPlan(plan) || !loader.loadPartial) return Promise.resolve(undefined);
+    partial ??= loader.loadPartial(plan, signal).then(
+      (read) => (isConsistent(read) ? indexPartialTree(read) : undefined),
+      () => undefined,
+    );
+    return partial.then((known) => {
+      // An abort is the caller's; the read-ahead's other failures only send readers to the whole tree.
+      if (signal?.aborted) throw signal.reason;
+      return known;
+    });
+  };
+
+  /** The entry at a normalised path, from the read-ahead when it knows (null there means absent). */
+  const entryAt = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => {
+    const known = (await loadPartial(signal))?.entry(path);
+    if (known !== undefined) return known ?? undefined;
+    return tree.entry(path, signal);
+  };
 
   const readBlob = async (
     entry: FlatTreeEntry,
     requested: string,
-    { maxBytes, signal }: ReadOptions,
+    { maxBytes, signal, optional }: ReadOptions,
     resolvedFrom?: { link: string; target: string },
   ): Promise<ReadResult> => {
-    const bytes = await loader.loadBlob(entry.oid, signal);
+    const bytes = await loader.loadBlob(entry.oid, signal, optional ? { optional } : undefined);
     const decoded = decodeBlob(bytes, maxBytes);
     if (decoded.kind === 'binary') return { status: 'binary', path: requested, size: bytes.length, reason: decoded.reason };
     return {
@@ -84,8 +121,10 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       const path = normal.path;
       try {
+        const listed = (await loadPartial(signal))?.children(path);
+        if (listed) return { status: 'ok', path, entries: listed };
         if (path !== '') {
-          const entry = await tree.entry(path, signal);
+          const entry = await entryAt(path, signal);
           if (!entry) return { status: 'missing', path };
           if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
         }
@@ -101,7 +140,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       const requested = normal.path;
       const { signal } = readOptions;
       try {
-        const entry = await tree.entry(requested, signal);
+        const entry = await entryAt(requested, signal);
         if (!entry) return { status: 'missing', path: requested };
         if (entry.kind === 'file') return await readBlob(entry, requested, readOptions);
         if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
@@ -111,20 +150,22 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         // An absolute target must be refused, not re-rooted under the link's directory.
         const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
         if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
-        const targetEntry = await tree.entry(resolved.path, signal);
+        const targetEntry = await entryAt(resolved.path, signal);
         if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };
         if (targetEntry.kind !== 'file') {
           return { status: 'unresolved-symlink', path: requested, target, reason: `target is a ${targetEntry.kind}, not a regular file` };
         }
         return await readBlob(targetEntry, requested, readOptions, { link: requested, target: resolved.path });
       } catch (error) {
+        if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: requested, reason: error.message };
         return failure(requested, error, signal);
       }
     },
 
     async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
       if (!commitInfo) {
-        commitInfo = loader.loadCommit(signal);
+        // A read-ahead that brought the commit's facts along saves a request for them.
+        commitInfo = loadPartial(signal).then((known) => (known?.commit?.commit === options.commit ? known.commit : loader.loadCommit(signal)));
         commitInfo.catch(() => (commitInfo = undefined));
       }
       try {

@@ -10,15 +10,17 @@ import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { parseRemoteUrl } from '../sources/git/remote-url.ts';
-import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
+import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubApi } from '../sources/github/pull-request-files.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
+import { createUsageMeter, type GitHubUsage } from '../sources/github/usage.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
+import { installationAuthFor } from './github-app.ts';
 import { hostAllowed, isGitUrl, isLocalRepo, type TaskRequest } from './task-request.ts';
 import { parseFullName } from '../sources/github/repo-name.ts';
 
@@ -26,12 +28,16 @@ export interface OpenSourceDeps {
   config: Config;
   fetch: typeof fetch;
   cache?: KeyValueStore;
+  /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
+  tokens?: KeyValueStore;
 }
 
 export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
+  /** What this task's GitHub reads have cost so far (GitHub sources only). */
+  usage?: () => GitHubUsage;
   /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
   github?: GitHubApi;
 }
@@ -65,11 +71,17 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   const name = parseFullName(request.repo);
   if (!name.ok) throw new PermanentAssemblyError(`repo ${request.repo}: ${name.reason}`);
   const { owner, name: repo } = name;
-  const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
+  const { auth, scope } = await githubAuthFor(request.githubInstallationId, deps);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
-  const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch };
-  const source = createGitHubSource({ ...client, ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}) });
-  return { source, github: createGitHubApi(client), ...(cache ? { cache } : {}) };
+  const meter = createUsageMeter();
+  const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch, meter };
+  const source = createGitHubSource({
+    ...client,
+    reads: config.GITHUB_READS,
+    rateLimitFloor: config.GITHUB_RATE_LIMIT_FLOOR,
+    ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
+  });
+  return { source, github: createGitHubApi(client), usage: () => meter.read(), ...(cache ? { cache } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */
@@ -82,24 +94,14 @@ function gitCredentials(url: string): string {
   }
 }
 
-/** One App auth per installation per isolate, so its installation token is reused across tasks. */
-const appAuths = new Map<string, GitHubAuth>();
-
 /** The credential a GitHub read uses, and the cache scope that credential's reads share. */
-async function githubAuthFor(installation: number | undefined, config: Config): Promise<{ auth: GitHubAuth; scope: string }> {
-  if (installation !== undefined && config.GITHUB_APP_ID && config.GITHUB_APP_PRIVATE_KEY) {
-    const key = `${config.GITHUB_API_URL} ${config.GITHUB_APP_ID} ${installation}`;
-    let auth = appAuths.get(key);
-    if (!auth) {
-      auth = createAppAuth({ appId: config.GITHUB_APP_ID, privateKey: config.GITHUB_APP_PRIVATE_KEY, installationId: installation });
-      appAuths.set(key, auth);
-    }
-    return { auth, scope: `github-installation:${key}` };
-  }
+async function githubAuthFor(installation: number | undefined, { config, tokens }: OpenSourceDeps): Promise<{ auth: GitHubAuth; scope: string }> {
+  const app = installation === undefined ? undefined : installationAuthFor(config, installation, tokens);
+  if (app) return app;
   if (config.GITHUB_TOKEN) return { auth: tokenAuth(config.GITHUB_TOKEN), scope: `github-token:${await sha256Hex(config.GITHUB_TOKEN)}` };
   throw new PermanentAssemblyError(
     installation
-      ? 'GitHub App credentials are not configured: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY'
+      ? 'GitHub App credentials are not configured: set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID) and GITHUB_APP_PRIVATE_KEY'
       : 'no GitHub credentials for owner/name repositories: set GITHUB_TOKEN (or use a git URL)',
   );
 }

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
+import { GitHubUsageSchema } from '../sources/github/usage.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
 const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
@@ -47,6 +48,8 @@ export const TaskDescriptionSchema = z.object({
       commit: z.string().nullable(),
       createdAt: z.string(),
       providers: z.array(ProviderOutcomeSchema),
+      /** GitHub requests, GraphQL points and the remaining budget GitHub reported, for GitHub API tasks. */
+      github: GitHubUsageSchema.optional(),
     }),
   ),
 });

@@ -70,7 +70,7 @@ describe('renderFirstRequest', () => {
   it('puts notices for withheld reads in the commit-stable part and leaves out empty parts', () => {
     const rendered = renderFirstRequest({ agent, task: taskView({ trusted: false }), entries: [], notices: [{ provider: 'rules', text: 'not read', stability: 'commit' }] });
     expect(rendered.parts.map((part) => part.stability)).toEqual(['commit', 'task']);
-    expect(rendered.parts[0]?.text).toBe('<groundwork-notice provider="rules">\nnot read\n</groundwork-notice>');
+    expect(rendered.parts[0]?.text).toBe('<groundwork-notice boundary="0c8c75678f5a3b5d" provider="rules">\nnot read\n</groundwork-notice boundary="0c8c75678f5a3b5d">');
     expect(rendered.messages[3]?.content).toBe(rendered.parts.map((part) => part.text).join('\n\n'));
   });
 

@@ -80,7 +80,7 @@ describe('assembleFirstTurn', () => {
       const [textA, textB] = [promptText(formatRequest(format, await promptFromTurn(a))), promptText(formatRequest(format, await promptFromTurn(b)))];
       const shared = textA.slice(0, sharedPrefix(textA, textB).bytes);
       expect(shared, format).toContain('Run the tests. Run the tests.');
-      expect(shared, format).toContain('<groundwork-context provider=\\"skills\\"');
+      expect(shared, format).toContain('provider=\\"skills\\"');
       expect(shared, format).not.toContain('Fix the login test.');
       expect(sharedPrefix(textA, textB).share, format).toBeGreaterThan(0.9);
     }

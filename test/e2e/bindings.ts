@@ -29,8 +29,9 @@ export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): 
     GITHUB_WEBHOOK_SECRET_PREVIOUS: E2E_PREVIOUS_WEBHOOK_SECRET,
     SLACK_SIGNING_SECRET: E2E_SLACK_SECRET,
     SLACK_TEAM_REPOS: JSON.stringify({ [E2E_SLACK_TEAM]: [`${fixture.owner}/${fixture.repo}`], [E2E_SLACK_WILDCARD_TEAM]: [`${fixture.owner}/*`] }),
-    GITHUB_APP_ID: fixture.appId,
-    GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs8,
+    // The issuer GitHub recommends, and the key as GitHub issues it pasted into one env line.
+    GITHUB_APP_CLIENT_ID: fixture.appClientId,
+    GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs1.replace(/\n/g, '\\n'),
     // No GITHUB_TOKEN: every owner/name read in these tests must go through the App installation.
     GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
   };

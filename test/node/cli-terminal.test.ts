@@ -46,7 +46,8 @@ describe('the human view of repository text', () => {
     expect(run.stdout).toContain('Run the tests.\\u{1b}[2J\\u{1b}[H\r\nWindows line end stays.\r\n\\u{9b}2J');
     expect(run.stdout).toContain('\\u{202e} \\u{200b} \\u{e0041}\\u{e0042} shown\\u{d}hidden');
     expect(run.stdout).toContain('Cleans up \\u{1b}[2J\\u{1b}[H everything');
-    expect(run.stderr).toContain('warning: skills: .agents/skills/evil/SKILL.md: name "evil\\u{1b}]0;owned\\u{7}"');
+    // The skills validator quotes a bad name as JSON, so its control characters arrive escaped already.
+    expect(run.stderr).toContain('warning: skills: .agents/skills/evil/SKILL.md: name "evil\\u001b]0;owned\\u0007"');
   });
 
   it('keeps --json exact: the model-facing text is unchanged, only warnings on stderr are neutralised', async () => {
@@ -58,7 +59,7 @@ describe('the human view of repository text', () => {
     expect(user).toContain(CLEAR);
     expect(user).toContain(C1_CLEAR);
     expect(run.stderr).not.toMatch(UNSAFE);
-    expect(run.stderr).toContain('name "evil\\u{1b}]0;owned\\u{7}"');
+    expect(run.stderr).toContain('name "evil\\u001b]0;owned\\u0007"');
   });
 
   it('neutralises what the user typed when it is echoed back in an error', async () => {

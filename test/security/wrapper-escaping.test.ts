@@ -142,8 +142,9 @@ describe('section boundaries', () => {
         const rendered = renderFirstRequest({ agent, task: taskView({ request }), entries: [contextEntry(forged)], notices: [{ provider: 'skills', text: body, stability: 'commit' }] });
         const user = rendered.messages[3]?.content ?? '';
         const found = sections(user);
-        expect(found.map((section) => section.tag)).toEqual(['groundwork-task', 'groundwork-notice', 'groundwork-context']);
-        expect(found.map((section) => section.body)).toEqual([escapeSectionText(request), escapeSectionText(body), escapeSectionText(forged.replace(/\n+$/, ''))]);
+        // The cache-stable order: the notice and the commit-stable entry, then the task.
+        expect(found.map((section) => section.tag)).toEqual(['groundwork-notice', 'groundwork-context', 'groundwork-task']);
+        expect(found.map((section) => section.body)).toEqual([escapeSectionText(body), escapeSectionText(forged.replace(/\n+$/, '')), escapeSectionText(request)]);
         for (const section of found) {
           expect(section.body).not.toContain(section.boundary);
           expect(leniently(section.body)).not.toContain(section.boundary);

@@ -98,6 +98,7 @@ function unreadable(read: Exclude<ReadResult, { status: 'ok' | 'missing' | 'fail
     case 'unresolved-symlink':
       return `it is a symlink to ${read.target} that was not followed (${read.reason})`;
     case 'invalid-path':
+    case 'skipped':
       return read.reason;
   }
 }

@@ -11,7 +11,7 @@ import { defineProvider, type Provider } from '../../context/provider.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult } from '../../sources/snapshot.ts';
-import { findInstructionFiles } from './chain.ts';
+import { directoryChain, findInstructionFiles } from './chain.ts';
 import { fairShare } from './fair-share.ts';
 
 export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];
@@ -49,6 +49,10 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 8_000,
+    plan({ task, config }) {
+      const dirs = directoryChain(task.cwd);
+      return { dirs, files: dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), walks: [] };
+    },
     async run({ task, snapshot, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
@@ -103,6 +107,8 @@ function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string
       return read.reason === 'nul-byte' ? 'binary file' : 'not valid UTF-8';
     case 'unresolved-symlink':
       return `symlink to ${read.target} not followed (${read.reason})`;
+    case 'skipped':
+      return read.reason;
     case 'invalid-path':
     case 'failed':
       return read.reason;

@@ -30,6 +30,7 @@ import { listBundledFiles, type BundledListing } from './bundled-files.ts';
 import { cachedSkillIndex } from './index-cache.ts';
 import { fitIndex } from './index-entry.ts';
 import { describeUnreadable } from './load-index.ts';
+import { skillsReadPlan } from './read-plan.ts';
 import { selectedEntry, type SkillFile } from './selected-entry.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
 import type { Skill } from './skill-index.ts';
@@ -54,6 +55,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 6_000,
     ...(options.position === undefined ? {} : { position: options.position }),
+    plan: ({ config }) => skillsReadPlan(config),
     async run({ task, snapshot, cache, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
@@ -110,7 +112,8 @@ async function readSelected(
     skills.map(async (skill): Promise<[Skill, SkillFile | string]> => {
       const known = files.get(skill.path);
       if (known) return [skill, known];
-      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal });
+      // The index already names the skill; its body is what a source short of API budget may skip.
+      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal, optional: true });
       return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
     }),
   );

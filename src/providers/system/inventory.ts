@@ -11,6 +11,7 @@
  */
 import type { ListResult, Snapshot, TreeEntry } from '../../sources/snapshot.ts';
 import { displayName } from '../display-name.ts';
+import { directoryChain } from '../rules/chain.ts';
 
 export interface InventoryOptions {
   maxNames: number;
@@ -42,13 +43,6 @@ export async function buildInventory(snapshot: Snapshot, cwd: string, options: I
       : section(`Project files ${where}`, projectFiles, options.maxNames, (entry) => entry.path, { total: found.length, noun: ['file', 'files'], note: ', not loaded' }),
   );
   return sections.join('\n\n');
-}
-
-/** `''`, then every directory down to `cwd`: `['', 'a', 'a/b']` for `a/b`. */
-function directoryChain(cwd: string): string[] {
-  if (cwd === '') return [''];
-  const parts = cwd.split('/');
-  return ['', ...parts.map((_, i) => parts.slice(0, i + 1).join('/'))];
 }
 
 interface Count {

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { CommitInfo, Snapshot } from '../../sources/snapshot.ts';
+import { directoryChain } from '../rules/chain.ts';
 import { buildInventory } from './inventory.ts';
 import { pinEntries } from './pin.ts';
 import { DEFAULT_PROJECT_FILES, projectFileMatcher } from './project-files.ts';
@@ -51,6 +52,8 @@ export function createSystemProvider(options: SystemProviderOptions = {}): Provi
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 2_000,
+    // The listings the inventory makes, so a source can read them ahead with everything else.
+    plan: ({ task }) => ({ dirs: directoryChain(task.cwd), files: [], walks: [] }),
     async run({ task, host, snapshot, withheld, config, signal }) {
       const notes: string[] = [];
       let commitInfo: CommitInfo | undefined;

@@ -9,6 +9,7 @@ import type { GitHubAuth } from './auth.ts';
 import { createGitHubClient } from './client.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
+import type { UsageMeter } from './usage.ts';
 
 export interface GitHubApiOptions {
   owner: string;
@@ -17,6 +18,8 @@ export interface GitHubApiOptions {
   baseUrl?: string;
   fetch?: Fetch;
   retry?: Partial<RetryPolicy>;
+  /** Counts these requests with the task's other GitHub reads. */
+  meter?: UsageMeter;
 }
 
 /** GitHub's largest page for this endpoint. */
@@ -38,11 +41,13 @@ const FilesResponse = z.array(
  * await github.pullRequestFiles(7, { limit: 100, signal }); // one request
  */
 export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
-  const { owner, repo } = options;
+  const { owner, repo, meter } = options;
+  // Calling the global fetch detached from globalThis throws "Illegal invocation" in workerd.
+  const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const octokit = createGitHubClient({
     auth: options.auth,
     ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
-    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    fetch: meter ? meter.wrap(fetch) : fetch,
     ...(options.retry === undefined ? {} : { retry: options.retry }),
   });
 
