@@ -20,8 +20,11 @@ import { PartialTreeSchema } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
 
-/** Bump when the shape of a cached tree or blob changes; it is part of every key and value. */
-export const SOURCE_CACHE_SCHEMA = 1;
+/**
+ * Bump when the shape of a cached tree or blob changes; it is part of every key and value.
+ * 2: read-ahead trees carry listed files' sizes and the commit's facts.
+ */
+export const SOURCE_CACHE_SCHEMA = 2;
 
 /**
  * Larger blobs are served but not cached: rules and skill files are small, and a blob cached

@@ -5,6 +5,7 @@ import { renderContext } from '../../src/context/render.ts';
 import { assembleFirstTurn, gatherContext } from '../../src/context/turn.ts';
 import { memorySnapshot } from '../support/memory-tree.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
+import { withoutBoundaries } from '../support/sections.ts';
 import { taskView } from '../support/task.ts';
 
 function agent(name: string): AgentConfig {
@@ -18,7 +19,7 @@ const RULES_TIMED_OUT =
 
 const parts = (turn: Awaited<ReturnType<typeof assembleFirstTurn>>) => {
   const [task] = turn.items;
-  return task?.type === 'message' ? (task.parts ?? []) : [];
+  return task?.type === 'message' ? (task.parts ?? []).map((part) => ({ ...part, text: withoutBoundaries(part.text) })) : [];
 };
 
 describe('honest notices', () => {
@@ -64,7 +65,7 @@ describe('honest notices', () => {
       ['skills', 'budget-excluded'],
       ['memory', 'invalid'],
     ]);
-    const user = turn.messages[3]?.content ?? '';
+    const user = withoutBoundaries(turn.messages[3]?.content ?? '');
     expect(user).toContain(
       '<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) could not be read (the provider failed). Do not say you followed the repository’s rules; say they were unavailable.\n</groundwork-notice>',
     );
@@ -88,7 +89,7 @@ describe('honest notices', () => {
       turn: 0,
     });
     expect(turn.providers[0]).toMatchObject({ outcome: 'budget-excluded' });
-    expect(turn.messages[3]?.content).toContain(
+    expect(withoutBoundaries(turn.messages[3]?.content ?? '')).toContain(
       'Repository rules (AGENTS.md and similar files) were left out: they did not fit the context budget. Do not say you followed the repository’s rules; say they were unavailable.',
     );
   });
@@ -120,7 +121,7 @@ describe('honest notices', () => {
       ['rules', 'turn-gated'],
       ['memory', 'failed'],
     ]);
-    expect(renderContext(later.entries, later.notices)).toBe(
+    expect(withoutBoundaries(renderContext(later.entries, later.notices))).toBe(
       '<groundwork-notice provider="memory">\nKnowledge recorded about this repository could not be read (the provider failed). Do not say you checked what was recorded about this repository; say it was unavailable.\n</groundwork-notice>',
     );
   });

@@ -84,7 +84,7 @@ describe('renderFirstRequest', () => {
     });
     expect(rendered.parts.map((part) => part.stability)).toEqual(['commit', 'task', 'task']);
     expect(rendered.parts[0]?.text).not.toContain('groundwork-notice');
-    expect(rendered.parts[1]?.text).toMatch(/^<groundwork-notice provider="rules">\ntimed out\n<\/groundwork-notice>\n\n<groundwork-context provider="skills"/);
+    expect(rendered.parts[1]?.text).toMatch(/^<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">\ntimed out\n<\/groundwork-notice boundary="[0-9a-f]{16}">\n\n<groundwork-context boundary="[0-9a-f]{16}" provider="skills"/);
   });
 
   it('names a pull request head as evidence in the task label, flagging a fork', () => {

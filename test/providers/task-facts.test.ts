@@ -64,7 +64,7 @@ function section(turn: Awaited<ReturnType<typeof assemble>>, title: string): str
   const user = turn.messages[3]?.content ?? '';
   const start = user.indexOf(`title="${title}"`);
   if (start < 0) throw new Error(`no section ${title}`);
-  return user.slice(user.indexOf('>\n', start) + 2, user.indexOf('\n</groundwork-context>', start));
+  return user.slice(user.indexOf('>\n', start) + 2, user.indexOf('\n</groundwork-context ', start));
 }
 
 describe('task-facts provider', () => {

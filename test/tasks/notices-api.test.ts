@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
+import { withoutBoundaries } from '../support/sections.ts';
 
 const fixtures = () => inject('gitHttpFixtures');
 
@@ -22,7 +23,7 @@ describe('honest notices through the Task object', () => {
     ]);
     const [task] = turn.items;
     if (task?.type !== 'message') throw new Error('no task item');
-    const taskPart = task.parts?.find((part) => part.stability === 'task' && part.text.includes('groundwork-notice'))?.text ?? '';
+    const taskPart = withoutBoundaries(task.parts?.find((part) => part.stability === 'task' && part.text.includes('groundwork-notice'))?.text ?? '');
     expect(taskPart).toContain(
       '<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) could not be read (timed out after 5000 ms). Do not say you followed the repository’s rules; say they were unavailable.\n</groundwork-notice>',
     );
