@@ -6,6 +6,7 @@
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
+import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { Capability, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
@@ -30,6 +31,8 @@ export interface AssemblerDeps {
   openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage; github?: GitHubApi }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
+  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
+  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   signal?: AbortSignal;
 }
@@ -56,7 +59,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       skills: request.skills,
       agent: agent.agent.name,
     };
-    const available: Capability[] = github ? ['repo:read', 'github:api'] : ['repo:read'];
+    const knowledge = deps.knowledgeFor?.(request);
+    const available: Capability[] = ['repo:read', ...(github ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
     const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
     // What the providers will read, so the source can fetch it with the ref's resolution.
     const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
@@ -67,6 +71,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       registry: deps.registry,
       agent: agent.agent,
       available,
+      ...(knowledge ? { knowledge } : {}),
       snapshot: source.snapshot(commit, { plan }),
       source,
       ...(github ? { github } : {}),

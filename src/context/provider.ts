@@ -30,6 +30,7 @@ import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
+import type { KnowledgeReader } from './knowledge.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -124,6 +125,8 @@ export interface ProviderRequest<C = unknown> {
   withheld: Partial<Record<Capability, string>>;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
+  /** The task's tenant and repository knowledge; present whenever the runner granted `knowledge:read`. */
+  knowledge?: KnowledgeReader;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
   budget: number;
   signal: AbortSignal;

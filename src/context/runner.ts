@@ -13,7 +13,9 @@ import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
+import type { KnowledgeReader } from './knowledge.ts';
 import { CAPABILITIES, type Capability, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
+import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
 import { describeIssues } from './zod-issues.ts';
@@ -21,7 +23,7 @@ import { describeIssues } from './zod-issues.ts';
 export interface RunInput {
   registry: Registry;
   /** The agent configuration's provider set. */
-  selection: 'all' | readonly string[];
+  selection: ProviderSelection;
   task: TaskView;
   turn: number;
   capabilities: CapabilityGrant;
@@ -32,6 +34,8 @@ export interface RunInput {
   source?: RepositorySource;
   /** GitHub reads bound to the task's repository; handed to `github:api` providers. */
   github?: GitHubApi;
+  /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
+  knowledge?: KnowledgeReader;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -66,7 +70,7 @@ type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entr
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
-  const selected = input.registry.providers.filter((p) => input.selection === 'all' || input.selection.includes(p.name));
+  const selected = input.registry.providers.filter((p) => selects(input.selection, p.name));
   const host: HostView = {
     version: groundworkVersion,
     providers: selected.map((provider) => provider.name),
@@ -139,12 +143,13 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
 }
 
-type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'withheld'>;
+type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'withheld'>;
 
 /**
  * What a provider is handed for the capabilities it requires or uses: a snapshot pinned at the
- * task's commit (with its source) for `repo:read`, the GitHub reads for `github:api`. A required
- * one that cannot be served gates the provider; a used one is left out and named in `withheld`.
+ * task's commit (with its source) for `repo:read`, the GitHub reads for `github:api`, the task's
+ * knowledge scope for `knowledge:read`. A required one that cannot be served gates the provider;
+ * a used one is left out and named in `withheld`.
  */
 function grantAccess(provider: Provider, input: RunInput): Access | { gated: string } {
   const access: Access = { withheld: {} };
@@ -158,6 +163,7 @@ function grantAccess(provider: Provider, input: RunInput): Access | { gated: str
         if (input.source) access.source = input.source;
       }
       if (capability === 'github:api' && input.github) access.github = input.github;
+      if (capability === 'knowledge:read' && input.knowledge) access.knowledge = input.knowledge;
     } else if (provider.requires.includes(capability)) {
       return { gated: problem };
     } else {
@@ -174,6 +180,7 @@ function unservable(capability: Capability, input: RunInput): string | undefined
     return problem === undefined ? undefined : `repo:read: ${problem}`;
   }
   if (capability === 'github:api' && !input.github) return 'github:api: no GitHub client for this task';
+  if (capability === 'knowledge:read' && !input.knowledge) return 'knowledge:read: no knowledge store for this task';
   return undefined;
 }
 

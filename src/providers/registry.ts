@@ -3,11 +3,12 @@
  * The provider set every host (Worker, Durable Object, CLI) assembles with.
  */
 import { createRegistry, type Registry } from '../context/registry.ts';
+import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
 import { createSystemProvider } from './system/provider.ts';
 import { createTaskFactsProvider } from './task-facts/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createRulesProvider(), createSkillsProvider()]);
+  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
 }

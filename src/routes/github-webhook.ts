@@ -47,7 +47,10 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     const secrets = { current: config.GITHUB_WEBHOOK_SECRET, previous: config.GITHUB_WEBHOOK_SECRET_PREVIOUS };
     if (!secrets.current && !secrets.previous) throw new ApiError('not_configured', 'no GitHub webhook secret is configured');
     // A task accepted now could never read the repository or post its check run.
-    const missingApp = (['GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY'] as const).filter((name) => !config[name]);
+    const missingApp = [
+      ...(config.GITHUB_APP_CLIENT_ID || config.GITHUB_APP_ID ? [] : ['GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID)']),
+      ...(config.GITHUB_APP_PRIVATE_KEY ? [] : ['GITHUB_APP_PRIVATE_KEY']),
+    ];
     if (missingApp.length > 0) throw new ApiError('not_configured', `the GitHub App is not configured: set ${missingApp.join(' and ')}`);
     const body = new Uint8Array(await c.req.arrayBuffer());
     if (body.byteLength > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_BODY_BYTES} bytes`);

@@ -100,12 +100,13 @@ describe('honest notices', () => {
       fakeProvider({ name: 'memory', category: 'memory', requires: ['knowledge:read'], entries: [{ ...entry('memory', 'memory body'), stability: 'commit' }] }),
     ]);
     const snapshot = await memorySnapshot({});
-    const explorer = await assembleFirstTurn({ registry, agent: agent('explorer'), available: ['repo:read'], snapshot, task: taskView(), turn: 0 });
+    // Explorer leaves memory out by design (no notice then); selected, it is gated by the agent's capabilities.
+    const explorer = await assembleFirstTurn({ registry, agent: { ...agent('explorer'), providers: 'all' }, available: ['repo:read'], snapshot, task: taskView(), turn: 0 });
     expect(parts(explorer)[0]).toEqual({
       stability: 'commit',
       text: '<groundwork-notice provider="memory">\nKnowledge recorded about this repository was not read: agent "explorer" does not grant knowledge:read. Do not say you checked what was recorded about this repository; say it was unavailable.\n</groundwork-notice>\n\n<groundwork-context provider="rules" category="rules" title="rules" source="rules.md@aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" uri="file:///repo/rules.md" freshness="pinned">\nrules body\n</groundwork-context>',
     });
-    const untrusted = await assembleFirstTurn({ registry, agent: agent('entry'), available: ['repo:read', 'knowledge:read'], snapshot, task: taskView({ trusted: false }), turn: 0 });
+    const untrusted = await assembleFirstTurn({ registry, agent: agent('entry'), available: ['repo:read', 'knowledge:read'], knowledge: { active: async () => [] }, snapshot, task: taskView({ trusted: false }), turn: 0 });
     expect(parts(untrusted)[0]?.text).toBe(
       '<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) were not read: this task is untrusted, so no repository content was read automatically. Treat the repository’s own instructions as unknown.\n</groundwork-notice>\n\n<groundwork-context provider="memory" category="memory" title="memory" source="memory.md@aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa" uri="file:///repo/memory.md" freshness="pinned">\nmemory body\n</groundwork-context>',
     );

@@ -86,9 +86,9 @@ describe('check order', () => {
   });
 
   it.each([
-    [['GITHUB_APP_ID'], 'set GITHUB_APP_ID'],
+    [['GITHUB_APP_ID', 'GITHUB_APP_CLIENT_ID'], 'set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID)'],
     [['GITHUB_APP_PRIVATE_KEY'], 'set GITHUB_APP_PRIVATE_KEY'],
-    [['GITHUB_APP_ID', 'GITHUB_APP_PRIVATE_KEY'], 'set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY'],
+    [['GITHUB_APP_ID', 'GITHUB_APP_CLIENT_ID', 'GITHUB_APP_PRIVATE_KEY'], 'set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID) and GITHUB_APP_PRIVATE_KEY'],
   ] as const)('answers 503 naming %s when the secret is set but the App cannot report, and stores nothing', async (missing, named) => {
     const tasks = fakeTaskService();
     const partial = testEnv();
