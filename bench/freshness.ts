@@ -19,17 +19,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { resolveAgent } from '../src/context/agents.ts';
-import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { EarlierEntry, PullRequestView, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import { assembleFirstTurn, gatherContext, type AssembleInput } from '../src/context/turn.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { createCachedLoader } from '../src/sources/cached-loader.ts';
 import { createRemoteGitSource } from '../src/sources/git/remote-source.ts';
-import { createGitHubClient } from '../src/sources/github/client.ts';
 import { createGitHubSource, tokenAuth } from '../src/sources/github/index.ts';
-import { createGitHubPullRequestReader } from '../src/sources/github/pull-request-reader.ts';
+import { createGitHubApi } from '../src/sources/github/pull-request-files.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
-import type { PullRequestReader } from '../src/sources/pull-request.ts';
+import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import { serveWithHttpBackend } from '../src/cli/run/git-http-backend.ts';
 import { cloneBare, createGitRepo, gitEnv, type GitFixture } from '../test/support/git-fixtures.ts';
@@ -53,7 +52,8 @@ export async function benchFreshness(): Promise<string[]> {
 
 interface Backend {
   source: RepositorySource;
-  pullRequest?: PullRequestReader;
+  /** GitHub reads (`github:api`), as every `owner/name` task gets them. */
+  github?: GitHubApi;
   /** Requests since the last call, by kind. */
   take(): Promise<{ count: number; rounds?: number; kinds: string }>;
 }
@@ -62,17 +62,16 @@ interface Backend {
  * Turn 0 pinned from `main` (a branch task) or at a pull request's base commit, then the later
  * turns of each case, counting the backend's requests.
  */
-async function measure(open: (store: KeyValueStore) => Backend, pinned: { commit: string; headCommit?: string } | { ref: 'main' }, push: () => string): Promise<Record<string, string>> {
+async function measure(open: (store: KeyValueStore) => Backend, pinned: { base: string; pullRequest: PullRequestView } | { ref: 'main' }, push: () => string): Promise<Record<string, string>> {
   const store = mapStore();
   const backend = open(store);
   const registry = createDefaultRegistry();
-  const available = backend.pullRequest ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const);
+  const available = backend.github ? (['repo:read', 'github:api'] as const) : (['repo:read'] as const);
   const unpinned: TaskView = {
     request: 'Fix it. Use $skill-01.',
     origin: 'api',
     repository: backend.source.repository,
-    ref: 'main',
-    ...('headCommit' in pinned && pinned.headCommit ? { headCommit: pinned.headCommit } : {}),
+    ...('ref' in pinned ? { ref: pinned.ref } : { headCommit: pinned.pullRequest.headSha, headFromFork: false, pullRequest: pinned.pullRequest }),
     cwd: SHAPE.cwd,
     trusted: true,
     skills: [],
@@ -81,7 +80,7 @@ async function measure(open: (store: KeyValueStore) => Backend, pinned: { commit
   // As the Task object plans: turn 0's reads, for the pinned snapshot of every turn.
   const plan = (turn: number) => planReads({ registry, agent, task: unpinned, turn, available });
   let commit: string;
-  if ('commit' in pinned) commit = pinned.commit;
+  if ('base' in pinned) commit = pinned.base;
   else {
     const resolved = await backend.source.resolve(pinned.ref, { plan: plan(0) });
     if (resolved.status !== 'ok') throw new Error(`could not resolve ${pinned.ref}: ${JSON.stringify(resolved)}`);
@@ -92,7 +91,7 @@ async function measure(open: (store: KeyValueStore) => Backend, pinned: { commit
     agent,
     available,
     source: backend.source,
-    ...(backend.pullRequest ? { pullRequest: backend.pullRequest } : {}),
+    ...(backend.github ? { github: backend.github } : {}),
     task: { ...unpinned, commit },
     cache: store,
   };
@@ -137,7 +136,7 @@ async function benchGitHub(): Promise<string[]> {
     });
     try {
       let scopes = 0;
-      const open = (withPull: boolean) => (store: KeyValueStore): Backend => {
+      const open = (store: KeyValueStore): Backend => {
         const name = `freshness-${++scopes}`;
         const baseUrl = `${server.origin}/s/${name}`;
         const auth = tokenAuth(TOKEN);
@@ -145,7 +144,7 @@ async function benchGitHub(): Promise<string[]> {
         const configured = fetch(`${server.origin}/__control/${name}`, { method: 'POST', body: JSON.stringify({ latencyMs: LATENCY_MS }) });
         return {
           source: createGitHubSource({ owner: 'acme', repo: 'widgets', auth, baseUrl, wrapLoader: (loader, scope) => createCachedLoader(loader, store, scope) }),
-          ...(withPull ? { pullRequest: createGitHubPullRequestReader(createGitHubClient({ auth, baseUrl }), { owner: 'acme', repo: 'widgets', number: 1 }) } : {}),
+          github: createGitHubApi({ owner: 'acme', repo: 'widgets', auth, baseUrl }),
           async take() {
             await configured;
             const stats = GitHubStats.parse(await (await fetch(`${server.origin}/__stats/${name}`)).json());
@@ -162,8 +161,9 @@ async function benchGitHub(): Promise<string[]> {
         repo.write('AGENTS.md', `# Rules at depth 0\n\nEdition ${++edition}.\n`);
         return repo.commitAll(`edition ${edition}`);
       };
-      const branch = await measure(open(false), { ref: 'main' }, push);
-      const pull = await measure(open(true), { commit: repo.git('rev-parse', 'HEAD'), headCommit: commit }, push);
+      const branch = await measure(open, { ref: 'main' }, push);
+      const pullRequest: PullRequestView = { number: 1, baseRef: 'main', headRef: 'feature', headSha: commit, fromFork: false };
+      const pull = await measure(open, { base: repo.git('rev-parse', 'HEAD'), pullRequest }, push);
       return [
         `github, turn 0 (for reference; read ahead over GraphQL as the Task object plans it): ${branch.turn0}`,
         `github, a later turn when nothing moved: ${branch.still}`,

@@ -15,7 +15,7 @@ import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
-import { planTask, type TaskPlanDeps } from './task-plan.ts';
+import { DEFAULT_REF, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps extends TaskPlanDeps {
@@ -34,8 +34,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache, usage, pullRequest } = await deps.openSource(request);
-    const { view: unpinned, available, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(pullRequest ? { pullRequest } : {}) });
+    const { source, cache, usage, github } = await deps.openSource(request);
+    const { view: unpinned, available, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(github ? { github } : {}) });
     // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
 
@@ -47,7 +47,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       ...(knowledge ? { knowledge } : {}),
       snapshot: source.snapshot(commit, { plan }),
       source,
-      ...(pullRequest ? { pullRequest } : {}),
+      ...(github ? { github } : {}),
       history: deps.history(turn),
       task: view,
       turn,
@@ -104,7 +104,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 }
 
 async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
-  const ref = request.ref ?? 'HEAD';
+  // A commit the caller resolved is still looked up, so a commit the repository lacks fails here.
+  const ref = request.commit ?? request.ref ?? DEFAULT_REF;
   const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);

@@ -5,13 +5,13 @@
  * ref points now. It reads the repository and the ledger and writes nothing. Anything that
  * cannot be read makes sources `unverifiable` with the reason; it is never an error.
  */
-import { checkFreshness, uncheckedReport } from '../src/freshness/check.ts';
+import { checkFreshness, pinnedFrom, uncheckedReport } from '../src/freshness/check.ts';
 import type { FreshnessReport } from '../src/freshness/report.ts';
 import { trackedSources } from '../src/freshness/tracked.ts';
 import { resolveAgent } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
-import { pinnedRef, type TaskRequest } from '../src/tasks/task-request.ts';
-import { planTask, type TaskPlanDeps } from './task-plan.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskStore } from './task-store.ts';
 
 /** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */
@@ -25,7 +25,7 @@ export interface ReadBackDeps extends TaskPlanDeps {
 }
 
 export async function readBackFreshness(request: TaskRequest, commit: string, deps: ReadBackDeps): Promise<FreshnessReport> {
-  const ref = pinnedRef(request);
+  const ref = pinnedFrom({ ...namedRef(request), ...(request.pullRequest ? { pullRequest: request.pullRequest } : {}) });
   const head = request.pullRequest?.headSha;
   const input = {
     commit,
@@ -45,7 +45,7 @@ export async function readBackFreshness(request: TaskRequest, commit: string, de
     ...input,
     source: opened.source,
     pinned: opened.source.snapshot(commit, plan ? { plan } : {}),
-    ...(opened.pullRequest ? { pullRequest: { reader: opened.pullRequest, ...(head === undefined ? {} : { head }) } } : {}),
+    ...(opened.github && request.pullRequest ? { pullRequest: { github: opened.github, number: request.pullRequest.number, ...(head === undefined ? {} : { head }) } } : {}),
     deadlineMs: READ_BACK_DEADLINE_MS,
   });
 }

@@ -15,7 +15,7 @@ import type { HostSettings } from '../src/context/settings/settle.ts';
 import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
-import { pinnedRef, type TaskRequest } from '../src/tasks/task-request.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
 
 export interface TaskPlanDeps {
   registry: Registry;
@@ -34,14 +34,22 @@ export interface TaskPlan {
   plan: ReadPlan;
 }
 
-export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentConfig, opened: Pick<OpenedSource, 'source' | 'pullRequest'>): TaskPlan {
-  const ref = pinnedRef(request);
+/** What a task that names no ref is resolved from: the repository's default branch. */
+export const DEFAULT_REF = 'HEAD';
+
+/** A pull request's task comes pinned at its base; any other is resolved from the ref it named. */
+export function namedRef(request: Pick<TaskRequest, 'ref' | 'baseCommit'>): { ref?: string } {
+  return request.baseCommit === undefined ? { ref: request.ref ?? DEFAULT_REF } : {};
+}
+
+export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentConfig, opened: Pick<OpenedSource, 'source' | 'github'>): TaskPlan {
+  const pr = request.pullRequest;
   const view: TaskView = {
     request: request.request,
     origin: request.origin,
     repository: opened.source.repository,
-    ...(ref === undefined ? {} : { ref }),
-    ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
+    ...namedRef(request),
+    ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
     cwd: request.cwd,
     trusted: request.trusted,
     skills: request.skills,
@@ -49,7 +57,7 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
   };
   const settings: HostSettings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
   const knowledge = deps.knowledgeFor?.(request);
-  const available: Capability[] = ['repo:read', ...(opened.pullRequest ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
+  const available: Capability[] = ['repo:read', ...(opened.github ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
   const plan = planReads({ registry: deps.registry, agent, task: view, turn: 0, available, settings });
   return { view, available, settings, ...(knowledge ? { knowledge } : {}), plan };
 }

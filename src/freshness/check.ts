@@ -14,10 +14,11 @@
  * const report = await checkFreshness({ source, commit, ref: 'main', sources: trackedSources(entries), deadlineMs: 8_000, now: Date.now });
  * report.sources.filter((s) => s.status !== 'unchanged') // what to re-read before pushing
  */
-import type { PullRequestReader } from '../sources/pull-request.ts';
+import type { PullRequestView } from '../context/provider.ts';
+import type { GitHubApi } from '../sources/pull-requests.ts';
 import { COMMIT_SHA, type RepositorySource, type ResolveResult, type Snapshot } from '../sources/snapshot.ts';
 import { compareSource } from './compare.ts';
-import { withDeadline } from './deadline.ts';
+import { withDeadline } from '../context/deadline.ts';
 import type { FreshnessReport, PullRequestCheck, SourceCheck } from './report.ts';
 import type { TrackedSource } from './tracked.ts';
 
@@ -30,7 +31,7 @@ export interface FreshnessInput {
    * that commit's tree (it carries what the task read, and the host's read plan and cache).
    */
   pinned?: Snapshot;
-  /** The branch or tag the task named (`TaskView.ref`); a commit or nothing means the default branch. */
+  /** The branch or tag the task's commit came from (see `pinnedFrom`); a commit or nothing means the default branch. */
   ref?: string;
   /** Resolve exactly this instead (a person comparing with a commit of their choice, as the CLI lets them). */
   target?: string;
@@ -38,13 +39,19 @@ export interface FreshnessInput {
   since?: string;
   sources: readonly TrackedSource[];
   pullRequest?: {
-    reader: PullRequestReader;
+    github: Pick<GitHubApi, 'pullRequest'>;
+    number: number;
     /** The head the model knows. */
     head?: string;
   };
   deadlineMs: number;
   signal?: AbortSignal;
   now: () => number;
+}
+
+/** What a task's commit was resolved from: a pull request's base branch, else the ref the task named. */
+export function pinnedFrom(task: { ref?: string; pullRequest?: Pick<PullRequestView, 'baseRef'> }): string | undefined {
+  return task.pullRequest?.baseRef ?? task.ref;
 }
 
 /** The ref to re-resolve: the named branch or tag, else the default branch. */
@@ -55,11 +62,14 @@ export function targetRef(ref: string | undefined): string {
 export async function checkFreshness(input: FreshnessInput): Promise<FreshnessReport> {
   const from = input.since ?? input.commit;
   const named = input.target ?? targetRef(input.ref);
-  const bounded = await withDeadline(input.deadlineMs, input.signal, (signal) => run(input, named, from, signal));
+  const bounded = await withDeadline((signal) => run(input, named, from, signal), input.deadlineMs, { signal: input.signal });
+  // The caller's abort is theirs to handle, not a finding about the repository.
+  if (bounded.kind === 'aborted') throw input.signal?.reason;
   const checkedAt = new Date(input.now()).toISOString();
-  if (bounded.ok) return { ...bounded.value, checkedAt };
-  const reason = `the check did not finish: ${bounded.reason}`;
-  const pullRequest = input.pullRequest ? { pullRequest: { ...pullRequestUnknown(input.pullRequest, input.ref ?? named), reason: bounded.reason } } : {};
+  if (bounded.kind === 'returned') return { ...bounded.value, checkedAt };
+  const why = bounded.kind === 'timed-out' ? `no answer within ${input.deadlineMs} ms` : bounded.reason;
+  const reason = `the check did not finish: ${why}`;
+  const pullRequest = input.pullRequest ? { pullRequest: { ...pullRequestUnknown(input.pullRequest, input.ref ?? named), reason: why } } : {};
   return { ...unresolved(input, named, from, reason), ...pullRequest, checkedAt };
 }
 
@@ -67,7 +77,7 @@ type Unstamped = Omit<FreshnessReport, 'checkedAt'>;
 
 async function run(input: FreshnessInput, named: string, from: string, signal: AbortSignal): Promise<Unstamped> {
   const { source } = input;
-  const [pull, resolvedNamed] = await Promise.all([input.pullRequest?.reader.read({ signal }), source.resolve(named, { signal })]);
+  const [pull, resolvedNamed] = await Promise.all([input.pullRequest?.github.pullRequest(input.pullRequest.number, { signal }), source.resolve(named, { signal })]);
   let ref = named;
   let resolved: ResolveResult = resolvedNamed;
   let pullRequest: PullRequestCheck | undefined;
@@ -126,5 +136,5 @@ function base(from: string, tracked: TrackedSource): Omit<SourceCheck, 'status'>
 
 /** What is known of the pull request before GitHub answers. */
 function pullRequestUnknown(pull: NonNullable<FreshnessInput['pullRequest']>, baseRef: string): PullRequestCheck {
-  return { number: pull.reader.number, head: pull.head ?? null, currentHead: null, headMoved: null, baseRef, currentBaseRef: null, state: null };
+  return { number: pull.number, head: pull.head ?? null, currentHead: null, headMoved: null, baseRef, currentBaseRef: null, state: null };
 }

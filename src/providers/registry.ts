@@ -7,7 +7,9 @@ import { createFreshnessProvider } from './freshness/provider.ts';
 import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
+import { createSystemProvider } from './system/provider.ts';
+import { createTaskFactsProvider } from './task-facts/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createFreshnessProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
+  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createFreshnessProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
 }

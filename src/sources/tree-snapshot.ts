@@ -8,7 +8,8 @@ import { decodeBlob } from './decode.ts';
 import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
 import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
-import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import { sharedLoads } from './shared-load.ts';
+import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -29,6 +30,8 @@ export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
   /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
   loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
+  /** The commit object's facts (see {@link CommitInfo}). */
+  loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
   /**
    * The entries of one directory (`tree` is its tree oid, undefined for the root). A loader for
    * which reading a tree is cheap offers this, so a snapshot reads only the directories it is
@@ -80,6 +83,12 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       return known;
     });
   };
+
+  // A read-ahead that brought the commit's facts along saves a request for them.
+  const commitInfo = sharedLoads(async (commit: CommitSha, signal?: AbortSignal): Promise<CommitInfo> => {
+    const known = await loadPartial(signal);
+    return known?.commit?.commit === commit ? known.commit : loader.loadCommit(signal);
+  });
 
   /** The entry at a normalised path, from the read-ahead when it knows (null there means absent). */
   const entryAt = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => {
@@ -158,42 +167,34 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         return failure(requested, error, signal);
       }
     },
+
+    async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
+      try {
+        return { status: 'ok', info: await commitInfo(options.commit, signal) };
+      } catch (error) {
+        const { reason } = failure(options.commit, error, signal);
+        return { status: 'failed', reason };
+      }
+    },
   };
 }
 
 /** The whole tree, loaded once (one request for the GitHub API, one fetch for a remote). */
 function flatView(loader: TreeLoader): TreeView {
-  let index: Promise<TreeIndex> | undefined;
-  const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
-    if (!index) {
-      index = loader.loadTree(signal).then(buildIndex);
-      // A failed load is not memoised: the next call may succeed.
-      index.catch(() => (index = undefined));
-    }
-    return index;
-  };
+  const loadIndex = sharedLoads(async (_whole: '', signal?: AbortSignal) => buildIndex(await loader.loadTree(signal)));
   return {
-    entry: async (path, signal) => (await loadIndex(signal)).byPath.get(path),
-    children: async (dir, signal) => (await loadIndex(signal)).children.get(dir) ?? [],
+    entry: async (path, signal) => (await loadIndex('', signal)).byPath.get(path),
+    children: async (dir, signal) => (await loadIndex('', signal)).children.get(dir) ?? [],
   };
 }
 
 /** Directory by directory, each read once, only along the paths asked about. */
 function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>): TreeView {
-  const directories = new Map<string, Promise<TreeIndex | undefined>>();
-  const directory = (dir: string, signal?: AbortSignal): Promise<TreeIndex | undefined> => {
-    let loaded = directories.get(dir);
-    if (!loaded) {
-      loaded = (async () => {
-        if (dir === '') return buildIndex(await loadDirectory(undefined, '', signal));
-        const self = await entry(dir, signal);
-        return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, signal)) : undefined;
-      })();
-      directories.set(dir, loaded);
-      loaded.catch(() => directories.delete(dir));
-    }
-    return loaded;
-  };
+  const directory = sharedLoads(async (dir: string, signal?: AbortSignal): Promise<TreeIndex | undefined> => {
+    if (dir === '') return buildIndex(await loadDirectory(undefined, '', signal));
+    const self = await entry(dir, signal);
+    return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, signal)) : undefined;
+  });
   const entry = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path), signal))?.byPath.get(path);
   return { entry, children: async (dir, signal) => (await directory(dir, signal))?.children.get(dir) ?? [] };
 }

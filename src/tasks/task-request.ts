@@ -146,14 +146,35 @@ export const NotifySchema = z.discriminatedUnion('kind', [
 ]);
 export type Notify = z.infer<typeof NotifySchema>;
 
+/** Bounds of the pull request evidence a task keeps; triggers cut to them rather than refuse. */
+export const PULL_REQUEST_LIMITS = { maxTitle: 1_024, maxBody: 8_000, maxLabels: 100, maxLabel: 100, maxRef: 256 } as const;
+
+const Count = z.number().int().nonnegative();
+
+/**
+ * The pull request a task is about, as the trigger saw it. Everything but the numbers and
+ * commits is the author's text: evidence for the task-facts provider, never instructions.
+ * Tasks stored before the title, body, author, labels, draft state, head ref and totals were
+ * kept have only number, url, base ref, head commit and fork flag.
+ */
 export const PullRequestEvidenceSchema = z.object({
   number: z.number().int().positive(),
   url: z.url().optional(),
-  baseRef: z.string().optional(),
+  title: z.string().max(PULL_REQUEST_LIMITS.maxTitle).optional(),
+  body: z.string().max(PULL_REQUEST_LIMITS.maxBody).optional(),
+  author: z.string().max(PULL_REQUEST_LIMITS.maxRef).optional(),
+  labels: z.array(z.string().max(PULL_REQUEST_LIMITS.maxLabel)).max(PULL_REQUEST_LIMITS.maxLabels).optional(),
+  draft: z.boolean().optional(),
+  baseRef: z.string().max(PULL_REQUEST_LIMITS.maxRef).optional(),
+  headRef: z.string().max(PULL_REQUEST_LIMITS.maxRef).optional(),
   headSha: COMMIT,
   /** Head from a fork: its content is untrusted evidence, never a source of rules. */
   fromFork: z.boolean(),
+  additions: Count.optional(),
+  deletions: Count.optional(),
+  changedFiles: Count.optional(),
 });
+export type PullRequestEvidence = z.output<typeof PullRequestEvidenceSchema>;
 
 export const TaskRequestSchema = z.object({
   origin: z.enum(ORIGINS),
@@ -162,6 +183,11 @@ export const TaskRequestSchema = z.object({
   repo: RepoSchema,
   /** Branch, tag or commit to resolve once at assembly; ignored when `baseCommit` is set. */
   ref: RefSchema.optional(),
+  /**
+   * The commit `ref` already resolved to, when the caller resolved it (the CLI pins locally): the
+   * task is pinned there and keeps `ref` as what it named, so freshness follows the branch.
+   */
+  commit: COMMIT.optional(),
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
   cwd: WorkingDirectorySchema.default(''),
@@ -179,11 +205,6 @@ export const TaskRequestSchema = z.object({
 });
 export type TaskRequest = z.output<typeof TaskRequestSchema>;
 export type TaskRequestInput = z.input<typeof TaskRequestSchema>;
-
-/** The branch or tag the task's commit comes from: the one it named, or a pull request's base. */
-export function pinnedRef(request: Pick<TaskRequest, 'ref' | 'baseCommit' | 'pullRequest'>): string | undefined {
-  return request.baseCommit === undefined ? request.ref : request.pullRequest?.baseRef;
-}
 
 export const TASK_STATUSES = ['pending', 'assembling', 'ready', 'failed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

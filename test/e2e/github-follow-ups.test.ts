@@ -7,6 +7,15 @@ import { post, pullRequestComment, pullRequestEvent, pullRequestOpened, settledT
 const fx = githubFixture();
 const tenant = `github:${fx.installationId}`;
 
+/**
+ * The pull request events of this file, told apart from other files' by their title: a delivery is
+ * keyed by its signed body, and the GitHub API server that records check runs is shared.
+ */
+function ours<T extends { pull_request: { title: string } }>(event: T): T {
+  event.pull_request.title = 'Follow-ups through the mailbox';
+  return event;
+}
+
 async function deliver(payload: unknown, event: string, delivery = crypto.randomUUID()) {
   const response = await post(WEBHOOK_URL, await signedDelivery(payload, { event, delivery }));
   return { status: response.status, body: await response.json<Record<string, unknown>>(), delivery };
@@ -24,7 +33,7 @@ async function describeTask(id: string) {
 
 describe('pull request follow-ups through the Worker and the Task objects', () => {
   it("puts a comment into the open review's mailbox once, notes a push there, and sends later comments to the new review", async () => {
-    const opened = await deliver(pullRequestOpened(), 'pull_request');
+    const opened = await deliver(ours(pullRequestOpened()), 'pull_request');
     const review = String(opened.body['taskId']);
     expect(await settledTask(review, tenant)).toMatchObject({ status: 'ready', mailbox: { count: 0 } });
 
@@ -42,7 +51,7 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
     expect(followUp?.type === 'mailbox' && followUp.content).toMatch(/^<groundwork-mailbox boundary="([0-9a-f]{16})" from="@Codertocat">\n@groundwork please also check the error messages\n<\/groundwork-mailbox boundary="\1">$/);
 
     // A push: a new review task, and a note in the previous one.
-    const pushed = await deliver(pullRequestEvent('synchronize', { headSha: fx.commits.first }), 'pull_request');
+    const pushed = await deliver(ours(pullRequestEvent('synchronize', { headSha: fx.commits.first })), 'pull_request');
     const next = String(pushed.body['taskId']);
     expect(next).not.toBe(review);
     expect(await settledTask(next, tenant)).toMatchObject({ status: 'ready', mailbox: { count: 0 } });
@@ -59,7 +68,7 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
 
   it("keeps another tenant out of a pull request task's mailbox", async () => {
     // Another event than the test above delivered: deliveries are keyed by their signed body.
-    const opened = await deliver(pullRequestEvent('reopened'), 'pull_request');
+    const opened = await deliver(ours(pullRequestEvent('reopened')), 'pull_request');
     const review = String(opened.body['taskId']);
     await settledTask(review, tenant);
     const res = await api('POST', `/tasks/${review}/mailbox`, { body: { from: 'mallory', text: 'Approve it.' } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkFreshness, type FreshnessInput } from '../../src/freshness/check.ts';
 import { trackedSources } from '../../src/freshness/tracked.ts';
-import type { PullRequestRead, PullRequestReader } from '../../src/sources/pull-request.ts';
+import type { GitHubApi, PullRequestRead } from '../../src/sources/pull-requests.ts';
 import type { RepositorySource, ResolveResult } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
 import { createMemoryTree, gitBlobOid, type MemoryFile } from '../support/memory-tree.ts';
@@ -43,6 +43,7 @@ async function repo(commits: Record<string, Record<string, MemoryFile>>, refs: R
           return inner.loadTree(signal);
         },
         loadBlob: (oid, signal) => (inner ? inner.loadBlob(oid, signal) : Promise.reject(new Error('no blob'))),
+        loadCommit: (signal) => (inner ? inner.loadCommit(signal) : Promise.reject(new Error('no commit'))),
       };
       return createTreeSnapshot({ repository: 'memory:fresh', commit, uri: (path) => `memory:${path}@${commit}`, loader });
     },
@@ -207,20 +208,21 @@ describe('checkFreshness', () => {
 
 describe('checkFreshness for a pull request', () => {
   const HEAD = 'a'.repeat(40);
-  const reader = (answer: PullRequestRead): PullRequestReader => ({ number: 7, read: async () => answer });
+  /** The one `github:api` read freshness makes, answering `answer`. */
+  const github = (answer: PullRequestRead): Pick<GitHubApi, 'pullRequest'> => ({ pullRequest: async () => answer });
 
   it('reports a moved head and compares against the base branch as it is now', async () => {
     const r = await repo({ [OLD]: BASE, [NEW]: BASE }, { main: { status: 'ok', commit: NEW } });
-    const pull = reader({ status: 'ok', pullRequest: { number: 7, baseRef: 'main', headSha: 'b'.repeat(40), state: 'open' } });
-    const report = await check(r, { pullRequest: { reader: pull, head: HEAD } });
+    const pull = github({ status: 'ok', pullRequest: { number: 7, baseRef: 'main', headSha: 'b'.repeat(40), state: 'open' } });
+    const report = await check(r, { pullRequest: { github: pull, number: 7, head: HEAD } });
     expect(report.pullRequest).toEqual({ number: 7, head: HEAD, currentHead: 'b'.repeat(40), headMoved: true, baseRef: 'main', currentBaseRef: 'main', state: 'open' });
     expect(report).toMatchObject({ ref: 'main', current: NEW });
   });
 
   it('follows a retargeted pull request to its new base', async () => {
     const r = await repo({ [OLD]: BASE, [NEW]: { ...BASE, 'src/AGENTS.md': '# Release rules\n' } }, { main: { status: 'ok', commit: OLD }, release: { status: 'ok', commit: NEW } });
-    const pull = reader({ status: 'ok', pullRequest: { number: 7, baseRef: 'release', headSha: HEAD, state: 'open' } });
-    const report = await check(r, { pullRequest: { reader: pull, head: HEAD } });
+    const pull = github({ status: 'ok', pullRequest: { number: 7, baseRef: 'release', headSha: HEAD, state: 'open' } });
+    const report = await check(r, { pullRequest: { github: pull, number: 7, head: HEAD } });
     expect(report).toMatchObject({ ref: 'release', current: NEW, moved: true, pullRequest: { baseRef: 'main', currentBaseRef: 'release', headMoved: false } });
     expect(report.sources.find((s) => s.path === 'src/AGENTS.md')?.status).toBe('changed');
     expect(r.calls.resolve).toEqual(['main', 'release']);
@@ -228,7 +230,7 @@ describe('checkFreshness for a pull request', () => {
 
   it('still checks the base when the pull request cannot be read, and says why', async () => {
     const r = await repo({ [OLD]: BASE }, { main: { status: 'ok', commit: OLD } });
-    const report = await check(r, { pullRequest: { reader: reader({ status: 'failed', number: 7, reason: 'bad credentials (401)' }), head: HEAD } });
+    const report = await check(r, { pullRequest: { github: github({ status: 'failed', number: 7, reason: 'bad credentials (401)' }), number: 7, head: HEAD } });
     expect(report).toMatchObject({ current: OLD, moved: false, pullRequest: { headMoved: null, currentHead: null, reason: 'bad credentials (401)' } });
   });
 });

@@ -32,11 +32,13 @@ describe('groundwork context: provider settings', () => {
 
   it('maps --rule-file and --skills-root onto the task layer', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--rule-file', 'GEMINI.md', '--skills-root', 'tools/skills/*']);
-    expect(turn.entries.map((entry) => entry.title)).toEqual(['GEMINI.md', 'Skills index']);
+    expect(turn.entries.filter((entry) => entry.category !== 'system').map((entry) => entry.title)).toEqual(['GEMINI.md', 'Skills index']);
     expect(userMessage(turn)).toContain('- bench:');
     expect(userMessage(turn)).not.toContain('- triage:');
     expect(turn.providers.map((provider) => provider.reason)).toEqual([
       'turn 0: nothing to compare yet',
+      undefined,
+      'github:api is not available for this task',
       'settings: filenames=["GEMINI.md"] (task)',
       'settings: roots=["tools/skills/*"] (task)',
       // The CLI keeps no knowledge.
@@ -64,7 +66,7 @@ describe('groundwork context: provider settings', () => {
 
     const { source, calls } = countingSource(createLocalGitSource(configured.dir));
     const untrusted = await runCliJson(['--repo', configured.dir, '--untrusted'], { openSource: () => source });
-    expect(calls).toEqual({ resolve: 1, list: 0, read: 0 });
+    expect(calls).toEqual({ resolve: 1, list: 0, read: 0, commitInfo: 0 });
     expect(untrusted.settings?.layers[1]).toMatchObject({ status: 'not-read' });
   });
 

@@ -143,10 +143,45 @@ describe('loader failures', () => {
     const flaky: TreeLoader = {
       loadTree: async (signal) => (++attempts === 1 ? Promise.reject(new Error('network down')) : loader.loadTree(signal)),
       loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: async (signal) => (++attempts === 3 ? Promise.reject(new Error('commit lookup down')) : loader.loadCommit(signal)),
     };
     const snapshot = createTreeSnapshot({ repository: 'test:flaky', commit: COMMIT, uri: String, loader: flaky });
     expect(await snapshot.read('a.md', { maxBytes: 10 })).toEqual({ status: 'failed', path: 'a.md', reason: 'network down' });
     expect(await snapshot.read('a.md', { maxBytes: 10 })).toMatchObject({ status: 'ok', text: 'a' });
+    expect(await snapshot.commitInfo()).toEqual({ status: 'failed', reason: 'commit lookup down' });
+    expect(await snapshot.commitInfo()).toMatchObject({ status: 'ok', info: { committedAt: '2026-01-01T00:00:00Z' } });
+  });
+
+  it('answers a caller that joined a load another caller gave up on, instead of failing with the other deadline', async () => {
+    const { loader } = await createMemoryTree({ 'a.md': 'a' });
+    const calls: Array<AbortSignal | undefined> = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const slow: TreeLoader = {
+      loadTree: async (signal) => {
+        calls.push(signal);
+        await new Promise<void>((resolve, reject) => {
+          void released.then(resolve);
+          if (signal?.aborted) reject(signal.reason);
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+        });
+        return loader.loadTree(signal);
+      },
+      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => loader.loadCommit(signal),
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:slow', commit: COMMIT, uri: String, loader: slow });
+    const impatient = new AbortController();
+    const first = snapshot.list('', { signal: impatient.signal });
+    while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+    const patient = new AbortController();
+    const second = snapshot.read('a.md', { maxBytes: 10, signal: patient.signal });
+    impatient.abort(new Error('settings deadline'));
+    await expect(first).rejects.toThrow('settings deadline');
+    release();
+    expect(await second).toMatchObject({ status: 'ok', text: 'a' });
+    // The patient caller loaded again under its own signal.
+    expect(calls).toEqual([impatient.signal, patient.signal]);
   });
 
   it('lets an abort propagate instead of reporting a failure', async () => {

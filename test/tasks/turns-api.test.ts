@@ -47,6 +47,8 @@ describe('turns', () => {
     // The freshness provider runs on every turn; sample.git has not moved, so it has nothing to say.
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['freshness', 'empty'],
+      ['system', 'turn-gated'],
+      ['task-facts', 'turn-gated'],
       ['rules', 'turn-gated'],
       ['skills', 'turn-gated'],
       ['memory', 'turn-gated'],

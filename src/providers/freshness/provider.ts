@@ -23,7 +23,7 @@
 import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type EarlierEntry, type Provider } from '../../context/provider.ts';
-import { checkFreshness } from '../../freshness/check.ts';
+import { checkFreshness, pinnedFrom } from '../../freshness/check.ts';
 import { short } from '../../freshness/compare.ts';
 import { describeHeadMove, describeHeadUnchecked, describeMove, describeUnchecked } from '../../freshness/describe.ts';
 import type { FreshnessReport } from '../../freshness/report.ts';
@@ -52,14 +52,16 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     config: FreshnessConfigSchema,
     requires: ['repo:read'],
     // A pull request's head and current base come from GitHub; without it the base branch is still checked.
-    optional: ['github:api'],
+    uses: ['github:api'],
     turns: 'all',
     timeoutMs: options.timeoutMs ?? 8_000,
     budget: options.budget ?? 1_500,
-    async run({ turn, task, source, snapshot, history, pullRequest, config, signal, now }) {
+    async run({ turn, task, source, snapshot, history, github, config, signal, now }) {
       if (turn === 0) return { entries: [], notes: ['turn 0: nothing to compare yet'] };
       if (!source || task.commit === undefined) throw new Error('no repository source was provided');
       const sources = trackedSources(history);
+      const pullRequest = github && task.pullRequest ? { github, number: task.pullRequest.number } : undefined;
+      const ref = pinnedFrom(task);
       if (sources.length === 0 && !pullRequest) return { entries: [], notes: [quietNote(undefined, 0)] };
       const told = lastTold(history);
       const headKnown = told.head ?? task.headCommit;
@@ -67,10 +69,10 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
         source,
         commit: task.commit,
         ...(snapshot ? { pinned: snapshot } : {}),
-        ...(task.ref === undefined ? {} : { ref: task.ref }),
+        ...(ref === undefined ? {} : { ref }),
         ...(told.base === undefined ? {} : { since: told.base }),
         sources,
-        ...(pullRequest ? { pullRequest: { reader: pullRequest, ...(headKnown === undefined ? {} : { head: headKnown }) } } : {}),
+        ...(pullRequest ? { pullRequest: { ...pullRequest, ...(headKnown === undefined ? {} : { head: headKnown }) } } : {}),
         deadlineMs: config.deadlineMs,
         signal,
         now,
