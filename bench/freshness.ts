@@ -11,7 +11,6 @@
  * - warm: the same check again, the new commit's tree now in the KV;
  * - (GitHub) a pull request task: the same, plus reading the pull request.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -33,7 +32,7 @@ import type { RepositorySource } from '../src/sources/snapshot.ts';
 import { serveWithHttpBackend } from '../src/cli/run/git-http-backend.ts';
 import { cloneBare, createGitRepo, gitEnv, type GitFixture } from '../test/support/git-fixtures.ts';
 import { rounds } from '../test/support/github-api-scope.ts';
-import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
+import { startLocalGitHub } from './local-github.ts';
 import { repoShape, writeRepoShape } from './repo-shape.ts';
 import { mapStore } from './sources.ts';
 
@@ -123,15 +122,11 @@ async function benchGitHub(): Promise<string[]> {
     writeRepoShape(repo, SHAPE);
     const commit = repo.commitAll('bench');
     repo.git('branch', 'feature', commit);
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const server = await startGitHubServerThread({
+    const server = await startLocalGitHub({
       repoDir: repo.dir,
       owner: 'acme',
       repo: 'widgets',
-      appId: '1',
-      installationId: 1,
-      appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      personalToken: TOKEN,
+      token: TOKEN,
       pulls: [{ number: 1, base: { ref: 'main', rev: 'main' }, head: { ref: 'feature', rev: 'feature' } }],
     });
     try {

@@ -8,7 +8,6 @@
 import './zod-config.ts';
 import { resolveAgent } from '../context/agents.ts';
 import type { Registry } from '../context/registry.ts';
-import { assembleFirstTurn } from '../context/turn.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { short } from '../freshness/compare.ts';
 import { sourceLines } from '../freshness/describe.ts';
@@ -18,6 +17,7 @@ import { createDefaultRegistry } from '../providers/registry.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import type { CliIo } from './context-command.ts';
 import { FRESHNESS_USAGE, parseFreshnessArgs } from './freshness-args.ts';
+import { assembleLocalTurn } from './local-turn.ts';
 import { openLocalRepository } from './open-local.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { terminalText } from './terminal-text.ts';
@@ -65,16 +65,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
-  const turn = await assembleFirstTurn({
-    registry,
-    agent: agent.agent,
-    available: ['repo:read'],
-    snapshot,
-    source,
-    task: { request: options.task, origin: 'cli', repository: source.repository, commit, cwd: opened.cwd, trusted: true, skills: options.skill, agent: agent.agent.name },
-    turn: 0,
-    settings: { task: settings.layer },
-  });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, skills: options.skill, trusted: true, settings: settings.layer });
   const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
 
   stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
