@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app.ts';
 import { getConfig } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
+import { readBodyBytes } from '../http/read-body.ts';
 import { dispatchDelivery } from '../triggers/github/dispatch.ts';
 import { parseGitHubEvent } from '../triggers/github/events.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
@@ -46,8 +47,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     const config = getConfig(c.env);
     const secrets = { current: config.GITHUB_WEBHOOK_SECRET, previous: config.GITHUB_WEBHOOK_SECRET_PREVIOUS };
     if (!secrets.current && !secrets.previous) throw new ApiError('not_configured', 'no GitHub webhook secret is configured');
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    if (body.byteLength > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_BODY_BYTES} bytes`);
+    const body = await readBodyBytes(c, MAX_BODY_BYTES);
     if (!(await verifyWithRotation(secrets, body, c.req.header('X-Hub-Signature-256')))) {
       throw new ApiError('unauthorized', 'X-Hub-Signature-256 does not match the body');
     }
