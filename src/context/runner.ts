@@ -9,12 +9,12 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { EntrySchema } from './entry.ts';
+import { EntrySchema, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { Provider, TaskView } from './provider.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
-import { describeIssues } from './zod-issues.ts';
+import { describeIssues, fieldPath } from './zod-issues.ts';
 
 export interface RunInput {
   registry: Registry;
@@ -39,7 +39,8 @@ export interface RunResult {
   entries: ContextEntry[];
 }
 
-const ResultSchema = z.object({ entries: z.array(EntrySchema), notes: z.array(z.string()).default([]) });
+/** Entries are checked one by one below, so one bad entry costs only itself. */
+const ResultSchema = z.object({ entries: z.array(z.unknown()), notes: z.array(z.string()).default([]) });
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[] };
 
@@ -104,7 +105,11 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
 
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
-  const { entries, notes } = returned.data;
+  const { entries, invalid } = validateEntries(returned.data.entries);
+  if (entries.length === 0 && invalid.length > 0) {
+    return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
+  }
+  const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
 
   const fit = fitProviderBudget(provider, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}`);
@@ -112,6 +117,19 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+}
+
+/** Valid entries in order, and one issue line per invalid entry naming its index and field. */
+function validateEntries(raw: readonly unknown[]): { entries: Entry[]; invalid: string[] } {
+  const entries: Entry[] = [];
+  const invalid: string[] = [];
+  raw.forEach((candidate, index) => {
+    const parsed = EntrySchema.safeParse(candidate);
+    if (parsed.success) entries.push(parsed.data);
+    // One line per entry (its issues joined by commas), so the outcome's `; `-separated reason counts entries.
+    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`entries[${index}]`, issue.path)}: ${issue.message}`).join(', '));
+  });
+  return { entries, invalid };
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */

@@ -4,8 +4,8 @@
  * behind a small Node server on 127.0.0.1), so workerd tests fetch from a genuine git server.
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
- * `POST /_control/moving.git/advance`), and `history.git` (a large incompressible blob added,
- * then deleted). Under `/v1/` the same repositories are served as by a server that predates
+ * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
+ * then deleted) and `deep.git` (rules under a path longer than an entry title). Under `/v1/` the same repositories are served as by a server that predates
  * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
  */
@@ -23,6 +23,8 @@ export interface GitHttpFixtures {
   moving: { head: string };
   /** `big` added a 1 MiB incompressible blob; `small` (its child, the tip) deleted it. */
   history: { big: string; small: string; bigBytes: number };
+  /** A root AGENTS.md and one in `cwd`, a directory whose path is longer than an entry title may be. */
+  deep: { head: string; cwd: string };
 }
 
 declare module 'vitest' {
@@ -60,6 +62,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const history = { big, small: historyWork.commitAll('drop big'), bigBytes };
   cloneBare(historyWork, root, 'history.git');
 
+  const deepWork = fresh();
+  const deepCwd = Array.from({ length: 4 }, (_, i) => `level-${i}-${'d'.repeat(56)}`).join('/');
+  deepWork.write('AGENTS.md', 'Root rules: keep changes small.\n');
+  deepWork.write(`${deepCwd}/AGENTS.md`, 'Deep rules: mind the long path.\n');
+  const deep = { head: deepWork.commitAll('deep'), cwd: deepCwd };
+  cloneBare(deepWork, root, 'deep.git');
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'POST' && url.pathname === '/_control/moving.git/advance') {
@@ -84,7 +93,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history });
+  project.provide('gitHttpFixtures', { sample, moving, history, deep });
 
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
+import { pathTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult } from '../../sources/snapshot.ts';
@@ -64,7 +65,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
         if (read.truncated) warnings.push(`${read.path}: read the first ${config.maxFileBytes} of ${read.size} bytes`);
         if (cut.truncated) warnings.push(`${read.path}: truncated to a fair share of ${shares[i]} tokens, shown ${cut.shown}/${cut.total} chars`);
         entries.push({
-          title: read.path,
+          title: pathTitle(read.path),
           body: cut.text,
           source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit },
           freshness: 'pinned',

@@ -6,6 +6,7 @@
  * truncation marker.
  */
 import type { EntryInput } from '../../context/entry.ts';
+import { clipTitle } from '../../context/title.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
 import { splitSkillFile } from './frontmatter.ts';
@@ -14,8 +15,6 @@ import type { Skill } from './skill-index.ts';
 export type SkillFile = Extract<ReadResult, { status: 'ok' }>;
 
 export type SelectedEntry = { ok: true; entry: EntryInput } | { ok: false; warning: string };
-
-const MAX_TITLE_CHARS = 200;
 
 export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile, maxBytes: number, maxTokens: number): SelectedEntry {
   const split = splitSkillFile(file.text);
@@ -31,7 +30,7 @@ export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile,
   return {
     ok: true,
     entry: {
-      title: clip(`Selected skill: ${skill.name}`, MAX_TITLE_CHARS),
+      title: clipTitle(`Selected skill: ${skill.name}`),
       body: cut.text,
       source: { uri: snapshot.uri(skill.path), path: skill.path, revision: snapshot.commit },
       freshness: 'pinned',
@@ -39,11 +38,4 @@ export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile,
       truncated: cut.truncated || file.truncated,
     },
   };
-}
-
-/** Cuts at `max` UTF-16 units without leaving half a surrogate pair behind. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }
