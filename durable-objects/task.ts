@@ -89,6 +89,10 @@ export class TaskObject extends DurableObject<Env> {
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
     const task = this.#owned(tenant);
     if (!task) return { status: 'not-found' };
+    if (turn === 0 && task.status === 'failed') {
+      // Retries are the alarm's, and bounded; a client re-running a failed task would unbound them.
+      return { status: 'conflict', message: `the task is failed after ${task.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} attempts (${task.status_reason ?? 'no reason'}); a failed task is not assembled again: create a new task to try again` };
+    }
     if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
     if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
     const result = await this.#ledger.begin(turn);
