@@ -11,7 +11,7 @@ import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
-import type { TranscriptItem } from '../src/tasks/transcript.ts';
+import { MAX_TRANSCRIPT_BYTES, storedItemBytes, type TranscriptItem } from '../src/tasks/transcript.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -95,6 +95,10 @@ export class TaskObject extends DurableObject<Env> {
     }
     if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
     if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
+    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcriptBytes() >= MAX_TRANSCRIPT_BYTES) {
+      // Host context items count too; past the cap no new turn may add one.
+      return { status: 'conflict', message: `the transcript holds its cap of ${MAX_TRANSCRIPT_BYTES} bytes; turn ${turn} cannot begin (start a new task with parentTaskId to continue)` };
+    }
     const result = await this.#ledger.begin(turn);
     if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
     if (result.status === 'not-found') return result;
@@ -113,6 +117,17 @@ export class TaskObject extends DurableObject<Env> {
     if (!this.#owned(tenant)) return { status: 'not-found' };
     const current = this.#store.nextTurn() - 1;
     if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
+    // All or nothing, and only what is new counts: a retried batch is duplicates, never too large.
+    const fresh = new Map<string, TranscriptItem>();
+    for (const item of items) if (!fresh.has(item.id) && !this.#store.hasItem(item.id)) fresh.set(item.id, item);
+    const adding = [...fresh.values()].reduce((sum, item) => sum + storedItemBytes(item), 0);
+    const stored = this.#store.transcriptBytes();
+    if (adding > 0 && stored + adding > MAX_TRANSCRIPT_BYTES) {
+      return {
+        status: 'too-large',
+        message: `appending ${adding} bytes would bring the transcript to ${stored + adding}, over its cap of ${MAX_TRANSCRIPT_BYTES} bytes; nothing was appended (start a new task with parentTaskId to continue)`,
+      };
+    }
     const appended: string[] = [];
     const duplicates: string[] = [];
     for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);

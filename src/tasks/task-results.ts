@@ -18,10 +18,14 @@ export const TurnResultSchema = z.discriminatedUnion('status', [
 ]);
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
+/** An append or a turn that would take the transcript past its cap; nothing was written. */
+const TooLarge = z.object({ status: z.literal('too-large'), message: z.string() });
+
 export const AppendResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), appended: z.array(z.string()), duplicates: z.array(z.string()) }),
   NotFound,
   Conflict,
+  TooLarge,
 ]);
 export type AppendResult = z.infer<typeof AppendResultSchema>;
 
