@@ -29,7 +29,13 @@ export type ListResult =
   | { status: 'missing'; path: string }
   | { status: 'not-a-directory'; path: string }
   | { status: 'invalid-path'; path: string; reason: string }
-  | { status: 'failed'; path: string; reason: string };
+  | SourceFailure;
+
+/**
+ * The source could not be read. `permanent`: asking again cannot help (no access, not found, over
+ * a size cap); without it the failure may pass (network, 5xx, a deadline).
+ */
+export type SourceFailure = { status: 'failed'; path: string; reason: string; permanent?: true };
 
 export type ReadResult =
   | {
@@ -49,7 +55,7 @@ export type ReadResult =
   /** A symlink that does not resolve to a regular file inside the tree at this commit. */
   | { status: 'unresolved-symlink'; path: string; target: string; reason: string }
   | { status: 'invalid-path'; path: string; reason: string }
-  | { status: 'failed'; path: string; reason: string };
+  | SourceFailure;
 
 export interface ReadOptions {
   /** Read at most this many bytes of the blob; the result reports the total size. */
@@ -71,11 +77,20 @@ export interface Snapshot {
 export type ResolveResult =
   | { status: 'ok'; commit: CommitSha }
   | { status: 'missing'; ref: string }
-  | { status: 'failed'; ref: string; reason: string };
+  | { status: 'failed'; ref: string; reason: string; permanent?: true };
+
+export interface SnapshotOptions {
+  /**
+   * Bounds the loads a snapshot shares among its callers (the commit's tree, a fetched pack),
+   * e.g. an assembly's deadline. Each call still waits under its own signal, so one caller
+   * giving up never fails the others' reads.
+   */
+  signal?: AbortSignal;
+}
 
 /** Where snapshots come from: resolve a ref to a commit once per task, then pin to it. */
 export interface RepositorySource {
   readonly repository: string;
   resolve(ref: string, options?: { signal?: AbortSignal }): Promise<ResolveResult>;
-  snapshot(commit: CommitSha): Snapshot;
+  snapshot(commit: CommitSha, options?: SnapshotOptions): Snapshot;
 }

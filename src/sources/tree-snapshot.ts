@@ -6,7 +6,9 @@
  */
 import { decodeBlob } from './decode.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
-import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import { untilAborted } from '../lib/abortable.ts';
+import { PermanentSourceError } from './permanent.ts';
+import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -23,7 +25,7 @@ export interface TreeLoader {
   loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
 }
 
-export interface TreeSnapshotOptions {
+export interface TreeSnapshotOptions extends SnapshotOptions {
   repository: string;
   commit: CommitSha;
   uri: (path: string) => string;
@@ -40,12 +42,14 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   let index: Promise<TreeIndex> | undefined;
 
   const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
+    signal?.throwIfAborted();
     if (!index) {
-      index = loader.loadTree(signal).then(buildIndex);
+      // Shared by every caller, so it runs under the snapshot's signal, not the first caller's.
+      index = loader.loadTree(options.signal).then(buildIndex);
       // A failed load is not memoised: the next call may succeed.
       index.catch(() => (index = undefined));
     }
-    return index;
+    return untilAborted(index, signal);
   };
 
   const readBlob = async (
@@ -135,8 +139,9 @@ function buildIndex(entries: FlatTreeEntry[]): TreeIndex {
   return { byPath, children };
 }
 
-function failure(path: string, error: unknown, signal?: AbortSignal): { status: 'failed'; path: string; reason: string } {
+function failure(path: string, error: unknown, signal?: AbortSignal): SourceFailure {
   // Abort is the caller's decision, not a property of the repository: let it propagate.
   if (signal?.aborted) throw signal.reason;
-  return { status: 'failed', path, reason: error instanceof Error ? error.message : String(error) };
+  const reason = error instanceof Error ? error.message : String(error);
+  return { status: 'failed', path, reason, ...(error instanceof PermanentSourceError ? { permanent: true } : {}) };
 }

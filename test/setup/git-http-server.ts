@@ -6,7 +6,8 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
  * then deleted) and `deep.git` (rules under a path longer than an entry title). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
+ * `/_silent/` never answers, `/_drip/` answers and then never finishes, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
  */
 import { spawn } from 'node:child_process';
@@ -89,6 +90,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
       res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
       return;
     }
+    // A git host that takes the request and never answers.
+    if (url.pathname.startsWith('/_silent/')) return;
+    // A git host that answers at once and then drips: a pkt-line announcing 65,520 bytes, then one
+    // byte every 50 ms, so data keeps arriving but the response never completes.
+    if (url.pathname.startsWith('/_drip/')) {
+      res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
+      res.write('fff0');
+      const drip = setInterval(() => res.write('a'), 50);
+      res.on('close', () => clearInterval(drip));
+      return;
+    }
     serveCgi(root, url, req, res);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -96,6 +108,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('gitHttpFixtures', { sample, moving, history, deep });
 
   return async () => {
+    // Silent and dripping requests hold their connections open until told otherwise.
+    server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const repo of work) repo.remove();
     rmSync(root, { recursive: true, force: true });

@@ -44,6 +44,8 @@ export interface Fault {
   /** Send `x-ratelimit-remaining: 0` with a reset this many seconds ahead. */
   rateLimitResetIn?: number;
   message?: string;
+  /** Take the request and never answer it (`status` is then unused). */
+  stall?: boolean;
 }
 
 export interface ScopeConfig {

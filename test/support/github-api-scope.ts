@@ -16,6 +16,8 @@ export interface Answer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Never send this answer: the request stays open until the server closes. */
+  stall?: boolean;
 }
 
 /** Scopes by name, created on first use. */
@@ -38,6 +40,7 @@ export function faultFor(scope: Scope, path: string): Answer | undefined {
   const fault = scope.config.faults?.find((candidate) => candidate.times > 0 && path.includes(candidate.match ?? ''));
   if (!fault) return undefined;
   fault.times--;
+  if (fault.stall) return { status: 0, body: '', stall: true };
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
   if (fault.rateLimitResetIn !== undefined) {

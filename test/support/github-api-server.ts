@@ -3,8 +3,8 @@
  * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source and the
  * triggers use (installation tokens here; repository routes in github-api-repo), answering from
  * a real git repository. Requests under `/s/<scope>/` are recorded per scope, and a scope can
- * script failures, tree truncation, token lifetimes and latency, so tests running in parallel
- * never see each other's traffic.
+ * script failures (or requests it never answers), tree truncation, token lifetimes and latency,
+ * so tests running in parallel never see each other's traffic.
  */
 import { randomBytes, verify } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -77,6 +77,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     scope.requests.push(record);
     const body = await readBody(req);
     const answer = faultFor(scope, path) ?? (await api(req, path, url.searchParams, body, scope));
+    if (answer.stall) return;
     if (scope.config.latencyMs) await new Promise((resolve) => setTimeout(resolve, scope.config.latencyMs));
     record.status = answer.status;
     res.on('finish', () => (record.endedAt = performance.now()));
@@ -89,7 +90,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      // Stalled requests hold their connections open until told otherwise.
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

@@ -86,14 +86,14 @@ export function createLocalGitSource(dir: string, fs: LocalFs = nodeFs): Reposit
       }
     },
 
-    snapshot(commit) {
+    snapshot(commit, { signal } = {}) {
       const snapshotFs = createSnapshotFs(fs.promises);
       const objects = async (): Promise<GitObjectStore> => {
         const where = await locate();
         if (!where.ok) throw new Error(where.reason);
         return { fs: snapshotFs, gitdir: where.gitdir, cache };
       };
-      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader: createGitObjectLoader(objects, commit) });
+      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader: createGitObjectLoader(objects, commit), ...(signal ? { signal } : {}) });
     },
   };
 }

@@ -6,10 +6,14 @@
  */
 import { z } from 'zod';
 import { importAppKey, signAppJwt } from './app-jwt.ts';
-import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
+import { untilAborted } from '../../lib/abortable.ts';
+import { describeFailure, httpFailure } from './errors.ts';
 
 /** POST /app/installations/{id}/access_tokens with the app JWT; resolves to the JSON body. */
-export type TokenExchange = (input: { installationId: number; jwt: string }) => Promise<unknown>;
+export type TokenExchange = (input: { installationId: number; jwt: string; signal?: AbortSignal }) => Promise<unknown>;
+
+/** No caller's signal bounds the shared exchange, so it has its own deadline: a hung one must not hold every later request. */
+export const DEFAULT_EXCHANGE_TIMEOUT_MS = 10_000;
 
 export interface GitHubAuth {
   /** The Authorization header for a repository request; may exchange credentials first. */
@@ -31,6 +35,8 @@ export interface AppAuthOptions {
   clock?: () => number;
   /** Renew this long before `expires_at` so a token never lapses mid-assembly. Default 5 minutes. */
   refreshMarginMs?: number;
+  /** Deadline of one token exchange; default {@link DEFAULT_EXCHANGE_TIMEOUT_MS}. */
+  exchangeTimeoutMs?: number;
 }
 
 const AccessToken = z.object({
@@ -53,10 +59,13 @@ export function createAppAuth(options: AppAuthOptions): GitHubAuth {
   const exchangeToken = async (exchange: TokenExchange): Promise<string> => {
     key ??= importAppKey(options.privateKey);
     const jwt = await signAppJwt({ appId: options.appId, key: await key, nowSeconds: Math.floor(clock() / 1000) });
+    const timeoutMs = options.exchangeTimeoutMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS;
+    const deadline = AbortSignal.timeout(timeoutMs);
     let body: unknown;
     try {
-      body = await exchange({ installationId: options.installationId, jwt });
+      body = await exchange({ installationId: options.installationId, jwt, signal: deadline });
     } catch (error) {
+      if (deadline.aborted) throw new Error(`GitHub App installation token request got no answer within ${timeoutMs} ms (installation ${options.installationId})`);
       throw new Error(describeTokenFailure(error, options));
     }
     const parsed = AccessToken.safeParse(body);
@@ -85,14 +94,4 @@ function describeTokenFailure(error: unknown, options: AppAuthOptions): string {
     return `GitHub App installation ${options.installationId} not found (404); check the installation id and that the app is still installed`;
   }
   return `GitHub App installation token request failed: ${describeFailure(error, `installation ${options.installationId}`)}`;
-}
-
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  rethrowIfAborted(signal);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

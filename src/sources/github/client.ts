@@ -36,10 +36,11 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
     log: { debug: () => {}, info: () => {}, warn: (message) => console.warn(message), error: () => {} },
   });
 
-  const exchange: TokenExchange = async ({ installationId, jwt }) => {
+  const exchange: TokenExchange = async ({ installationId, jwt, signal }) => {
     const response = await octokit.request(`POST ${TOKEN_ROUTE}`, {
       installation_id: installationId,
       headers: { authorization: `Bearer ${jwt}` },
+      ...(signal ? { request: { signal } } : {}),
     });
     return response.data;
   };

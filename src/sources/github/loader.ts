@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { CommitSha } from '../snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import { base64ToBytes } from './base64.ts';
-import { describeFailure, rethrowIfAborted } from './errors.ts';
+import { PermanentSourceError } from '../permanent.ts';
+import { describeFailure, isPermanentFailure, rethrowIfAborted } from './errors.ts';
 import { loadFlatTree } from './tree-walk.ts';
 import type { FetchTree } from './tree-walk.ts';
 
@@ -53,13 +54,18 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
     return blob.encoding === 'base64' ? base64ToBytes(blob.content) : new TextEncoder().encode(blob.content);
   };
 
+  const failed = (error: unknown, subject: string): Error => {
+    const reason = describeFailure(error, subject);
+    return isPermanentFailure(error) ? new PermanentSourceError(reason) : new Error(reason);
+  };
+
   return {
     async loadTree(signal) {
       try {
         return await loadFlatTree(fetchTree, commit, signal);
       } catch (error) {
         rethrowIfAborted(signal);
-        throw new Error(describeFailure(error, `commit ${commit} in ${owner}/${repo}`));
+        throw failed(error, `commit ${commit} in ${owner}/${repo}`);
       }
     },
     async loadBlob(oid, signal) {
@@ -67,7 +73,7 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
         return await fetchBlob(oid, signal);
       } catch (error) {
         rethrowIfAborted(signal);
-        throw new Error(describeFailure(error, `blob ${oid} in ${owner}/${repo}`));
+        throw failed(error, `blob ${oid} in ${owner}/${repo}`);
       }
     },
   };

@@ -14,7 +14,7 @@ import { createTreeSnapshot } from '../tree-snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import type { GitHubAuth } from './auth.ts';
 import { createGitHubClient, GITHUB_API_URL } from './client.ts';
-import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
+import { describeFailure, httpFailure, isPermanentFailure, rethrowIfAborted } from './errors.ts';
 import { createGitHubLoader } from './loader.ts';
 import { blobUrl, githubLocation } from './location.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
@@ -76,17 +76,19 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
         // GitHub answers an unknown ref with 422 ("No commit found for SHA") and an unknown repo with 404.
         const status = httpFailure(error)?.status;
         if (status === 404 || status === 422) return { status: 'missing', ref };
-        return { status: 'failed', ref, reason: describeFailure(error, `ref '${ref}' of ${owner}/${repo}`) };
+        const reason = describeFailure(error, `ref '${ref}' of ${owner}/${repo}`);
+        return { status: 'failed', ref, reason, ...(isPermanentFailure(error) ? { permanent: true } : {}) };
       }
     },
 
-    snapshot(commit) {
+    snapshot(commit, { signal } = {}) {
       const loader = createGitHubLoader(octokit, { owner, repo, commit });
       return createTreeSnapshot({
         repository,
         commit,
         uri: (path) => blobUrl(htmlUrl, commit, path),
         loader: options.wrapLoader ? options.wrapLoader(loader, { repository, commit }) : loader,
+        ...(signal ? { signal } : {}),
       });
     },
   };
