@@ -64,7 +64,7 @@ export async function gatherContext(input: AssembleInput): Promise<RunResult & {
   const { agent, available, ...rest } = input;
   const capabilities = grantCapabilities({ agent, trusted: input.task.trusted, available });
   const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget });
-  return { ...run, notices: trustNotices(input.task.trusted, run.outcomes) };
+  return { ...run, notices: sourceNotices(input.task.trusted, run.outcomes) };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
@@ -103,10 +103,33 @@ const WITHHELD: Partial<Record<ProviderOutcome['category'], string>> = {
   skills: 'Repository skills were not indexed: this task is untrusted, so no repository content was read automatically.',
 };
 
-function trustNotices(trusted: boolean, outcomes: readonly ProviderOutcome[]): Notice[] {
-  if (trusted) return [];
+const UNREADABLE: Partial<Record<ProviderOutcome['category'], string>> = {
+  rules: 'Repository rules (AGENTS.md and similar files) could not be read for this task: reading them failed or timed out. Treat the repository’s own instructions as unknown, and do not claim to have followed them.',
+  skills: 'Repository skills could not be indexed for this task: reading them failed or timed out. Treat the repository’s skills as unknown.',
+};
+
+/** Host notices that stand in for rules and skills the model does not get: withheld (untrusted) or unreadable. */
+function sourceNotices(trusted: boolean, outcomes: readonly ProviderOutcome[]): Notice[] {
   return outcomes.flatMap((outcome) => {
-    const text = WITHHELD[outcome.category];
-    return outcome.outcome === 'capability-gated' && text ? [{ provider: outcome.name, text }] : [];
+    const text =
+      !trusted && outcome.outcome === 'capability-gated'
+        ? WITHHELD[outcome.category]
+        : outcome.outcome === 'failed' || outcome.outcome === 'timed-out'
+          ? UNREADABLE[outcome.category]
+          : undefined;
+    return text ? [{ provider: outcome.name, text }] : [];
   });
+}
+
+/**
+ * Whether assembling this turn reads the repository at all: some provider of the agent's set
+ * needs `repo:read`, is granted it, and runs on this turn. Mirrors the runner's gates.
+ */
+export function readsRepository(input: Pick<AssembleInput, 'registry' | 'agent' | 'available' | 'task' | 'turn'>): boolean {
+  const { agent, registry, turn } = input;
+  const grant = grantCapabilities({ agent, trusted: input.task.trusted, available: input.available });
+  if (!grant.granted.has('repo:read')) return false;
+  return registry.providers.some(
+    (provider) => (agent.providers === 'all' || agent.providers.includes(provider.name)) && provider.requires.includes('repo:read') && (turn === 0 || provider.turns === 'all'),
+  );
 }

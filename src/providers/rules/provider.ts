@@ -48,6 +48,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
       const reads = await Promise.all(paths.map((path) => snapshot.read(path, { maxBytes: config.maxFileBytes, signal })));
       const texts: Array<{ read: Extract<ReadResult, { status: 'ok' }> }> = [];
       for (const read of reads) {
+        if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
         if (read.status === 'ok') texts.push({ read });
         else notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
       }
@@ -79,7 +80,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
   });
 }
 
-function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string {
+function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' }>): string {
   switch (read.status) {
     case 'missing':
       return 'not in the tree at this commit';
@@ -90,7 +91,6 @@ function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string
     case 'unresolved-symlink':
       return `symlink to ${read.target} not followed (${read.reason})`;
     case 'invalid-path':
-    case 'failed':
       return read.reason;
   }
 }

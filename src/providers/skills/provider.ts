@@ -90,6 +90,7 @@ async function readSelected(
       const known = files.get(skill.path);
       if (known) return [skill, known];
       const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal });
+      if (read.status === 'failed') throw new Error(`could not read selected skill ${skill.path}: ${read.reason}`);
       return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
     }),
   );
