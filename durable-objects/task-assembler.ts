@@ -1,17 +1,24 @@
 /**
  * @module durable-objects/task-assembler
  * Turns a stored task and a turn number into a turn record: resolve and pin the commit once,
- * then run the shared context pipeline. Turn 0 renders the full first request; later turns
- * render only the context sections of `turns: all` providers.
+ * read the commit's tree, then run the shared context pipeline. Turn 0 renders the full first
+ * request; later turns render only the context sections of `turns: all` providers.
+ *
+ * One assembly runs under one deadline. Every network step (the ref, the tree or pack, every
+ * provider read) gets its signal, and the assembly rejects at the deadline even if a step ignores
+ * it, naming the step in progress and so the repository and its host. A repository that cannot
+ * be read is a failed assembly, never a turn without its rules.
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestText } from '../src/context/digest.ts';
+import type { ProviderOutcome } from '../src/context/outcome.ts';
 import type { TaskView } from '../src/context/provider.ts';
 import type { Registry } from '../src/context/registry.ts';
 import { renderContext } from '../src/context/render.ts';
-import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import { assembleFirstTurn, gatherContext, readsRepository, summariseEntry } from '../src/context/turn.ts';
+import { withDeadline } from '../src/lib/deadline.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
-import type { RepositorySource } from '../src/sources/snapshot.ts';
+import type { RepositorySource, Snapshot } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId, TASK_ITEM_ID } from '../src/tasks/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -24,16 +31,30 @@ export interface AssemblerDeps {
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
-  signal?: AbortSignal;
+  /** Milliseconds one assembly may take, all its steps together (ASSEMBLY_TIMEOUT_MS). */
+  deadlineMs: number;
 }
 
+const AVAILABLE = ['repo:read'] as const;
+
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
-  return async (task, turn) => {
+  return (task, turn) => {
+    let step = 'opening the source';
+    const overdue = () => `turn ${turn} was not assembled within ${deps.deadlineMs} ms (ASSEMBLY_TIMEOUT_MS): still ${step}`;
+    return withDeadline(deps.deadlineMs, overdue, (signal) => assemble(task, turn, signal, (next) => (step = next)));
+  };
+
+  async function assemble(task: TaskRow, turn: number, signal: AbortSignal, progress: (step: string) => void): Promise<TurnRecord> {
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const { source, cache } = await deps.openSource(request);
-    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request)));
+    let commit = task.commit_sha;
+    if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
+    if (!commit) {
+      progress(`resolving ${request.ref ?? 'HEAD'} of ${source.repository}`);
+      commit = deps.pinCommit(await resolveCommit(source, request, signal));
+    }
 
     const view: TaskView = {
       request: request.request,
@@ -46,21 +67,32 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       skills: request.skills,
       agent: agent.agent.name,
     };
+    const snapshot = source.snapshot(commit, { signal });
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: ['repo:read'] as const,
-      snapshot: source.snapshot(commit),
+      available: AVAILABLE,
+      snapshot,
       task: view,
       turn,
       now: deps.now,
+      signal,
       ...(cache ? { cache } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
     };
+    const reads = readsRepository(input);
+    if (reads) {
+      // The tree (for a git URL: the pack) is what every repository provider reads first. Loaded
+      // here, it gets the assembly's time rather than one provider's, and a repository that cannot
+      // be read fails the assembly once, with its own reason.
+      progress(`reading ${source.repository} at ${commit}`);
+      await openTree(snapshot);
+    }
+    progress(`running providers on ${source.repository} at ${commit}`);
     const createdAt = deps.now();
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
+      if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const user = first.messages.find((message) => message.role === 'user');
       if (!user) throw new Error('the first request has no user message');
       return {
@@ -80,6 +112,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const gathered = await gatherContext(input);
+    if (reads) assertSomeRead(gathered.outcomes, deps.registry, snapshot);
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
@@ -95,13 +128,34 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       entries: gathered.entries.map(summariseEntry),
       createdAt,
     };
-  };
+  }
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest): Promise<string> {
+async function resolveCommit(source: RepositorySource, request: TaskRequest, signal: AbortSignal): Promise<string> {
   const ref = request.ref ?? 'HEAD';
-  const resolved = await source.resolve(ref);
+  const resolved = await source.resolve(ref, { signal });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
-  throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);
+  const reason = `could not resolve ${ref} in ${source.repository}: ${resolved.reason}`;
+  throw resolved.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+}
+
+async function openTree(snapshot: Snapshot): Promise<void> {
+  const root = await snapshot.list('');
+  if (root.status !== 'failed') return;
+  const reason = `could not read ${snapshot.repository} at ${snapshot.commit}: ${root.reason}`;
+  throw root.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+}
+
+/**
+ * A turn whose every repository provider failed or timed out has no rules at all: an honest
+ * answer is a failed assembly (retried while attempts remain), not a ready task without them.
+ */
+function assertSomeRead(outcomes: readonly ProviderOutcome[], registry: Registry, snapshot: Snapshot): void {
+  const ran = (outcome: ProviderOutcome) => outcome.outcome !== 'turn-gated' && outcome.outcome !== 'capability-gated';
+  const readers = outcomes.filter((outcome) => ran(outcome) && registry.get(outcome.name)?.requires.includes('repo:read'));
+  const unread = readers.filter((outcome) => outcome.outcome === 'failed' || outcome.outcome === 'timed-out');
+  if (readers.length === 0 || unread.length < readers.length) return;
+  const reasons = unread.map((outcome) => `${outcome.name} ${outcome.outcome}: ${outcome.reason ?? 'no reason'}`).join('; ');
+  throw new Error(`no repository provider could read ${snapshot.repository} at ${snapshot.commit}: ${reasons}`);
 }

@@ -17,7 +17,7 @@ import { createTaskAssembler } from './task-assembler.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { TurnLedger } from './turn-ledger.ts';
+import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
 
 export const MAX_ASSEMBLY_ATTEMPTS = 3;
@@ -44,6 +44,7 @@ export class TaskObject extends DurableObject<Env> {
         openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         now: () => Date.now(),
+        deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
     });
   }
@@ -99,7 +100,13 @@ export class TaskObject extends DurableObject<Env> {
       // Host context items count too; past the cap no new turn may add one.
       return { status: 'conflict', message: `the transcript holds its cap of ${MAX_TRANSCRIPT_BYTES} bytes; turn ${turn} cannot begin (start a new task with parentTaskId to continue)` };
     }
-    const result = await this.#ledger.begin(turn);
+    let result: BeginResult;
+    try {
+      result = await this.#ledger.begin(turn);
+    } catch (error) {
+      // Nothing was stored; the client may begin the turn again.
+      return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
     if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
     if (result.status === 'not-found') return result;
     return this.readTurn(tenant, turn);
@@ -159,6 +166,13 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   async #attemptFirstTurn(): Promise<TurnResult> {
+    const before = this.#store.task();
+    if (before && before.attempts >= MAX_ASSEMBLY_ATTEMPTS && !this.#store.turn(0)) {
+      // Only an attempt cut off mid-way (the object restarted) leaves a task here; it gets no fourth.
+      const reason = `attempt ${before.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} ended without a result (the task object restarted while assembling); no attempts remain`;
+      await this.#finish('failed', reason);
+      return { status: 'failed', reason };
+    }
     const attempt = this.#store.countAttempt(Date.now());
     this.#store.setStatus('assembling', null, Date.now());
     let reason: string;

@@ -154,6 +154,22 @@ describe('assembly failures and retention', () => {
     expect(alarm).toBe(Date.parse(failed.expiresAt));
   });
 
+  it('gives a task whose last attempt was cut off mid-way no fourth attempt', async () => {
+    const id = await create({ repo: `${base()}/_unavailable/cut-off.git` });
+    await waitForTask(id, settled);
+    // As the object finds itself after restarting in the middle of its third attempt.
+    await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec("UPDATE task SET status = 'assembling', status_reason = NULL, attempts = 3"));
+    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+    const task = await describeTask(id);
+    expect(task).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      reason: 'attempt 3 of 3 ended without a result (the task object restarted while assembling); no attempts remain',
+    });
+    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(task.expiresAt));
+  });
+
   it('deletes an expired task when its retention alarm fires', async () => {
     const id = await create();
     const task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
