@@ -6,6 +6,7 @@
  * the wire, not characters: a megabyte of `€` is three megabytes.
  */
 import type { Context } from 'hono';
+import { concatBytes } from '../lib/bytes.ts';
 import { ApiError } from './errors.ts';
 
 export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
@@ -26,13 +27,7 @@ export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(chunks);
 }
 
 function tooLarge(maxBytes: number): ApiError {

@@ -7,6 +7,7 @@
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
 import { untilAborted } from '../../lib/abortable.ts';
+import { concatBytes } from '../../lib/bytes.ts';
 
 /** The part of `fetch` this client uses; the global `fetch` of workerd and Node both fit. */
 export type FetchLike = (
@@ -84,16 +85,6 @@ async function* metered(stream: ReadableStream<Uint8Array> | null, budget: Trans
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
   const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of chunks) {
-    parts.push(chunk);
-    length += chunk.byteLength;
-  }
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
+  for await (const chunk of chunks) parts.push(chunk);
+  return concatBytes(parts);
 }
