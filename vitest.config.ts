@@ -41,7 +41,8 @@ export default defineConfig({
       workersProject('workers', ['test/**/*.test.ts'], ['test/node/**', 'test/bounds/**']),
       workersProject('workers-bounds', ['test/bounds/**/*.test.ts'], [], boundsBindings),
       {
-        test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'] },
+        // Node tests start real processes (the CLI, git); on a loaded machine that can pass 5 s.
+        test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'], testTimeout: 30_000 },
       },
     ],
   },

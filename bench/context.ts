@@ -62,6 +62,7 @@ export async function benchRender(seconds = 2): Promise<string[]> {
       chars: body.length,
       tokens: 0,
       truncated: false,
+      stability: 'commit',
     };
   });
   const measure = async (work: () => unknown): Promise<number> => {
@@ -75,6 +76,7 @@ export async function benchRender(seconds = 2): Promise<string[]> {
   };
   const render = () => renderFirstRequest({ agent, task, entries, notices: [] });
   const renders = await measure(render);
-  const digested = await measure(() => digestRequest(render()));
+  const settings = { layers: [], providers: [], warnings: [] };
+  const digested = await measure(() => digestRequest(render(), settings));
   return [`renders of a 200-entry context: ${renders.toFixed(0)}/s; render + digest: ${digested.toFixed(0)}/s`];
 }

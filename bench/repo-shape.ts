@@ -85,7 +85,8 @@ export async function assembleWithProviders(snapshot: Snapshot, shape: RepoShape
     task: { request: 'bench', origin: 'cli', repository: snapshot.repository, commit: snapshot.commit, cwd: shape.cwd, trusted: true, skills: [], agent: agent.name },
     turn: 0,
   });
-  const failed = turn.providers.filter((outcome) => outcome.outcome !== 'included' || outcome.reason !== undefined);
+  // A reason other than the settings a .groundwork.yml set means something was left out.
+  const failed = turn.providers.filter((outcome) => outcome.outcome !== 'included' || (outcome.reason !== undefined && !outcome.reason.startsWith('settings: ')));
   if (failed.length > 0) throw new Error(`providers did not include everything: ${JSON.stringify(failed)}`);
   const rules = turn.entries.filter((entry) => entry.provider === 'rules').length;
   const index = turn.messages.some((message) => message.content.includes('skill-30'));

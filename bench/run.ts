@@ -3,12 +3,18 @@
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchPrefixSharing } from './prefix-sharing.ts';
+import { benchAppTokens } from './app-tokens.ts';
+import { benchGraphQLReads } from './graphql-reads.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
+import { benchStartup } from './startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
-  ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchLocalGitSource())]],
+  ['prefix', benchPrefixSharing],
+  ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
+  ['startup', benchStartup],
 ];
 
 for (const [name, run] of sections) {

@@ -1,7 +1,8 @@
 /**
  * Repository source benchmarks (issue 3):
  * - GitHub API round trips of a cold assembly (rules chain of depth 5 + 30 skills, through the
- *   real providers) from a branch and from a pinned commit, and of a warm one through the KV
+ *   real providers) from a branch, from a pinned commit and from a pinned commit with a
+ *   `.groundwork.yml` (the settings file is read before the providers), and of a warm one through the KV
  *   cache, against the local GitHub API server the tests use (on its own thread), with enough
  *   latency that parallel requests overlap.
  * - The local git source reading the same files from a large repository, divided by the git CLI
@@ -37,6 +38,12 @@ export async function benchGitHubRoundTrips(): Promise<string[]> {
     repo.write('a/b/c/d/e/src/index.ts', 'export const deep = true;\n');
     repo.write('README.md', 'Benchmark fixture\n');
     const commit = repo.commitAll('bench');
+    // The same tree plus a settings file that keeps the skills where they are, on a side branch so
+    // that 'main' stays the plain tree: what reading the file costs.
+    repo.git('checkout', '--quiet', '-b', 'with-settings');
+    repo.write('.groundwork.yml', 'providers:\n  skills:\n    roots: [".agents/skills/*"]\n');
+    const configured = repo.commitAll('bench with settings');
+    repo.git('checkout', '--quiet', 'main');
     const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const server = await startGitHubServerThread({
       repoDir: repo.dir,
@@ -48,7 +55,7 @@ export async function benchGitHubRoundTrips(): Promise<string[]> {
       personalToken: TOKEN,
     });
     try {
-      return await measureRoundTrips(server.origin, shape, commit);
+      return await measureRoundTrips(server.origin, shape, commit, configured);
     } finally {
       await server.close();
     }
@@ -65,7 +72,7 @@ interface Run {
   ms: number;
 }
 
-async function measureRoundTrips(origin: string, shape: RepoShape, commit: string): Promise<string[]> {
+async function measureRoundTrips(origin: string, shape: RepoShape, commit: string, configured: string): Promise<string[]> {
   let scopes = 0;
   /** One fresh source per run, on its own server scope so its requests are counted apart. */
   const run = async (open: (source: RepositorySource) => Promise<Snapshot>, store?: KeyValueStore): Promise<Run> => {
@@ -96,6 +103,7 @@ async function measureRoundTrips(origin: string, shape: RepoShape, commit: strin
   await run(fromBranch);
   const branch = await runs(fromBranch);
   const cold = await runs(pinned);
+  const settled = await runs(async (source) => source.snapshot(configured));
   const store = mapStore();
   const fill = await run(pinned, store);
   const warm = await runs(pinned, store);
@@ -104,6 +112,7 @@ async function measureRoundTrips(origin: string, shape: RepoShape, commit: strin
   return [
     `github cold from branch 'main' (${what}): ${describe(branch)} (goal <= 3 rounds)`,
     `github cold from a pinned commit (${what}): ${describe(cold)} (goal <= 3 rounds)`,
+    `github cold from a pinned commit with a .groundwork.yml (${what}): ${describe(settled)} (goal <= 3 rounds)`,
     `github warm on the same commit, tree + blobs from a Map-backed KV via createCachedLoader (filled by a cold run of ${fill.stats.count} requests): ${describe(warm)} (goal 0 requests)`,
   ];
 }

@@ -1,33 +1,39 @@
 /**
  * @module durable-objects/task-assembler
  * Turns a stored task and a turn number into a turn record: resolve and pin the commit once,
- * read the commit's tree, then run the shared context pipeline. Turn 0 renders the full first
+ * open the repository at it, then run the shared context pipeline. Turn 0 renders the full first
  * request; later turns render only the context sections of `turns: all` providers.
  *
- * One assembly runs under one deadline. Every network step (the ref, the tree or pack, every
- * provider read) gets its signal, and the assembly rejects at the deadline even if a step ignores
- * it, naming the step in progress and so the repository and its host. A repository that cannot
- * be read is a failed assembly, never a turn without its rules.
+ * One assembly runs under one deadline. Every network step (the ref and its read-ahead, the tree
+ * or pack, the settings file, every provider read) gets its signal, and the assembly rejects at
+ * the deadline even if a step ignores it, naming the step in progress and so the repository and
+ * its host. A repository that cannot be read is a failed assembly, never a turn without its rules.
  */
 import { resolveAgent } from '../src/context/agents.ts';
-import { digestText } from '../src/context/digest.ts';
+import { digestContext } from '../src/context/digest.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
 import type { TaskView } from '../src/context/provider.ts';
+import { planReads } from '../src/context/read-ahead.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
+import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, readsRepository, summariseEntry } from '../src/context/turn.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
+import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { RepositorySource, Snapshot } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
-import { contextItemId, TASK_ITEM_ID } from '../src/tasks/transcript.ts';
+import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps {
   registry: Registry;
+  /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
+  deployment?: SettingsLayer;
   /** The task's source, and the cache scoped to the credential that reads it (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore }>;
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -48,44 +54,49 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache } = await deps.openSource(request);
-    let commit = task.commit_sha;
-    if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
-    if (!commit) {
-      progress(`resolving ${request.ref ?? 'HEAD'} of ${source.repository}`);
-      commit = deps.pinCommit(await resolveCommit(source, request, signal));
-    }
-
-    const view: TaskView = {
+    const { source, cache, usage } = await deps.openSource(request);
+    const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
-      commit,
       ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,
       agent: agent.agent.name,
     };
-    const snapshot = source.snapshot(commit, { signal });
+    const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
+    // What the providers will read, so the source can fetch it with the ref's resolution.
+    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available: AVAILABLE, settings });
+    let commit = task.commit_sha;
+    if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
+    if (!commit) {
+      progress(`resolving ${request.ref ?? 'HEAD'} of ${source.repository}`);
+      commit = deps.pinCommit(await resolveCommit(source, request, plan, signal));
+    }
+
+    const view: TaskView = { ...unpinned, commit };
+    const snapshot = source.snapshot(commit, { plan, signal });
     const input = {
       registry: deps.registry,
       agent: agent.agent,
       available: AVAILABLE,
       snapshot,
+      source,
       task: view,
       turn,
+      settings,
       now: deps.now,
       signal,
       ...(cache ? { cache } : {}),
     };
     const reads = readsRepository(input);
     if (reads) {
-      // The tree (for a git URL: the pack) is what every repository provider reads first. Loaded
-      // here, it gets the assembly's time rather than one provider's, and a repository that cannot
-      // be read fails the assembly once, with its own reason.
+      // What every repository provider reads first (for a git URL: the pack). Opened here, it gets
+      // the assembly's time rather than one provider's, and a repository that cannot be read fails
+      // the assembly once, with its own reason.
       progress(`reading ${source.repository} at ${commit}`);
-      await openTree(snapshot);
+      await openRepository(snapshot, plan);
     }
     progress(`running providers on ${source.repository} at ${commit}`);
     const createdAt = deps.now();
@@ -93,21 +104,24 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
       if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
-      const user = first.messages.find((message) => message.role === 'user');
-      if (!user) throw new Error('the first request has no user message');
+      const [item] = first.items;
+      if (item?.type !== 'message') throw new Error('the first request has no task item');
       return {
         turn,
         digest: first.digest,
         chars: first.chars,
         tokens: first.providers.reduce((sum, p) => sum + p.tokens, 0),
-        item: { id: TASK_ITEM_ID, type: 'message', role: 'user', content: user.content },
+        item,
         agent: first.agent,
         commit,
-        system: first.messages.filter((message) => message.role === 'system'),
+        repository: source.repository,
+        system: first.system.map((content) => ({ role: 'system' as const, content })),
         tools: first.tools,
         providers: first.providers,
         entries: first.entries,
+        ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
+        ...(usage ? { github: usage() } : {}),
       };
     }
 
@@ -116,35 +130,43 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
-      digest: await digestText(content),
+      digest: await digestContext(content, gathered.settings),
       chars: content.length,
       tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
       agent: agent.agent.name,
       commit,
+      repository: source.repository,
       system: [],
       tools: agent.agent.tools,
       providers: gathered.outcomes,
       entries: gathered.entries.map(summariseEntry),
+      settings: gathered.settings,
       createdAt,
+      ...(usage ? { github: usage() } : {}),
     };
   }
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest, signal: AbortSignal): Promise<string> {
+async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan, signal: AbortSignal): Promise<string> {
   const ref = request.ref ?? 'HEAD';
-  const resolved = await source.resolve(ref, { signal });
+  const resolved = await source.resolve(ref, { plan, signal });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
   const reason = `could not resolve ${ref} in ${source.repository}: ${resolved.reason}`;
   throw resolved.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
 }
 
-async function openTree(snapshot: Snapshot): Promise<void> {
-  const root = await snapshot.list('');
-  if (root.status !== 'failed') return;
-  const reason = `could not read ${snapshot.repository} at ${snapshot.commit}: ${root.reason}`;
-  throw root.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+/**
+ * Lists a directory the providers will list anyway (the plan's first, else the root), which loads
+ * what they all share: the pack, the tree, or the read-ahead. Whatever it answers besides
+ * `failed` (even `missing`) means the repository can be read at this commit.
+ */
+async function openRepository(snapshot: Snapshot, plan: ReadPlan): Promise<void> {
+  const listed = await snapshot.list(plan.dirs[0] ?? plan.walks[0]?.prefix ?? '');
+  if (listed.status !== 'failed') return;
+  const reason = `could not read ${snapshot.repository} at ${snapshot.commit}: ${listed.reason}`;
+  throw listed.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
 }
 
 /**
@@ -152,7 +174,7 @@ async function openTree(snapshot: Snapshot): Promise<void> {
  * answer is a failed assembly (retried while attempts remain), not a ready task without them.
  */
 function assertSomeRead(outcomes: readonly ProviderOutcome[], registry: Registry, snapshot: Snapshot): void {
-  const ran = (outcome: ProviderOutcome) => outcome.outcome !== 'turn-gated' && outcome.outcome !== 'capability-gated';
+  const ran = (outcome: ProviderOutcome) => outcome.outcome !== 'turn-gated' && outcome.outcome !== 'capability-gated' && outcome.outcome !== 'disabled';
   const readers = outcomes.filter((outcome) => ran(outcome) && registry.get(outcome.name)?.requires.includes('repo:read'));
   const unread = readers.filter((outcome) => outcome.outcome === 'failed' || outcome.outcome === 'timed-out');
   if (readers.length === 0 || unread.length < readers.length) return;

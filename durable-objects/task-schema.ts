@@ -2,9 +2,14 @@
  * @module durable-objects/task-schema
  * Versioned, idempotent SQLite schema of a Task object. Each step runs once, in order, inside
  * `blockConcurrencyWhile` in the constructor; `schema_version` records how far a stored object got.
+ * A step is SQL, or a function for rewrites SQL cannot express. Steps are synchronous, so each
+ * step and its version bump commit together.
  */
+import { upgradeLegacyItems } from './legacy-items.ts';
 
-const MIGRATIONS: readonly string[] = [
+type Migration = string | ((sql: SqlStorage) => void);
+
+const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE TABLE IF NOT EXISTS task (
      singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
@@ -29,6 +34,8 @@ const MIGRATIONS: readonly string[] = [
      record TEXT NOT NULL,
      created_at INTEGER NOT NULL
    );`,
+  // 2: structured transcript items (a tool call's name, call id and JSON arguments; results' error flag).
+  upgradeTranscriptRows,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -39,7 +46,15 @@ export function migrate(sql: SqlStorage): void {
   const current = row ? Number(row.value) : 0;
   if (current > SCHEMA_VERSION) throw new Error(`stored schema version ${current} is newer than this code (${SCHEMA_VERSION})`);
   for (let version = current; version < SCHEMA_VERSION; version++) {
-    sql.exec(MIGRATIONS[version] ?? '');
+    const step = MIGRATIONS[version] ?? '';
+    if (typeof step === 'string') sql.exec(step);
+    else step(sql);
     sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", String(version + 1));
   }
+}
+
+function upgradeTranscriptRows(sql: SqlStorage): void {
+  const rows = sql.exec<{ seq: number; item: string }>('SELECT seq, item FROM transcript ORDER BY seq').toArray();
+  const items = upgradeLegacyItems(rows.map((row) => JSON.parse(row.item)));
+  rows.forEach((row, i) => sql.exec('UPDATE transcript SET item = ? WHERE seq = ?', JSON.stringify(items[i]), row.seq));
 }

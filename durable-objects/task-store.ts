@@ -6,8 +6,10 @@
 import { z } from 'zod';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
+import { SettingsReportSchema } from '../src/context/settings/report.ts';
+import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
-import { TranscriptItemSchema, type TranscriptItem } from '../src/tasks/transcript.ts';
+import { HostItemSchema, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
 const TaskRowSchema = z.object({
   task_id: z.string(),
@@ -29,15 +31,21 @@ export const TurnRecordSchema = z.object({
   chars: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   /** The transcript item this turn appended; null for a turn n > 0 with nothing to say. */
-  item: TranscriptItemSchema.nullable(),
+  item: HostItemSchema.nullable(),
   agent: z.string(),
   commit: z.string().nullable(),
+  /** The repository's identity; records stored before it was kept have none. */
+  repository: z.string().nullable().default(null),
   /** Host system blocks, stored with turn 0 only. */
   system: z.array(MessageSchema),
   tools: z.array(ToolSchema),
   providers: z.array(ProviderOutcomeSchema),
   entries: z.array(EntrySummarySchema),
+  /** Absent on turns stored before settings layers existed. */
+  settings: SettingsReportSchema.optional(),
   createdAt: z.number(),
+  /** What this turn's GitHub reads cost, for tasks read through the GitHub API. */
+  github: GitHubUsageSchema.optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 
@@ -120,6 +128,14 @@ export class TaskStore {
       JSON.stringify(item),
     );
     return inserted.toArray().length > 0;
+  }
+
+  /** Every tool call and tool result, in transcript order: what pairing checks a new batch against. */
+  toolItems(): TranscriptItem[] {
+    return this.#sql
+      .exec<{ item: string }>("SELECT item FROM transcript WHERE json_extract(item, '$.type') IN ('tool_call', 'tool_result') ORDER BY seq")
+      .toArray()
+      .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
   }
 
   /**

@@ -5,13 +5,16 @@
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
  */
+import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
-import { MAX_TRANSCRIPT_BYTES, storedItemBytes, type TranscriptItem } from '../src/tasks/transcript.ts';
+import { checkPairing } from '../src/context/transcript-pairing.ts';
+import type { TranscriptItem } from '../src/context/transcript.ts';
+import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -41,7 +44,8 @@ export class TaskObject extends DurableObject<Env> {
       store: this.#store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
-        openSource: (request) => openTaskSource(request, { config, fetch: (input, init) => fetch(input, init), cache: env.CACHE }),
+        deployment: config.PROVIDER_CONFIG,
+        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
         now: () => Date.now(),
         deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
@@ -83,6 +87,7 @@ export class TaskObject extends DurableObject<Env> {
         commit: t.commit,
         createdAt: new Date(t.createdAt).toISOString(),
         providers: t.providers,
+        ...(t.github ? { github: t.github } : {}),
       })),
     };
   }
@@ -124,6 +129,9 @@ export class TaskObject extends DurableObject<Env> {
     if (!this.#owned(tenant)) return { status: 'not-found' };
     const current = this.#store.nextTurn() - 1;
     if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
+    // All or nothing: a batch with one unpaired result appends none of its items.
+    const problem = checkPairing(this.#store.toolItems(), items);
+    if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
     // All or nothing, and only what is new counts: a retried batch is duplicates, never too large.
     const fresh = new Map<string, TranscriptItem>();
     for (const item of items) if (!fresh.has(item.id) && !this.#store.hasItem(item.id)) fresh.set(item.id, item);
@@ -208,9 +216,18 @@ export class TaskObject extends DurableObject<Env> {
     if (task.request.notify) {
       const result =
         status === 'ready' && first
-          ? { taskId: task.task_id, status: 'ready' as const, turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)) }
+          ? {
+              taskId: task.task_id,
+              status: 'ready' as const,
+              turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
+              ...(first.github ? { github: first.github } : {}),
+            }
           : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
-      await notifyTaskResult({ config: getConfig(this.env), fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(input, init) }, task.request.notify, result);
+      await notifyTaskResult(
+        { config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS },
+        task.request.notify,
+        result,
+      );
     }
     this.#store.setStatus(status, reason, Date.now());
     await this.ctx.storage.setAlarm(task.expires_at);

@@ -3,21 +3,26 @@
  * The assembled-turn JSON of a stored turn: turn 0's system blocks, then the transcript up to
  * and including that turn, with the turn's own digest, outcomes and entries.
  */
-import type { AssembledTurn } from '../src/context/turn.ts';
-import type { TranscriptItem } from '../src/tasks/transcript.ts';
+import { transcriptMessages, type AssembledTurn } from '../src/context/turn.ts';
+import type { TranscriptItem } from '../src/context/transcript.ts';
 import type { TurnRecord } from './task-store.ts';
 
 export function turnView(first: TurnRecord, record: TurnRecord, transcript: readonly TranscriptItem[]): AssembledTurn {
-  const messages = [...first.system, ...transcript.map((item) => ({ role: item.role, content: item.content }))];
+  const system = first.system.map((message) => message.content);
+  const messages = transcriptMessages(system, transcript);
   return {
     commit: record.commit,
+    repository: first.repository,
     agent: record.agent,
     turn: record.turn,
     digest: record.digest,
     chars: messages.reduce((sum, message) => sum + message.content.length, 0),
+    system,
+    items: [...transcript],
     messages,
     tools: record.tools,
     providers: record.providers,
     entries: record.entries,
+    ...(record.settings ? { settings: record.settings } : {}),
   };
 }

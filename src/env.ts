@@ -4,6 +4,7 @@
  * reads `env` strings directly; it gets this typed config.
  */
 import { z } from 'zod';
+import { DeploymentSettingsSchema } from './providers/settings.ts';
 
 const jsonString = <T extends z.ZodType>(schema: T) =>
   z.string().transform((text, ctx): z.output<T> => {
@@ -57,9 +58,16 @@ export const ConfigSchema = z.object({
     .default('')
     .transform((text) => text.split(',').map((host) => host.trim().toLowerCase()).filter((host) => host !== '')),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
+  /** `graphql`: read a task's files ahead in one GraphQL query, REST for the rest; `rest`: the git-data API only. */
+  GITHUB_READS: z.enum(['graphql', 'rest']).default('graphql'),
+  /** Below this many REST requests left, a task skips optional reads (selected skills' bodies) and names them as skipped. */
+  GITHUB_RATE_LIMIT_FLOOR: z.coerce.number().int().nonnegative().default(100),
   /** A plain token for GitHub reads when no App is configured. */
   GITHUB_TOKEN: optionalSecret,
   GITHUB_APP_ID: z.string().regex(/^\d+$/).optional(),
+  /** The App's Client ID (`Iv23li…`), which GitHub recommends as the JWT issuer; used over GITHUB_APP_ID when both are set. */
+  GITHUB_APP_CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/).optional(),
+  /** The App's private key as GitHub issues it (PKCS#1) or PKCS#8; checked when first used. */
   GITHUB_APP_PRIVATE_KEY: optionalSecret,
   /** The App's handle without `@`; a comment mentioning `@<handle>` starts a task. */
   GITHUB_APP_HANDLE: z.string().regex(/^[A-Za-z0-9-]+$/).default('groundwork'),
@@ -69,6 +77,13 @@ export const ConfigSchema = z.object({
   SLACK_SIGNING_SECRET: optionalSecret,
   /** `{ "<Slack team id>": ["owner/repo", ...] }`: which repositories each team may target. */
   SLACK_TEAM_REPOS: jsonString(z.record(z.string(), z.array(z.string()))).default({}),
+  /** JSON `{ "<provider>": { <its config fields>, budget?, enabled?: false } }`: this deployment's provider settings. */
+  PROVIDER_CONFIG: jsonString(DeploymentSettingsSchema).default({}),
+  /**
+   * Set by `groundwork run`: `{ "file:///path": "http://127.0.0.1:PORT/repository.git" }`, the
+   * local repositories this instance may read and the loopback smart-HTTP URL serving each.
+   */
+  LOCAL_REPOSITORIES: jsonString(z.record(z.string().regex(/^file:\/\/\//, 'keys must be file:/// URLs'), z.url())).default({}),
 });
 export type Config = z.output<typeof ConfigSchema>;
 

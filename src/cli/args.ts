@@ -2,70 +2,74 @@
  * @module cli/args
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
-import { parseArgs } from 'node:util';
 import { z } from 'zod';
+import { FORMATS } from '../context/formats/format.ts';
 import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
 
-export const USAGE = `Usage: npm run context -- [options]   (bin: groundwork)
+export const USAGE = `Usage: groundwork context [options]   (or: groundwork [options])
 
 Prints the first request an agent would get for a task on a local repository, read at a commit.
 
 Options:
-  --repo PATH          repository to read (default: .)
+  --repo PATH          repository to read (default: the repository of the current directory)
   --ref REF            commit, branch or tag to pin (default: HEAD)
-  --cwd DIR            working directory inside the repository (default: the root)
+  --cwd DIR            working directory inside the repository (default: where you are in it)
   --task TEXT          the task request; $name selects a skill (default: a general orientation task)
   --skill NAME         select a skill by name (repeatable)
-  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; default: .agents/skills/*/)
+  --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; replaces the default roots
+                       .agents, .claude, .codex, .gemini, .opencode /skills/*/ and skills/*/)
+  --rule-file NAME     instruction file name, first present wins in each directory (repeatable;
+                       replaces the default AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD)
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
+  --format FORMAT      print the request body for a model API instead: anthropic,
+                       openai-responses or openai-chat (add model and limits, then send it)
   -h, --help           show this help`;
 
-const CliOptionsSchema = z.object({
-  repo: z.string().min(1, 'must not be empty').default('.'),
+/** What every command that assembles a task on a local repository takes. */
+export const TaskOptionsShape = {
+  repo: z.string().min(1, 'must not be empty').optional(),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.default(''),
+  cwd: WorkingDirectorySchema.optional(),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
-  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   agent: z.string().default('entry'),
   untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
   help: z.boolean().default(false),
+};
+
+const CliOptionsSchema = z.object({
+  ...TaskOptionsShape,
+  'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
+  'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
+  format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
 
 export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; error: string };
 
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
-  let values: Record<string, unknown>;
-  try {
-    ({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        repo: { type: 'string' },
-        ref: { type: 'string' },
-        cwd: { type: 'string' },
-        task: { type: 'string' },
-        skill: { type: 'string', multiple: true },
-        'skills-root': { type: 'string', multiple: true },
-        agent: { type: 'string' },
-        untrusted: { type: 'boolean' },
-        json: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
-  const parsed = CliOptionsSchema.safeParse(values);
-  if (parsed.success) return { ok: true, options: parsed.data };
-  const issue = parsed.error.issues[0];
-  const option = issue?.path[0];
-  return { ok: false, error: `--${String(option)}: ${issue?.message ?? 'invalid value'}` };
+  const parsed = parseOptions(argv, CLI_OPTIONS, CliOptionsSchema);
+  if (parsed.ok && parsed.options.json && parsed.options.format) return { ok: false, error: '--format: cannot be combined with --json (both choose what is printed)' };
+  return parsed;
 }
+
+const CLI_OPTIONS = {
+  repo: { type: 'string' },
+  ref: { type: 'string' },
+  cwd: { type: 'string' },
+  task: { type: 'string' },
+  skill: { type: 'string', multiple: true },
+  'skills-root': { type: 'string', multiple: true },
+  'rule-file': { type: 'string', multiple: true },
+  agent: { type: 'string' },
+  untrusted: { type: 'boolean' },
+  json: { type: 'boolean' },
+  format: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;

@@ -4,14 +4,23 @@
  * the same pipeline the Worker uses, and prints it.
  * Exit codes: 0 assembled, 1 the repository could not be read, 2 bad usage.
  */
+// First: it configures zod before any schema below is built.
+import './zod-config.ts';
 import { resolveAgent } from '../context/agents.ts';
+import { formatRequest } from '../context/formats/format.ts';
+import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
 import { assembleFirstTurn } from '../context/turn.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
-import { createLocalGitSource } from '../sources/git/local-source.ts';
-import type { RepositorySource } from '../sources/snapshot.ts';
+import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
+import type { AssembledTurn } from '../context/turn.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
+import { cliTaskSettings } from './task-settings.ts';
+import { terminalText } from './terminal-text.ts';
+import { openLocalRepository, type OpenedLocal } from './open-local.ts';
+import { uncommittedChanges } from './worktree-changes.ts';
+import { createWorktreeSnapshot } from './worktree-snapshot.ts';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -25,13 +34,16 @@ export interface CliDeps {
 
 export const EXIT = { assembled: 0, unreadable: 1, usage: 2 } as const;
 
-export async function runContextCommand(argv: readonly string[], io: CliIo, deps: CliDeps = {}): Promise<number> {
+export async function runContextCommand(argv: readonly string[], rawIo: CliIo, deps: CliDeps = {}): Promise<number> {
+  // stderr is always read by people; stdout too, unless it carries --json.
+  const stderr = (text: string): void => rawIo.stderr(terminalText(text));
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
-    io.stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);
+    stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);
     return EXIT.usage;
   }
   const options = parsed.options;
+  const io: CliIo = { stdout: options.json || options.format ? rawIo.stdout : (text) => rawIo.stdout(terminalText(text)), stderr };
   if (options.help) {
     io.stdout(`${USAGE}\n`);
     return EXIT.assembled;
@@ -42,37 +54,80 @@ export async function runContextCommand(argv: readonly string[], io: CliIo, deps
     return EXIT.usage;
   }
 
-  const source = (deps.openSource ?? createLocalGitSource)(options.repo);
-  const resolved = await source.resolve(options.ref);
-  if (resolved.status === 'missing') {
-    io.stderr(`groundwork: --ref: ${options.ref} does not name a commit in ${source.repository}\n`);
-    return EXIT.unreadable;
-  }
-  if (resolved.status === 'failed') {
-    io.stderr(`groundwork: cannot read ${options.repo}: ${resolved.reason}\n`);
-    return EXIT.unreadable;
+  const registry = deps.registry ?? createDefaultRegistry();
+  const settings = cliTaskSettings(options, registry);
+  if (!settings.ok) {
+    io.stderr(`groundwork: ${settings.error}\n`);
+    return EXIT.usage;
   }
 
+  const opened = await openLocalRepository({
+    repo: options.repo,
+    ref: options.ref,
+    cwd: options.cwd,
+    readTree: !options.untrusted,
+    ...(deps.openSource ? { openSource: deps.openSource } : {}),
+  });
+  if (!opened.ok) {
+    io.stderr(`groundwork: ${opened.error}\n`);
+    return opened.exit;
+  }
+  const { source, commit } = opened;
+  const snapshot = source.snapshot(commit);
+
   const turn = await assembleFirstTurn({
-    registry: deps.registry ?? createDefaultRegistry(),
+    registry,
     agent: agent.agent,
     available: ['repo:read'],
-    snapshot: source.snapshot(resolved.commit),
+    snapshot,
+    source,
     task: {
       request: options.task,
       origin: 'cli',
       repository: source.repository,
-      commit: resolved.commit,
-      cwd: options.cwd,
+      commit,
+      cwd: opened.cwd,
       trusted: !options.untrusted,
       skills: options.skill,
       agent: agent.agent.name,
     },
     turn: 0,
-    configs: options['skills-root'].length > 0 ? { skills: { roots: options['skills-root'] } } : {},
+    settings: { task: settings.layer },
   });
 
-  for (const line of warningLines(turn)) io.stderr(`${line}\n`);
-  io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
+  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root']);
+  const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
+  for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
+  if (options.format) io.stdout(`${JSON.stringify(formatRequest(options.format, await promptFromTurn(turn)).body, null, 2)}\n`);
+  else io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
+}
+
+/** Only the checked-out commit has a working tree to differ from. */
+export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }>, snapshot: Snapshot, ref: string, skillRoots: readonly string[]): Promise<string[]> {
+  const head = ref === 'HEAD' ? { status: 'ok' as const, commit: opened.commit } : await opened.source.resolve('HEAD');
+  if (head.status !== 'ok' || head.commit !== opened.commit) return [];
+  return uncommittedChanges({
+    committed: snapshot,
+    worktree: createWorktreeSnapshot(opened.root, opened.commit),
+    cwd: opened.cwd,
+    skillRoots,
+    shown: ref,
+  });
+}
+
+/**
+ * A `--skill` that selected nothing. The skills provider says so in its index entry's warnings;
+ * when there is no index at all (no skills, or an untrusted task) this is the only place it is said.
+ */
+export function unknownSkills(turn: AssembledTurn, skills: readonly string[]): string[] {
+  const said = turn.entries.flatMap((entry) => entry.warnings).join('\n');
+  return skills
+    .filter((name) => !turn.entries.some((entry) => entry.title === `Selected skill: ${name}`) && !said.includes(`"${name}"`))
+    .map((name) => `--skill ${name} selected nothing (${turn.providers.find((p) => p.name === 'skills')?.reason ?? 'it is not in the skills index'})`);
+}
+
+/** A provider that failed (an unreadable object, say) is in the table; it is said on stderr too. */
+export function failedProviders(turn: AssembledTurn): string[] {
+  return turn.providers.filter((p) => p.outcome === 'failed').map((p) => `${p.name} failed: ${p.reason ?? 'no reason given'}`);
 }

@@ -8,7 +8,14 @@ import type { AssembledTurn } from '../context/turn.ts';
 export function formatTurn(turn: AssembledTurn): string {
   const blocks = turn.messages.map((message, i) => `── ${message.role} [${i}] ${'─'.repeat(60)}\n${message.content}`);
   const header = `commit ${turn.commit ?? '(none)'}  agent ${turn.agent}  digest ${turn.digest}  chars ${turn.chars}`;
-  return [...blocks, `── providers ${'─'.repeat(60)}`, formatOutcomes(turn), '', header].join('\n');
+  return [...blocks, `── providers ${'─'.repeat(60)}`, formatOutcomes(turn), '', header, formatSettings(turn)].join('\n');
+}
+
+/** Which settings layers took part: `settings  repository applied (.groundwork.yml@…)  task applied`. */
+export function formatSettings(turn: AssembledTurn): string {
+  const layers = (turn.settings?.layers ?? []).filter((layer) => layer.status !== 'none');
+  if (layers.length === 0) return 'settings  provider defaults';
+  return `settings  ${layers.map((layer) => `${layer.layer} ${layer.status}${layer.source ? ` (${layer.source})` : ''}`).join('  ')}`;
 }
 
 export function formatOutcomes(turn: AssembledTurn): string {
@@ -22,7 +29,10 @@ export function formatOutcomes(turn: AssembledTurn): string {
     .join('\n');
 }
 
-/** Every entry warning, one line each, for stderr. */
+/** Every settings and entry warning, one line each, for stderr. */
 export function warningLines(turn: AssembledTurn): string[] {
-  return turn.entries.flatMap((entry) => entry.warnings.map((warning) => `warning: ${entry.provider}: ${warning}`));
+  return [
+    ...(turn.settings?.warnings ?? []).map((warning) => `warning: settings: ${warning}`),
+    ...turn.entries.flatMap((entry) => entry.warnings.map((warning) => `warning: ${entry.provider}: ${warning}`)),
+  ];
 }

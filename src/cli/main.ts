@@ -1,10 +1,55 @@
 #!/usr/bin/env node
 /**
  * @module cli/main
- * Node entry of the `groundwork` bin and `npm run context`. Needs Node >= 22.18 (type stripping);
- * npm scripts supply it from devDependencies.
+ * Entry of the `groundwork` bin (`dist/cli.js`). Only Node built-ins load before a command is
+ * chosen, so `--help` and `--version` answer without loading the pipeline; each command's code is
+ * imported on demand; with no command it runs `context` on the directory the user is in. Exit codes: 0 done, 1 the repository or service failed, 2 bad usage.
  */
-import { runContextCommand } from './context-command.ts';
-import { processIo } from './stdio.ts';
+import * as nodeModule from 'node:module';
+import { COMMANDS_USAGE } from './usage.ts';
+import { packageVersion } from './version.ts';
 
-process.exitCode = await runContextCommand(process.argv.slice(2), processIo());
+const MIN_NODE_MAJOR = 22;
+
+const major = Number(process.versions.node.split('.')[0]);
+if (major < MIN_NODE_MAJOR) {
+  process.stderr.write(`groundwork: needs Node ${MIN_NODE_MAJOR} or newer; this is Node ${process.versions.node}\n`);
+  process.exit(1);
+}
+// Compiled code of the bundle is cached between runs (Node 22.1+); most of a run is loading code.
+nodeModule.enableCompileCache?.();
+
+const [command, ...rest] = process.argv.slice(2);
+process.exitCode = await dispatch(command, rest);
+
+async function dispatch(name: string | undefined, args: string[]): Promise<number> {
+  switch (name) {
+    case undefined:
+      return runContext([]);
+    case '-h':
+    case '--help':
+    case 'help':
+      process.stdout.write(`${COMMANDS_USAGE}\n`);
+      return 0;
+    case '-v':
+    case '--version':
+      process.stdout.write(`groundwork ${packageVersion()}\n`);
+      return 0;
+    case 'context':
+      return runContext(args);
+    case 'run': {
+      const [{ runRunCommand }, { processIo, processSignals }] = await Promise.all([import('./run/run-command.ts'), import('./stdio.ts')]);
+      return runRunCommand(args, processIo(), { signals: processSignals() });
+    }
+    default:
+      // `groundwork --repo x` is `groundwork context --repo x`, as before commands existed.
+      if (name.startsWith('-')) return runContext([name, ...args]);
+      process.stderr.write(`groundwork: unknown command "${name}"\n\n${COMMANDS_USAGE}\n`);
+      return 2;
+  }
+}
+
+async function runContext(args: string[]): Promise<number> {
+  const [{ runContextCommand }, { processIo }] = await Promise.all([import('./context-command.ts'), import('./stdio.ts')]);
+  return runContextCommand(args, processIo());
+}

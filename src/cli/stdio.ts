@@ -4,6 +4,7 @@
  * process quietly instead of crashing on EPIPE.
  */
 import type { CliIo } from './context-command.ts';
+import type { InterruptSource } from './run/run-command.ts';
 
 export function processIo(): CliIo {
   for (const stream of [process.stdout, process.stderr]) {
@@ -15,5 +16,19 @@ export function processIo(): CliIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+  };
+}
+
+/** Ctrl-C and SIGTERM. A second Ctrl-C is left to Node's default, so a stuck stop can be forced. */
+export function processSignals(): InterruptSource {
+  return {
+    onInterrupt(handler) {
+      process.once('SIGINT', handler);
+      process.once('SIGTERM', handler);
+      return () => {
+        process.off('SIGINT', handler);
+        process.off('SIGTERM', handler);
+      };
+    },
   };
 }

@@ -5,12 +5,14 @@
  * never add to or change one.
  */
 import { z } from 'zod';
+import { ORDER_POLICY_NAMES } from './order-policy.ts';
 import { CAPABILITIES } from './provider.ts';
 
 export const ToolSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'lower_snake_case, at most 64 chars'),
   description: z.string().min(1).max(1024),
-  input_schema: z.record(z.string(), z.unknown()),
+  /** A JSON Schema for the tool's arguments; every vendor wants an object at the top. */
+  input_schema: z.looseObject({ type: z.literal('object') }),
 });
 export type Tool = z.infer<typeof ToolSchema>;
 
@@ -22,11 +24,13 @@ export const AgentConfigSchema = z.object({
   tools: z.array(ToolSchema),
   /** Total token budget of the rendered context entries. */
   totalBudget: z.number().int().positive(),
+  /** How the first user message is laid out (`context/order-policy`). */
+  contextOrder: z.enum(ORDER_POLICY_NAMES).default('cache-stable'),
 });
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 
 const pathInput = (description: string) => ({
-  type: 'object',
+  type: 'object' as const,
   properties: { path: { type: 'string', description } },
   required: ['path'],
 });
@@ -56,7 +60,7 @@ const TOOLS = {
   },
 } satisfies Record<string, Tool>;
 
-const BUILTINS: AgentConfig[] = [
+const BUILTINS: z.input<typeof AgentConfigSchema>[] = [
   {
     name: 'entry',
     instructions: 'You are a coding agent working on the repository named in the task. Make the smallest change that fully does what the task asks, and say what you changed and why.',

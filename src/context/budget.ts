@@ -19,10 +19,11 @@ export interface ProviderFit {
   dropped: string[];
 }
 
-export function fitProviderBudget(provider: Provider, entries: readonly Entry[]): ProviderFit {
+/** `budget` is the provider's effective budget: its declared one, or lower if settings lowered it. */
+export function fitProviderBudget(provider: Provider, budget: number, entries: readonly Entry[]): ProviderFit {
   const kept: ContextEntry[] = [];
   const dropped: string[] = [];
-  let remaining = provider.budget;
+  let remaining = budget;
   for (const entry of entries) {
     const cut = remaining > 0 ? truncateToTokens(entry.body, remaining, entry.source.path ?? entry.title) : undefined;
     if (!cut) {
@@ -32,7 +33,7 @@ export function fitProviderBudget(provider: Provider, entries: readonly Entry[])
     const tokens = countTokens(cut.text);
     remaining = cut.truncated ? 0 : remaining - tokens;
     const warnings = cut.truncated
-      ? [...entry.warnings, `truncated to ${provider.name}'s budget of ${provider.budget} tokens: shown ${cut.shown}/${cut.total} chars`]
+      ? [...entry.warnings, `truncated to ${provider.name}'s budget of ${budget} tokens: shown ${cut.shown}/${cut.total} chars`]
       : entry.warnings;
     kept.push({
       ...entry,

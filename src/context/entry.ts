@@ -9,10 +9,24 @@ export const FRESHNESS = ['pinned', 'snapshot', 'volatile'] as const;
 /** `pinned`: immutable at its revision. `snapshot`: may have changed since read. `volatile`: re-read before acting. */
 export type Freshness = (typeof FRESHNESS)[number];
 
+export const STABILITIES = ['commit', 'task'] as const;
+/**
+ * What an entry depends on, which decides where the renderer places it (see `ORDER_POLICIES`).
+ * `commit`: only the repository, the commit, the working directory and host settings (agent,
+ * trust, provider config): every task on that commit gets the same bytes, so it can sit in the
+ * prompt-cache prefix shared across tasks (rules, a skills index, a repository inventory).
+ * `task`: anything the task itself chose (its request text, selected skills, pull request facts,
+ * memory picked for the request). When unsure, say `task`: it is the default, because a
+ * task-dependent entry wrongly marked `commit` splits the shared prefix for every task.
+ */
+export type Stability = (typeof STABILITIES)[number];
+
 export const SourceSchema = z.object({
   uri: z.string().min(1),
   path: z.string().min(1).optional(),
   revision: z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit').optional(),
+  /** Git blob id of the content at `path@revision`, so a later check can tell whether it changed. */
+  blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git object id').optional(),
 });
 export type Source = z.infer<typeof SourceSchema>;
 
@@ -26,6 +40,7 @@ export const EntrySchema = z
     warnings: z.array(z.string()).default([]),
     /** Set by a provider that already cut the body (with the marker from `truncateToTokens`). */
     truncated: z.boolean().default(false),
+    stability: z.enum(STABILITIES).default('task'),
   })
   .refine((entry) => entry.freshness !== 'pinned' || entry.source.revision !== undefined, {
     message: 'a pinned entry needs source.revision',

@@ -8,6 +8,7 @@ import type { Category } from './provider.ts';
 export const OUTCOME_KINDS = [
   'included',
   'empty',
+  'disabled',
   'turn-gated',
   'capability-gated',
   'timed-out',

@@ -4,18 +4,30 @@
  * needs (capabilities, turns, time, tokens) and returns entries. Everything it reads arrives in
  * the request; the runner owns gating, timeouts, budgets, ordering and failure isolation.
  *
+ * Every entry says what it depends on (`stability`, see entry.ts), which decides where the
+ * renderer puts it: `commit` for what every task on the same repository, commit and working
+ * directory gets byte for byte (rules, a skills index, a repository inventory); `task`, the
+ * default, for anything the task chose or that reads the request (selected skills, pull
+ * request facts, memory picked for the request). Commit-stable entries come first in the
+ * first user message, so vendors' prompt caches share them across tasks; a `commit` entry
+ * must therefore not vary with the request, the task's skills or the clock.
+ *
  * @example
  * const hello = defineProvider({
  *   name: 'hello', category: 'system', config: z.object({}), requires: [], turns: 'first',
  *   timeoutMs: 1000, budget: 200,
  *   async run({ task }) {
- *     return [{ title: 'Greeting', body: `Task: ${task.request}`, source: { uri: 'groundwork:hello' }, freshness: 'volatile' }];
+ *     return [
+ *       { title: 'Conventions', body: 'Tabs, not spaces.', source: { uri: 'groundwork:hello' }, freshness: 'volatile', stability: 'commit' },
+ *       { title: 'Greeting', body: `Task: ${task.request}`, source: { uri: 'groundwork:hello' }, freshness: 'volatile' },
+ *     ];
  *   },
  * });
  */
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { Snapshot } from '../sources/snapshot.ts';
+import type { ReadPlan } from '../sources/read-plan.ts';
+import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
@@ -57,6 +69,12 @@ export interface ProviderRequest<C = unknown> {
   config: C;
   /** Present whenever the runner granted `repo:read`. */
   snapshot?: Snapshot;
+  /**
+   * The repository the snapshot came from, granted with it (`repo:read`), for providers that must
+   * look beyond the pinned commit: resolve a ref as it is now, or read another commit (freshness
+   * and provenance checks). Reads of the task's own commit go through `snapshot`.
+   */
+  source?: RepositorySource;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
@@ -65,18 +83,29 @@ export interface ProviderRequest<C = unknown> {
   now: () => number;
 }
 
-export interface Provider<S extends z.ZodType = z.ZodType> {
+export interface Provider<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly category: Category;
+  /** An object of named fields, so that each settings layer can set some of them (see context/settings). */
   readonly config: S;
+  /**
+   * Numeric config fields that bound work or memory. The host's value (default or deployment
+   * setting) is their cap: repository and task settings may only lower them.
+   */
+  readonly limits?: readonly (keyof z.output<S> & string)[];
   readonly requires: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
-  /** Token budget for this provider's entries, counted by `countTokens`. */
+  /** Token budget for this provider's entries, counted by `countTokens`; settings may lower it, never raise it. */
   readonly budget: number;
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
   run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[] | ProviderResult>;
+  /**
+   * What `run` will list and read from the snapshot, said before any provider runs, so the host
+   * can have the source fetch it ahead. A hint: `run` must not depend on it.
+   */
+  plan?(input: { task: TaskView; config: z.output<S> }): ReadPlan;
 }
 
 /** Entries plus notes about material the provider left out on purpose (they become the outcome's reason). */
@@ -86,6 +115,6 @@ export interface ProviderResult {
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */
-export function defineProvider<S extends z.ZodType>(provider: Provider<S>): Provider<S> {
+export function defineProvider<S extends z.ZodObject>(provider: Provider<S>): Provider<S> {
   return provider;
 }

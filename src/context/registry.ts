@@ -4,6 +4,7 @@
  */
 import { compareProviders } from './order.ts';
 import type { Provider } from './provider.ts';
+import { HOST_FIELDS } from './settings/layer.ts';
 
 export interface Registry {
   /** In render order. */
@@ -20,6 +21,11 @@ export function createRegistry(providers: readonly Provider[]): Registry {
     if (byName.has(provider.name)) throw new Error(`two providers are named "${provider.name}"`);
     if (!(provider.timeoutMs > 0)) throw new Error(`provider "${provider.name}": timeoutMs must be positive`);
     if (!(provider.budget > 0)) throw new Error(`provider "${provider.name}": budget must be positive`);
+    const fields = Object.keys(provider.config.shape);
+    const taken = HOST_FIELDS.find((field) => fields.includes(field));
+    if (taken) throw new Error(`provider "${provider.name}": config field "${taken}" is a host setting every provider has`);
+    const unknownLimit = (provider.limits ?? []).find((field) => !fields.includes(field));
+    if (unknownLimit) throw new Error(`provider "${provider.name}": limit "${unknownLimit}" is not a config field`);
     byName.set(provider.name, provider);
   }
   const sorted = Object.freeze([...providers].sort(compareProviders));

@@ -1,12 +1,12 @@
 /**
  * @module context/runner
- * Gathers context: validate config -> capability gate -> turn gate -> run eligible providers
+ * Gathers context: settings gate (turned off) -> validate config -> capability gate -> turn gate -> run eligible providers
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
 import { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { Snapshot } from '../sources/snapshot.ts';
+import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema, type Entry } from './entry.ts';
@@ -23,14 +23,36 @@ export interface RunInput {
   task: TaskView;
   turn: number;
   capabilities: CapabilityGrant;
-  /** Host configuration per provider name; validated against each provider's schema. */
-  configs?: Readonly<Record<string, unknown>>;
+  /** The host's settings per provider name (see context/settings); absent means the provider's defaults. */
+  setups?: Readonly<Record<string, ProviderSetup>>;
   snapshot?: Snapshot;
+  /** Where `snapshot` came from; handed to `repo:read` providers with it. */
+  source?: RepositorySource;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
   now?: () => number;
 }
+
+/** What the host decided for one provider of a run. */
+export interface ProviderSetup {
+  /** Config fields; validated against the provider's schema, which fills in the rest. */
+  config?: unknown;
+  /** Tokens; never more than the provider declares, whatever is asked. */
+  budget?: number;
+  /** Set when settings turned the provider off: the reason. */
+  disabled?: string;
+  /**
+   * Set when a settings layer that applies could not be read (the repository's file): the reason.
+   * The provider then fails with it instead of running on settings that may not be its own.
+   */
+  unsettled?: string;
+  /** Which settings differ from the provider's defaults, for the outcome's reason. */
+  note?: string;
+}
+
+/** Outcomes of providers that did not run for reasons settings do not touch; a settings note there would mislead. */
+const UNCONFIGURED: ReadonlySet<OutcomeKind> = new Set(['disabled', 'turn-gated', 'capability-gated']);
 
 export interface RunResult {
   /** In render order, one per selected provider. */
@@ -62,6 +84,8 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
       if (kept.length === 0) outcome = 'budget-excluded';
       reason = reason ? `${reason}; ${note}` : note;
     }
+    const setting = input.setups?.[provider.name]?.note;
+    if (setting && !UNCONFIGURED.has(outcome)) reason = reason ? `${reason}; ${setting}` : setting;
     return {
       name: provider.name,
       category: provider.category,
@@ -78,13 +102,17 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
 async function judge(provider: Provider, input: RunInput, now: () => number): Promise<Verdict> {
   const gated = (outcome: OutcomeKind, reason: string): Verdict => ({ outcome, reason, durationMs: 0, entries: [] });
 
-  const config = provider.config.safeParse(input.configs?.[provider.name] ?? {});
+  const setup = input.setups?.[provider.name] ?? {};
+  if (setup.disabled) return gated('disabled', setup.disabled);
+  const config = provider.config.safeParse(setup.config ?? {});
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
+  const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
   const unpinned = provider.requires.includes('repo:read') ? snapshotProblem(input) : undefined;
   if (unpinned) return gated('capability-gated', `repo:read: ${unpinned}`);
   if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
+  if (setup.unsettled) return gated('failed', setup.unsettled);
 
   const settled = await runProvider(
     provider,
@@ -92,9 +120,9 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       task: input.task,
       turn: input.turn,
       config: config.data,
-      budget: provider.budget,
+      budget,
       now,
-      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot } : {}),
+      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {}),
       ...(input.cache ? { cache: input.cache } : {}),
     },
     input.signal,
@@ -111,8 +139,8 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   }
   const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
 
-  const fit = fitProviderBudget(provider, entries);
-  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${provider.budget} tokens: ${fit.dropped.join(', ')}`);
+  const fit = fitProviderBudget(provider, budget, entries);
+  if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
   const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
@@ -133,7 +161,7 @@ function validateEntries(raw: readonly unknown[]): { entries: Entry[]; invalid: 
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */
-function snapshotProblem({ snapshot, task }: RunInput): string | undefined {
+export function snapshotProblem({ snapshot, task }: Pick<RunInput, 'snapshot' | 'task'>): string | undefined {
   if (!snapshot) return 'no repository snapshot for this task';
   if (task.commit !== undefined && snapshot.commit !== task.commit) return `the snapshot is at ${snapshot.commit} but the task is pinned at ${task.commit}`;
   return undefined;

@@ -7,14 +7,18 @@ import { z } from 'zod';
 import type { AgentConfig } from './agents.ts';
 import { ToolSchema } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
-import { FRESHNESS, SourceSchema } from './entry.ts';
+import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
 import { renderFirstRequest, type Notice } from './render.ts';
-import { runProviders, type RunInput, type RunResult } from './runner.ts';
+import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
+import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
+import { settleSettings, type HostSettings } from './settings/settle.ts';
+import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
 
 export const MessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
+type Message = z.infer<typeof MessageSchema>;
 
 export const ProviderOutcomeSchema = z.object({
   name: z.string(),
@@ -32,6 +36,8 @@ export const EntrySummarySchema = z.object({
   title: z.string(),
   source: SourceSchema,
   freshness: z.enum(FRESHNESS),
+  /** Absent on turns stored before entries declared it. */
+  stability: z.enum(STABILITIES).optional(),
   reviewBy: z.string().optional(),
   chars: z.number().int().nonnegative(),
   truncated: z.boolean(),
@@ -41,46 +47,86 @@ export type EntrySummary = z.infer<typeof EntrySummarySchema>;
 
 export const AssembledTurnSchema = z.object({
   commit: z.string().nullable(),
+  /** The repository's identity (never with credentials); null for turns stored before it was recorded. */
+  repository: z.string().nullable(),
   agent: z.string(),
   turn: z.number().int().nonnegative(),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   /** Characters of all `messages` contents. */
   chars: z.number().int().nonnegative(),
+  /** Host system blocks, in order. */
+  system: z.array(z.string()),
+  /** The transcript as the model sees it at this turn: the source of truth the format adapters translate. */
+  items: z.array(TranscriptItemSchema),
+  /** The role/content view of `system` and `items`, kept for clients that read it. */
   messages: z.array(MessageSchema),
   tools: z.array(ToolSchema),
   providers: z.array(ProviderOutcomeSchema),
   entries: z.array(EntrySummarySchema),
+  /** The settings layers and the effective settings this turn was assembled with. */
+  settings: SettingsReportSchema.optional(),
 });
 export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 
-export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selection' | 'totalBudget'> {
+export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selection' | 'totalBudget' | 'setups'> {
   agent: AgentConfig;
   /** Capabilities this host wired up for the task (e.g. `repo:read` only with a snapshot). */
   available: readonly Capability[];
+  /** The host's settings layers; the repository's own is read here when the task may read it. */
+  settings?: HostSettings;
 }
 
-/** Gathers context for any turn: the runner's result plus the notices that stand in for withheld reads. */
-export async function gatherContext(input: AssembleInput): Promise<RunResult & { notices: Notice[] }> {
-  const { agent, available, ...rest } = input;
+/**
+ * Gathers context for any turn: settle the settings, run the providers, and add the notices that
+ * stand in for withheld reads.
+ */
+export async function gatherContext(input: AssembleInput): Promise<RunResult & { notices: Notice[]; settings: SettingsReport }> {
+  const { agent, available, settings, ...rest } = input;
   const capabilities = grantCapabilities({ agent, trusted: input.task.trusted, available });
-  const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget });
-  return { ...run, notices: sourceNotices(input.task.trusted, run.outcomes) };
+  const withheld = capabilities.granted.has('repo:read') ? snapshotProblem(input) : capabilities.reason('repo:read');
+  const settled = await settleSettings({
+    registry: input.registry,
+    selection: agent.providers,
+    turn: input.turn,
+    ...(settings ? { settings } : {}),
+    repository: withheld === undefined && input.snapshot ? { snapshot: input.snapshot } : { withheld: withheld ?? 'no repository snapshot for this task' },
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
+  return { ...run, notices: sourceNotices(input.task.trusted, run.outcomes), settings: settled.report };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
   const gathered = await gatherContext({ ...input, turn: 0 });
   const rendered = renderFirstRequest({ agent: input.agent, task: input.task, entries: gathered.entries, notices: gathered.notices });
+  const system = rendered.messages.filter((message) => message.role === 'system').map((message) => message.content);
+  const task: HostItem = {
+    id: TASK_ITEM_ID,
+    type: 'message',
+    role: 'user',
+    content: rendered.parts.map((part) => part.text).join(PART_SEPARATOR),
+    parts: rendered.parts,
+  };
   return {
     commit: input.task.commit ?? null,
+    repository: input.task.repository ?? null,
     agent: input.agent.name,
     turn: 0,
-    digest: await digestRequest(rendered),
+    digest: await digestRequest(rendered, gathered.settings),
     chars: rendered.messages.reduce((sum, message) => sum + message.content.length, 0),
+    system,
+    items: [task],
     messages: rendered.messages,
     tools: rendered.tools,
     providers: gathered.outcomes,
     entries: gathered.entries.map(summariseEntry),
+    settings: gathered.settings,
   };
+}
+
+/** The `messages` view: system blocks, then each item's role and content. */
+export function transcriptMessages(system: readonly string[], items: readonly TranscriptItem[]): Message[] {
+  return [...system.map((content): Message => ({ role: 'system', content })), ...items.map(messageView)];
 }
 
 /** An entry as the turn JSON reports it: provenance and size, without the body. */
@@ -91,6 +137,7 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     title: entry.title,
     source: entry.source,
     freshness: entry.freshness,
+    stability: entry.stability,
     ...(entry.reviewBy ? { reviewBy: entry.reviewBy } : {}),
     chars: entry.chars,
     truncated: entry.truncated,

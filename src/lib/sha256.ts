@@ -4,8 +4,9 @@
  * so the context core, the sources and the triggers can all share it.
  */
 
-export async function sha256Hex(text: string): Promise<string> {
-  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))));
+export async function sha256Hex(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
 export function toHex(bytes: Uint8Array): string {

@@ -6,6 +6,7 @@
  * are escaped: repository text must not be able to add links, images or HTML to the check.
  */
 import type { AssembledTurn } from '../context/turn.ts';
+import type { GitHubUsage } from '../sources/github/usage.ts';
 
 export interface CheckRunOutput {
   title: string;
@@ -50,13 +51,15 @@ function fit(summary: string): string {
  * @example
  * turnSummary(turn, 'ab12…').title // 'Context ready: 2 of 3 providers included'
  */
-export function turnSummary(turn: AssembledTurn, taskId: string): CheckRunOutput {
+export function turnSummary(turn: AssembledTurn, taskId: string, github?: GitHubUsage): CheckRunOutput {
   const included = turn.providers.filter((provider) => provider.outcome === 'included').length;
   const lines = [
     `**Digest** \`${turn.digest}\``,
     '',
     `Agent \`${escapeMarkdown(turn.agent)}\` · turn ${turn.turn} · commit ${turn.commit ? `\`${turn.commit}\`` : 'none'} · ${turn.chars} characters · task \`${taskId}\``,
     '',
+    ...settingsLine(turn),
+    ...(github ? [githubLine(github), ''] : []),
     '### Providers',
     '',
     '| Provider | Category | Outcome | Reason | Tokens | Time |',
@@ -73,11 +76,32 @@ export function turnSummary(turn: AssembledTurn, taskId: string): CheckRunOutput
     return `- ${link(sourceLabel(entry.source), entry.source.uri)}: ${escapeMarkdown(entry.title)} (${notes})`;
   });
   lines.push(...(sources.length > 0 ? bounded(sources, 'sources', SOURCES_BUDGET) : ['None.']));
-  const warnings = turn.entries.flatMap((entry) =>
-    entry.warnings.map((warning) => `- ${escapeMarkdown(entry.provider)} · ${escapeMarkdown(sourceLabel(entry.source))}: ${escapeMarkdown(warning)}`),
-  );
+  const warnings = [
+    ...(turn.settings?.warnings ?? []).map((warning) => `- settings: ${escapeMarkdown(warning)}`),
+    ...turn.entries.flatMap((entry) =>
+      entry.warnings.map((warning) => `- ${escapeMarkdown(entry.provider)} · ${escapeMarkdown(sourceLabel(entry.source))}: ${escapeMarkdown(warning)}`),
+    ),
+  ];
   if (warnings.length > 0) lines.push('', '### Warnings', '', ...bounded(warnings, 'warnings', WARNINGS_BUDGET));
   return { title: `Context ready: ${included} of ${turn.providers.length} providers included`, summary: fit(lines.join('\n')) };
+}
+
+/** Which settings layers took part, when any did: `Settings: repository applied (.groundwork.yml@…)`. */
+function settingsLine(turn: AssembledTurn): string[] {
+  const layers = (turn.settings?.layers ?? []).filter((layer) => layer.status !== 'none');
+  if (layers.length === 0) return [];
+  return [`Settings: ${layers.map((layer) => `${layer.layer} ${layer.status}${layer.source ? ` (${escapeMarkdown(layer.source)})` : ''}`).join(' · ')}`, ''];
+}
+
+/** What reading the repository cost against GitHub's rate limits. */
+export function githubLine({ requests, graphqlPoints, remaining }: GitHubUsage): string {
+  const total = requests.rest + requests.graphql;
+  const left = (['core', 'graphql'] as const).flatMap((bucket) => {
+    const known = remaining[bucket];
+    return known ? [`${bucket} ${known.remaining}${known.resetAt ? ` (resets ${known.resetAt})` : ''}`] : [];
+  });
+  const token = requests.token > 0 ? `, plus ${requests.token} installation token request${requests.token === 1 ? '' : 's'}` : '';
+  return `GitHub API: ${total} request${total === 1 ? '' : 's'} (${requests.rest} REST, ${requests.graphql} GraphQL, ${graphqlPoints} GraphQL point${graphqlPoints === 1 ? '' : 's'})${token}${left.length > 0 ? ` · remaining ${left.join(', ')}` : ''}`;
 }
 
 export function failureSummary(reason: string, taskId: string): CheckRunOutput {

@@ -8,17 +8,21 @@
 import type { AssembledTurn } from '../context/turn.ts';
 import type { Config } from '../env.ts';
 import { describeFailure } from '../sources/github/errors.ts';
+import type { GitHubUsage } from '../sources/github/usage.ts';
+import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { Notify } from '../tasks/task-request.ts';
 import { installationClient } from '../triggers/github/app-client.ts';
 import { failureSummary, turnSummary } from './check-run-summary.ts';
 import { createContextCheckRun } from './github-check.ts';
 import { postSlackResponse, slackFailureText, slackTurnText } from './slack-response.ts';
 
-export type TaskResult = { taskId: string; status: 'ready'; turn: AssembledTurn } | { taskId: string; status: 'failed'; reason: string };
+export type TaskResult = { taskId: string; status: 'ready'; turn: AssembledTurn; github?: GitHubUsage } | { taskId: string; status: 'failed'; reason: string };
 
 export interface NotifyDeps {
   config: Config;
   fetch: typeof fetch;
+  /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
+  tokens?: KeyValueStore;
   /** Bounds the whole report, so a silent GitHub or Slack cannot hold a finished task. */
   timeoutMs?: number;
 }
@@ -38,7 +42,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
       if (problem) console.warn(`task ${result.taskId}: Slack response not delivered: ${problem}`);
       return;
     }
-    const octokit = installationClient(deps.config, notify.installationId, { fetch: deps.fetch });
+    const octokit = installationClient(deps.config, notify.installationId, { fetch: deps.fetch, ...(deps.tokens ? { tokens: deps.tokens } : {}) });
     if (!octokit) {
       console.warn(`task ${result.taskId}: no GitHub App credentials, check run not created`);
       return;
@@ -49,7 +53,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
       headSha: notify.headSha,
       taskId: result.taskId,
       conclusion: result.status === 'ready' ? 'success' : 'failure',
-      output: result.status === 'ready' ? turnSummary(result.turn, result.taskId) : failureSummary(result.reason, result.taskId),
+      output: result.status === 'ready' ? turnSummary(result.turn, result.taskId, result.github) : failureSummary(result.reason, result.taskId),
       completedAt: new Date(),
       signal,
     });

@@ -9,7 +9,7 @@ import type { AppEnv } from '../app.ts';
 import { getConfig } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBodyBytes } from '../http/read-body.ts';
-import { dispatchDelivery } from '../triggers/github/dispatch.ts';
+import { dispatchDelivery, signedDeliveryKey } from '../triggers/github/dispatch.ts';
 import { parseGitHubEvent } from '../triggers/github/events.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
 import { verifyWithRotation } from '../triggers/github/verify.ts';
@@ -19,7 +19,7 @@ export const GITHUB_WEBHOOK_PATH = '/webhooks/github';
 const REQUIRED_HEADERS = ['X-GitHub-Event', 'X-GitHub-Delivery', 'X-Hub-Signature-256'] as const;
 /** GitHub caps webhook payloads at 25 MB. */
 const MAX_BODY_BYTES = 25 * 1024 * 1024;
-/** GitHub sends a GUID; it becomes an idempotency key, so nothing looser is accepted. */
+/** GitHub sends a GUID, the same on a redelivery; nothing looser is accepted. */
 const DELIVERY_ID = /^[A-Za-z0-9-]{1,100}$/;
 
 export interface GitHubWebhookOptions {
@@ -47,6 +47,12 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     const config = getConfig(c.env);
     const secrets = { current: config.GITHUB_WEBHOOK_SECRET, previous: config.GITHUB_WEBHOOK_SECRET_PREVIOUS };
     if (!secrets.current && !secrets.previous) throw new ApiError('not_configured', 'no GitHub webhook secret is configured');
+    // A task accepted now could never read the repository or post its check run.
+    const missingApp = [
+      ...(config.GITHUB_APP_CLIENT_ID || config.GITHUB_APP_ID ? [] : ['GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID)']),
+      ...(config.GITHUB_APP_PRIVATE_KEY ? [] : ['GITHUB_APP_PRIVATE_KEY']),
+    ];
+    if (missingApp.length > 0) throw new ApiError('not_configured', `the GitHub App is not configured: set ${missingApp.join(' and ')}`);
     const body = await readBodyBytes(c, MAX_BODY_BYTES);
     if (!(await verifyWithRotation(secrets, body, c.req.header('X-Hub-Signature-256')))) {
       throw new ApiError('unauthorized', 'X-Hub-Signature-256 does not match the body');
@@ -58,11 +64,11 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     } catch {
       throw new ApiError('bad_request', 'body is not valid JSON');
     }
-    const result = await dispatchDelivery(parseGitHubEvent(event, json), deliveryId, {
+    const result = await dispatchDelivery(parseGitHubEvent(event, json), await signedDeliveryKey(event, body), {
       tasks: deps.tasks(c.env),
       tenants: c.env.TENANTS,
       appHandle: config.GITHUB_APP_HANDLE,
-      lookup: createPullRequestLookup(config, options.fetch),
+      lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
       now: deps.now,
     });
 

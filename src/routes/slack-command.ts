@@ -7,6 +7,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../app.ts';
 import { getConfig } from '../env.ts';
+import { sha256Hex } from '../lib/sha256.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBodyBytes } from '../http/read-body.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
@@ -46,11 +47,13 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
     });
     if (!verified.ok) throw new ApiError('unauthorized', verified.reason);
 
+    const timestamp = c.req.header('X-Slack-Request-Timestamp') ?? '';
     const message = await handleSlashCommand(new URLSearchParams(new TextDecoder().decode(body)), {
+      signedDigest: await sha256Hex(`v0:${timestamp}:${await sha256Hex(body)}`),
       tasks: deps.tasks(c.env),
       tenants: c.env.TENANTS,
       teamRepos: config.SLACK_TEAM_REPOS,
-      lookup: createPullRequestLookup(config, options.fetch),
+      lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
     });
     return c.json(message, 200);
   });

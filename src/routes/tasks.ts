@@ -6,12 +6,16 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import { resolveAgent } from '../context/agents.ts';
+import { FORMATS, formatRequest } from '../context/formats/format.ts';
+import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getConfig } from '../env.ts';
+import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
-import { gitHostAllowed, TaskRequestSchema } from '../tasks/task-request.ts';
+import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
@@ -24,8 +28,11 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   agent: true,
   trusted: true,
   skills: true,
+  providers: true,
   parentTaskId: true,
 })
+  // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
+  .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
   .superRefine((body, ctx) => {
     const agent = resolveAgent(body.agent);
@@ -33,7 +40,8 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   });
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
-const TurnParam = z.coerce.number().int().nonnegative().max(10_000);
+const TurnParam = decimalParam(10_000);
+const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
@@ -58,14 +66,19 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       }
     }
     const config = getConfig(c.env);
-    if (/^https?:\/\//i.test(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
+    if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
       throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
     }
+    if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
+      throw new ApiError('bad_request', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them');
+    }
     // REST tasks read owner/name with the host token; without one the task could only fail later.
-    if (!/^https?:\/\//i.test(body.repo) && !config.GITHUB_TOKEN) {
+    if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
     }
-    const created = await deps.tasks(c.env).create({ ...body, origin: 'api', tenant });
+    const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];
+    if (capped) throw new ApiError('bad_request', `providers.${capped.path}: ${capped.message}`);
+    const created = await deps.tasks(c.env).create({ ...body, tenant });
     return c.json({ id: created.id, status: created.status }, 202);
   });
 
@@ -79,10 +92,12 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.get('/tasks/:id/turns/:n', async (c) => {
     const id = c.req.param('id');
     const turn = parseWith(TurnParam, c.req.param('n'), 'n');
+    const format = parseWith(FormatParam, c.req.query('format'), 'format');
     const result = TurnResultSchema.parse(await stubFor(c.env, id).readTurn(c.get('tenant'), turn));
     if (result.status === 'not-found') throw notFound(id);
     if (result.status !== 'ok') throw new ApiError('not_found', result.status === 'conflict' ? result.message : result.reason);
-    return c.json(result.turn);
+    if (!format) return c.json(result.turn);
+    return c.json(formatRequest(format, await promptFromTurn(result.turn)).body);
   });
 
   app.post('/tasks/:id/turns', async (c) => {
@@ -103,6 +118,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const result = AppendResultSchema.parse(await stub.append(c.get('tenant'), items));
     if (result.status === 'not-found') throw notFound(id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', result.message);
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });

@@ -11,9 +11,10 @@
  * const loader = createCachedLoader(createGitObjectLoader(store, commit), env.CACHE, { repository, commit });
  */
 import { z } from 'zod';
-import { toHex } from '../lib/sha256.ts';
+import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { cachedJson, readCachedJson, writeCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
+import { PartialTreeSchema } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
 
@@ -54,6 +55,8 @@ const treeSchema = z.object({
   ),
 });
 
+const partialSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), tree: PartialTreeSchema });
+
 const blobSchema = z.object({
   schema: z.literal(SOURCE_CACHE_SCHEMA),
   size: z.number().int().nonnegative(),
@@ -65,21 +68,34 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
   const write: CacheWriteOptions = { expirationTtl: options.expirationTtl ?? DEFAULT_CACHE_TTL_SECONDS };
   const maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_CACHED_BLOB_BYTES;
 
+  const { loadPartial } = loader;
   return {
+    // The part of a tree a plan read ahead, under repository + commit + the plan: the same plan
+    // at the same commit is served from here, with its blobs from the blob cache below.
+    ...(loadPartial
+      ? {
+          async loadPartial(plan, signal) {
+            const keyParts = ['gw', 'partial', version, scope.repository, scope.commit, await sha256Hex(JSON.stringify(plan))];
+            const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, tree: await loadPartial.call(loader, plan, signal) }) as const;
+            return (await cachedJson(store, keyParts, partialSchema, compute, write)).tree;
+          },
+        }
+      : {}),
+
     async loadTree(signal): Promise<FlatTreeEntry[]> {
       const keyParts = ['gw', 'tree', version, scope.repository, scope.commit];
       const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, entries: await loader.loadTree(signal) }) as const;
       return (await cachedJson(store, keyParts, treeSchema, compute, write)).entries;
     },
 
-    async loadBlob(oid, signal): Promise<Uint8Array> {
+    async loadBlob(oid, signal, blobOptions): Promise<Uint8Array> {
       const key = await cacheKey(['gw', 'blob', version, scope.repository, oid]);
       const cached = await readCachedJson(store, key, blobSchema);
       if (cached.hit) {
         const bytes = decodeBase64(cached.value.base64);
         if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
       }
-      const bytes = await loader.loadBlob(oid, signal);
+      const bytes = await loader.loadBlob(oid, signal, blobOptions);
       if (bytes.byteLength <= maxBlobBytes) {
         await writeCachedJson(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
       }
@@ -92,7 +108,7 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
  * A git blob id is the hash of `blob <size>\0<content>` (SHA-1, or SHA-256 in sha256
  * repositories). Ids of other shapes cannot be checked and rely on the size check alone.
  */
-async function matchesOid(bytes: Uint8Array, oid: string): Promise<boolean> {
+export async function matchesOid(bytes: Uint8Array, oid: string): Promise<boolean> {
   const algorithm = /^[0-9a-f]{40}$/.test(oid) ? 'SHA-1' : /^[0-9a-f]{64}$/.test(oid) ? 'SHA-256' : undefined;
   if (!algorithm) return true;
   const header = new TextEncoder().encode(`blob ${bytes.byteLength}\0`);

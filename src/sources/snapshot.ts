@@ -6,6 +6,7 @@
  * Failures a caller can act on are values (`missing`, `failed`, `binary`, ...), not exceptions;
  * a source throws only when the caller's AbortSignal fires.
  */
+import type { ReadPlan } from './read-plan.ts';
 
 /** A 40-hex commit id. Every read after `resolve` is pinned to one of these. */
 export type CommitSha = string;
@@ -46,6 +47,11 @@ export type ReadResult =
       size: number;
       /** True when only the first `maxBytes` bytes were decoded. */
       truncated: boolean;
+      /**
+       * Git object id of the blob that was read (the target's, for a resolved symlink). Two reads
+       * with the same blob id saw the same bytes, at any commit: freshness checks compare these.
+       */
+      blob: string;
       /** Set when `path` was a symlink resolved to a regular file in the same tree. */
       resolvedFrom?: { link: string; target: string };
     }
@@ -55,12 +61,16 @@ export type ReadResult =
   /** A symlink that does not resolve to a regular file inside the tree at this commit. */
   | { status: 'unresolved-symlink'; path: string; target: string; reason: string }
   | { status: 'invalid-path'; path: string; reason: string }
+  /** The source chose not to spend a request on an optional read (e.g. its API budget is low). */
+  | { status: 'skipped'; path: string; reason: string }
   | SourceFailure;
 
 export interface ReadOptions {
   /** Read at most this many bytes of the blob; the result reports the total size. */
   maxBytes: number;
   signal?: AbortSignal;
+  /** The caller can do without this file: a source short of API budget may answer `skipped` instead of spending a request. */
+  optional?: boolean;
 }
 
 /** A repository tree at one commit. Immutable: the same call gives the same answer forever. */
@@ -80,6 +90,8 @@ export type ResolveResult =
   | { status: 'failed'; ref: string; reason: string; permanent?: true };
 
 export interface SnapshotOptions {
+  /** What the task's readers will ask for; a source may read it ahead. */
+  plan?: ReadPlan;
   /**
    * Bounds the loads a snapshot shares among its callers (the commit's tree, a fetched pack),
    * e.g. an assembly's deadline. Each call still waits under its own signal, so one caller
@@ -88,9 +100,13 @@ export interface SnapshotOptions {
   signal?: AbortSignal;
 }
 
-/** Where snapshots come from: resolve a ref to a commit once per task, then pin to it. */
+/**
+ * Where snapshots come from: resolve a ref to a commit once per task, then pin to it. A plan
+ * says what the task's readers will ask of the snapshot; a source may fetch it ahead (the
+ * GitHub source: in the same GraphQL query that resolves the ref) or ignore it.
+ */
 export interface RepositorySource {
   readonly repository: string;
-  resolve(ref: string, options?: { signal?: AbortSignal }): Promise<ResolveResult>;
+  resolve(ref: string, options?: { signal?: AbortSignal; plan?: ReadPlan }): Promise<ResolveResult>;
   snapshot(commit: CommitSha, options?: SnapshotOptions): Snapshot;
 }

@@ -3,9 +3,16 @@
  * A Snapshot built from two primitives every git backend has: the flat recursive tree of a
  * commit and blobs by object id. Listing, confinement, symlink policy and decoding live here
  * once, so the GitHub API and isomorphic-git sources differ only in how they load objects.
+ *
+ * What the snapshot loads once for every caller (the tree, its directories, a read-ahead) runs
+ * under the snapshot's own signal, e.g. an assembly's deadline; each call waits for it under its
+ * caller's signal. So one reader giving up (a provider's timeout) neither cancels the load for the
+ * others nor is held by it.
  */
 import { decodeBlob } from './decode.ts';
+import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
+import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
 import { untilAborted } from '../lib/abortable.ts';
 import { PermanentSourceError } from './permanent.ts';
 import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
@@ -19,12 +26,36 @@ export interface FlatTreeEntry {
   size?: number;
 }
 
+/** Thrown by a loader that declines an optional read; the snapshot answers `skipped` with its message. */
+export class SkippedRead extends Error {
+  override readonly name = 'SkippedRead';
+}
+
 /** Loads git objects for one commit. Implementations may throw; the snapshot turns that into `failed`. */
 export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
-  loadBlob(oid: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
+  loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
+  /**
+   * The entries of one directory (`tree` is its tree oid, undefined for the root). A loader for
+   * which reading a tree is cheap offers this, so a snapshot reads only the directories it is
+   * asked about instead of the whole commit (`loadTree` is then never called).
+   */
+  loadDirectory?(tree: string | undefined, path: string, signal?: AbortSignal): Promise<FlatTreeEntry[]>;
+  /**
+   * The part of the tree a plan needs, cheaper than the whole (and, for some loaders, with the
+   * planned blobs on board for `loadBlob`). Optional; a failure falls back to the whole tree.
+   */
+  loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
 }
 
+/** What list and read need from a tree: one entry by path, and the entries of one directory. */
+interface TreeView {
+  entry(path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined>;
+  children(dir: string, signal?: AbortSignal): Promise<TreeEntry[]>;
+}
+
+/** `plan`: what the readers will ask for, answered from `loadPartial` where it can. `signal`: bounds the shared loads. */
 export interface TreeSnapshotOptions extends SnapshotOptions {
   repository: string;
   commit: CommitSha;
@@ -38,27 +69,37 @@ interface TreeIndex {
 }
 
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
-  const { loader } = options;
-  let index: Promise<TreeIndex> | undefined;
+  const { loader, plan, signal: lifetime } = options;
+  const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader), lifetime) : flatView(loader, lifetime);
+  let partial: Promise<PartialIndex | undefined> | undefined;
 
-  const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
-    signal?.throwIfAborted();
-    if (!index) {
-      // Shared by every caller, so it runs under the snapshot's signal, not the first caller's.
-      index = loader.loadTree(options.signal).then(buildIndex);
-      // A failed load is not memoised: the next call may succeed.
-      index.catch(() => (index = undefined));
-    }
-    return untilAborted(index, signal);
+  /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
+  const loadPartial = (signal?: AbortSignal): Promise<PartialIndex | undefined> => {
+    if (!plan || isEmptyPlan(plan) || !loader.loadPartial) return Promise.resolve(undefined);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const load = loader.loadPartial.bind(loader, plan);
+    // A failed read-ahead only sends readers to the whole tree, which says why if it fails too.
+    partial ??= shared(lifetime, () => load(lifetime)).then(
+      (read) => (isConsistent(read) ? indexPartialTree(read) : undefined),
+      () => undefined,
+    );
+    return untilAborted(partial, signal);
+  };
+
+  /** The entry at a normalised path, from the read-ahead when it knows (null there means absent). */
+  const entryAt = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => {
+    const known = (await loadPartial(signal))?.entry(path);
+    if (known !== undefined) return known ?? undefined;
+    return tree.entry(path, signal);
   };
 
   const readBlob = async (
     entry: FlatTreeEntry,
     requested: string,
-    { maxBytes, signal }: ReadOptions,
+    { maxBytes, signal, optional }: ReadOptions,
     resolvedFrom?: { link: string; target: string },
   ): Promise<ReadResult> => {
-    const bytes = await loader.loadBlob(entry.oid, signal);
+    const bytes = await loader.loadBlob(entry.oid, signal, optional ? { optional } : undefined);
     const decoded = decodeBlob(bytes, maxBytes);
     if (decoded.kind === 'binary') return { status: 'binary', path: requested, size: bytes.length, reason: decoded.reason };
     return {
@@ -67,6 +108,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       text: decoded.text,
       size: bytes.length,
       truncated: decoded.truncated,
+      blob: entry.oid,
       ...(resolvedFrom ? { resolvedFrom } : {}),
     };
   };
@@ -81,13 +123,14 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       const path = normal.path;
       try {
-        const tree = await loadIndex(signal);
+        const listed = (await loadPartial(signal))?.children(path);
+        if (listed) return { status: 'ok', path, entries: listed };
         if (path !== '') {
-          const entry = tree.byPath.get(path);
+          const entry = await entryAt(path, signal);
           if (!entry) return { status: 'missing', path };
           if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
         }
-        return { status: 'ok', path, entries: tree.children.get(path) ?? [] };
+        return { status: 'ok', path, entries: await tree.children(path, signal) };
       } catch (error) {
         return failure(path, error, signal);
       }
@@ -99,8 +142,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       const requested = normal.path;
       const { signal } = readOptions;
       try {
-        const tree = await loadIndex(signal);
-        const entry = tree.byPath.get(requested);
+        const entry = await entryAt(requested, signal);
         if (!entry) return { status: 'missing', path: requested };
         if (entry.kind === 'file') return await readBlob(entry, requested, readOptions);
         if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
@@ -110,17 +152,69 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         // An absolute target must be refused, not re-rooted under the link's directory.
         const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
         if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
-        const targetEntry = tree.byPath.get(resolved.path);
+        const targetEntry = await entryAt(resolved.path, signal);
         if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };
         if (targetEntry.kind !== 'file') {
           return { status: 'unresolved-symlink', path: requested, target, reason: `target is a ${targetEntry.kind}, not a regular file` };
         }
         return await readBlob(targetEntry, requested, readOptions, { link: requested, target: resolved.path });
       } catch (error) {
+        if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: requested, reason: error.message };
         return failure(requested, error, signal);
       }
     },
   };
+}
+
+/** The whole tree, loaded once (one request for the GitHub API, one fetch for a remote). */
+function flatView(loader: TreeLoader, lifetime: AbortSignal | undefined): TreeView {
+  let index: Promise<TreeIndex> | undefined;
+  const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (!index) {
+      index = shared(lifetime, () => loader.loadTree(lifetime)).then(buildIndex);
+      // A failed load is not memoised: the next call may succeed.
+      index.catch(() => (index = undefined));
+    }
+    return untilAborted(index, signal);
+  };
+  return {
+    entry: async (path, signal) => (await loadIndex(signal)).byPath.get(path),
+    children: async (dir, signal) => (await loadIndex(signal)).children.get(dir) ?? [],
+  };
+}
+
+/** Directory by directory, each read once, only along the paths asked about. */
+function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>, lifetime: AbortSignal | undefined): TreeView {
+  const directories = new Map<string, Promise<TreeIndex | undefined>>();
+  /** Shared by every caller, so it loads under the snapshot's signal. */
+  const directory = (dir: string): Promise<TreeIndex | undefined> => {
+    let loaded = directories.get(dir);
+    if (!loaded) {
+      loaded = (async () => {
+        lifetime?.throwIfAborted();
+        if (dir === '') return buildIndex(await loadDirectory(undefined, '', lifetime));
+        const self = await entryOf(dir);
+        return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, lifetime)) : undefined;
+      })();
+      directories.set(dir, loaded);
+      loaded.catch(() => directories.delete(dir));
+    }
+    return loaded;
+  };
+  const entryOf = async (path: string): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path)))?.byPath.get(path);
+  return {
+    entry: (path, signal) => (signal?.aborted ? Promise.reject(signal.reason) : untilAborted(entryOf(path), signal)),
+    children: async (dir, signal) => {
+      signal?.throwIfAborted();
+      return (await untilAborted(directory(dir), signal))?.children.get(dir) ?? [];
+    },
+  };
+}
+
+/** Starts a load every caller shares, unless its lifetime is already over. */
+function shared<T>(lifetime: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
+  return lifetime?.aborted ? Promise.reject(lifetime.reason) : start();
 }
 
 function buildIndex(entries: FlatTreeEntry[]): TreeIndex {

@@ -8,53 +8,79 @@
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
-import { createAppAuth, tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
+import { parseRemoteUrl } from '../sources/git/remote-url.ts';
+import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
+import { createUsageMeter, type GitHubUsage } from '../sources/github/usage.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
-import { hostGuardedFetch } from './host-guarded-fetch.ts';
-import type { TaskRequest } from './task-request.ts';
+import { installationAuthFor } from './github-app.ts';
+import { hostAllowed, isGitUrl, isLocalRepo, type TaskRequest } from './task-request.ts';
+import { parseFullName } from '../sources/github/repo-name.ts';
 
 export interface OpenSourceDeps {
   config: Config;
   fetch: typeof fetch;
   cache?: KeyValueStore;
+  /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
+  tokens?: KeyValueStore;
 }
 
 export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
+  /** What this task's GitHub reads have cost so far (GitHub sources only). */
+  usage?: () => GitHubUsage;
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
-  if (/^https?:\/\//i.test(request.repo)) {
+  if (isLocalRepo(request.repo)) {
+    const served = config.LOCAL_REPOSITORIES[request.repo];
+    if (served === undefined) throw new PermanentAssemblyError(`${request.repo} is not served by this instance (LOCAL_REPOSITORIES)`);
+    // Named by its path, as `groundwork context` names it, so labels and cache keys survive a new port.
+    const cache = deps.cache ? scopeStore(deps.cache, `local:${await sha256Hex(request.repo)}`) : undefined;
+    const source = createRemoteGitSource(served, { identity: request.repo, fetch: deps.fetch, maxFetchBytes: config.GIT_MAX_FETCH_BYTES, capSetting: 'GIT_MAX_FETCH_BYTES', ...(cache ? { cache: { store: cache } } : {}) });
+    return { source, ...(cache ? { cache } : {}) };
+  }
+  if (isGitUrl(request.repo)) {
+    // Checked at creation; a task stored before that fails here once instead of being retried.
+    const parsed = parseRemoteUrl(request.repo);
+    if (!parsed.ok) throw new PermanentAssemblyError(parsed.reason);
     const cache = deps.cache ? scopeStore(deps.cache, `git:${await sha256Hex(gitCredentials(request.repo))}`) : undefined;
     const allowed = config.GIT_ALLOWED_HOSTS;
     const source = createRemoteGitSource(request.repo, {
-      fetch: allowed.length > 0 ? hostGuardedFetch(deps.fetch, allowed) : deps.fetch,
+      fetch: deps.fetch,
+      ...(allowed.length > 0 ? { refuse: (url: URL) => (hostAllowed(url.hostname, allowed) ? undefined : `${url.hostname} is not an allowed git host (GIT_ALLOWED_HOSTS)`) } : {}),
       maxFetchBytes: config.GIT_MAX_FETCH_BYTES,
       capSetting: 'GIT_MAX_FETCH_BYTES',
       ...(cache ? { cache: { store: cache } } : {}),
     });
     return { source, ...(cache ? { cache } : {}) };
   }
-  const [owner = '', repo = ''] = request.repo.split('/');
-  const { auth, scope } = await githubAuthFor(request.githubInstallationId, config);
+  // Tasks stored before names were checked at creation fail here, once, instead of retrying.
+  const name = parseFullName(request.repo);
+  if (!name.ok) throw new PermanentAssemblyError(`repo ${request.repo}: ${name.reason}`);
+  const { owner, name: repo } = name;
+  const { auth, scope } = await githubAuthFor(request.githubInstallationId, deps);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
+  const meter = createUsageMeter();
   const source = createGitHubSource({
     owner,
     repo,
     auth,
     baseUrl: config.GITHUB_API_URL,
     fetch: deps.fetch,
+    reads: config.GITHUB_READS,
+    meter,
+    rateLimitFloor: config.GITHUB_RATE_LIMIT_FLOOR,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
-  return { source, ...(cache ? { cache } : {}) };
+  return { source, usage: () => meter.read(), ...(cache ? { cache } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */
@@ -67,24 +93,14 @@ function gitCredentials(url: string): string {
   }
 }
 
-/** One App auth per installation per isolate, so its installation token is reused across tasks. */
-const appAuths = new Map<string, GitHubAuth>();
-
 /** The credential a GitHub read uses, and the cache scope that credential's reads share. */
-async function githubAuthFor(installation: number | undefined, config: Config): Promise<{ auth: GitHubAuth; scope: string }> {
-  if (installation !== undefined && config.GITHUB_APP_ID && config.GITHUB_APP_PRIVATE_KEY) {
-    const key = `${config.GITHUB_API_URL} ${config.GITHUB_APP_ID} ${installation}`;
-    let auth = appAuths.get(key);
-    if (!auth) {
-      auth = createAppAuth({ appId: config.GITHUB_APP_ID, privateKey: config.GITHUB_APP_PRIVATE_KEY, installationId: installation });
-      appAuths.set(key, auth);
-    }
-    return { auth, scope: `github-installation:${key}` };
-  }
+async function githubAuthFor(installation: number | undefined, { config, tokens }: OpenSourceDeps): Promise<{ auth: GitHubAuth; scope: string }> {
+  const app = installation === undefined ? undefined : installationAuthFor(config, installation, tokens);
+  if (app) return app;
   if (config.GITHUB_TOKEN) return { auth: tokenAuth(config.GITHUB_TOKEN), scope: `github-token:${await sha256Hex(config.GITHUB_TOKEN)}` };
   throw new PermanentAssemblyError(
     installation
-      ? 'GitHub App credentials are not configured: set GITHUB_APP_ID and GITHUB_APP_PRIVATE_KEY'
+      ? 'GitHub App credentials are not configured: set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID) and GITHUB_APP_PRIVATE_KEY'
       : 'no GitHub credentials for owner/name repositories: set GITHUB_TOKEN (or use a git URL)',
   );
 }

@@ -5,6 +5,11 @@
  */
 import { z } from 'zod';
 import { ORIGINS } from '../context/provider.ts';
+import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';
+import { TaskSettingsSchema } from '../providers/settings.ts';
+import { isValidRefName } from '../sources/git/ref-name.ts';
+import { LoginSchema, parseFullName, RepoNameSchema } from '../sources/github/repo-name.ts';
+import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { normalisePath } from '../sources/paths.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
@@ -20,45 +25,120 @@ export const WorkingDirectorySchema = z
     return z.NEVER;
   });
 
-export const SkillNameSchema = z.string().regex(/^[a-z0-9-]{1,64}$/, 'skill names are 1-64 chars of a-z, 0-9 and -');
+const SKILL_NAME_RULE = 'a skill name is 1-64 lowercase letters, digits and - (not at either end, never --)';
 
-/** `owner/name` (GitHub source) or an http(s) git URL (isomorphic-git source). */
+/**
+ * A skill to select: a name as the Agent Skills rule allows it, NFKC-normalised (`навык`, `技能`,
+ * a decomposed `café` as the index holds it precomposed), or a path with a `/` naming a skill's
+ * directory or SKILL.md, which is how one of two skills sharing a name is picked.
+ *
+ * @example
+ * SkillNameSchema.parse('мой-навык')             // 'мой-навык'
+ * SkillNameSchema.parse('./.agents/skills/deploy/') // '.agents/skills/deploy'
+ */
+export const SkillNameSchema = z
+  .string()
+  .max(1024)
+  .transform((value, ctx) => {
+    const text = value.trim();
+    if (text.includes('/')) {
+      const normal = normalisePath(text);
+      if (normal.ok && normal.path !== '') return normal.path.includes('/') ? normal.path : `${normal.path}/`;
+      ctx.addIssue({ code: 'custom', message: `is not a skill's path: ${normal.ok ? 'it names the repository root' : normal.reason}` });
+      return z.NEVER;
+    }
+    const name = normaliseSkillName(text);
+    if (isSkillName(name)) return name;
+    const problems = name === '' ? ['is empty'] : skillNameProblems(name).map((problem) => problem.message);
+    ctx.addIssue({ code: 'custom', message: `${SKILL_NAME_RULE}, or a path to the skill: ${JSON.stringify(name.slice(0, 80))} ${problems.join(', ')}` });
+    return z.NEVER;
+  });
+
+const REPO_SHAPE = 'must be owner/name or an http(s) git URL';
+
+/** True for a repository named by git URL rather than GitHub `owner/name`. */
+export const isGitUrl = (repo: string): boolean => /^https?:\/\//i.test(repo);
+
+/** A repository on the machine of a local instance, named as `groundwork context` names it. */
+export function isLocalRepo(repo: string): boolean {
+  return /^file:\/\/\/[^\0]*$/.test(repo);
+}
+
+/** Why `repo` names no repository we can read, or undefined when it names one. */
+function repoProblem(repo: string): string | undefined {
+  if (isGitUrl(repo)) return gitUrlProblem(repo);
+  if (isLocalRepo(repo)) return undefined;
+  if (repo.split('/').length !== 2) return REPO_SHAPE;
+  const name = parseFullName(repo);
+  return name.ok ? undefined : name.reason;
+}
+
+/**
+ * `owner/name` (GitHub source, checked as GitHub checks names), an http(s) git URL
+ * (isomorphic-git source), or a `file:///` path that this instance serves (LOCAL_REPOSITORIES,
+ * set by `groundwork run`).
+ */
 export const RepoSchema = z
   .string()
   .trim()
   .min(1, 'is required')
   .max(512)
-  .refine((repo) => /^[A-Za-z0-9-]+\/[A-Za-z0-9._-]+$/.test(repo) || /^https?:\/\/[^\s]+$/.test(repo), {
-    message: 'must be owner/name or an http(s) git URL',
+  .superRefine((repo, ctx) => {
+    const problem = repoProblem(repo);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
   });
 
-/** A repository as it may be shown back: a git URL loses its user and password. */
+/** A branch, tag or commit, by git's ref name rules (`..`, `~`, `:` and control characters never pass). */
+export const RefSchema = z.string().min(1).max(256).refine(isValidRefName, 'must be a branch, tag or commit name');
+
+/**
+ * Why a git URL cannot be read, judged by the parser that will read it, so that everything
+ * stored can be read and shown back without its credentials. The URL is not quoted: it may
+ * hold a password.
+ */
+function gitUrlProblem(url: string): string | undefined {
+  if (/[\s\x00-\x1f\x7f]/.test(url)) return 'git URL must not contain whitespace or control characters';
+  const parsed = parseRemoteUrl(url);
+  return parsed.ok ? undefined : parsed.reason.replace(/^remote git URL/, 'git URL');
+}
+
+const UNPARSABLE = '(a git URL that does not parse; not shown)';
+
+/**
+ * A repository as it may be shown back: a git URL as the identity its source reads (no user,
+ * password, query or fragment). A stored URL that does not parse is never shown as written.
+ */
 export function displayRepo(repo: string): string {
-  if (!/^https?:\/\//i.test(repo)) return repo;
-  try {
-    const url = new URL(repo);
-    if (url.username === '' && url.password === '') return repo;
-    url.username = '';
-    url.password = '';
-    return url.toString();
-  } catch {
-    return repo;
-  }
+  if (!isGitUrl(repo)) return repo;
+  const parsed = parseRemoteUrl(repo);
+  return parsed.ok ? parsed.identity : UNPARSABLE;
 }
 
 /** Whether a git URL's host matches the allowlist (`host` or `*.suffix`); an empty list allows all. */
 export function gitHostAllowed(repo: string, allowed: readonly string[]): boolean {
   if (allowed.length === 0) return true;
-  const host = new URL(repo).hostname.toLowerCase();
-  return allowed.some((pattern) => (pattern.startsWith('*.') ? host.endsWith(pattern.slice(1)) : host === pattern));
+  let host: string;
+  try {
+    host = new URL(repo).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return hostAllowed(host, allowed);
+}
+
+/** Whether `host` matches the allowlist (`host` or `*.suffix`); an empty list allows all. */
+export function hostAllowed(host: string, allowed: readonly string[]): boolean {
+  if (allowed.length === 0) return true;
+  const name = host.toLowerCase();
+  return allowed.some((pattern) => (pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern));
 }
 
 export const NotifySchema = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('github-check'),
     installationId: z.number().int().positive(),
-    owner: z.string().min(1),
-    repo: z.string().min(1),
+    owner: LoginSchema,
+    repo: RepoNameSchema,
     headSha: COMMIT,
   }),
   z.object({ kind: z.literal('slack'), responseUrl: z.url() }),
@@ -80,7 +160,7 @@ export const TaskRequestSchema = z.object({
   tenant: z.string().min(1).max(200),
   repo: RepoSchema,
   /** Branch, tag or commit to resolve once at assembly; ignored when `baseCommit` is set. */
-  ref: z.string().min(1).max(256).optional(),
+  ref: RefSchema.optional(),
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
   cwd: WorkingDirectorySchema.default(''),
@@ -88,6 +168,8 @@ export const TaskRequestSchema = z.object({
   agent: z.string().min(1).max(64).default('entry'),
   trusted: z.boolean().default(true),
   skills: z.array(SkillNameSchema).max(32).default([]),
+  /** Task settings per provider (same shapes as PROVIDER_CONFIG and `.groundwork.yml`); they take precedence over both. */
+  providers: TaskSettingsSchema.optional(),
   /** The GitHub App installation whose token reads an `owner/name` repository (else GITHUB_TOKEN). */
   githubInstallationId: z.number().int().positive().optional(),
   parentTaskId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a task id').optional(),

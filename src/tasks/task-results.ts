@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
+import { GitHubUsageSchema } from '../sources/github/usage.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
 const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
@@ -18,7 +19,7 @@ export const TurnResultSchema = z.discriminatedUnion('status', [
 ]);
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
-/** An append or a turn that would take the transcript past its cap; nothing was written. */
+/** An append that would take the transcript past its cap; nothing was written. */
 const TooLarge = z.object({ status: z.literal('too-large'), message: z.string() });
 
 export const AppendResultSchema = z.discriminatedUnion('status', [
@@ -26,6 +27,8 @@ export const AppendResultSchema = z.discriminatedUnion('status', [
   NotFound,
   Conflict,
   TooLarge,
+  /** The batch was refused whole; `field` names the item and field, e.g. `items[2].callId`. */
+  z.object({ status: z.literal('invalid'), field: z.string(), message: z.string() }),
 ]);
 export type AppendResult = z.infer<typeof AppendResultSchema>;
 
@@ -49,6 +52,8 @@ export const TaskDescriptionSchema = z.object({
       commit: z.string().nullable(),
       createdAt: z.string(),
       providers: z.array(ProviderOutcomeSchema),
+      /** GitHub requests, GraphQL points and the remaining budget GitHub reported, for GitHub API tasks. */
+      github: GitHubUsageSchema.optional(),
     }),
   ),
 });

@@ -4,6 +4,7 @@
  * selections and `@handle` mentions. Code and quoted replies are not read, so a shell `$var` in
  * a snippet selects nothing and quoting an earlier request does not start it again.
  */
+import { skillMentions } from '../lib/skill-names.ts';
 
 /** Code (fenced and inline) and `>` quoted lines removed; what the person actually said. */
 export function spokenText(markdown: string): string {
@@ -13,22 +14,17 @@ export function spokenText(markdown: string): string {
     .replace(/^[ \t]*>.*$/gm, ' ');
 }
 
-/** Skill names must start with a letter, so `$5` in "costs $5" is money, not a skill. */
-const SKILL = /(?<![\w$])\$([a-z][a-z0-9-]{0,63})(?![\w-])/g;
 const MAX_SKILLS = 32;
 
 /**
- * Unique `$name` selections in order of first appearance.
+ * Unique `$name` selections in order of first appearance, read as the skills provider reads
+ * them (so `$навык` counts and `$5` in "costs $5" is money, not a skill).
  *
  * @example
  * collectSkills('fix it with $tdd and $review-pr, not `$HOME`') // ['tdd', 'review-pr']
  */
 export function collectSkills(text: string): string[] {
-  const names = new Set<string>();
-  for (const match of spokenText(text).matchAll(SKILL)) {
-    if (match[1] !== undefined) names.add(match[1]);
-  }
-  return [...names].slice(0, MAX_SKILLS);
+  return skillMentions(spokenText(text)).slice(0, MAX_SKILLS);
 }
 
 /** True when `@handle` appears as a mention (GitHub handles are case-insensitive). */

@@ -17,17 +17,18 @@ async function create(ref: string): Promise<string> {
 }
 
 describe('a GitHub API that stops answering', () => {
-  it('fails the task at its deadline when resolving the ref gets no answer, naming the host and the step', async () => {
-    await scope.configure({ faults: [{ status: 200, times: 3, match: '/commits/main', stall: true }] });
+  it('fails the task at its deadline when resolving the ref (with its read-ahead, over GraphQL) gets no answer, naming the host and the step', async () => {
+    await scope.configure({ faults: [{ status: 200, times: 3, match: '/graphql', stall: true }] });
     const id = await create('main');
     await waitForTask(id, settled);
     const failed = await runRetries(id);
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason: overdue(`resolving main of ${repository()}`), commit: null, turns: [] });
-    expect(await scope.count('/commits/main')).toBe(3);
+    expect(await scope.count('/graphql')).toBe(3);
   });
 
-  it('fails the task at its deadline when the tree of a pinned commit gets no answer', async () => {
-    await scope.configure({ faults: [{ status: 200, times: 3, match: '/git/trees/', stall: true }] });
+  it('fails the task at its deadline when the REST tree of a pinned commit gets no answer', async () => {
+    // GraphQL refuses the read-ahead, so the snapshot falls back to the git-data API.
+    await scope.configure({ faults: [{ status: 400, times: 3, match: '/graphql' }, { status: 200, times: 3, match: '/git/trees/', stall: true }] });
     const id = await create(fx.commits.head);
     await waitForTask(id, settled);
     const failed = await runRetries(id);

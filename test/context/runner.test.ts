@@ -3,6 +3,7 @@ import { grantCapabilities } from '../../src/context/capabilities.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { runProviders, type RunInput } from '../../src/context/runner.ts';
 import type { Provider } from '../../src/context/provider.ts';
+import type { RepositorySource, Snapshot } from '../../src/sources/snapshot.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
 import { memorySnapshot } from '../support/memory-tree.ts';
 import { taskView } from '../support/task.ts';
@@ -12,6 +13,10 @@ const fullGrant = grantCapabilities({
   trusted: true,
   available: ['repo:read', 'github:api', 'knowledge:read'],
 });
+
+function sourceOf(snapshot: Snapshot): RepositorySource {
+  return { repository: snapshot.repository, resolve: async () => ({ status: 'ok', commit: snapshot.commit }), snapshot: () => snapshot };
+}
 
 function run(providers: Provider[], overrides: Partial<RunInput> = {}) {
   return runProviders({
@@ -60,7 +65,7 @@ describe('runner outcomes', () => {
   it('reports an invalid config naming the field, without running the provider', async () => {
     let ran = false;
     const result = await run([fakeProvider({ name: 'configured', onRun: () => (ran = true) })], {
-      configs: { configured: { greeting: 42 } },
+      setups: { configured: { config: { greeting: 42 } } },
     });
     expect(result.outcomes[0]).toMatchObject({ outcome: 'invalid' });
     expect(result.outcomes[0]?.reason).toMatch(/^config\.greeting: /);
@@ -125,11 +130,21 @@ describe('runner and snapshots', () => {
     expect(none.outcomes[0]).toMatchObject({ outcome: 'capability-gated', reason: 'repo:read: no repository snapshot for this task' });
   });
 
-  it('hands no snapshot to a provider that did not ask for repository access', async () => {
-    let got: unknown = 'unset';
-    const provider: Provider = { ...fakeProvider({ name: 'plain' }), run: async (request) => ((got = request.snapshot), []) };
-    await run([provider], { snapshot: await memorySnapshot({}) });
-    expect(got).toBeUndefined();
+  it('hands no snapshot and no source to a provider that did not ask for repository access', async () => {
+    let got: unknown[] = [];
+    const provider: Provider = { ...fakeProvider({ name: 'plain' }), run: async (request) => ((got = [request.snapshot, request.source]), []) };
+    const snapshot = await memorySnapshot({});
+    await run([provider], { snapshot, source: sourceOf(snapshot) });
+    expect(got).toEqual([undefined, undefined]);
+  });
+
+  it('hands repository readers the source their snapshot came from, to look beyond the pinned commit', async () => {
+    let got: unknown;
+    const reader: Provider = { ...fakeProvider({ name: 'reader', requires: ['repo:read'] }), run: async (request) => ((got = request.source), []) };
+    const snapshot = await memorySnapshot({});
+    const source = sourceOf(snapshot);
+    await run([reader], { snapshot, source });
+    expect(got).toBe(source);
   });
 });
 

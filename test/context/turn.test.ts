@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_AGENTS, resolveAgent, type AgentConfig } from '../../src/context/agents.ts';
 import { createRegistry } from '../../src/context/registry.ts';
+import { FORMATS, formatRequest } from '../../src/context/formats/format.ts';
+import { promptFromTurn } from '../../src/context/formats/prompt.ts';
+import { promptText, sharedPrefix } from '../../src/context/formats/prompt-prefix.ts';
 import { AssembledTurnSchema, assembleFirstTurn } from '../../src/context/turn.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
 import { memorySnapshot } from '../support/memory-tree.ts';
@@ -57,11 +60,30 @@ describe('assembleFirstTurn', () => {
       title: 'rules',
       source: { uri: 'file:///repo/rules.md', path: 'rules.md', revision: taskView().commit },
       freshness: 'pinned',
+      stability: 'task',
       chars: 'rules body'.length,
       truncated: false,
       warnings: [],
     });
     expect(turn.chars).toBe(turn.messages.reduce((sum, m) => sum + m.content.length, 0));
+    expect(turn.system).toEqual(turn.messages.slice(0, 3).map((m) => m.content));
+    expect(turn.items).toEqual([{ id: 'local:task', type: 'message', role: 'user', content: turn.messages[3]?.content, parts: expect.any(Array) }]);
+  });
+
+  it('gives two tasks on one commit with the same context a shared request prefix that ends at the task text, in every format', async () => {
+    const stable = fakeProvider({ name: 'rules', entries: [{ ...entry('AGENTS.md', 'Run the tests. '.repeat(200)), stability: 'commit' }] });
+    const chosen = fakeProvider({ name: 'skills', category: 'skills', entries: [{ ...entry('Selected skill: tdd', 'Red, green.'), stability: 'task' }] });
+    const assemble = (request: string) =>
+      assembleFirstTurn({ registry: createRegistry([stable, chosen]), agent: builtin('entry'), available: [], task: taskView({ request }), turn: 0 });
+    const [a, b] = [await assemble('Fix the login test.'), await assemble('Document the API.')];
+    for (const format of FORMATS) {
+      const [textA, textB] = [promptText(formatRequest(format, await promptFromTurn(a))), promptText(formatRequest(format, await promptFromTurn(b)))];
+      const shared = textA.slice(0, sharedPrefix(textA, textB).bytes);
+      expect(shared, format).toContain('Run the tests. Run the tests.');
+      expect(shared, format).toContain('provider=\\"skills\\"');
+      expect(shared, format).not.toContain('Fix the login test.');
+      expect(sharedPrefix(textA, textB).share, format).toBeGreaterThan(0.9);
+    }
   });
 
   it('gates repository providers for the communicator agent', async () => {
@@ -87,7 +109,7 @@ describe('assembleFirstTurn', () => {
     });
     expect(ran).toBe(false);
     expect(turn.providers[0]).toMatchObject({ outcome: 'capability-gated', reason: 'task is untrusted: repo:read is withheld' });
-    expect(turn.messages[3]?.content).toContain('<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) were not read');
+    expect(turn.messages[3]?.content).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">\nRepository rules \(AGENTS\.md and similar files\) were not read/);
   });
 
   it('changes the digest when the agent configuration changes', async () => {

@@ -16,6 +16,8 @@ export const E2E_WEBHOOK_SECRET = 'e2e-webhook-secret';
 export const E2E_PREVIOUS_WEBHOOK_SECRET = 'e2e-previous-webhook-secret';
 export const E2E_SLACK_SECRET = 'e2e-slack-signing-secret';
 export const E2E_SLACK_TEAM = 'TE2E0001';
+/** A workspace allowed every repository of the fixture's owner (`owner/*`). */
+export const E2E_SLACK_WILDCARD_TEAM = 'TE2E0002';
 
 /**
  * @example
@@ -26,9 +28,10 @@ export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): 
     GITHUB_WEBHOOK_SECRET: E2E_WEBHOOK_SECRET,
     GITHUB_WEBHOOK_SECRET_PREVIOUS: E2E_PREVIOUS_WEBHOOK_SECRET,
     SLACK_SIGNING_SECRET: E2E_SLACK_SECRET,
-    SLACK_TEAM_REPOS: JSON.stringify({ [E2E_SLACK_TEAM]: [`${fixture.owner}/${fixture.repo}`] }),
-    GITHUB_APP_ID: fixture.appId,
-    GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs8,
+    SLACK_TEAM_REPOS: JSON.stringify({ [E2E_SLACK_TEAM]: [`${fixture.owner}/${fixture.repo}`], [E2E_SLACK_WILDCARD_TEAM]: [`${fixture.owner}/*`] }),
+    // The issuer GitHub recommends, and the key as GitHub issues it pasted into one env line.
+    GITHUB_APP_CLIENT_ID: fixture.appClientId,
+    GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs1.replace(/\n/g, '\\n'),
     // No GITHUB_TOKEN: every owner/name read in these tests must go through the App installation.
     GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
   };

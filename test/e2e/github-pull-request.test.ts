@@ -38,6 +38,9 @@ describe('a pull request delivery through the Worker and the Task object', () =>
     expect(run).toMatchObject({ owner: fx.owner, repo: fx.repo, body: { name: CHECK_RUN_NAME, head_sha: fx.commits.head, status: 'completed', conclusion: 'success' } });
     const { summary } = z.object({ output: z.object({ summary: z.string() }) }).parse(run?.body).output;
     expect(summary).toContain(`**Digest** \`${read.turn.digest}\``);
+    // Rules and skills at the pinned base commit came in one GraphQL query, and the task says what it cost.
+    expect(task.turns[0]?.github).toMatchObject({ requests: { rest: 0, graphql: 1 }, graphqlPoints: 1, remaining: { graphql: { remaining: expect.any(Number) } } });
+    expect(summary).toContain('GitHub API: 1 request (0 REST, 1 GraphQL, 1 GraphQL point)');
     expect(summary).toContain(`[AGENTS.md@${fx.commits.first.slice(0, 12)}](`);
     expect(summary).toMatch(new RegExp(`\\]\\(http://127\\.0\\.0\\.1:\\d+/s/${E2E_SCOPE}/${fx.owner}/${fx.repo}/blob/${fx.commits.first}/AGENTS\\.md\\)`));
 
@@ -46,6 +49,10 @@ describe('a pull request delivery through the Worker and the Task object', () =>
     expect(await redelivered.json()).toEqual({ taskId, status: 'ready', duplicate: true });
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready', attempts: 1 });
     expect(await checkRunsOf(taskId)).toHaveLength(1);
+    // The installation token the task minted is stored for the next Task object, sealed.
+    const tokens = await env.TENANTS.list({ prefix: `installation-token:v1:${fx.installationId}:` });
+    expect(tokens.keys).toHaveLength(1);
+    expect(await env.TENANTS.get(tokens.keys[0]?.name ?? '', 'text')).not.toContain('ghs_');
   });
 
   it('accepts a delivery signed with the previous secret while it is rotated out', async () => {

@@ -1,12 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { listDurableObjectIds } from 'cloudflare:test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { signSlackRequest } from '../../src/triggers/slack/verify.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import { example } from '../triggers/support.ts';
-import { E2E_SCOPE, E2E_SLACK_SECRET, E2E_SLACK_TEAM } from './bindings.ts';
-import { HOOKS_ORIGIN, recordedHooks, routeSlackHooks } from './slack-hooks.ts';
-import { checkRunsOf, post, settledTask, signedDelivery, SLACK_URL, WEBHOOK_URL } from './support.ts';
+import { E2E_SCOPE, E2E_SLACK_TEAM } from './bindings.ts';
+import { recordedHooks, routeSlackHooks } from './slack-hooks.ts';
+import { checkRunsOf, post, settledTask, signedDelivery, slashCommand, SLACK_URL, WEBHOOK_URL } from './support.ts';
 
 const fx = githubFixture();
 let stopRouting: () => void = () => {};
@@ -25,23 +24,6 @@ async function installApp(): Promise<void> {
   payload.repositories = [{ id: 1296269, node_id: 'R', name: fx.repo, full_name: `${fx.owner}/${fx.repo}`, private: false }];
   const response = await post(WEBHOOK_URL, await signedDelivery(payload, { event: 'installation' }));
   expect(await response.json()).toEqual({ installationId: fx.installationId, action: 'created', repositories: 1 });
-}
-
-/** A slash command as Slack posts it (form fields from Slack’s documentation), signed at `signedAt`. */
-async function slashCommand(text: string, responsePath: string, signedAt = Date.now()): Promise<RequestInit> {
-  const body = new URLSearchParams({
-    team_id: E2E_SLACK_TEAM,
-    team_domain: 'acme',
-    channel_id: 'C2147483705',
-    user_id: 'U2147483697',
-    command: '/groundwork',
-    text,
-    response_url: `${HOOKS_ORIGIN}${responsePath}`,
-    trigger_id: `${Date.now()}.738474920.${crypto.randomUUID()}`,
-  }).toString();
-  const timestamp = String(Math.floor(signedAt / 1000));
-  const signature = await signSlackRequest(E2E_SLACK_SECRET, timestamp, body);
-  return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-Slack-Request-Timestamp': timestamp, 'X-Slack-Signature': signature }, body };
 }
 
 it('acknowledges a slash command at once, assembles at the pull request base, and posts the result to response_url', async () => {

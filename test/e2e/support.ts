@@ -12,7 +12,9 @@ import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import type { RecordedCheckRun } from '../support/github-api-client.ts';
 import { deliveryInit, example } from '../triggers/support.ts';
 import type { Delivery } from '../triggers/support.ts';
-import { E2E_SCOPE, E2E_WEBHOOK_SECRET } from './bindings.ts';
+import { signSlackRequest } from '../../src/triggers/slack/verify.ts';
+import { E2E_SCOPE, E2E_SLACK_SECRET, E2E_SLACK_TEAM, E2E_WEBHOOK_SECRET } from './bindings.ts';
+import { HOOKS_ORIGIN } from './slack-hooks.ts';
 
 export const WEBHOOK_URL = 'http://groundwork.test/webhooks/github';
 export const SLACK_URL = 'http://groundwork.test/slack/commands';
@@ -66,4 +68,24 @@ export async function settledTask(id: string, tenant: string, timeoutMs = 15_000
 export async function checkRunsOf(taskId: string): Promise<RecordedCheckRun[]> {
   const { checkRuns } = await createApiScope(E2E_SCOPE).stats();
   return checkRuns.filter((run) => run.body['external_id'] === taskId);
+}
+
+/**
+ * A slash command as Slack posts it (form fields from Slack’s documentation), signed at
+ * `signedAt`, from `team` (the e2e workspace unless told otherwise).
+ */
+export async function slashCommand(text: string, responsePath: string, signedAt = Date.now(), team = E2E_SLACK_TEAM): Promise<RequestInit> {
+  const body = new URLSearchParams({
+    team_id: team,
+    team_domain: 'acme',
+    channel_id: 'C2147483705',
+    user_id: 'U2147483697',
+    command: '/groundwork',
+    text,
+    response_url: `${HOOKS_ORIGIN}${responsePath}`,
+    trigger_id: `${Date.now()}.738474920.${crypto.randomUUID()}`,
+  }).toString();
+  const timestamp = String(Math.floor(signedAt / 1000));
+  const signature = await signSlackRequest(E2E_SLACK_SECRET, timestamp, body);
+  return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-Slack-Request-Timestamp': timestamp, 'X-Slack-Signature': signature }, body };
 }

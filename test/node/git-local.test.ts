@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
 import type { RepositorySource, Snapshot } from '../../src/sources/snapshot.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 import { buildSampleRepo, createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 
 let repo: GitFixture;
@@ -103,6 +104,8 @@ describe('reading a local commit', () => {
       text: '# Agents\n\nRun `npm test` before committing.\n',
       size: 44,
       truncated: false,
+      // The target's blob: the link's own blob holds only the path it points to.
+      blob: await gitBlobOid('# Agents\n\nRun `npm test` before committing.\n'),
       resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' },
     });
   });

@@ -1,6 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
-import { runCliJson, userMessage } from './cli-support.ts';
+import { resolveAgent } from '../../src/context/agents.ts';
+import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
+import { runCli, runCliJson, userMessage } from './cli-support.ts';
+
+const entry = resolveAgent('entry');
+if (!entry.ok) throw new Error(entry.error);
+const DEFAULT_AGENT = entry.agent;
 
 describe('rules provider on a real repository', () => {
   let repo: GitFixture;
@@ -30,7 +38,9 @@ describe('rules provider on a real repository', () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'a/b/c/d']);
     expect(turn.commit).toBe(commit);
     expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
-    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned')).toBe(true);
+    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
+    // Each entry names the blob it was read from, as git itself names it at that commit.
+    expect(turn.entries.map((e) => e.source.blob)).toEqual(turn.entries.map((e) => repo.git('rev-parse', `${commit}:${e.title}`).trim()));
     const user = userMessage(turn);
     expect(user).toContain(`source="a/b/AGENTS.md@${commit}"`);
     expect(user).toContain('漢字 and 🙂 stay intact.');
@@ -57,9 +67,24 @@ describe('rules provider on a real repository', () => {
   });
 
   it('records a working directory that is not in the tree', async () => {
-    const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
+    // The CLI refuses such a --cwd up front; a task that reaches the provider anyway gets this.
+    const turn = await assembleFirstTurn({
+      registry: createDefaultRegistry(),
+      agent: DEFAULT_AGENT,
+      available: ['repo:read'],
+      snapshot: createLocalGitSource(repo.dir).snapshot(commit),
+      task: { request: 'Fix it', origin: 'cli', repository: 'test', commit, cwd: 'nowhere/deeper', trusted: true, skills: [], agent: 'entry' },
+      turn: 0,
+    });
     expect(turn.providers[0]?.reason).toContain('left out nowhere: not in the tree at this commit');
     expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+  });
+
+  it('refuses, through the CLI, a --cwd that is not in the tree, naming it (exit 2)', async () => {
+    const run = await runCli(['--repo', repo.dir, '--cwd', 'nowhere/deeper']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--cwd: nowhere/deeper is not a directory in the tree at HEAD (${commit.slice(0, 12)})`);
+    expect(run.stdout).toBe('');
   });
 });
 

@@ -48,15 +48,15 @@ describe('skills discovery bounds', () => {
     expect(indexLines(run).map((line) => line.split(':')[0])).toEqual(['- shared']);
     const warnings = indexEntry(run)?.warnings ?? [];
     expect(warnings).toContain('linked/escape/SKILL.md: skipped: symlink to ../../../etc/passwd not followed (path escapes the repository root)');
-    expect(warnings).toContain('linked/file-link/SKILL.md: name "shared" does not match its directory "file-link"');
+    expect(warnings).toContain('linked/file-link/SKILL.md: name "shared" does not match its directory "file-link" [name-directory]');
     expect(indexEntry(run)?.body).not.toContain('dir-link');
   });
 
   it('skips a SKILL.md whose frontmatter does not close within maxSkillBytes, and warns about a long description', async () => {
     const run = await runSkills(repo, { config: { roots: ['big/*'], maxSkillBytes: 1_024 } });
-    expect(run.outcomes[0]).toMatchObject({ outcome: 'empty', reason: 'big/frontmatter/SKILL.md: skipped: frontmatter does not close within the first 1024 bytes (maxSkillBytes); no skills under big/*' });
+    expect(run.outcomes[0]).toMatchObject({ outcome: 'empty', reason: 'big/frontmatter/SKILL.md: skipped: frontmatter does not close within the first 1024 bytes (maxSkillBytes) [frontmatter-unclosed]; no skills under big/*' });
     const whole = await runSkills(repo, { config: { roots: ['big/*'] } });
     expect(indexLines(whole)).toHaveLength(1);
-    expect(indexEntry(whole)?.warnings).toEqual(['big/frontmatter/SKILL.md: description has 1999 characters; the spec allows at most 1024']);
+    expect(indexEntry(whole)?.warnings).toEqual(['big/frontmatter/SKILL.md: description has 1999 characters; the spec allows at most 1024 [description-length]']);
   });
 });

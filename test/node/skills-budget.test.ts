@@ -79,6 +79,18 @@ describe('skills index over its budget', () => {
     expect(run.outcomes[0]?.reason).toBeUndefined();
   });
 
+  it('marks the index commit-stable when a selection leaves it as every task gets it, task-dependent when it had to shrink', async () => {
+    const plain = await runSkills(repo, { budget: 10_000 });
+    const small = await runSkills(repo, { budget: 10_000, request: 'use $skill-00' });
+    expect(indexEntry(small)?.body).toBe(indexEntry(plain)?.body);
+    expect([indexEntry(plain)?.stability, indexEntry(small)?.stability]).toEqual(['commit', 'commit']);
+    expect(small.entries[1]).toMatchObject({ title: 'Selected skill: skill-00', stability: 'task' });
+
+    const squeezed = await runSkills(repo, { budget: 700, request: 'use $skill-05', config: { minIndexTokens: 350 } });
+    expect(indexEntry(squeezed)?.body).not.toBe(indexEntry(await runSkills(repo, { budget: 700 }))?.body);
+    expect(indexEntry(squeezed)?.stability).toBe('task');
+  });
+
   it('gives the same index on every run', async () => {
     const bodies = new Set<string>();
     for (let i = 0; i < 5; i++) bodies.add(indexEntry(await runSkills(repo, { budget: 200 }))?.body ?? '');

@@ -26,7 +26,7 @@ describe('skills index on a real repository', () => {
     repo.write(`${ROOT}/emoji/SKILL.md`, skillFile('emoji', '🚀 Ship releases 🎉 — 发布说明を書く 👩‍👩‍👧'));
     repo.write(`${ROOT}/not-a-skill/README.md`, 'No SKILL.md here.\n');
     repo.write('.agents/README.md', 'Agent configuration.\n');
-    repo.write('skills/custom/SKILL.md', skillFile('custom', 'Only found under a custom root.'));
+    repo.write('extra/custom/SKILL.md', skillFile('custom', 'Only found under a custom root.'));
     repo.write('tools/a/b/deep/SKILL.md', skillFile('deep', 'Three directories below tools.'));
     repo.commitAll('skills');
     // The snapshot is the commit: neither of these may appear.
@@ -55,16 +55,17 @@ describe('skills index on a real repository', () => {
 
   it('warns about an invalid name and a name unlike its directory, and keeps both skills', async () => {
     const warnings = indexEntry(await runSkills(repo))?.warnings ?? [];
-    expect(warnings).toContain(`${ROOT}/Bad_Name/SKILL.md: name "Bad_Name" may contain only a-z, 0-9 and -`);
-    expect(warnings).toContain(`${ROOT}/mismatch/SKILL.md: name "other-name" does not match its directory "mismatch"`);
+    expect(warnings).toContain(`${ROOT}/Bad_Name/SKILL.md: name "Bad_Name" must be lowercase [name-lowercase]`);
+    expect(warnings).toContain(`${ROOT}/Bad_Name/SKILL.md: name "Bad_Name" may contain only letters, digits and - [name-characters]`);
+    expect(warnings).toContain(`${ROOT}/mismatch/SKILL.md: name "other-name" does not match its directory "mismatch" [name-directory]`);
   });
 
   it('skips a skill without a description or with unparseable YAML, naming its path', async () => {
     const run = await runSkills(repo);
     const warnings = indexEntry(run)?.warnings ?? [];
-    expect(warnings).toContain(`${ROOT}/no-description/SKILL.md: skipped: frontmatter has no description`);
-    expect(warnings).toContainEqual(expect.stringMatching(new RegExp(`^${escape(`${ROOT}/broken-yaml/SKILL.md: skipped: frontmatter is not valid YAML: `)}.+\\(line \\d+\\)$`)));
-    expect(warnings).toContain(`${ROOT}/no-frontmatter/SKILL.md: skipped: no YAML frontmatter (a --- block on the first line) with a description`);
+    expect(warnings).toContain(`${ROOT}/no-description/SKILL.md: skipped: frontmatter has no description [description-missing]`);
+    expect(warnings).toContainEqual(expect.stringMatching(new RegExp(`^${escape(`${ROOT}/broken-yaml/SKILL.md: skipped: frontmatter is not valid YAML: `)}.+\\(line \\d+\\) \\[frontmatter-yaml\\]$`)));
+    expect(warnings).toContain(`${ROOT}/no-frontmatter/SKILL.md: skipped: no YAML frontmatter (a --- block on the first line) with a description [frontmatter-missing]`);
     const body = indexEntry(run)?.body ?? '';
     for (const skipped of ['no-description', 'broken-yaml', 'no-frontmatter', 'not-a-skill']) expect(body).not.toContain(`${skipped}/`);
   });
@@ -76,9 +77,9 @@ describe('skills index on a real repository', () => {
   });
 
   it('discovers skills under custom roots, including * and ** segments', async () => {
-    const run = await runSkills(repo, { config: { roots: ['skills/*/', 'tools/**'] } });
+    const run = await runSkills(repo, { config: { roots: ['extra/*/', 'tools/**'] } });
     expect(indexLines(run)).toEqual([
-      '- custom: Only found under a custom root. (skills/custom/SKILL.md)',
+      '- custom: Only found under a custom root. (extra/custom/SKILL.md)',
       '- deep: Three directories below tools. (tools/a/b/deep/SKILL.md)',
     ]);
     // Two roots share no directory, so the index names the repository root.

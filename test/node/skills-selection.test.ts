@@ -50,7 +50,7 @@ describe('selecting skills on a real repository', () => {
     const run = await runSkills(repo, { request: 'Try $no-such-skill and pay $100 to $HOME.', skills: ['missing-too'] });
     expect(run.entries.map((entry) => entry.title)).toEqual(['Skills index']);
     expect(indexEntry(run)?.warnings).toEqual([
-      `${ROOT}/deploy-copy/SKILL.md: name "deploy" does not match its directory "deploy-copy"`,
+      `${ROOT}/deploy-copy/SKILL.md: name "deploy" does not match its directory "deploy-copy" [name-directory]`,
       'skills named "deploy" at .agents/skills/deploy-copy/SKILL.md, .agents/skills/deploy/SKILL.md: a plain $deploy selects none of them',
       '$no-such-skill in the task: no such skill in the index',
       'skill "missing-too" selected for the task: no such skill in the index',
@@ -65,7 +65,7 @@ describe('selecting skills on a real repository', () => {
     ]);
     expect(run.entries.map((entry) => entry.title)).toEqual(['Skills index']);
     const warnings = indexEntry(run)?.warnings ?? [];
-    expect(warnings).toContain(`${ROOT}/deploy-copy/SKILL.md: name "deploy" does not match its directory "deploy-copy"`);
+    expect(warnings).toContain(`${ROOT}/deploy-copy/SKILL.md: name "deploy" does not match its directory "deploy-copy" [name-directory]`);
     expect(warnings).toContain(
       `$deploy in the task: 2 skills have this name (${ROOT}/deploy-copy/SKILL.md, ${ROOT}/deploy/SKILL.md); none was selected, name one by its path`,
     );

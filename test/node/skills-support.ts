@@ -38,7 +38,7 @@ export async function runSkills(repo: GitFixture, options: SkillsRunOptions = {}
     task: skillsTask(repo, head.commit, options),
     turn: 0,
     capabilities: grantCapabilities({ agent: { name: 'entry', capabilities: ['repo:read'] }, trusted: true, available: ['repo:read'] }),
-    configs: options.config === undefined ? {} : { skills: options.config },
+    setups: options.config === undefined ? {} : { skills: { config: options.config } },
     snapshot,
     ...(options.cache ? { cache: options.cache } : {}),
     totalBudget: 100_000,

@@ -39,7 +39,7 @@ async function run(snapshot: Snapshot, options: { request?: string; config?: unk
     task: taskView({ commit: snapshot.commit, repository: snapshot.repository, request: options.request ?? 'Tidy up.' }),
     turn: 0,
     capabilities: grantCapabilities({ agent: { name: 'entry', capabilities: ['repo:read'] }, trusted: true, available: ['repo:read'] }),
-    configs: options.config === undefined ? {} : { skills: options.config },
+    setups: options.config === undefined ? {} : { skills: { config: options.config } },
     snapshot,
     cache: env.CACHE,
     totalBudget: 10_000,
@@ -62,7 +62,7 @@ describe('the skills index cache in KV', () => {
     expect(warm.entries.map(({ body, warnings, source }) => ({ body, warnings, source }))).toEqual(
       cold.entries.map(({ body, warnings, source }) => ({ body, warnings, source })),
     );
-    expect(warm.entries[0]?.warnings).toEqual(['.agents/skills/broken/SKILL.md: skipped: frontmatter has no description']);
+    expect(warm.entries[0]?.warnings).toEqual(['.agents/skills/broken/SKILL.md: skipped: frontmatter has no description [description-missing]']);
   });
 
   it('reads again for another commit or another config', async () => {
@@ -139,6 +139,6 @@ describe('the skills index cache in KV', () => {
     });
     expect(loaderCalls(tree)).toBe(0);
     expect(turn.providers[0]).toMatchObject({ name: 'skills', outcome: 'capability-gated' });
-    expect(turn.messages.find((message) => message.role === 'user')?.content).toContain('<groundwork-notice provider="skills">');
+    expect(turn.messages.find((message) => message.role === 'user')?.content).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="skills">/);
   });
 });

@@ -1,55 +1,94 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoot } from '../../src/providers/skills/config.ts';
-import { selectionTokens } from '../../src/providers/skills/select.ts';
 import { validateSkill } from '../../src/providers/skills/validate.ts';
 
 const at = (dir: string) => ({ dir, path: `${dir}/SKILL.md` });
 
 describe('SKILL.md validation', () => {
-  it('accepts CRLF line endings, a folded description and extra fields', () => {
-    const text = '---\r\nname: pdf\r\ndescription: >-\r\n  Fill PDF forms\r\n  and merge files.\r\nallowed-tools: Bash\r\n---\r\nBody\r\n';
+  it('accepts CRLF line endings, a folded description and the optional fields', () => {
+    const text = '---\r\nname: pdf\r\ndescription: >-\r\n  Fill PDF forms\r\n  and merge files.\r\nallowed-tools: Bash\r\nlicense: MIT\r\n---\r\nBody\r\n';
     expect(validateSkill(at('skills/pdf'), text)).toEqual({ skill: { name: 'pdf', description: 'Fill PDF forms and merge files.', path: 'skills/pdf/SKILL.md' }, warnings: [] });
   });
 
-  it('names every broken clause of the name rule', () => {
-    const result = validateSkill(at('skills/-Bad--name-'), '---\nname: -Bad--name-\ndescription: x\n---\n');
-    expect(result.warnings).toEqual(['skills/-Bad--name-/SKILL.md: name "-Bad--name-" may contain only a-z, 0-9 and -, must not start or end with -, must not contain --']);
-    expect(result.skill?.name).toBe('-Bad--name-');
+  it('names every broken clause of the name rule, one warning per rule', () => {
+    const result = validateSkill(at('skills/-Bad--name_'), '---\nname: -Bad--name_\ndescription: x\n---\n');
+    expect(result.warnings).toEqual([
+      'skills/-Bad--name_/SKILL.md: name "-Bad--name_" must be lowercase [name-lowercase]',
+      'skills/-Bad--name_/SKILL.md: name "-Bad--name_" must not start or end with - [name-hyphen-edge]',
+      'skills/-Bad--name_/SKILL.md: name "-Bad--name_" must not contain -- [name-consecutive-hyphens]',
+      'skills/-Bad--name_/SKILL.md: name "-Bad--name_" may contain only letters, digits and - [name-characters]',
+    ]);
+    expect(result.skill?.name).toBe('-Bad--name_');
   });
 
-  it('falls back to the directory name for a missing or non-text name', () => {
+  it('falls back to the directory name for a missing, empty or non-text name', () => {
     expect(validateSkill(at('skills/tool'), '---\ndescription: x\n---\n')).toMatchObject({
       skill: { name: 'tool' },
-      warnings: ['skills/tool/SKILL.md: frontmatter has no name; indexed as "tool"'],
+      warnings: ['skills/tool/SKILL.md: frontmatter has no name; indexed as "tool" [name-missing]'],
     });
-    expect(validateSkill(at('skills/2024'), '---\nname: 2024\ndescription: x\n---\n').warnings).toEqual(['skills/2024/SKILL.md: name is not text; indexed as "2024"']);
+    expect(validateSkill(at('skills/tool'), '---\nname:\ndescription: x\n---\n').warnings).toEqual(['skills/tool/SKILL.md: name is empty; indexed as "tool" [name-string]']);
+    expect(validateSkill(at('skills/tool'), '---\nname:\n  - tool\ndescription: x\n---\n').warnings).toEqual(['skills/tool/SKILL.md: name is not text; indexed as "tool" [name-string]']);
   });
 
-  it('warns about a name longer than 64 characters', () => {
+  it('reads scalars as the text written, as strictyaml does: a number or true is a name', () => {
+    expect(validateSkill(at('skills/2024'), '---\nname: 2024\ndescription: 1.0\n---\n')).toEqual({ skill: { name: '2024', description: '1.0', path: 'skills/2024/SKILL.md' }, warnings: [] });
+    expect(validateSkill(at('skills/true'), '---\nname: true\ndescription: null\n---\n').skill).toEqual({ name: 'true', description: 'null', path: 'skills/true/SKILL.md' });
+  });
+
+  it('warns about a name longer than 64 characters, counting code points', () => {
     const name = 'a'.repeat(65);
-    expect(validateSkill(at(`s/${name}`), `---\nname: ${name}\ndescription: x\n---\n`).warnings).toEqual([`s/${name}/SKILL.md: name "${name}" is longer than 64 characters`]);
+    expect(validateSkill(at(`s/${name}`), `---\nname: ${name}\ndescription: x\n---\n`).warnings).toEqual([`s/${name}/SKILL.md: name "${name}" has 65 characters; at most 64 are allowed [name-length]`]);
+    const han = '技'.repeat(64);
+    expect(validateSkill(at(`s/${han}`), `---\nname: ${han}\ndescription: x\n---\n`).warnings).toEqual([]);
   });
 
-  it('skips frontmatter that is not a mapping, has duplicate keys, or multiplies aliases', () => {
-    expect(validateSkill(at('s/list'), '---\n- a\n- b\n---\n').warnings).toEqual(['s/list/SKILL.md: skipped: frontmatter is not a YAML mapping']);
-    expect(validateSkill(at('s/dup'), '---\nname: dup\nname: dup\ndescription: x\n---\n').warnings[0]).toMatch(/^s\/dup\/SKILL\.md: skipped: frontmatter is not valid YAML: Map keys must be unique \(line 3\)$/);
+  it('keeps a skill at the repository root without comparing its name to a directory', () => {
+    expect(validateSkill({ dir: '', path: 'SKILL.md' }, '---\nname: whole-repo\ndescription: x\n---\n')).toEqual({ skill: { name: 'whole-repo', description: 'x', path: 'SKILL.md' }, warnings: [] });
+    expect(validateSkill({ dir: '', path: 'SKILL.md' }, '---\ndescription: x\n---\n')).toEqual({
+      warnings: ['SKILL.md: skipped: frontmatter has no name, and a skill at the repository root has no directory name to use instead [name-missing]'],
+    });
+  });
+
+  it('skips frontmatter that is empty or not a mapping, has duplicate keys, or multiplies aliases', () => {
+    expect(validateSkill(at('s/list'), '---\n- a\n- b\n---\n').warnings).toEqual(['s/list/SKILL.md: skipped: frontmatter is not a YAML mapping [frontmatter-mapping]']);
+    expect(validateSkill(at('s/empty'), '---\n# nothing\n---\nBody\n').warnings).toEqual(['s/empty/SKILL.md: skipped: frontmatter is not a YAML mapping [frontmatter-mapping]']);
+    expect(validateSkill(at('s/dup'), '---\nname: dup\nname: dup\ndescription: x\n---\n').warnings[0]).toMatch(/^s\/dup\/SKILL\.md: skipped: frontmatter is not valid YAML: Map keys must be unique \(line 3\) \[frontmatter-yaml\]$/);
     const bomb = `---\nname: bomb\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [${'*a, '.repeat(9)}*a]\nc: &c [${'*b, '.repeat(9)}*b]\ndescription: x\n---\n`;
     expect(validateSkill(at('s/bomb'), bomb).warnings[0]).toMatch(/^s\/bomb\/SKILL\.md: skipped: frontmatter is not valid YAML: .*alias/i);
   });
 
-  it('skips an empty or non-text description', () => {
-    expect(validateSkill(at('s/e'), '---\nname: e\ndescription: "   "\n---\n').warnings).toEqual(['s/e/SKILL.md: skipped: description is empty']);
-    expect(validateSkill(at('s/n'), '---\nname: n\ndescription: [a, b]\n---\n').warnings).toEqual(['s/n/SKILL.md: skipped: description is not text']);
-  });
-});
-
-describe('selection tokens', () => {
-  it('finds $name tokens and leaves prices, variables and words alone', () => {
-    expect(selectionTokens('please use $release-notes here, then $lint. Not $100, $HOME, a$b, $$x, $snake_case or ${x}.')).toEqual(['release-notes', 'lint']);
+  it('skips an empty or non-text description, and still reports the other fields', () => {
+    expect(validateSkill(at('s/e'), '---\nname: e\ndescription: "   "\n---\n').warnings).toEqual(['s/e/SKILL.md: skipped: description is empty [description-string]']);
+    expect(validateSkill(at('s/n'), '---\nname: N\ndescription:\n  a: b\n---\n').warnings).toEqual([
+      's/n/SKILL.md: name "N" must be lowercase [name-lowercase]',
+      's/n/SKILL.md: name "N" does not match its directory "n" [name-directory]',
+      's/n/SKILL.md: skipped: description is not text [description-string]',
+    ]);
   });
 
-  it('lists each name once, in order of first mention', () => {
-    expect(selectionTokens('$b then $a then $b')).toEqual(['b', 'a']);
+  it('reports YAML that strictyaml refuses, with its line, and indexes the skill anyway', () => {
+    const text = '---\nname: &n flow\ndescription: !!str Uses flow style.\nallowed-tools: [Bash, Read]\n---\nBody\n';
+    expect(validateSkill(at('s/flow'), text)).toEqual({
+      skill: { name: 'flow', description: 'Uses flow style.', path: 's/flow/SKILL.md' },
+      warnings: [
+        "s/flow/SKILL.md: frontmatter uses YAML that strict parsers (the reference validator's strictyaml) refuse: an anchor (line 2), an explicit tag (line 3), a flow collection ([...] or {...}) (line 4) [frontmatter-yaml]",
+      ],
+    });
+  });
+
+  it('names unexpected fields, quoted and bounded, sorted', () => {
+    const text = `---\nname: x\ndescription: y\nversion: 1\n"a\\nb": 2\n${'k'.repeat(60)}: 3\n---\n`;
+    expect(validateSkill(at('s/x'), text).warnings).toEqual([
+      `s/x/SKILL.md: unexpected frontmatter fields "a\\nb", "${'k'.repeat(39)}…", "version"; the spec allows only allowed-tools, compatibility, description, license, metadata, name [fields-unexpected]`,
+    ]);
+  });
+
+  it('warns about compatibility that is not text or longer than 500 characters', () => {
+    expect(validateSkill(at('s/c'), `---\nname: c\ndescription: y\ncompatibility: ${'x'.repeat(500)}\n---\n`).warnings).toEqual([]);
+    expect(validateSkill(at('s/c'), `---\nname: c\ndescription: y\ncompatibility: ${'x'.repeat(501)}\n---\n`).warnings).toEqual([
+      's/c/SKILL.md: compatibility has 501 characters; the spec allows at most 500 [compatibility-length]',
+    ]);
+    expect(validateSkill(at('s/c'), '---\nname: c\ndescription: y\ncompatibility:\n  os: linux\n---\n').warnings).toEqual(['s/c/SKILL.md: compatibility is not text [compatibility-string]']);
   });
 });
 

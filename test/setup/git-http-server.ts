@@ -5,19 +5,34 @@
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
- * then deleted) and `deep.git` (rules under a path longer than an entry title). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
- * `/_silent/` never answers, `/_drip/` answers and then never finishes, and
+ * then deleted), `deep.git` (rules under a path longer than an entry title), and `opencode.git`
+ * and `configured.git` (see buildSettingsRepos). Under `/v1/` the same repositories are served
+ * as by a server that predates protocol v2. Anything under `/_unavailable/` answers 503, as a git
+ * host that is down, `/_silent/` never answers, `/_drip/` answers and then never finishes, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
+ *
+ * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
+ * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
+ * 307 to the same path on `<host:port>`, and `/_tag/<tag>/…` is served as `…` while the request
+ * (server, path, Authorization header) is recorded under `<tag>`; `GET /_control/seen/<tag>`
+ * lists what was recorded.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { buildSampleRepo, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
+import { serveWithHttpBackend } from '../../src/cli/run/git-http-backend.ts';
+import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
+
+/** One request a server saw under a `/_tag/<tag>/` prefix. */
+export interface SeenRequest {
+  server: 'primary' | 'mirror';
+  method: string;
+  path: string;
+  authorization: string | null;
+}
 
 export interface GitHttpFixtures {
   sample: { first: string; head: string };
@@ -26,11 +41,16 @@ export interface GitHttpFixtures {
   history: { big: string; small: string; bigBytes: number };
   /** A root AGENTS.md and one in `cwd`, a directory whose path is longer than an entry title may be. */
   deep: { head: string; cwd: string };
+  /** Skills in `.opencode/skills` only, and no settings file. */
+  opencode: { head: string };
+  /** A `.groundwork.yml` naming GEMINI.md and `tools/skills/*`, with skills in `.agents/skills` too. */
+  configured: { head: string };
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     gitHttpPort: number;
+    gitHttpMirrorPort: number;
     gitHttpFixtures: GitHttpFixtures;
   }
 }
@@ -70,7 +90,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const deep = { head: deepWork.commitAll('deep'), cwd: deepCwd };
   cloneBare(deepWork, root, 'deep.git');
 
-  const server = createServer((req, res) => {
+  const opencodeWork = fresh();
+  const configuredWork = fresh();
+  const settings = buildSettingsRepos(opencodeWork, configuredWork);
+  cloneBare(opencodeWork, root, 'opencode.git');
+  cloneBare(configuredWork, root, 'configured.git');
+
+  const seen = new Map<string, SeenRequest[]>();
+  const handle = (name: SeenRequest['server'], port: () => number) => (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     if (req.method === 'POST' && url.pathname === '/_control/moving.git/advance') {
       movingWork.write('AGENTS.md', `version ${Date.now()}\n`);
@@ -79,10 +106,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ head }));
       return;
     }
+    const seenTag = /^\/_control\/seen\/([^/]+)$/.exec(url.pathname);
+    if (seenTag?.[1] !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(seen.get(seenTag[1]) ?? []));
+      return;
+    }
+    const tagged = /^\/_tag\/([^/]+)(\/.*)$/.exec(url.pathname);
+    if (tagged?.[1] !== undefined && tagged[2] !== undefined) {
+      const list = seen.get(tagged[1]) ?? [];
+      list.push({ server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null });
+      seen.set(tagged[1], list);
+      url.pathname = tagged[2];
+      req.url = `${url.pathname}${url.search}`;
+    }
+    // `/_to/<host:port>/<path>` answers 307 (method and body kept) to the same path on another origin.
+    const to = /^\/_to\/([^/]+)(\/.*)$/.exec(url.pathname);
+    if (to) {
+      res.writeHead(307, { location: `http://${to[1]}${to[2]}${url.search}` }).end();
+      return;
+    }
     // `/_redirect/<host>/<path>` answers 302 to the same path on another host name of this server.
     const redirect = /^\/_redirect\/([^/]+)(\/.*)$/.exec(url.pathname);
     if (redirect) {
-      res.writeHead(302, { location: `http://${redirect[1]}:${(server.address() as AddressInfo).port}${redirect[2]}${url.search}` }).end();
+      res.writeHead(302, { location: `http://${redirect[1]}:${port()}${redirect[2]}${url.search}` }).end();
       return;
     }
     // A git host that is down: every request under it fails with 503, which callers should retry.
@@ -102,65 +148,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return;
     }
     serveCgi(root, url, req, res);
-  });
+  };
+  const server: Server = createServer(handle('primary', (): number => (server.address() as AddressInfo).port));
+  const mirror: Server = createServer(handle('mirror', (): number => (mirror.address() as AddressInfo).port));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history, deep });
+  project.provide('gitHttpMirrorPort', (mirror.address() as AddressInfo).port);
+  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings });
 
   return async () => {
     // Silent and dripping requests hold their connections open until told otherwise.
     server.closeAllConnections();
+    mirror.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    await new Promise<void>((resolve) => mirror.close(() => resolve()));
     for (const repo of work) repo.remove();
     rmSync(root, { recursive: true, force: true });
   };
 }
 
-/** Runs `git http-backend` for one request, translating HTTP to CGI and back. */
 function serveCgi(root: string, url: URL, req: IncomingMessage, res: ServerResponse): void {
   const legacy = url.pathname.startsWith('/v1/');
-  const env: NodeJS.ProcessEnv = {
-    ...gitEnv(),
-    GIT_PROJECT_ROOT: root,
-    GIT_HTTP_EXPORT_ALL: '1',
-    PATH_INFO: decodeURIComponent(legacy ? url.pathname.slice('/v1'.length) : url.pathname),
-    QUERY_STRING: url.search.slice(1),
-    REQUEST_METHOD: req.method ?? 'GET',
-    CONTENT_TYPE: req.headers['content-type'] ?? '',
-    REMOTE_ADDR: '127.0.0.1',
-    SERVER_PROTOCOL: 'HTTP/1.1',
-    // http-backend reads the protocol version from here, as a web server would set it.
-    HTTP_GIT_PROTOCOL: legacy ? '' : [req.headers['git-protocol'] ?? ''].flat().join(','),
-    ...(req.headers['content-length'] ? { CONTENT_LENGTH: req.headers['content-length'] } : {}),
-  };
-  // stderr is dropped: tests probe missing repositories on purpose, and the status says enough.
-  const child = spawn('git', ['http-backend'], { env, stdio: ['pipe', 'pipe', 'ignore'] });
-  req.pipe(child.stdin);
-  let head = Buffer.alloc(0);
-  let headersSent = false;
-  child.stdout.on('data', (chunk: Buffer) => {
-    if (headersSent) {
-      res.write(chunk);
-      return;
-    }
-    head = Buffer.concat([head, chunk]);
-    const end = head.indexOf('\r\n\r\n');
-    if (end < 0) return;
-    let status = 200;
-    const headers: Record<string, string> = {};
-    for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
-      const colon = line.indexOf(':');
-      const name = line.slice(0, colon).trim();
-      const value = line.slice(colon + 1).trim();
-      if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-      else headers[name] = value;
-    }
-    headersSent = true;
-    res.writeHead(status, headers);
-    res.write(head.subarray(end + 4));
-  });
-  child.on('close', () => {
-    if (!headersSent) res.writeHead(502).end('http-backend produced no headers');
-    else res.end();
-  });
+  const pathInfo = decodeURIComponent(legacy ? url.pathname.slice('/v1'.length) : url.pathname);
+  serveWithHttpBackend({ projectRoot: root, pathInfo, query: url.search.slice(1), env: gitEnv(), legacyProtocol: legacy }, req, res);
 }

@@ -1,11 +1,13 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
+import type { KeyValueStore } from '../../src/sources/key-value-store.ts';
 import type { ReadResult, Snapshot } from '../../src/sources/snapshot.ts';
-import { createAppAuth, createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
+import { appInstallationAuth, createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
 import type { GitHubAuth } from '../../src/sources/github/index.ts';
 import { CHAIN, createApiScope, githubFixture, SKILL_COUNT } from '../support/github-api-client.ts';
 import type { ApiScope } from '../support/github-api-client.ts';
+import { rounds } from '../support/github-api-scope.ts';
 
 const fx = githubFixture();
 /** Long enough that requests a caller issues together overlap at the server even on a loaded machine. */
@@ -15,6 +17,12 @@ async function scoped(config: { treeLimit?: number; latencyMs?: number } = {}): 
   const scope = createApiScope();
   await scope.configure({ latencyMs: LATENCY_MS, ...config });
   return scope;
+}
+
+/** A KV stand-in shared by the tasks of one test, as KV is shared by every isolate. */
+function mapStore(): KeyValueStore {
+  const values = new Map<string, string>();
+  return { get: async (key) => values.get(key) ?? null, put: async (key, value) => void values.set(key, value) };
 }
 
 function sourceFor(scope: ApiScope, auth: GitHubAuth = tokenAuth(fx.token)) {
@@ -65,17 +73,21 @@ describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)',
     expect((await scope.stats()).rounds).toBe(2);
   });
 
-  it('adds one round for the first installation token of a GitHub App, none once it is cached', async () => {
-    const auth = createAppAuth({ appId: fx.appId, privateKey: fx.keyPkcs8, installationId: fx.installationId });
-    const cold = await scoped();
-    expectComplete(await assemble(sourceFor(cold, auth).snapshot(fx.commits.head)));
-    expect((await cold.stats()).rounds).toBe(3);
-    expect(await cold.count('/access_tokens')).toBe(1);
+  it('adds one round for an installation token in a fresh isolate, none when the token store holds one', async () => {
+    const store = mapStore();
+    const freshIsolate = () =>
+      appInstallationAuth({ issuer: fx.appId, privateKey: fx.keyPkcs8, installationId: fx.installationId, tokenStore: store, memory: new Map() });
+    // One scope for both tasks: tokens are stored per API base URL, and each test scope has its own.
+    const scope = await scoped();
+    expectComplete(await assemble(sourceFor(scope, freshIsolate()).snapshot(fx.commits.head)));
+    const cold = (await scope.stats()).requests;
+    expect(rounds(cold)).toBe(3);
+    expect(cold.filter((request) => request.path.includes('/access_tokens'))).toHaveLength(1);
 
-    const warm = await scoped();
-    expectComplete(await assemble(sourceFor(warm, auth).snapshot(fx.commits.head)));
-    expect((await warm.stats()).rounds).toBe(2);
-    expect(await warm.count('/access_tokens')).toBe(0);
+    expectComplete(await assemble(sourceFor(scope, freshIsolate()).snapshot(fx.commits.head)));
+    const stored = (await scope.stats()).requests.slice(cold.length);
+    expect(rounds(stored)).toBe(2);
+    expect(stored.filter((request) => request.path.includes('/access_tokens'))).toHaveLength(0);
   });
 
   it('counts reads issued one after another as one round each (the measure is not blind)', async () => {

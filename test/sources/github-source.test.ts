@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
 import { blobUrl, githubLocation } from '../../src/sources/github/location.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
+import { gitBlobOid } from '../support/memory-tree.ts';
 
 const fx = githubFixture();
 const MAX = 65_536;
@@ -77,7 +78,9 @@ describe('snapshot', () => {
   it('cuts a read at maxBytes on a character boundary and reports the full size', async () => {
     const { source } = setup();
     const read = await source.snapshot(fx.commits.head).read('docs/guide.md', { maxBytes: 4 });
-    expect(read).toEqual({ status: 'ok', path: 'docs/guide.md', text: 'Grü', truncated: true, size: new TextEncoder().encode('Grüße aus dem Handbuch. ✓\n').length });
+    const whole = 'Grüße aus dem Handbuch. ✓\n';
+    // The blob id names the whole blob, not the part that was decoded.
+    expect(read).toEqual({ status: 'ok', path: 'docs/guide.md', text: 'Grü', truncated: true, size: new TextEncoder().encode(whole).length, blob: await gitBlobOid(whole) });
   });
 
   it('resolves a symlink only to a regular file inside the tree, and says so', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
-import { createMemoryTree, type MemoryFile } from '../support/memory-tree.ts';
+import { createMemoryTree, gitBlobOid, type MemoryFile } from '../support/memory-tree.ts';
 
 const COMMIT = 'c'.repeat(40);
 
@@ -86,6 +86,8 @@ describe('symlinks', () => {
       text: '# Rules\n',
       size: 8,
       truncated: false,
+      // The target's blob, not the link's (whose blob is only the path it points to).
+      blob: await gitBlobOid('# Rules\n'),
       resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' },
     });
     expect(await snapshot.read('docs/up.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', resolvedFrom: { target: 'README.md' } });

@@ -112,6 +112,22 @@ export function buildSampleRepo(fixture: GitFixture): { first: string; head: str
   return { first, head };
 }
 
+/**
+ * Two repositories for provider settings: `opencode` keeps its skills where opencode does and has
+ * no settings file; `configured` commits a `.groundwork.yml` that names GEMINI.md and
+ * `tools/skills/*`, and also has AGENTS.md and a skill in `.agents/skills` that it redirects away from.
+ */
+export function buildSettingsRepos(opencode: GitFixture, configured: GitFixture): { opencode: { head: string }; configured: { head: string } } {
+  opencode.write('AGENTS.md', '# Rules\n\nKeep the worker small.\n');
+  opencode.write('.opencode/skills/release/SKILL.md', '---\nname: release\ndescription: Cut a release of the worker.\n---\nRun the release script, then tag.\n');
+  configured.write('GEMINI.md', '# Gemini rules\n\nPrefer small diffs.\n');
+  configured.write('AGENTS.md', '# Agents rules\n\nNot the file this repository uses.\n');
+  configured.write('tools/skills/bench/SKILL.md', '---\nname: bench\ndescription: Run the benchmarks.\n---\nnpm run bench\n');
+  configured.write('.agents/skills/lint/SKILL.md', '---\nname: lint\ndescription: Lint the code.\n---\nnpm run lint\n');
+  configured.write('.groundwork.yml', '# Where this repository keeps its rules and skills.\nproviders:\n  rules:\n    filenames: [GEMINI.md]\n  skills:\n    roots: ["tools/skills/*"]\n');
+  return { opencode: { head: opencode.commitAll('opencode skills') }, configured: { head: configured.commitAll('configured') } };
+}
+
 /** A bare copy of `fixture` under `root/name`, serving any reachable commit by sha. */
 export function cloneBare(fixture: GitFixture, root: string, name: string): string {
   const target = join(root, name);

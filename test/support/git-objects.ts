@@ -22,6 +22,10 @@ export interface GitObjects {
   preloadBlobs(): Promise<void>;
   /** Commit id for a ref, or undefined when git cannot resolve it to a commit. */
   commitOf(ref: string): Promise<string | undefined>;
+  /** The object a rev-parse expression (`main`, `v1`, `<sha>:docs`) names, unpeeled. */
+  objectOf(expression: string): Promise<{ oid: string; type: 'commit' | 'tree' | 'blob' | 'tag' } | undefined>;
+  /** An annotated tag's target. */
+  tagTarget(oid: string): Promise<string | undefined>;
   /** The tree id and its entries (recursive includes subtrees), or undefined for a non-tree. */
   tree(treeish: string, recursive: boolean): Promise<{ sha: string; items: GitTreeItem[] } | undefined>;
   blob(sha: string): Promise<Buffer | undefined>;
@@ -59,6 +63,17 @@ export function gitObjects(repoDir: string): GitObjects {
       if (!safe(ref)) return undefined;
       const out = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
       return out?.toString('utf8').trim() || undefined;
+    },
+    async objectOf(expression) {
+      if (!safe(expression)) return undefined;
+      const oid = (await git(['rev-parse', '--verify', '--quiet', expression]))?.toString('utf8').trim();
+      if (!oid) return undefined;
+      const type = (await git(['cat-file', '-t', oid]))?.toString('utf8').trim();
+      return type === 'commit' || type === 'tree' || type === 'blob' || type === 'tag' ? { oid, type } : undefined;
+    },
+    async tagTarget(oid) {
+      const out = await git(['cat-file', 'tag', oid]);
+      return /^object ([0-9a-f]{40})$/m.exec(out?.toString('utf8') ?? '')?.[1];
     },
     async tree(treeish, recursive) {
       if (!safe(treeish)) return undefined;

@@ -10,12 +10,14 @@ export interface GitHubFixture {
   owner: string;
   repo: string;
   appId: string;
+  /** The App's Client ID; the server accepts it as the JWT issuer too. */
+  appClientId: string;
   installationId: number;
   /** A personal access token the server accepts. */
   token: string;
-  /** App private key, PKCS#8 PEM (what the source accepts). */
+  /** App private key, PKCS#8 PEM. */
   keyPkcs8: string;
-  /** The same key as PKCS#1 PEM (what GitHub hands out; rejected with a fix). */
+  /** The same key as PKCS#1 PEM, the format GitHub hands out. */
   keyPkcs1: string;
   /** Commit ids in the fixture repository. */
   commits: { head: string; first: string };
@@ -55,6 +57,12 @@ export interface ScopeConfig {
   tokenTtlSeconds?: number;
   /** Added to every answer, so that parallel requests overlap the way they do over a network. */
   latencyMs?: number;
+  /** Rate-limit budget left at the start, per bucket (GitHub's `core` for REST, `graphql`); default 5000. */
+  rateLimitRemaining?: { core?: number; graphql?: number };
+  /** `legacy` plays a GitHub Enterprise Server whose schema lacks `Commit.file`. */
+  graphqlSchema?: 'current' | 'legacy';
+  /** Bytes of `Blob.text` before GitHub truncates it (default 512,000). */
+  graphqlTextLimit?: number;
 }
 
 export interface RecordedRequest {
@@ -85,6 +93,8 @@ export interface ApiScope {
   configure(config: ScopeConfig): Promise<void>;
   stats(): Promise<ScopeStats>;
   count(match: string): Promise<number>;
+  /** Revokes the installation tokens minted through this scope, as GitHub does on suspension. */
+  revokeTokens(): Promise<void>;
 }
 
 export function githubFixture(): GitHubFixture {
@@ -106,6 +116,11 @@ export function createApiScope(name: string = crypto.randomUUID()): ApiScope {
       await response.body?.cancel();
     },
     stats,
+    async revokeTokens() {
+      const response = await fetch(`${origin}/__revoke/${name}`, { method: 'POST' });
+      if (!response.ok) throw new Error(`revoke endpoint answered ${response.status}`);
+      await response.body?.cancel();
+    },
     async count(match) {
       return (await stats()).requests.filter((request) => request.path.includes(match)).length;
     },

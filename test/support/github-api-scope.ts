@@ -10,6 +10,31 @@ export interface Scope {
   config: ScopeConfig;
   requests: RecordedRequest[];
   checkRuns: RecordedCheckRun[];
+  /** Rate-limit budget spent per bucket. */
+  spent: { core: number; graphql: number };
+}
+
+export const RATE_LIMIT = 5000;
+
+/** Spends one unit of `bucket` and answers GitHub's rate-limit headers for it. */
+export function spendRateLimit(scope: Scope, bucket: 'core' | 'graphql'): { remaining: number; used: number; resetAt: number; headers: Record<string, string> } {
+  scope.spent[bucket]++;
+  const start = scope.config.rateLimitRemaining?.[bucket] ?? RATE_LIMIT;
+  const remaining = Math.max(0, start - scope.spent[bucket]);
+  const used = RATE_LIMIT - remaining;
+  const resetAt = Math.ceil(Date.now() / 1000 / 3600) * 3600;
+  return {
+    remaining,
+    used,
+    resetAt,
+    headers: {
+      'x-ratelimit-limit': String(RATE_LIMIT),
+      'x-ratelimit-remaining': String(remaining),
+      'x-ratelimit-used': String(used),
+      'x-ratelimit-reset': String(resetAt),
+      'x-ratelimit-resource': bucket,
+    },
+  };
 }
 
 export interface Answer {
@@ -25,7 +50,7 @@ export function createScopes(): (name: string) => Scope {
   const scopes = new Map<string, Scope>();
   return (name) => {
     let scope = scopes.get(name);
-    if (!scope) scopes.set(name, (scope = { config: {}, requests: [], checkRuns: [] }));
+    if (!scope) scopes.set(name, (scope = { config: {}, requests: [], checkRuns: [], spent: { core: 0, graphql: 0 } }));
     return scope;
   };
 }

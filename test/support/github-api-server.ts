@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
 import { repoRoutes } from './github-api-repo.ts';
 import type { PullFixture } from './github-api-repo.ts';
-import { createScopes, faultFor, scopeStats } from './github-api-scope.ts';
+import { createScopes, faultFor, scopeStats, spendRateLimit } from './github-api-scope.ts';
+import { BLOB_TEXT_LIMIT, graphqlEndpoint } from './github-graphql.ts';
 import type { Answer, Scope } from './github-api-scope.ts';
 import { gitObjects } from './git-objects.ts';
 
@@ -22,6 +23,8 @@ export interface GitHubApiServerOptions {
   owner: string;
   repo: string;
   appId: string;
+  /** The App's Client ID, which GitHub accepts as the JWT issuer as well as the App ID. */
+  appClientId?: string;
   installationId: number;
   appPublicKeyPem: string;
   personalToken: string;
@@ -32,10 +35,13 @@ export interface GitHubApiServerOptions {
 export async function startGitHubApiServer(options: GitHubApiServerOptions): Promise<{ port: number; close(): Promise<void> }> {
   const scopeNamed = createScopes();
   const tokens = new Map<string, number>([[options.personalToken, Number.POSITIVE_INFINITY]]);
+  /** Installation tokens by the scope that minted them, so a test can revoke its own. */
+  const minted = new Map<Scope, string[]>();
   const objects = gitObjects(options.repoDir);
   // Spawning git per request blocks this thread long enough to skew round-trip timing.
   await objects.preloadBlobs();
   const repoApi = repoRoutes(objects, { owner: options.owner, repo: options.repo, ...(options.pulls ? { pulls: options.pulls } : {}) });
+  const graphqlApi = graphqlEndpoint(objects, { owner: options.owner, repo: options.repo });
   const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
 
   const authorised = (req: IncomingMessage): boolean => {
@@ -51,22 +57,48 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
       const token = `ghs_${randomBytes(16).toString('hex')}`;
       const expiresAt = Date.now() + (scope.config.tokenTtlSeconds ?? 3600) * 1000;
       tokens.set(token, expiresAt);
+      minted.set(scope, [...(minted.get(scope) ?? []), token]);
       return { status: 201, body: { token, expires_at: new Date(expiresAt).toISOString().replace(/\.\d{3}Z$/, 'Z') } };
+    }
+    if (path === '/graphql' && req.method === 'POST') {
+      if (!authorised(req)) return { status: 401, body: { message: 'Bad credentials' } };
+      const spent = spendRateLimit(scope, 'graphql');
+      let request: { query?: unknown; variables?: unknown };
+      try {
+        request = JSON.parse(body) as { query?: unknown; variables?: unknown };
+      } catch {
+        return { status: 400, body: { message: 'Problems parsing JSON' }, headers: spent.headers };
+      }
+      if (typeof request.query !== 'string') return { status: 200, body: { errors: [{ message: 'A query attribute must be specified' }] }, headers: spent.headers };
+      const answer = await graphqlApi({
+        query: request.query,
+        variables: typeof request.variables === 'object' && request.variables !== null ? (request.variables as Record<string, unknown>) : {},
+        schema: scope.config.graphqlSchema ?? 'current',
+        textLimit: scope.config.graphqlTextLimit ?? BLOB_TEXT_LIMIT,
+        rateLimit: { cost: 1, limit: 5000, remaining: spent.remaining, used: spent.used, resetAt: new Date(spent.resetAt * 1000).toISOString() },
+      });
+      return { status: 200, body: answer, headers: spent.headers };
     }
     const repoRoute = /^\/repos\/([^/]+)\/([^/]+)\/(.+)$/.exec(path);
     if (!repoRoute) return notFound;
     if (!authorised(req)) return { status: 401, body: { message: 'Bad credentials' } };
     const [, owner, repo, rest = ''] = repoRoute;
     if (owner !== options.owner || repo !== options.repo) return notFound;
-    return repoApi({ method: req.method ?? 'GET', rest, query, accept: req.headers.accept ?? '', body, scope });
+    const spent = spendRateLimit(scope, 'core');
+    const answer = await repoApi({ method: req.method ?? 'GET', rest, query, accept: req.headers.accept ?? '', body, scope });
+    return { ...answer, headers: { ...spent.headers, ...answer.headers } };
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const control = /^\/__(control|stats)\/([\w-]+)$/.exec(url.pathname);
+    const control = /^\/__(control|stats|revoke)\/([\w-]+)$/.exec(url.pathname);
     if (control) {
       const scope = scopeNamed(control[2] ?? '');
       if (control[1] === 'stats') return send(res, { status: 200, body: scopeStats(scope) });
+      if (control[1] === 'revoke') {
+        for (const token of minted.get(scope) ?? []) tokens.delete(token);
+        return send(res, { status: 204, body: '' });
+      }
       scope.config = { ...scope.config, ...(JSON.parse(await readBody(req)) as ScopeConfig) };
       return send(res, { status: 204, body: '' });
     }
@@ -109,7 +141,7 @@ function verifyAppJwt(header: string | undefined, options: GitHubApiServerOption
   const now = Date.now() / 1000;
   return (
     decode(head).alg === 'RS256' &&
-    claims.iss === options.appId &&
+    (claims.iss === options.appId || (options.appClientId !== undefined && claims.iss === options.appClientId)) &&
     typeof claims.iat === 'number' && typeof claims.exp === 'number' &&
     claims.iat <= now + 60 && claims.exp > now && claims.exp - claims.iat <= 600
   );

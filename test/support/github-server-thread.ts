@@ -14,6 +14,7 @@ const Options = z.object({
   owner: z.string(),
   repo: z.string(),
   appId: z.string(),
+  appClientId: z.string().optional(),
   installationId: z.number(),
   appPublicKeyPem: z.string(),
   personalToken: z.string(),

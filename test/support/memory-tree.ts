@@ -16,7 +16,9 @@ export interface MemoryTree {
   oidOf(path: string): string;
 }
 
-export async function gitBlobOid(bytes: Uint8Array): Promise<string> {
+/** The id git gives a blob; tests compute it from what they wrote, so a wrong id fails. */
+export async function gitBlobOid(content: string | Uint8Array): Promise<string> {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(content) : content;
   const header = new TextEncoder().encode(`blob ${bytes.byteLength}\0`);
   const object = new Uint8Array(header.byteLength + bytes.byteLength);
   object.set(header);

@@ -92,7 +92,7 @@ describe('task assembler', () => {
         ['notes', 'included'],
       ]);
       expect(second.record.item).toMatchObject({ id: contextItemId(1), type: 'context', role: 'user' });
-      expect(second.record.item?.content).toMatch(/^<groundwork-context provider="notes" category="memory"/);
+      expect(second.record.item?.content).toMatch(/^<groundwork-context boundary="[0-9a-f]{16}" provider="notes" category="memory"/);
       expect(second.record.item?.content).not.toContain('Use tabs.');
       expect(second.record.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
       expect(store.requestTranscript(1, contextItemId(1)).map((item) => item.id)).toEqual([TASK_ITEM_ID, contextItemId(1)]);
@@ -114,6 +114,14 @@ describe('task assembler', () => {
     expect(stored).toBeNull();
   });
 
+  it('fails the assembly when the repository settings file could not be read, rather than read rules and skills with settings that may not be its own', async () => {
+    const { source } = await memorySource({ ...REPOSITORY, '.groundwork.yml': 'providers:\n  skills:\n    roots: ["tools/skills/*"]\n' }, ['.groundwork.yml']);
+    const { begun, stored } = await firstTurnOf(source);
+    const unknown = '.groundwork.yml could not be read: upstream 502';
+    expect(begun).toEqual({ ok: false, reason: `no repository provider could read memory:test at ${COMMIT}: rules failed: ${unknown}; skills failed: ${unknown}` });
+    expect(stored).toBeNull();
+  });
+
   it('keeps what could be read and tells the model in a host notice which rules it does not have', async () => {
     const { source } = await memorySource(REPOSITORY, ['AGENTS.md']);
     const { begun } = await firstTurnOf(source);
@@ -123,9 +131,14 @@ describe('task assembler', () => {
       ['rules', 'failed', 'could not read AGENTS.md: upstream 502'],
       ['skills', 'included', undefined],
     ]);
-    expect(record.item?.content).toContain(
-      '<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) could not be read for this task: reading them failed or timed out. Treat the repository’s own instructions as unknown, and do not claim to have followed them.\n</groundwork-notice>',
-    );
-    expect(record.item?.content).toContain('- lint: Run the linter.');
+    const unread =
+      'Repository rules (AGENTS.md and similar files) could not be read for this task: reading them failed or timed out. Treat the repository’s own instructions as unknown, and do not claim to have followed them.';
+    // A section like any other: its own boundary, and in the commit-stable context before what the task chose and the task.
+    const item = record.item?.type === 'message' ? record.item : undefined;
+    const [commitPart, ...rest] = item?.parts ?? [];
+    expect(commitPart?.stability).toBe('commit');
+    expect(commitPart?.text).toMatch(new RegExp(`^<groundwork-notice boundary="([0-9a-f]{16})" provider="rules">\n${unread.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n</groundwork-notice boundary="\\1">\n\n<groundwork-context `));
+    expect(commitPart?.text).toContain('- lint: Run the linter.');
+    expect(rest.at(-1)?.text).toMatch(/^<groundwork-task /);
   });
 });

@@ -64,6 +64,13 @@ describe('POST /tasks', () => {
     expect(JSON.stringify(turn.json)).not.toContain('s3cret');
   });
 
+  it('accepts Unicode skill names and skill paths, and keeps them normalised', async () => {
+    const id = await createReadyTask({ skills: ['навык', 'cafe\u0301', ' 技能 ', './.agents/skills/deploy/'] });
+    const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
+    expect(task.status).toBe('ready');
+    expect(task.request.skills).toEqual(['навык', 'café', '技能', '.agents/skills/deploy']);
+  });
+
   it('pins a requested ref once and keeps it', async () => {
     const id = await createReadyTask({ ref: 'v1.0' });
     const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
@@ -77,7 +84,9 @@ describe('POST /tasks', () => {
     [{ repo: 'o/r', request: 'x', agent: 'wizard' }, 'agent: unknown agent "wizard"'],
     [{ repo: 'o/r', request: 'x', cwd: '../etc' }, 'cwd: path escapes the repository root'],
     [{ repo: 'https://internal.example/x.git', request: 'x' }, 'repo: internal.example is not an allowed git host on this deployment'],
-    [{ repo: 'o/r', request: 'x', skills: ['Not Valid'] }, 'skills[0]: skill names are 1-64 chars'],
+    [{ repo: 'o/r', request: 'x', skills: ['Not Valid'] }, 'skills[0]: a skill name is 1-64 lowercase letters, digits and -'],
+    [{ repo: 'o/r', request: 'x', skills: ['навык', 'НАВЫК'] }, 'skills[1]: a skill name is 1-64 lowercase letters, digits and - (not at either end, never --), or a path to the skill: "НАВЫК" must be lowercase'],
+    [{ repo: 'o/r', request: 'x', skills: ['../x'] }, "skills[0]: is not a skill's path: path escapes the repository root"],
     [{ repo: 'o/r', request: 'x', tenant: 'api:globex' }, 'Unrecognized key: "tenant"'],
     [{ repo: 'o/r', request: 'x', parentTaskId: 'f'.repeat(64) }, `parentTaskId: no task ${'f'.repeat(64)}`],
   ])('refuses %j with a 400 naming the field', async (body, message) => {

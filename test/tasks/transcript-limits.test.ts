@@ -19,7 +19,7 @@ async function storedItems(id: string): Promise<string[]> {
   return runInDurableObject(stub, (_, state) => state.storage.sql.exec<{ item_id: string }>('SELECT item_id FROM transcript ORDER BY seq').toArray().map((row) => row.item_id));
 }
 
-const item = (id: string, content: string) => ({ id, type: 'tool_result', role: 'tool', content, name: 'read_file', callId: id });
+const item = (id: string, content: string) => ({ id, type: 'message', role: 'assistant', content });
 
 describe('transcript caps keep every turn readable', () => {
   it('refuses an item whose content is over the item cap in bytes, though not in characters', async () => {
@@ -29,6 +29,16 @@ describe('transcript caps keep every turn readable', () => {
     const res = await api('POST', `/tasks/${id}/transcript`, { body: { items: [item('euro', content)] } });
     expect(res.status).toBe(400);
     expect(res.json.error?.message).toBe(`items[0].content: is ${content.length * 3} bytes (UTF-8); an item's content may hold at most ${MAX_ITEM_BYTES}`);
+    expect(await storedItems(id)).toEqual(['local:task']);
+  });
+
+  it('refuses a tool call whose arguments are over the item cap in bytes, naming the field', async () => {
+    const id = await readyTask();
+    // Under the body cap of 1 MiB, over the item cap of 1,000,000 bytes.
+    const call = { id: 'call', type: 'tool_call', name: 'read_file', callId: 'toolu_1', arguments: { path: 'a'.repeat(MAX_ITEM_BYTES) } };
+    const res = await api('POST', `/tasks/${id}/transcript`, { body: { items: [call] } });
+    expect(res.status).toBe(400);
+    expect(res.json.error?.message).toMatch(/^items\[0\]\.arguments: is \d+ bytes \(UTF-8\); a tool call's arguments \(as JSON\) may hold at most 1000000$/);
     expect(await storedItems(id)).toEqual(['local:task']);
   });
 
@@ -63,8 +73,9 @@ describe('transcript caps keep every turn readable', () => {
     const id = await readyTask();
     const stub = env.TASKS.get(env.TASKS.idFromString(id));
     // Host context items are appended without the client cap; stand in for a long run of them.
+    const filler = { id: 'local:context:filler', type: 'context', role: 'user', content: 'h'.repeat(MAX_TRANSCRIPT_BYTES) };
     await runInDurableObject(stub, (_, state) => {
-      state.storage.sql.exec("INSERT INTO transcript (item_id, turn, item) VALUES ('local:context:filler', 0, ?)", JSON.stringify(item('local:context:filler', 'h'.repeat(MAX_TRANSCRIPT_BYTES))));
+      state.storage.sql.exec("INSERT INTO transcript (item_id, turn, item) VALUES ('local:context:filler', 0, ?)", JSON.stringify(filler));
     });
     const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
     expect(res.status).toBe(409);

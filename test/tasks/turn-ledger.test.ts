@@ -24,6 +24,7 @@ function countingAssembler(emptyTurns: number[] = []) {
       item: empty ? null : { id, type: turn === 0 ? 'message' : 'context', role: 'user', content: `context of turn ${turn}` },
       agent: 'entry',
       commit: 'a'.repeat(40),
+      repository: 'file:///repo',
       system: turn === 0 ? [{ role: 'system', content: 'host' }] : [],
       tools: [],
       providers: [],

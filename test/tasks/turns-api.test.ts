@@ -72,7 +72,7 @@ describe('transcript', () => {
     await waitForTask(id, settled);
     const items = [
       { id: 'msg-1', type: 'message', role: 'assistant', content: 'I will read the Makefile.' },
-      { id: 'call-1', type: 'tool_call', role: 'assistant', content: '{"path":"Makefile"}', name: 'read_file', callId: 'c1' },
+      { id: 'call-1', type: 'tool_call', role: 'assistant', name: 'read_file', callId: 'c1', arguments: { path: 'Makefile' } },
     ];
     const first = await api('POST', `/tasks/${id}/transcript`, { body: { items } });
     expect(first.json).toEqual({ appended: ['msg-1', 'call-1'], duplicates: [] });

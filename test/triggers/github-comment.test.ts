@@ -57,7 +57,7 @@ describe('issue_comment', () => {
       'POST https://api.github.test/app/installations/4242/access_tokens',
       'GET https://api.github.test/repos/Codertocat/Hello-World/pulls/1',
     ]);
-    expect(api.calls[1]?.headers.get('authorization')).toBe('Bearer ghs_installation_token');
+    expect(api.calls.find((call) => call.url.includes('/pulls/'))?.headers.get('authorization')).toBe('token ghs_installation_token');
   });
 
   it('flags a fork found by the lookup', async () => {

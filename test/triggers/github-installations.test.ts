@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createTokenCache } from '../../src/sources/github/token-cache.ts';
 import { installationForRepo, readInstallation } from '../../src/triggers/github/installations.ts';
 import { deliver as deliverDelivery, deliveryInit, example, fakeTaskService, NOW, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 
@@ -69,6 +70,25 @@ describe('installation events keep the tenant repository list in TENANTS', () =>
     expect(body).toEqual({ installationId: 900_004, action: 'deleted', repositories: 0 });
     expect(await env.TENANTS.get('installation:900004')).toBeNull();
     expect(await env.TENANTS.get('account:codertocat')).toBeNull();
+  });
+
+  it.each([
+    ['installation', 'new_permissions_accepted'],
+    ['installation', 'suspend'],
+    ['installation', 'unsuspend'],
+    ['installation', 'deleted'],
+    ['installation_repositories', 'added'],
+  ] as const)('drops the stored installation tokens on %s %s, and only that installation\'s', async (event, action) => {
+    const id = 900_100 + 10 * ['new_permissions_accepted', 'suspend', 'unsuspend', 'deleted', 'added'].indexOf(action);
+    const value = `ghs_x|${new Date().toISOString()}|${new Date(Date.now() + 3_600_000).toISOString()}|all||`;
+    const tokens = createTokenCache({ store: env.TENANTS, scope: 'https://api.github.test 1', secret: 'key', memory: new Map() });
+    await tokens.set(String(id), value);
+    await tokens.set(String(id + 1), value);
+    const payload = event === 'installation' ? example('installation', action) : repositories(id, 'added', ['Codertocat/Space'], []);
+    payload.installation.id = id;
+    expect((await deliver(payload, event)).status).toBe(200);
+    expect((await env.TENANTS.list({ prefix: `installation-token:v1:${id}:` })).keys).toEqual([]);
+    expect((await env.TENANTS.list({ prefix: `installation-token:v1:${id + 1}:` })).keys).toHaveLength(1);
   });
 
   it('answers 400 and stores nothing for an installation payload without an id', async () => {

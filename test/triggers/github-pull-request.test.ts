@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../src/lib/sha256.ts';
 import { describe, expect, it } from 'vitest';
 import { deliver, deliveryInit, example, fakeTaskService, testEnv, triggerApp, WEBHOOK_URL } from './support.ts';
 
@@ -101,10 +102,8 @@ describe('pull_request', () => {
     expect(again.status).toBe(202);
     expect(await again.json()).toEqual({ ...first, duplicate: true });
     expect(tasks.created()).toHaveLength(1);
-    expect(tasks.calls.map((call) => call.idempotencyKey)).toEqual([
-      'github-delivery:72d3162e-cc78-11e3-81ab-4c9367dc0958',
-      'github-delivery:72d3162e-cc78-11e3-81ab-4c9367dc0958',
-    ]);
+    const key = `github-event:pull_request:${await sha256Hex(String(init.body))}`;
+    expect(tasks.calls.map((call) => call.idempotencyKey)).toEqual([key, key]);
   });
 });
 

@@ -84,6 +84,20 @@ describe('check order', () => {
     expect(response.status).toBe(503);
     expect(tasks.calls).toEqual([]);
   });
+
+  it.each([
+    [['GITHUB_APP_ID', 'GITHUB_APP_CLIENT_ID'], 'set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID)'],
+    [['GITHUB_APP_PRIVATE_KEY'], 'set GITHUB_APP_PRIVATE_KEY'],
+    [['GITHUB_APP_ID', 'GITHUB_APP_CLIENT_ID', 'GITHUB_APP_PRIVATE_KEY'], 'set GITHUB_APP_CLIENT_ID (or GITHUB_APP_ID) and GITHUB_APP_PRIVATE_KEY'],
+  ] as const)('answers 503 naming %s when the secret is set but the App cannot report, and stores nothing', async (missing, named) => {
+    const tasks = fakeTaskService();
+    const partial = testEnv();
+    for (const name of missing) delete partial[name];
+    const response = await triggerApp(tasks).request(WEBHOOK_URL, await deliveryInit(openedPullRequest()), partial);
+    expect(response.status).toBe(503);
+    expect(await response.json()).toMatchObject({ error: { code: 'not_configured', message: `the GitHub App is not configured: ${named}` } });
+    expect(tasks.calls).toEqual([]);
+  });
 });
 
 describe('signatures', () => {

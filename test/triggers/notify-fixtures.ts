@@ -11,10 +11,13 @@ const BLOB = `https://github.com/acme/widgets/blob/${BASE}`;
 
 export const TURN: AssembledTurn = {
   commit: BASE,
+  repository: 'github:github.com/acme/widgets',
   agent: 'reviewer',
   turn: 0,
   digest: `sha256:${'ab'.repeat(32)}`,
   chars: 1234,
+  system: ['You review a pull request.'],
+  items: [{ id: 'local:task', type: 'message', role: 'user', content: 'Review pull request #2.' }],
   messages: [
     { role: 'system', content: 'You review a pull request.' },
     { role: 'user', content: 'Review pull request #2.' },

@@ -47,6 +47,21 @@ describe('check run summary', () => {
     });
   });
 
+  it('says which settings layers took part and lists settings warnings, escaped', () => {
+    const settings = {
+      layers: [
+        { layer: 'deployment' as const, status: 'none' as const },
+        { layer: 'repository' as const, status: 'ignored' as const, source: `.groundwork.yml@${BASE}`, reason: 'x' },
+        { layer: 'task' as const, status: 'applied' as const },
+      ],
+      providers: [],
+      warnings: ['.groundwork.yml ignored: providers.skills.roots[0]: path is absolute; the other settings apply'],
+    };
+    const { summary } = turnSummary({ ...TURN, settings }, TASK_ID);
+    expect(summary).toContain(`· task \`${TASK_ID}\`\n\nSettings: repository ignored (.groundwork.yml@${BASE}) · task applied\n\n### Providers`);
+    expect(summary).toContain('### Warnings\n\n- settings: .groundwork.yml ignored: providers.skills.roots\\[0\\]: path is absolute; the other settings apply\n- rules · ');
+  });
+
   it('keeps a summary with thousands of sources under GitHub’s limit', () => {
     const [first] = TURN.entries;
     if (!first) throw new Error('fixture has entries');
@@ -73,9 +88,9 @@ describe('notifyTaskResult: GitHub check run', () => {
       'POST https://api.github.test/app/installations/4242/access_tokens',
       'POST https://api.github.test/repos/acme/widgets/check-runs',
     ]);
-    expect(api.calls[0]?.headers.get('authorization')).toMatch(/^Bearer [\w-]+\.[\w-]+\.[\w-]+$/);
+    expect(api.calls[0]?.headers.get('authorization')).toMatch(/^bearer [\w-]+\.[\w-]+\.[\w-]+$/i);
     const check = api.calls[1];
-    expect(check?.headers.get('authorization')).toBe('Bearer ghs_installation_token');
+    expect(check?.headers.get('authorization')).toBe('token ghs_installation_token');
     const body: unknown = JSON.parse(check?.body ?? '');
     expect(body).toEqual({
       name: 'groundwork/context',
@@ -91,7 +106,9 @@ describe('notifyTaskResult: GitHub check run', () => {
   it('concludes failure with the reason when assembly failed', async () => {
     const api = githubApi((call) => (call.url.endsWith('/check-runs') ? Response.json({ id: 2 }, { status: 201 }) : undefined));
     await notifyTaskResult({ config: config(), fetch: api }, CHECK, { taskId: TASK_ID, status: 'failed', reason: 'commit not found' });
-    expect(JSON.parse(api.calls[1]?.body ?? '')).toMatchObject({ conclusion: 'failure', output: failureSummary('commit not found', TASK_ID) });
+    // The isolate kept the installation token from the check run before: no second exchange.
+    expect(api.calls.map((call) => call.url)).toEqual(['https://api.github.test/repos/acme/widgets/check-runs']);
+    expect(JSON.parse(api.calls[0]?.body ?? '')).toMatchObject({ conclusion: 'failure', output: failureSummary('commit not found', TASK_ID) });
   });
 
   it('logs and returns when GitHub refuses the check run', async () => {

@@ -74,6 +74,7 @@ export interface Secrets {
   GITHUB_WEBHOOK_SECRET?: string;
   GITHUB_WEBHOOK_SECRET_PREVIOUS?: string;
   GITHUB_APP_ID?: string;
+  GITHUB_APP_CLIENT_ID?: string;
   GITHUB_APP_PRIVATE_KEY?: string;
   GITHUB_API_URL?: string;
   SLACK_SIGNING_SECRET?: string;

@@ -2,7 +2,8 @@
  * @module providers/rules/provider
  * Repository rules: the AGENTS.md chain from the root to the task's working directory, read at
  * the pinned commit (a pull request's trusted base), general before specific, each file with
- * a fair share of the budget.
+ * a fair share of the budget. Every entry is commit-stable: all tasks on one commit and working
+ * directory get the same rules, so they belong to the prompt prefix those tasks share.
  */
 import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
@@ -11,14 +12,25 @@ import { pathTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult } from '../../sources/snapshot.ts';
-import { findInstructionFiles } from './chain.ts';
+import { directoryChain, findInstructionFiles } from './chain.ts';
 import { fairShare } from './fair-share.ts';
 
 export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];
 
 export const RulesConfigSchema = z.object({
   /** In each directory the first of these names present is the instruction file. */
-  filenames: z.array(z.string().min(1).regex(/^[^/\\\0]+$/, 'a file name, not a path')).min(1).default(DEFAULT_RULE_FILES),
+  filenames: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[^/\\\0]+$/, 'a file name, not a path')
+        .refine((name) => name !== '.' && name !== '..', 'a file name, not a path'),
+    )
+    .min(1)
+    .max(16)
+    .default(DEFAULT_RULE_FILES),
   /** Bytes read from one file; larger files are read up to this and say so. */
   maxFileBytes: z.number().int().positive().default(1024 * 1024),
 });
@@ -33,10 +45,15 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     name: 'rules',
     category: 'rules',
     config: RulesConfigSchema,
+    limits: ['maxFileBytes'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 8_000,
+    plan({ task, config }) {
+      const dirs = directoryChain(task.cwd);
+      return { dirs, files: dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), walks: [] };
+    },
     async run({ task, snapshot, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
@@ -68,8 +85,10 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
         entries.push({
           title: pathTitle(read.path),
           body: cut.text,
-          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit },
+          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit, blob: read.blob },
           freshness: 'pinned',
+          // The chain depends only on the repository, the commit and the working directory.
+          stability: 'commit',
           warnings,
           truncated: cut.truncated,
         });
@@ -90,6 +109,8 @@ function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' 
       return read.reason === 'nul-byte' ? 'binary file' : 'not valid UTF-8';
     case 'unresolved-symlink':
       return `symlink to ${read.target} not followed (${read.reason})`;
+    case 'skipped':
+      return read.reason;
     case 'invalid-path':
       return read.reason;
   }

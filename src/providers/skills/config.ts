@@ -45,9 +45,12 @@ const RootSchema = z
     if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
   });
 
+/** Where the agent ecosystems keep skills; a repository or a deployment can redirect them. */
+export const DEFAULT_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/', '.codex/skills/*/', '.gemini/skills/*/', '.opencode/skills/*/', 'skills/*/'];
+
 export const SkillsConfigSchema = z.object({
   /** Directory patterns whose matches hold a SKILL.md. */
-  roots: z.array(RootSchema).min(1).max(16).default(['.agents/skills/*/']),
+  roots: z.array(RootSchema).min(1).max(16).default(DEFAULT_SKILL_ROOTS),
   /** Directory levels discovery may descend below a root's literal prefix. */
   maxDepth: z.number().int().min(0).max(16).default(4),
   /** Directories listed in one run, over all roots together. */
@@ -58,6 +61,10 @@ export const SkillsConfigSchema = z.object({
   maxSelectedTokens: z.number().int().min(1).default(4_000),
   /** Tokens kept for the index however many skills are selected (capped at half the budget). */
   minIndexTokens: z.number().int().min(0).default(1_000),
+  /** Files listed with a selected skill (and directories listed to find them); 0 lists none. */
+  maxBundledFiles: z.number().int().min(0).max(200).default(40),
+  /** Levels below a selected skill's directory whose files are listed. */
+  maxBundledDepth: z.number().int().min(1).max(8).default(3),
 });
 export type SkillsConfig = z.output<typeof SkillsConfigSchema>;
 

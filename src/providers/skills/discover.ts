@@ -4,11 +4,19 @@
  * `Snapshot.list` only. The walk goes breadth first, one level at a time, with each level's
  * listings in parallel and sorted, so which directories fall outside `maxDirectories` is the
  * same on every run. Symlinked directories are never entered: only `dir` entries are walked.
+ *
+ * A directory is a skill when it holds `SKILL.md`, or `skill.md` when there is no `SKILL.md`
+ * (as the reference validator accepts). Where a root names its skills exactly (no `**`), a
+ * matched directory without one, or a literal root that is missing or not a directory, is
+ * reported with its rule, as the reference reports a directory it was asked to validate.
  */
 import type { ListResult, Snapshot, TreeEntry } from '../../sources/snapshot.ts';
 import type { RootPattern } from './config.ts';
+import { ruleWarning } from './rules.ts';
 
 export const SKILL_FILE = 'SKILL.md';
+/** In order of preference. */
+export const SKILL_FILES = [SKILL_FILE, 'skill.md'] as const;
 
 export interface FoundSkill {
   /** Directory of the skill; its base name should equal the skill's name. */
@@ -59,14 +67,18 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
 
       const next: Step[] = [];
       for (const { step, listing } of listed) {
-        if (!listing || listing.status === 'missing' || listing.status === 'not-a-directory') continue;
+        if (!listing) continue;
+        if (listing.status === 'missing' || listing.status === 'not-a-directory') {
+          if (root.rest.length === 0) warnings.push(literalRootWarning(root, listing.status));
+          continue;
+        }
         // An unreadable source leaves the skills unknown: a failure, never an empty index.
         if (listing.status === 'failed') throw new Error(`could not list ${step.dir || '/'} (root ${root.text}): ${listing.reason}`);
         if (listing.status !== 'ok') {
           warnings.push(`could not list ${step.dir || '/'} (root ${root.text}): ${listing.reason}`);
           continue;
         }
-        const children = expand(root, step, listing.entries, found);
+        const children = expand(root, step, listing.entries, found, warnings);
         for (const child of children) {
           if (child.depth > limits.maxDepth) {
             depthHit = true;
@@ -104,8 +116,8 @@ function admit(level: Step[], listings: ReadonlyMap<string, unknown>, maxDirecto
 }
 
 /** Matches the rest of the pattern against one listed directory; records skills, returns the next steps. */
-function expand(root: RootPattern, step: Step, entries: readonly TreeEntry[], found: Map<string, FoundSkill>): Step[] {
-  const holdsSkill = entries.some((entry) => entry.name === SKILL_FILE && (entry.kind === 'file' || entry.kind === 'symlink'));
+function expand(root: RootPattern, step: Step, entries: readonly TreeEntry[], found: Map<string, FoundSkill>, warnings: string[]): Step[] {
+  const skillFile = SKILL_FILES.find((name) => entries.some((entry) => entry.name === name && (entry.kind === 'file' || entry.kind === 'symlink')));
   const dirs = entries.filter((entry) => entry.kind === 'dir');
   const next: Step[] = [];
   const down = (dir: string, at: number) => next.push({ dir, at, depth: step.depth + 1 });
@@ -114,7 +126,11 @@ function expand(root: RootPattern, step: Step, entries: readonly TreeEntry[], fo
   for (let at = step.at; ; at++) {
     const segment = root.rest[at];
     if (segment === undefined) {
-      if (holdsSkill) found.set(step.dir, { dir: step.dir, path: step.dir === '' ? SKILL_FILE : `${step.dir}/${SKILL_FILE}` });
+      if (skillFile) found.set(step.dir, { dir: step.dir, path: step.dir === '' ? skillFile : `${step.dir}/${skillFile}` });
+      // Under `**` most directories are only on the way to a skill; elsewhere a match is meant to be one.
+      else if (!root.rest.some((part) => part.kind === 'deep')) {
+        warnings.push(ruleWarning(`${step.dir || '.'}/`, { rule: 'skill-file-missing', message: `holds no ${SKILL_FILE} (root ${root.text})` }));
+      }
       break;
     }
     if (segment.kind === 'literal') {
@@ -127,7 +143,13 @@ function expand(root: RootPattern, step: Step, entries: readonly TreeEntry[], fo
       break;
     }
     // A skill's own subdirectories (scripts/, references/) are its files, not more skills.
-    if (!holdsSkill) for (const child of dirs) down(child.path, at);
+    if (!skillFile) for (const child of dirs) down(child.path, at);
   }
   return next;
+}
+
+function literalRootWarning(root: RootPattern, status: 'missing' | 'not-a-directory'): string {
+  return status === 'missing'
+    ? ruleWarning(root.prefix, { rule: 'skill-dir-missing', message: `not in the tree at this commit (root ${root.text})` })
+    : ruleWarning(root.prefix, { rule: 'skill-dir-not-a-directory', message: `not a directory (root ${root.text})` });
 }

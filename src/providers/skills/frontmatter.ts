@@ -2,8 +2,14 @@
  * @module providers/skills/frontmatter
  * Splits a SKILL.md into its YAML frontmatter and body, and parses the frontmatter with the
  * `yaml` package. Failures are values with a reason a person can act on.
+ *
+ * Scalars are read with YAML's failsafe schema, so every value is the text that was written:
+ * `name: 2024` is the name "2024" and `version: 1.0` is "1.0", as the reference validator's
+ * strictyaml reads them. The YAML features strictyaml refuses (flow collections, anchors and
+ * aliases, explicit tags) are parsed anyway and reported, so a skill that other tools reject
+ * still gets indexed here with a warning instead of vanishing.
  */
-import { parseDocument } from 'yaml';
+import { isAlias, isCollection, isNode, LineCounter, parseDocument, visit } from 'yaml';
 
 export type SplitSkillFile =
   | { kind: 'none' }
@@ -23,14 +29,20 @@ export function splitSkillFile(text: string): SplitSkillFile {
   return { kind: 'split', yaml: rest.slice(0, closing.index), body: rest.slice(closing.index + closing[0].length) };
 }
 
-/** `data` is whatever the YAML held; its shape is checked by `validate.ts`. */
-export type ParsedFrontmatter = { ok: true; data: unknown } | { ok: false; reason: string };
+/**
+ * `data` is whatever the YAML held (strings, arrays, plain objects, or null when empty); its
+ * shape is checked by `validate.ts`. `strict` names each construct strictyaml would refuse.
+ */
+export type ParsedFrontmatter = { ok: true; data: unknown; strict: string[] } | { ok: false; reason: string };
 
 /** Anchors can multiply a small file into a huge value; real frontmatter needs few of them. */
 const MAX_ALIASES = 50;
+/** Enough to show what to fix; a file full of flow style needs no hundred line numbers. */
+const MAX_STRICT_REPORTS = 5;
 
 export function parseFrontmatter(yaml: string): ParsedFrontmatter {
-  const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: true });
+  const lines = new LineCounter();
+  const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: true, schema: 'failsafe', lineCounter: lines });
   const [error] = doc.errors;
   if (error) {
     const message = error.message.split(' at line ')[0] ?? error.code;
@@ -38,9 +50,25 @@ export function parseFrontmatter(yaml: string): ParsedFrontmatter {
     const line = error.linePos?.[0]?.line;
     return { ok: false, reason: `frontmatter is not valid YAML: ${message}${line === undefined ? '' : ` (line ${line + 1})`}` };
   }
+  let data: unknown;
   try {
-    return { ok: true, data: doc.toJS({ maxAliasCount: MAX_ALIASES }) as unknown };
+    data = doc.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
   } catch (cause) {
     return { ok: false, reason: `frontmatter is not valid YAML: ${cause instanceof Error ? cause.message : String(cause)}` };
   }
+
+  const strict: string[] = [];
+  visit(doc, (_key, node) => {
+    if (strict.length >= MAX_STRICT_REPORTS) return visit.BREAK;
+    // +1 for the opening `---`, as above.
+    const at = (offset: number | undefined) => (offset === undefined ? '' : ` (line ${lines.linePos(offset).line + 1})`);
+    if (isAlias(node)) strict.push(`an alias${at(node.range?.[0])}`);
+    else if (isNode(node)) {
+      if (node.anchor !== undefined) strict.push(`an anchor${at(node.range?.[0])}`);
+      if (node.tag !== undefined) strict.push(`an explicit tag${at(node.range?.[0])}`);
+      if (isCollection(node) && node.flow === true) strict.push(`a flow collection ([...] or {...})${at(node.range?.[0])}`);
+    }
+    return undefined;
+  });
+  return { ok: true, data, strict };
 }

@@ -16,7 +16,7 @@ import { loadSkillIndex, type LoadedIndex } from './load-index.ts';
 import { SkillIndexSchema } from './skill-index.ts';
 
 /** Bump when the index's shape or meaning changes; it is in every key and every value. */
-export const SKILLS_INDEX_SCHEMA = 1;
+export const SKILLS_INDEX_SCHEMA = 2;
 
 /** Values are immutable; the expiry only stops indexes of old commits piling up. */
 const CACHE_TTL_SECONDS = 30 * 24 * 60 * 60;

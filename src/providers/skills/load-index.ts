@@ -51,6 +51,8 @@ export function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>):
       return `is a ${read.kind}, not a file`;
     case 'missing':
       return 'not in the tree at this commit';
+    case 'skipped':
+      return read.reason;
     case 'invalid-path':
     case 'failed':
       return `could not be read: ${read.reason}`;

@@ -6,11 +6,15 @@
 import { z } from 'zod';
 
 export const SkillSchema = z.object({
-  /** The declared name (whitespace collapsed), or the directory name when none was declared. */
+  /**
+   * The declared name, stripped and NFKC-normalised as the reference validator compares it
+   * (whitespace collapsed), or the directory's name when none was declared. Selection and
+   * duplicate detection compare this.
+   */
   name: z.string().min(1),
   /** Whitespace collapsed to single spaces, so each skill is one line of the index. */
   description: z.string().min(1),
-  /** Path of the SKILL.md. */
+  /** Path of the SKILL.md (or skill.md). */
   path: z.string().min(1),
 });
 export type Skill = z.infer<typeof SkillSchema>;

@@ -1,6 +1,6 @@
 /**
  * @module sources/git/gitdir
- * Finds where a working tree keeps its git data. Besides a plain `.git` directory, a `.git`
+ * Finds where a working tree keeps its git data (a bare repository is its own). Besides a plain `.git` directory, a `.git`
  * file points elsewhere: a submodule's gitdir, or a linked worktree (`git worktree add`, common
  * for coding agents), whose HEAD is its own but whose objects and refs live in the main
  * repository's `commondir`. isomorphic-git knows the pointer but not `commondir`, so both are
@@ -8,7 +8,11 @@
  */
 import { join, resolve as resolvePath } from 'node:path';
 import { gitErrorCode } from './errors.ts';
-import type { ReadablePromiseFs } from './snapshot-fs.ts';
+
+/** The part of `fs.promises` this needs; Node's fits. */
+export interface ReadablePromiseFs {
+  readFile(path: string, options?: unknown): Promise<unknown>;
+}
 
 export type GitdirLocation =
   | { ok: true; /** Objects and shared refs. */ gitdir: string; /** This working tree's HEAD. */ headGitdir: string }
@@ -19,7 +23,11 @@ export async function locateGitdir(fs: ReadablePromiseFs, root: string): Promise
   let headGitdir: string;
   const pointer = await readText(fs, dotgit);
   if (pointer === 'directory') headGitdir = dotgit;
-  else if (pointer === undefined) return { ok: false, reason: `not a git repository: ${root} has no .git` };
+  else if (pointer === undefined) {
+    // A bare repository or mirror is its own git directory.
+    if ((await readText(fs, join(root, 'HEAD'))) !== undefined && (await readText(fs, join(root, 'objects'))) === 'directory') return { ok: true, gitdir: root, headGitdir: root };
+    return { ok: false, reason: `not a git repository: ${root} has no .git` };
+  }
   else {
     const target = /^gitdir:\s*(.+?)\s*$/m.exec(pointer)?.[1];
     if (!target) return { ok: false, reason: `not a git repository: ${dotgit} is a file without a gitdir line` };

@@ -1,8 +1,11 @@
 /**
  * @module sources/git/local-source
- * A repository on local disk, read through its `.git` only: what a snapshot shows is what was
- * committed. Uncommitted edits, the index and untracked files never enter, because nothing here
- * looks at the working tree.
+ * A repository on local disk, read through its git directory only: what a snapshot shows is what
+ * was committed. Uncommitted edits, the index and untracked files never enter, because nothing
+ * here looks at the working tree. Objects are read straight from loose files and packs (see
+ * object-db), so a large pack costs only the bytes of the objects a run needs; every kind of
+ * checkout git makes is read (bare, linked worktree, submodule, alternates, shallow, partial), and
+ * one that cannot be read says which kind it is and what to do.
  *
  * Identity is `file://<absolute path>`; entry URIs follow {@link gitPathUri}.
  *
@@ -11,59 +14,57 @@
  * const head = await source.resolve('HEAD');
  * if (head.status === 'ok') await source.snapshot(head.commit).read('AGENTS.md', { maxBytes: 65536 });
  */
-import * as nodeFs from 'node:fs';
+import { promises as fsPromises } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
-import { expandOid, resolveRef } from 'isomorphic-git';
-import type { PromiseFsClient } from 'isomorphic-git';
 import type { RepositorySource, ResolveResult } from '../snapshot.ts';
-import { createTreeSnapshot } from '../tree-snapshot.ts';
-import { locateGitdir, type GitdirLocation } from './gitdir.ts';
-import { createGitObjectLoader, type GitObjectStore } from './object-loader.ts';
-import { peelToCommit } from './peel.ts';
-import { createSnapshotFs, type ReadablePromiseFs } from './snapshot-fs.ts';
-import { errorMessage, gitErrorCode } from './errors.ts';
+import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../tree-snapshot.ts';
+import { normalisePath } from '../paths.ts';
+import { errorMessage } from './errors.ts';
+import { locateGitdir } from './gitdir.ts';
+import { kindOfMode } from './tree-mode.ts';
+import { openObjectDatabase, type ObjectDatabase } from './object-db.ts';
+import type { RawObject } from './pack-file.ts';
 import { isValidRefName } from './ref-name.ts';
+import { resolveRefName } from './refs.ts';
+import { missingObjectReason, repositoryKind, type RepositoryKind } from './repository-kind.ts';
 import { gitPathUri } from './uri.ts';
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
 const SHORT_SHA = /^[0-9a-f]{4,39}$/i;
+/** Tags of tags are legal; a loop of them is not, so peeling is bounded. */
+const MAX_TAG_DEPTH = 16;
 
-/** Node's `fs` module, or anything with the same promise API. */
-export type LocalFs = PromiseFsClient & { promises: ReadablePromiseFs };
+interface OpenRepository {
+  headGitdir: string;
+  gitdir: string;
+  kind: RepositoryKind;
+  db: ObjectDatabase;
+}
 
-export function createLocalGitSource(dir: string, fs: LocalFs = nodeFs): RepositorySource {
+type Opened = { ok: true; repo: OpenRepository } | { ok: false; reason: string };
+
+export function createLocalGitSource(dir: string): RepositorySource {
   const root = resolvePath(dir);
   const repository = `file://${root}`;
-  // Parsed pack indexes, shared by resolve and every snapshot of this source.
-  const cache = {};
-  let located: Promise<GitdirLocation> | undefined;
-  const locate = (): Promise<GitdirLocation> => {
-    // Only a found gitdir is remembered: a directory may become a repository later.
-    located ??= locateGitdir(fs.promises, root).then((location) => {
-      if (!location.ok) located = undefined;
-      return location;
+  let opened: Promise<Opened> | undefined;
+  const open = (): Promise<Opened> => {
+    // Only a found repository is remembered: a directory may become one later.
+    opened ??= locateGitdir(fsPromises, root).then((where): Opened => {
+      if (!where.ok) {
+        opened = undefined;
+        return where;
+      }
+      const kind = repositoryKind(where.gitdir);
+      if (kind.unsupported) return { ok: false, reason: kind.unsupported };
+      return { ok: true, repo: { ...where, kind, db: openObjectDatabase(where.gitdir) } };
     });
-    return located;
+    return opened;
   };
 
-  /** Git's own precedence: a full sha is an object name; otherwise refs win over short shas. */
-  const findObject = async (where: Extract<GitdirLocation, { ok: true }>, ref: string): Promise<string | undefined> => {
-    if (FULL_SHA.test(ref)) return ref.toLowerCase();
-    const store = { fs, gitdir: where.gitdir, cache };
-    try {
-      // A linked worktree's HEAD is its own; what it points at lives in the common gitdir.
-      const name = ref === 'HEAD' ? await resolveRef({ fs, gitdir: where.headGitdir, ref, depth: 1 }) : ref;
-      return FULL_SHA.test(name) ? name : await resolveRef({ ...store, ref: name });
-    } catch (error) {
-      if (gitErrorCode(error) !== 'NotFoundError') throw error;
-    }
-    if (!SHORT_SHA.test(ref)) return undefined;
-    try {
-      return await expandOid({ ...store, oid: ref.toLowerCase() });
-    } catch (error) {
-      if (gitErrorCode(error) === 'NotFoundError') return undefined;
-      throw error;
-    }
+  const need = (repo: OpenRepository, oid: string, what: string): RawObject => {
+    const object = repo.db.read(oid);
+    if (!object) throw new Error(missingObjectReason(repo.kind, root, oid, what));
+    return object;
   };
 
   return {
@@ -73,27 +74,120 @@ export function createLocalGitSource(dir: string, fs: LocalFs = nodeFs): Reposit
       signal?.throwIfAborted();
       if (!isValidRefName(ref)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}` };
       try {
-        const where = await locate();
+        const where = await open();
         if (!where.ok) return { status: 'failed', ref, reason: where.reason };
-        const oid = await findObject(where, ref);
+        const { repo } = where;
+        const oid = findObject(repo, ref);
         if (oid === undefined) return { status: 'missing', ref };
-        const peeled = await peelToCommit({ fs, gitdir: where.gitdir, cache }, oid);
-        return peeled.ok ? { status: 'ok', commit: peeled.commit } : { status: 'failed', ref, reason: peeled.reason };
+        return peelToCommit(repo, oid, ref);
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        if (gitErrorCode(error) === 'NotFoundError') return { status: 'missing', ref };
         return { status: 'failed', ref, reason: errorMessage(error) };
       }
     },
 
     snapshot(commit, { signal } = {}) {
-      const snapshotFs = createSnapshotFs(fs.promises);
-      const objects = async (): Promise<GitObjectStore> => {
-        const where = await locate();
+      const repo = async (): Promise<OpenRepository> => {
+        const where = await open();
         if (!where.ok) throw new Error(where.reason);
-        return { fs: snapshotFs, gitdir: where.gitdir, cache };
+        return where.repo;
       };
-      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader: createGitObjectLoader(objects, commit), ...(signal ? { signal } : {}) });
+      const loader: TreeLoader = {
+        loadTree: async (signal) => walkTree(await repo(), commit, signal),
+        loadDirectory: async (tree, path, signal) => {
+          const store = await repo();
+          signal?.throwIfAborted();
+          return readDirectory(store, tree ?? rootTreeOf(store, commit), path);
+        },
+        async loadBlob(oid, signal) {
+          const store = await repo();
+          signal?.throwIfAborted();
+          const object = need(store, oid, 'file');
+          if (object.type !== 'blob') throw new Error(`${oid} is a ${object.type}, not a file`);
+          return object.data;
+        },
+      };
+      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader, ...(signal ? { signal } : {}) });
     },
   };
+
+  /** Git's own precedence: a full sha is an object name; otherwise refs win over short shas. */
+  function findObject(repo: OpenRepository, ref: string): string | undefined {
+    if (FULL_SHA.test(ref)) return ref.toLowerCase();
+    const named = resolveRefName({ head: repo.headGitdir, common: repo.gitdir }, ref);
+    if (named !== undefined || !SHORT_SHA.test(ref)) return named;
+    const matches = repo.db.expand(ref);
+    if (matches.length > 1) throw new Error(`short commit id ${ref} is ambiguous: ${matches.slice(0, 5).join(', ')}${matches.length > 5 ? ', …' : ''}`);
+    return matches[0];
+  }
+
+  function peelToCommit(repo: OpenRepository, oid: string, ref: string): ResolveResult {
+    let current = oid;
+    for (let depth = 0; depth < MAX_TAG_DEPTH; depth++) {
+      const object = repo.db.read(current);
+      if (!object) {
+        // A named sha that is absent: in a shallow or partial clone that is a fetch away.
+        if (current === oid && FULL_SHA.test(ref) && !repo.kind.shallow && repo.kind.partialFilter === undefined) return { status: 'missing', ref };
+        return { status: 'failed', ref, reason: missingObjectReason(repo.kind, root, current, 'commit') };
+      }
+      if (object.type === 'commit') return { status: 'ok', commit: current };
+      if (object.type !== 'tag') return { status: 'failed', ref, reason: `${oid} names a ${object.type}, not a commit` };
+      const target = /^object ([0-9a-f]{40})$/m.exec(Buffer.from(object.data).toString('latin1'))?.[1];
+      if (target === undefined) return { status: 'failed', ref, reason: `tag ${current} has no object line` };
+      current = target;
+    }
+    return { status: 'failed', ref, reason: `${oid} is nested more than ${MAX_TAG_DEPTH} tags deep` };
+  }
+
+  /** Every entry under the commit's root tree. Sizes are left out: a listing must not read every blob. */
+  async function walkTree(repo: OpenRepository, commit: string, signal?: AbortSignal): Promise<FlatTreeEntry[]> {
+    const entries: FlatTreeEntry[] = [];
+    const pending: Array<[string, string]> = [[rootTreeOf(repo, commit), '']];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      signal?.throwIfAborted();
+      for (const entry of readDirectory(repo, ...next)) {
+        entries.push(entry);
+        if (entry.kind === 'dir') pending.push([entry.oid, entry.path]);
+      }
+    }
+    return entries;
+  }
+
+  function rootTreeOf(repo: OpenRepository, commit: string): string {
+    const object = need(repo, commit, 'commit');
+    const tree = /^tree ([0-9a-f]{40})$/m.exec(Buffer.from(object.data).toString('latin1'))?.[1];
+    if (object.type !== 'commit' || tree === undefined) throw new Error(`${commit} is not a commit`);
+    return tree;
+  }
+
+  /** One tree's entries with their paths from the root. */
+  function readDirectory(repo: OpenRepository, treeOid: string, prefix: string): FlatTreeEntry[] {
+    const tree = need(repo, treeOid, 'tree');
+    if (tree.type !== 'tree') throw new Error(`${treeOid} is a ${tree.type}, not a tree`);
+    const entries: FlatTreeEntry[] = [];
+    for (const item of parseTree(tree.data)) {
+      const kind = kindOfMode(item.mode);
+      const path = prefix === '' ? item.name : `${prefix}/${item.name}`;
+      // A crafted tree may name an entry `..` or put a backslash in it; such a path could
+      // never be read back safely, so it is left out of the listing altogether.
+      const normal = normalisePath(path);
+      if (kind && normal.ok && normal.path === path) entries.push({ path, kind, oid: item.oid });
+    }
+    return entries;
+  }
+}
+
+/** `<mode> <name>\0<20-byte id>` repeated. */
+function parseTree(data: Uint8Array): Array<{ mode: string; name: string; oid: string }> {
+  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const items: Array<{ mode: string; name: string; oid: string }> = [];
+  let at = 0;
+  while (at < bytes.byteLength) {
+    const space = bytes.indexOf(0x20, at);
+    const nul = bytes.indexOf(0, space);
+    if (space < 0 || nul < 0 || nul + 21 > bytes.byteLength) throw new Error('malformed tree object');
+    items.push({ mode: bytes.toString('latin1', at, space), name: bytes.toString('utf8', space + 1, nul), oid: bytes.toString('hex', nul + 1, nul + 21) });
+    at = nul + 21;
+  }
+  return items;
 }

@@ -7,7 +7,7 @@
 import { readBlob, readTree } from 'isomorphic-git';
 import type { FsClient } from 'isomorphic-git';
 import { normalisePath } from '../paths.ts';
-import type { TreeEntryKind } from '../snapshot.ts';
+import { kindOfMode } from './tree-mode.ts';
 import type { FlatTreeEntry, TreeLoader } from '../tree-snapshot.ts';
 
 export interface GitObjectStore {
@@ -15,18 +15,6 @@ export interface GitObjectStore {
   gitdir: string;
   /** isomorphic-git's pack cache; share one per repository so packs are parsed once. */
   cache: object;
-}
-
-/**
- * Maps a git tree mode to an entry kind. Old repositories carry non-canonical file modes
- * (e.g. 100664), which git itself treats as regular files.
- */
-export function kindOfMode(mode: string): TreeEntryKind | undefined {
-  if (mode === '040000' || mode === '40000') return 'dir';
-  if (mode === '120000') return 'symlink';
-  if (mode === '160000') return 'submodule';
-  if (mode.startsWith('100')) return 'file';
-  return undefined;
 }
 
 /**

@@ -21,6 +21,7 @@ import { budgetExceeded, createCappedHttpClient, createTransferBudget, type Fetc
 import { createGitObjectLoader, type GitObjectStore } from './object-loader.ts';
 import { fetchCommit } from './remote-fetch.ts';
 import { lookupRemoteRef } from './remote-refs.ts';
+import { followRedirects } from './redirects.ts';
 import { parseRemoteUrl, type BasicAuth } from './remote-url.ts';
 import { errorMessage, gitErrorCode } from './errors.ts';
 import { isValidRefName } from './ref-name.ts';
@@ -39,8 +40,15 @@ export interface RemoteGitSourceOptions {
   maxFetchBytes?: number;
   /** The setting a host exposes for the cap, named in the failure so an operator knows what to raise. */
   capSetting?: string;
+  /** Why a request (or a redirect) to `url` must not be made, e.g. a host outside an allowlist. */
+  refuse?: (url: URL) => string | undefined;
   /** Overrides credentials embedded in the URL. */
   auth?: BasicAuth;
+  /**
+   * The repository's identity when the URL is only how it is reached (a local repository served
+   * on a loopback port that changes between runs): it labels entries and keys the cache.
+   */
+  identity?: string;
   /** When set, trees and blobs are cached by commit and oid, so a warm snapshot fetches nothing. */
   cache?: { store: KeyValueStore; options?: CachedLoaderOptions };
 }
@@ -48,8 +56,12 @@ export interface RemoteGitSourceOptions {
 export function createRemoteGitSource(url: string, options: RemoteGitSourceOptions = {}): RepositorySource {
   const parsed = parseRemoteUrl(url, options.auth);
   const maxBytes = options.maxFetchBytes ?? DEFAULT_MAX_FETCH_BYTES;
-  const transport: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
-  const repository = parsed.ok ? parsed.identity : 'invalid-remote-url';
+  // Redirects are followed by hand on every transport, so credentials never leave their origin.
+  const transport: FetchLike = followRedirects(
+    options.fetch ?? ((input, init) => fetch(input, init)),
+    options.refuse ? { refuse: options.refuse } : {},
+  );
+  const repository = options.identity ?? (parsed.ok ? parsed.identity : 'invalid-remote-url');
   const capReason = (what: string): string =>
     `${what} exceeded the size cap of ${maxBytes} bytes (${options.capSetting ?? 'maxFetchBytes'}); raise it to read this repository`;
 

@@ -31,7 +31,13 @@ export function parseRemoteUrl(input: string, auth?: BasicAuth): ParsedRemoteUrl
     return { ok: false, reason: `remote git URL must use http or https, not ${url.protocol.replace(/:$/, '')}` };
   }
   if (url.search !== '') return { ok: false, reason: 'remote git URL must not have a query string' };
-  const embedded = url.username === '' ? undefined : { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  let embedded: BasicAuth | undefined;
+  try {
+    embedded = url.username === '' && url.password === '' ? undefined : { username: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  } catch {
+    // WHATWG URL keeps `%zz` in userinfo as written; it is a credential nobody could have meant.
+    return { ok: false, reason: 'remote git URL has a malformed percent-escape in its user name or password' };
+  }
   url.username = '';
   url.password = '';
   url.hash = '';

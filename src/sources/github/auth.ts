@@ -1,97 +1,101 @@
 /**
  * @module sources/github/auth
- * How requests are authorised: a plain token, or a GitHub App installation token obtained with
- * an app JWT and cached until shortly before it expires. Hold one app auth per installation
- * (e.g. at module scope in the Worker) so every source built with it shares the cached token.
+ * How GitHub requests are authorised: a plain token, or a GitHub App installation whose tokens
+ * @octokit/auth-app mints with an App JWT (universal-github-app-jwt, on Web Crypto) and keeps in
+ * a token cache that can be shared across isolates (token-cache). These are descriptions; the
+ * client (client.ts) turns one into Octokit's auth strategy.
  */
-import { z } from 'zod';
-import { importAppKey, signAppJwt } from './app-jwt.ts';
-import { untilAborted } from '../../lib/abortable.ts';
+import type { KeyValueStore } from '../key-value-store.ts';
+import { normaliseAppKey, type AppKeyResult } from './app-key.ts';
 import { describeFailure, httpFailure } from './errors.ts';
+import type { MemoryEntry } from './token-cache.ts';
 
-/** POST /app/installations/{id}/access_tokens with the app JWT; resolves to the JSON body. */
-export type TokenExchange = (input: { installationId: number; jwt: string; signal?: AbortSignal }) => Promise<unknown>;
+export type GitHubAuth = TokenAuth | AppInstallationAuth;
 
-/** No caller's signal bounds the shared exchange, so it has its own deadline: a hung one must not hold every later request. */
+export interface TokenAuth {
+  kind: 'token';
+  token: string;
+}
+
+export interface AppInstallationAuth {
+  kind: 'app-installation';
+  /** The App JWT's issuer: the App's Client ID (GitHub's recommendation) or its numeric App ID. */
+  issuer: string;
+  key: AppKeyResult;
+  installationId: number;
+  tokens: Pick<AppInstallationAuthOptions, 'tokenStore' | 'memory' | 'clock' | 'refreshMarginMs' | 'exchangeTimeoutMs'>;
+}
+
+export interface AppInstallationAuthOptions {
+  /** App ID or Client ID. */
+  issuer: string | number;
+  /** PEM as GitHub issues it (PKCS#1) or PKCS#8, with real or `\n`-escaped newlines. */
+  privateKey: string;
+  installationId: number;
+  /** Where installation tokens are shared across isolates (Workers KV); memory only without it. */
+  tokenStore?: KeyValueStore;
+  /** The isolate's token memory; tests pass a fresh map to play a fresh isolate. */
+  memory?: Map<string, MemoryEntry>;
+  /** Wall clock in ms for token expiry; injectable so tests can move past it. */
+  clock?: () => number;
+  /** Renew this long before `expires_at` so a token never lapses mid-assembly. Default 5 minutes. */
+  refreshMarginMs?: number;
+  /** Deadline of one token exchange, retries included; default {@link DEFAULT_EXCHANGE_TIMEOUT_MS}. */
+  exchangeTimeoutMs?: number;
+}
+
+/**
+ * No caller's signal bounds the token exchange: every request of the installation in the isolate
+ * waits on the one in flight. So it has its own deadline, and a hung exchange fails its waiters
+ * and makes way for the next one instead of holding every later request.
+ */
 export const DEFAULT_EXCHANGE_TIMEOUT_MS = 10_000;
 
-export interface GitHubAuth {
-  /** The Authorization header for a repository request; may exchange credentials first. */
-  authorization(exchange: TokenExchange, signal?: AbortSignal): Promise<string>;
+/** The token exchange got no (complete) answer within its deadline. */
+export class ExchangeTimeout extends Error {
+  override readonly name = 'ExchangeTimeout';
 }
 
 /** A personal access token or any token minted elsewhere. */
 export function tokenAuth(token: string): GitHubAuth {
-  const header = `Bearer ${token}`;
-  return { authorization: () => Promise.resolve(header) };
+  return { kind: 'token', token };
 }
-
-export interface AppAuthOptions {
-  appId: number | string;
-  /** PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`). */
-  privateKey: string;
-  installationId: number;
-  /** Wall clock in ms; injectable so tests can move past a token's expiry. */
-  clock?: () => number;
-  /** Renew this long before `expires_at` so a token never lapses mid-assembly. Default 5 minutes. */
-  refreshMarginMs?: number;
-  /** Deadline of one token exchange; default {@link DEFAULT_EXCHANGE_TIMEOUT_MS}. */
-  exchangeTimeoutMs?: number;
-}
-
-const AccessToken = z.object({
-  token: z.string().min(1),
-  expires_at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'not a timestamp'),
-});
 
 /**
+ * A key that cannot be used is kept as an error, reported by the first request, so a task
+ * fails with a reason saying what to do instead of the Worker failing to start.
+ *
  * @example
- * const auth = createAppAuth({ appId: 123, privateKey: env.GITHUB_APP_KEY, installationId: 456 });
+ * const auth = appInstallationAuth({ issuer: 'Iv23liAbc', privateKey: env.GITHUB_APP_PRIVATE_KEY, installationId: 456, tokenStore: env.TENANTS });
  * const source = createGitHubSource({ owner: 'acme', repo: 'widgets', auth });
  */
-export function createAppAuth(options: AppAuthOptions): GitHubAuth {
-  const clock = options.clock ?? Date.now;
-  const margin = options.refreshMarginMs ?? 5 * 60_000;
-  let key: Promise<CryptoKey> | undefined;
-  let cached: { header: string; refreshAt: number } | undefined;
-  let pending: Promise<string> | undefined;
-
-  const exchangeToken = async (exchange: TokenExchange): Promise<string> => {
-    key ??= importAppKey(options.privateKey);
-    const jwt = await signAppJwt({ appId: options.appId, key: await key, nowSeconds: Math.floor(clock() / 1000) });
-    const timeoutMs = options.exchangeTimeoutMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS;
-    const deadline = AbortSignal.timeout(timeoutMs);
-    let body: unknown;
-    try {
-      body = await exchange({ installationId: options.installationId, jwt, signal: deadline });
-    } catch (error) {
-      if (deadline.aborted) throw new Error(`GitHub App installation token request got no answer within ${timeoutMs} ms (installation ${options.installationId})`);
-      throw new Error(describeTokenFailure(error, options));
-    }
-    const parsed = AccessToken.safeParse(body);
-    if (!parsed.success) throw new Error(`GitHub App installation token response was not understood: ${parsed.error.message}`);
-    cached = { header: `Bearer ${parsed.data.token}`, refreshAt: Date.parse(parsed.data.expires_at) - margin };
-    return cached.header;
-  };
-
+export function appInstallationAuth(options: AppInstallationAuthOptions): GitHubAuth {
+  const { tokenStore, memory, clock, refreshMarginMs, exchangeTimeoutMs } = options;
   return {
-    authorization(exchange, signal) {
-      if (cached && clock() < cached.refreshAt) return Promise.resolve(cached.header);
-      // One exchange serves every concurrent caller; it is not tied to any one caller's signal,
-      // so a provider that times out cannot fail its neighbours' requests.
-      pending ??= exchangeToken(exchange).finally(() => (pending = undefined));
-      return untilAborted(pending, signal);
+    kind: 'app-installation',
+    issuer: String(options.issuer),
+    key: normaliseAppKey(options.privateKey),
+    installationId: options.installationId,
+    tokens: {
+      ...(tokenStore ? { tokenStore } : {}),
+      ...(memory ? { memory } : {}),
+      ...(clock ? { clock } : {}),
+      ...(refreshMarginMs === undefined ? {} : { refreshMarginMs }),
+      ...(exchangeTimeoutMs === undefined ? {} : { exchangeTimeoutMs }),
     },
   };
 }
 
-function describeTokenFailure(error: unknown, options: AppAuthOptions): string {
+/** The installation-token step failed: name the installation and what to check. */
+export function describeTokenFailure(error: unknown, auth: AppInstallationAuth): string {
+  const timeout = error instanceof ExchangeTimeout ? error : error instanceof Error && error.cause instanceof ExchangeTimeout ? error.cause : undefined;
+  if (timeout) return `GitHub App installation token request ${timeout.message} (installation ${auth.installationId})`;
   const status = httpFailure(error)?.status;
   if (status === 401) {
-    return `GitHub App authentication failed: bad credentials (401), GitHub rejected the app JWT; check the app id (${String(options.appId)}) and that the private key belongs to this app`;
+    return `GitHub App authentication failed for installation ${auth.installationId}: bad credentials (401), GitHub rejected the app JWT; check the App ID or Client ID (${auth.issuer}) and that the private key belongs to this app`;
   }
   if (status === 404) {
-    return `GitHub App installation ${options.installationId} not found (404); check the installation id and that the app is still installed`;
+    return `GitHub App installation ${auth.installationId} not found (404); check the installation id and that the app is still installed`;
   }
-  return `GitHub App installation token request failed: ${describeFailure(error, `installation ${options.installationId}`)}`;
+  return `GitHub App installation token request failed: ${describeFailure(error, `installation ${auth.installationId}`)}`;
 }

@@ -10,11 +10,14 @@ export interface HttpFailure {
   status: number;
   message: string;
   headers: Record<string, unknown>;
+  /** The URL of the request that failed, when the error carries it. */
+  url?: string;
 }
 
 const RequestErrorShape = z.object({
   status: z.number(),
   response: z.object({ headers: z.record(z.string(), z.unknown()) }).optional(),
+  request: z.object({ url: z.string() }).optional(),
 });
 
 /** The HTTP status and headers of a failed request, or undefined for any other error. */
@@ -22,7 +25,8 @@ export function httpFailure(error: unknown): HttpFailure | undefined {
   if (!(error instanceof Error)) return undefined;
   const parsed = RequestErrorShape.safeParse(error);
   if (!parsed.success) return undefined;
-  return { status: parsed.data.status, message: error.message, headers: parsed.data.response?.headers ?? {} };
+  const url = parsed.data.request?.url;
+  return { status: parsed.data.status, message: error.message, headers: parsed.data.response?.headers ?? {}, ...(url === undefined ? {} : { url }) };
 }
 
 /**

@@ -1,41 +1,35 @@
 /**
  * @module triggers/github/app-client
- * The GitHub App installation client that webhook handling and check-run notifications share.
- * Built on the sources' app JWT, installation-token exchange and Octokit client; this module
- * only decides which installation to act as and keeps one token cache per installation.
+ * The GitHub App installation client that webhook handling and check-run notifications share,
+ * built on the sources' Octokit client and the App auth of tasks/github-app, so an installation
+ * token minted for a task also serves the pull-request lookup and the check run (and back).
  */
 import type { Octokit } from '@octokit/rest';
 import type { Config } from '../../env.ts';
-import { createAppAuth } from '../../sources/github/auth.ts';
-import type { GitHubAuth } from '../../sources/github/auth.ts';
 import { createGitHubClient } from '../../sources/github/client.ts';
 import type { Fetch, RetryPolicy } from '../../sources/github/retry.ts';
-
-// Keyed by the parsed config (itself cached per Env), so a token survives across requests of
-// one isolate and a test's fresh env never sees another test's token.
-const auths = new WeakMap<Config, Map<number, GitHubAuth>>();
+import type { KeyValueStore } from '../../sources/key-value-store.ts';
+import { installationAuthFor } from '../../tasks/github-app.ts';
 
 export interface InstallationClientOptions {
   fetch?: Fetch;
   retry?: Partial<RetryPolicy>;
+  /** Where installation tokens are shared across isolates (the `TENANTS` namespace). */
+  tokens?: KeyValueStore;
 }
 
 /**
  * An Octokit acting as the installation, or undefined when no App is configured.
  *
  * @example
- * const octokit = installationClient(getConfig(env), 4242, { fetch });
+ * const octokit = installationClient(getConfig(env), 4242, { fetch, tokens: env.TENANTS });
  * await octokit?.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner, repo, pull_number: 7 });
  */
 export function installationClient(config: Config, installationId: number, options: InstallationClientOptions = {}): Octokit | undefined {
-  const { GITHUB_APP_ID: appId, GITHUB_APP_PRIVATE_KEY: privateKey } = config;
-  if (appId === undefined || privateKey === undefined) return undefined;
-  let perInstallation = auths.get(config);
-  if (!perInstallation) auths.set(config, (perInstallation = new Map()));
-  let auth = perInstallation.get(installationId);
-  if (!auth) perInstallation.set(installationId, (auth = createAppAuth({ appId, privateKey, installationId })));
+  const app = installationAuthFor(config, installationId, options.tokens);
+  if (!app) return undefined;
   return createGitHubClient({
-    auth,
+    auth: app.auth,
     baseUrl: config.GITHUB_API_URL,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
     ...(options.retry === undefined ? {} : { retry: options.retry }),

@@ -5,16 +5,18 @@
  */
 import { z } from 'zod';
 import { parseWith } from '../../http/validate.ts';
+import { FullNameSchema, LoginSchema, RepoNameSchema } from '../../sources/github/repo-name.ts';
 
 const Commit = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 const Installation = z.object({ id: z.number().int().positive() });
 const RepoRef = z.object({ id: z.number().int(), full_name: z.string().min(1) });
-const RepoName = z.object({ full_name: z.string().min(1) });
+// Names become GitHub API paths and installation records: checked as GitHub checks them.
+const RepoName = z.object({ full_name: FullNameSchema });
 
 const Repository = z.object({
-  name: z.string().min(1),
-  full_name: z.string().min(1),
-  owner: z.object({ login: z.string().min(1) }),
+  name: RepoNameSchema,
+  full_name: FullNameSchema,
+  owner: z.object({ login: LoginSchema }),
 });
 
 /** The pull request object, identical in webhook payloads and in `GET /repos/{o}/{r}/pulls/{n}`. */
@@ -57,7 +59,12 @@ export const IssueCommentEventSchema = z.object({
 export type IssueCommentEvent = z.output<typeof IssueCommentEventSchema>;
 
 const Selection = z.enum(['all', 'selected']);
+// X-GitHub-Event is not signed. Other events carry only `installation: { id, node_id }`, so
+// requiring the full installation object keeps a signed comment or pull request body from
+// being applied as an installation change (an issue_comment "deleted" as an uninstall).
 const InstallationDetail = Installation.extend({
+  app_id: z.number().int().positive(),
+  target_type: z.string().min(1),
   account: z.object({ login: z.string() }).nullish(),
   repository_selection: Selection.optional(),
 });

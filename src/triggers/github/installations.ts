@@ -7,8 +7,12 @@
  *
  * KV is last-writer-wins: two `installation_repositories` deliveries racing on one installation
  * can lose an update until the next event for it rewrites the list.
+ *
+ * Every change to an installation also drops its stored installation tokens: a token keeps the
+ * permissions and repositories it was minted with, and suspension or deletion revokes it.
  */
 import { z } from 'zod';
+import { forgetInstallationTokens } from '../../sources/github/token-cache.ts';
 import type { InstallationEvent, InstallationRepositoriesEvent } from './events.ts';
 
 export const InstallationRecordSchema = z.object({
@@ -51,6 +55,7 @@ export async function applyInstallationEvent(kv: KVNamespace, event: Installatio
     const account = installation.account?.login ?? existing?.account;
     await kv.delete(installationKey(installation.id));
     if (account) await kv.delete(accountKey(account));
+    await forgetInstallationTokens(kv, installation.id);
     return { installationId: installation.id, action, repositories: 0 };
   }
   if (!['created', 'new_permissions_accepted', 'suspend', 'unsuspend'].includes(action)) {
@@ -91,4 +96,5 @@ export async function applyRepositoriesEvent(kv: KVNamespace, event: Installatio
 async function store(kv: KVNamespace, record: InstallationRecord): Promise<void> {
   await kv.put(installationKey(record.installationId), JSON.stringify(record));
   if (record.account) await kv.put(accountKey(record.account), String(record.installationId));
+  await forgetInstallationTokens(kv, record.installationId);
 }

@@ -7,6 +7,7 @@ import type { Config } from '../../env.ts';
 import { ApiError } from '../../http/errors.ts';
 import { describeFailure } from '../../sources/github/errors.ts';
 import type { Fetch } from '../../sources/github/retry.ts';
+import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import { installationClient } from './app-client.ts';
 import { PullRequestSchema } from './events.ts';
 import type { PullRequest } from './events.ts';
@@ -57,10 +58,11 @@ const LOOKUP_TIMEOUT_MS = 2_500;
  * `GET /repos/{owner}/{repo}/pulls/{number}` as the installation. Failures throw `ApiError`:
  * `not_configured` without App credentials, `upstream` when GitHub does not answer usefully.
  */
-export function createPullRequestLookup(config: Config, fetch?: Fetch): PullRequestLookup {
+export function createPullRequestLookup(config: Config, fetch?: Fetch, tokens?: KeyValueStore): PullRequestLookup {
   return async ({ installationId, owner, repo, number }) => {
     const octokit = installationClient(config, installationId, {
       ...(fetch === undefined ? {} : { fetch }),
+      ...(tokens === undefined ? {} : { tokens }),
       retry: { retries: 1, baseDelayMs: 200, maxDelayMs: 500 },
     });
     if (!octokit) throw new ApiError('not_configured', 'GitHub App credentials are not configured');

@@ -4,6 +4,8 @@
  * usage text. A pull request pins the task at its base commit, so `#PR` and `@ref` together
  * would name two different commits for the rules: that is refused rather than guessed.
  */
+import { isValidRefName } from '../../sources/git/ref-name.ts';
+import { parseFullName } from '../../sources/github/repo-name.ts';
 import { normalisePath } from '../../sources/paths.ts';
 import { collectSkills } from '../text.ts';
 
@@ -27,7 +29,7 @@ export const USAGE = [
 ].join('\n');
 
 // Git refs cannot contain `:` or whitespace, so `@ref` ends at the first of either.
-const TARGET = /^([A-Za-z0-9-]+)\/([A-Za-z0-9._-]+)(?:#(\d{1,9}))?(?:@([^\s:]+))?(?::(\S*))?$/;
+const TARGET = /^([A-Za-z0-9_-]+)\/([A-Za-z0-9._-]+)(?:#(\d{1,9}))?(?:@([^\s:]+))?(?::(\S*))?$/;
 const MAX_REQUEST_CHARS = 20_000;
 
 /**
@@ -44,13 +46,17 @@ export function parseSlackCommand(text: string): ParsedCommand {
   const match = TARGET.exec(target);
   if (!match) return { ok: false, problem: `\`${target}\` is not \`owner/repo[#PR][@ref][:path]\`` };
   const [, owner = '', repo = '', pull, ref, path] = match;
+  // The allowlist compares names, so `acme/..` must be refused before it can match `acme/*`.
+  const name = parseFullName(`${owner}/${repo}`);
+  if (!name.ok) return { ok: false, problem: `\`${owner}/${repo}\`: ${name.reason}` };
   if (pull !== undefined && ref !== undefined) return { ok: false, problem: 'name a pull request (`#PR`) or a ref (`@ref`), not both' };
+  if (ref !== undefined && !isValidRefName(ref)) return { ok: false, problem: `\`@${ref}\` is not a branch, tag or commit name` };
+  if (pull !== undefined && !/^[1-9]\d*$/.test(pull)) return { ok: false, problem: 'pull request numbers start at 1 and are written without leading zeros' };
   const cwd = normalisePath(path ?? '');
   if (!cwd.ok) return { ok: false, problem: `path \`${path ?? ''}\`: ${cwd.reason}` };
   if (request === '') return { ok: false, problem: 'say what you want done after the repository' };
   if (request.length > MAX_REQUEST_CHARS) return { ok: false, problem: `the request is longer than ${MAX_REQUEST_CHARS} characters` };
   const pullNumber = pull === undefined ? undefined : Number(pull);
-  if (pullNumber === 0) return { ok: false, problem: 'pull request numbers start at 1' };
   return {
     ok: true,
     command: {

@@ -30,6 +30,8 @@ export interface SlackMessage {
 export const ephemeral = (text: string): SlackMessage => ({ response_type: 'ephemeral', text });
 
 export interface CommandDeps {
+  /** A digest of what the request signature covers (timestamp and body). */
+  signedDigest: string;
   tasks: TaskService;
   tenants: KVNamespace;
   teamRepos: Readonly<Record<string, readonly string[]>>;
@@ -66,7 +68,9 @@ export async function handleSlashCommand(form: URLSearchParams, deps: CommandDep
       ...(installation ? { githubInstallationId: installation.installationId } : {}),
       notify: { kind: 'slack', responseUrl },
     };
-    const created = await deps.tasks.create(request, triggerId === undefined ? {} : { idempotencyKey: `slack:${triggerId}` });
+    // Keyed only by signed data, so a replay within the signature's five minutes maps to this task.
+    const idempotencyKey = triggerId === undefined ? `slack-signed:${deps.signedDigest}` : `slack:${triggerId}`;
+    const created = await deps.tasks.create(request, { idempotencyKey });
     const what = command.pullNumber === undefined ? `\`${fullName}\`` : `\`${fullName}\` pull request #${command.pullNumber}`;
     return ephemeral(
       created.created

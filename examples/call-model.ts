@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+/**
+ * @module examples/call-model
+ * Reads one turn of a Groundwork task as a model request body and sends it with the vendor's
+ * own SDK. Without the vendor's API key it prints the body instead, so it is safe to try.
+ *
+ *   GROUNDWORK_URL=http://localhost:8787 GROUNDWORK_TOKEN=local-dev-token-0123456789 \
+ *     npx node examples/call-model.ts <task id> [turn=0] [format=anthropic]
+ *
+ * The body is ready to send except for what only the caller decides: the model (`MODEL`, or a
+ * default per vendor) and the output limit. Keys: `ANTHROPIC_API_KEY` for `anthropic`,
+ * `OPENAI_API_KEY` for `openai-responses` and `openai-chat`.
+ */
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { fileURLToPath } from 'node:url';
+import type { AnthropicRequest } from '../src/context/formats/anthropic.ts';
+import { FORMATS, type Format, type FormattedRequest } from '../src/context/formats/format.ts';
+import type { OpenAIChatRequest } from '../src/context/formats/openai-chat.ts';
+import type { OpenAIResponsesRequest } from '../src/context/formats/openai-responses.ts';
+
+const MAX_OUTPUT_TOKENS = 4096;
+
+export interface SendOptions {
+  apiKey: string;
+  model?: string;
+  /** For tests: where the SDK sends its request. */
+  fetch?: typeof fetch;
+}
+
+/** Sends a formatted request with the vendor's SDK and returns the model's answer. */
+export async function sendRequest(request: FormattedRequest, options: SendOptions): Promise<unknown> {
+  const client = { apiKey: options.apiKey, ...(options.fetch ? { fetch: options.fetch } : {}) };
+  switch (request.format) {
+    case 'anthropic':
+      return new Anthropic(client).messages.create({ model: options.model ?? 'claude-sonnet-4-5', max_tokens: MAX_OUTPUT_TOKENS, ...request.body });
+    case 'openai-responses':
+      return new OpenAI(client).responses.create({ model: options.model ?? 'gpt-5', max_output_tokens: MAX_OUTPUT_TOKENS, ...request.body });
+    case 'openai-chat':
+      return new OpenAI(client).chat.completions.create({ model: options.model ?? 'gpt-5', max_completion_tokens: MAX_OUTPUT_TOKENS, ...request.body });
+  }
+}
+
+/** GET /tasks/:id/turns/:n?format=… from a Groundwork deployment. */
+export async function readTurnRequest(base: string, token: string, taskId: string, turn: number, format: Format): Promise<FormattedRequest> {
+  const res = await fetch(`${base}/tasks/${encodeURIComponent(taskId)}/turns/${turn}?format=${format}`, { headers: { authorization: `Bearer ${token}` } });
+  if (!res.ok) throw new Error(`Groundwork answered ${res.status}: ${await res.text()}`);
+  const body: unknown = await res.json();
+  // The server built this body for `format`; the tag says which vendor shape it is.
+  if (format === 'anthropic') return { format, body: body as AnthropicRequest };
+  if (format === 'openai-responses') return { format, body: body as OpenAIResponsesRequest };
+  return { format, body: body as OpenAIChatRequest };
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [taskId, turn = '0', format = 'anthropic'] = argv;
+  const base = process.env['GROUNDWORK_URL'] ?? 'http://localhost:8787';
+  const token = process.env['GROUNDWORK_TOKEN'];
+  if (!taskId || !token || !isFormat(format)) {
+    throw new Error(`usage: GROUNDWORK_TOKEN=… npx node examples/call-model.ts <task id> [turn] [${FORMATS.join('|')}]`);
+  }
+  const request = await readTurnRequest(base, token, taskId, Number(turn), format);
+  const apiKey = process.env[request.format === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
+  if (!apiKey) {
+    console.log(JSON.stringify(request.body, null, 2));
+    return;
+  }
+  const model = process.env['MODEL'];
+  console.log(JSON.stringify(await sendRequest(request, { apiKey, ...(model ? { model } : {}) }), null, 2));
+}
+
+function isFormat(value: string): value is Format {
+  return FORMATS.some((known) => known === value);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * `npm run build`, also run by `npm install` and `npm ci` (the `prepare` script), so a fresh clone
+ * has a working `dist/`:
+ * - `dist/cli.js` (+ `dist/demo.js`, `dist/start.js`, shared `dist/chunks/`): the CLI bundled by
+ *   esbuild into plain JavaScript for Node 22+, so it needs neither type stripping nor npm's
+ *   working directory. `miniflare` stays external: it is a dependency with its own binary.
+ * - `dist/worker/`: the Worker exactly as `wrangler deploy --dry-run` bundles it (wrangler.toml's
+ *   `minify`, nodejs_compat polyfills), plus the Miniflare options wrangler derives from
+ *   wrangler.toml, so `groundwork run` starts the deployed bundle with the deployed bindings
+ *   without loading wrangler at run time.
+ * The Worker bundle (seconds) is rebuilt only when an input is newer than it; `--force` always.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dist = join(root, 'dist');
+const workerDir = join(dist, 'worker');
+const force = process.argv.includes('--force');
+const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
+
+await buildCli();
+if (force || workerIsStale()) await buildWorker();
+
+async function buildCli(): Promise<void> {
+  rmSync(join(dist, 'chunks'), { recursive: true, force: true });
+  await build({
+    absWorkingDir: root,
+    entryPoints: { cli: 'src/cli/main.ts', demo: 'src/cli/demo.ts', start: 'src/cli/start.ts' },
+    outdir: dist,
+    chunkNames: 'chunks/[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    external: ['miniflare'],
+    define: { GROUNDWORK_VERSION: JSON.stringify(version) },
+    // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
+    banner: { js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);" },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+}
+
+function workerIsStale(): boolean {
+  const bundle = join(workerDir, 'index.js');
+  if (!existsSync(bundle) || !existsSync(join(workerDir, 'miniflare-options.json'))) return true;
+  const built = statSync(bundle).mtimeMs;
+  const inputs = ['src', 'durable-objects', 'wrangler.toml', 'package-lock.json'].map((path) => join(root, path));
+  return inputs.some((input) => newestMtime(input) > built);
+}
+
+function newestMtime(path: string): number {
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
+}
+
+async function buildWorker(): Promise<void> {
+  rmSync(workerDir, { recursive: true, force: true });
+  mkdirSync(workerDir, { recursive: true });
+  const wrangler = spawnSync(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', workerDir], {
+    cwd: root,
+    encoding: 'utf8',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
+  if (wrangler.status !== 0) {
+    process.stderr.write(`${wrangler.stdout}${wrangler.stderr}`);
+    throw new Error(`wrangler deploy --dry-run exited with ${wrangler.status}`);
+  }
+  writeFileSync(join(workerDir, 'miniflare-options.json'), `${JSON.stringify(await miniflareOptionsFromWranglerToml(), null, 2)}\n`);
+}
+
+/** wrangler's own translation of wrangler.toml into Miniflare worker options (bindings, flags, date). */
+async function miniflareOptionsFromWranglerToml(): Promise<Record<string, unknown>> {
+  const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
+  // The bundle is one module, so wrangler's module rules (and its root path) do not apply.
+  const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml')).workerOptions;
+  return options;
+}

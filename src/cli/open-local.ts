@@ -1,0 +1,62 @@
+/**
+ * @module cli/open-local
+ * What `context` and `run` do before assembling: find the repository the user means (by default
+ * the one they stand in), pin the ref to a commit, and settle the working directory (by default
+ * where they stand in the tree). A `--cwd` not in the tree at that commit is a usage error.
+ */
+import { discoverRepository } from '../sources/git/discover.ts';
+import { createLocalGitSource } from '../sources/git/local-source.ts';
+import type { RepositorySource } from '../sources/snapshot.ts';
+import { parentOf } from '../sources/paths.ts';
+
+export interface OpenLocalInput {
+  /** Path given with --repo; the current directory when absent. */
+  repo: string | undefined;
+  ref: string;
+  /** --cwd; when absent, where the user stands inside the working tree. */
+  cwd: string | undefined;
+  /** Untrusted tasks read no repository content, not even a listing to check --cwd. */
+  readTree?: boolean;
+  openSource?: (root: string) => RepositorySource;
+}
+
+export type OpenedLocal =
+  | { ok: true; root: string; bare: boolean; source: RepositorySource; commit: string; cwd: string; warnings: string[] }
+  | { ok: false; exit: 1 | 2; error: string };
+
+export async function openLocalRepository(input: OpenLocalInput): Promise<OpenedLocal> {
+  const given = input.repo ?? process.cwd();
+  const found = discoverRepository(given);
+  if (!found.ok) return { ok: false, exit: 1, error: `cannot read ${given}: ${found.reason}` };
+  const source = (input.openSource ?? createLocalGitSource)(found.root);
+  const resolved = await source.resolve(input.ref);
+  if (resolved.status === 'missing') return { ok: false, exit: 1, error: `--ref: ${input.ref} does not name a commit in ${source.repository}` };
+  if (resolved.status === 'failed') return { ok: false, exit: 1, error: `cannot read ${given}: ${resolved.reason}` };
+  const { commit } = resolved;
+  const opened = { ok: true as const, root: found.root, bare: found.bare, source, commit };
+  if (input.readTree === false) return { ...opened, cwd: input.cwd ?? found.within, warnings: [] };
+
+  const snapshot = source.snapshot(commit);
+  const at = `${input.ref === commit ? commit : `${input.ref} (${commit.slice(0, 12)})`}`;
+  if (input.cwd !== undefined) {
+    if (input.cwd === '') return { ...opened, cwd: '', warnings: [] };
+    const listing = await snapshot.list(input.cwd);
+    if (listing.status === 'ok') return { ...opened, cwd: input.cwd, warnings: [] };
+    if (listing.status === 'failed') return { ok: false, exit: 1, error: `cannot read ${given}: ${listing.reason}` };
+    const parent = await snapshot.list(parentOf(input.cwd));
+    if (parent.status === 'ok' && parent.entries.some((entry) => entry.path === input.cwd && entry.kind === 'submodule')) {
+      return { ok: false, exit: 2, error: `--cwd: ${input.cwd} is a submodule at ${at}: its files live in its own repository; run with --repo ${found.root}/${input.cwd}` };
+    }
+    return { ok: false, exit: 2, error: `--cwd: ${input.cwd} is not a directory in the tree at ${at}` };
+  }
+  // Standing in a directory that is not committed (new, or ignored): the nearest one that is.
+  for (let dir = found.within; ; dir = parentOf(dir)) {
+    if (dir === '') return { ...opened, cwd: '', warnings: found.within === '' ? [] : [notInTree(found.within, '.', at)] };
+    const listing = await snapshot.list(dir);
+    if (listing.status === 'ok') return { ...opened, cwd: dir, warnings: dir === found.within ? [] : [notInTree(found.within, dir, at)] };
+  }
+}
+
+function notInTree(within: string, used: string, at: string): string {
+  return `the current directory ${within} is not in the tree at ${at}; using ${used} as the working directory`;
+}

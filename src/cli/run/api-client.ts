@@ -1,0 +1,55 @@
+/**
+ * @module cli/run/api-client
+ * The REST API of a running Groundwork, as `groundwork run` uses it. Every answer is parsed with
+ * the schemas the Worker itself answers with; an error envelope becomes its message.
+ */
+import { z } from 'zod';
+import { AssembledTurnSchema, type AssembledTurn } from '../../context/turn.ts';
+import { TaskDescriptionSchema, type TaskDescription } from '../../tasks/task-results.ts';
+
+/** The local Worker answers in milliseconds; this only turns a hang into an error. */
+const REQUEST_TIMEOUT_MS = 60_000;
+
+const CreatedSchema = z.object({ id: z.string(), status: z.string() });
+const EnvelopeSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export interface CreateTaskBody {
+  repo: string;
+  ref: string;
+  cwd: string;
+  request: string;
+  agent: string;
+  trusted: boolean;
+  skills: string[];
+  origin: 'cli';
+}
+
+export interface ApiClient {
+  createTask(body: CreateTaskBody): Promise<string>;
+  describe(id: string): Promise<TaskDescription>;
+  turn(id: string, turn: number): Promise<AssembledTurn>;
+  beginTurn(id: string, turn: number): Promise<AssembledTurn>;
+}
+
+export function createApiClient(base: URL, token: string): ApiClient {
+  const call = async <T extends z.ZodType>(schema: T, path: string, body?: unknown): Promise<z.output<T>> => {
+    const response = await fetch(new URL(path, base), {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const json: unknown = await response.json().catch(() => undefined);
+    if (!response.ok) {
+      const envelope = EnvelopeSchema.safeParse(json);
+      throw new Error(`${path} answered ${response.status}: ${envelope.success ? `${envelope.data.error.code}: ${envelope.data.error.message}` : 'no error envelope'}`);
+    }
+    return schema.parse(json);
+  };
+  return {
+    createTask: async (body) => (await call(CreatedSchema, '/tasks', body)).id,
+    describe: (id) => call(TaskDescriptionSchema, `/tasks/${id}`),
+    turn: (id, turn) => call(AssembledTurnSchema, `/tasks/${id}/turns/${turn}`),
+    beginTurn: (id, turn) => call(AssembledTurnSchema, `/tasks/${id}/turns`, { turn }),
+  };
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+/**
+ * @module cli/start
+ * `npm start`: `groundwork run --keep` on the example project committed into a fresh repository
+ * (see example-repo): the whole service on this machine, with a task already assembled. Extra
+ * arguments are passed on, e.g. `npm start -- --json`.
+ */
+import { commitExample, EXAMPLE_ARGS } from './example-repo.ts';
+import { runRunCommand } from './run/run-command.ts';
+import { processIo, processSignals } from './stdio.ts';
+
+const { dir, commit } = await commitExample();
+const io = processIo();
+io.stderr(`example repository: ${dir} (main at ${commit})\n`);
+process.exitCode = await runRunCommand(['--repo', dir, ...EXAMPLE_ARGS, '--keep', ...process.argv.slice(2)], io, { signals: processSignals() });

@@ -1,0 +1,19 @@
+/**
+ * @module cli/usage
+ * The top-level help. It imports nothing, so `groundwork --help` loads no pipeline code.
+ */
+
+export const COMMANDS_USAGE = `Usage: groundwork <command> [options]
+
+Assembles the first request a coding agent gets for a task on a git repository: the task, the
+repository's rules (AGENTS.md chain) and skills, each labeled with its source at a pinned commit.
+
+Commands:
+  context   read a local repository and print the assembled turn (the default command)
+  run       the same through the real Worker, its Durable Objects and KV, locally in Miniflare
+
+Run \`groundwork <command> --help\` for a command's options.
+
+Options:
+  -h, --help      show this help
+  -v, --version   print the version`;

@@ -1,0 +1,104 @@
+/**
+ * @module context/settings/repository-file
+ * A repository's own settings, `.groundwork.yml` at the root, read at the task's pinned commit
+ * (a pull request's trusted base) through the task's snapshot, under a deadline. The file is
+ * repository text, so it is hostile until proven otherwise: bounded in size, YAML without
+ * aliases (no entity-expansion bombs) or duplicate keys, and a strict schema, so an unknown field
+ * (`capabilities`, `tools`, `trusted`) makes the file invalid rather than quietly ignored. An
+ * invalid file is not applied at all; the reason names the field.
+ *
+ * @example
+ * # .groundwork.yml
+ * providers:
+ *   skills: { roots: [".opencode/skills/*"] }
+ *   rules: { filenames: [GEMINI.md, AGENTS.md] }
+ */
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
+import { withDeadline } from '../deadline.ts';
+import { fieldPath } from '../zod-issues.ts';
+import type { SettingsLayer } from './layer.ts';
+import { REPOSITORY_SETTINGS_FILE } from './report.ts';
+
+/** Bytes read of the file; a settings file has no reason to be larger. */
+export const MAX_SETTINGS_BYTES = 16 * 1024;
+export const SETTINGS_READ_TIMEOUT_MS = 3_000;
+/** Problems named in one reason; the rest are counted. */
+const MAX_NAMED_ISSUES = 5;
+
+export type RepositorySettings =
+  | { status: 'applied'; layer: SettingsLayer; source: string }
+  | { status: 'none'; reason: string }
+  | { status: 'ignored'; source: string; reason: string }
+  | { status: 'failed'; reason: string };
+
+export interface ReadSettingsOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** `layerSchema` is the deployment's provider set's (see `settingsLayerSchema`). */
+export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.ZodType<SettingsLayer, unknown>, options: ReadSettingsOptions = {}): Promise<RepositorySettings> {
+  const timeoutMs = options.timeoutMs ?? SETTINGS_READ_TIMEOUT_MS;
+  const read = await withDeadline((signal) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, signal }), timeoutMs, { signal: options.signal });
+  if (read.kind !== 'returned') {
+    const why = read.kind === 'timed-out' ? `no answer within ${timeoutMs} ms` : read.kind === 'aborted' ? `aborted: ${read.reason}` : read.reason;
+    return { status: 'failed', reason: `${REPOSITORY_SETTINGS_FILE} could not be read: ${why}` };
+  }
+  const file = read.value;
+  const source = `${REPOSITORY_SETTINGS_FILE}@${snapshot.commit}`;
+  if (file.status === 'missing') return { status: 'none', reason: `no ${REPOSITORY_SETTINGS_FILE} at this commit` };
+  if (file.status === 'failed') return { status: 'failed', reason: `${REPOSITORY_SETTINGS_FILE} could not be read: ${file.reason}` };
+  if (file.status !== 'ok') return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: ${unreadable(file)}` };
+  if (file.truncated) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: it is ${file.size} bytes, more than the ${MAX_SETTINGS_BYTES} a settings file may have` };
+
+  const parsed = parseSettingsText(file.text, layerSchema);
+  if (!parsed.ok) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: ${parsed.reason}` };
+  if (Object.keys(parsed.layer).length === 0) return { status: 'none', reason: `${REPOSITORY_SETTINGS_FILE} sets nothing` };
+  return { status: 'applied', layer: parsed.layer, source };
+}
+
+export type ParsedSettings = { ok: true; layer: SettingsLayer } | { ok: false; reason: string };
+
+export function parseSettingsText(text: string, layerSchema: z.ZodType<SettingsLayer, unknown>): ParsedSettings {
+  let data: unknown;
+  try {
+    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+    const [error] = doc.errors;
+    if (error) {
+      const line = error.linePos?.[0]?.line;
+      return { ok: false, reason: `not valid YAML: ${error.message.split(' at line ')[0] ?? error.code}${line === undefined ? '' : ` (line ${line})`}` };
+    }
+    // No aliases at all: a settings file never needs them, and they are how YAML bombs expand.
+    data = doc.toJS({ maxAliasCount: 0 });
+  } catch (cause) {
+    const message = cause instanceof Error ? cause.message : String(cause);
+    return { ok: false, reason: `not valid YAML: ${/alias/i.test(message) ? 'aliases (*name) are not allowed' : message}` };
+  }
+  const file = z.strictObject({ providers: layerSchema.optional() }).nullable().safeParse(data);
+  if (!file.success) {
+    const issues = file.error.issues.flatMap((issue) =>
+      issue.code === 'unrecognized_keys'
+        ? issue.keys.map((key) => `${fieldPath('', [...issue.path, key])}: unknown setting; the file takes only providers`)
+        : [`${fieldPath('', issue.path)}: ${issue.message}`],
+    );
+    const more = issues.length > MAX_NAMED_ISSUES ? ` (and ${issues.length - MAX_NAMED_ISSUES} more)` : '';
+    return { ok: false, reason: `${issues.slice(0, MAX_NAMED_ISSUES).join('; ')}${more}` };
+  }
+  return { ok: true, layer: file.data?.providers ?? {} };
+}
+
+function unreadable(read: Exclude<ReadResult, { status: 'ok' | 'missing' | 'failed' }>): string {
+  switch (read.status) {
+    case 'not-a-file':
+      return `it is a ${read.kind}, not a file`;
+    case 'binary':
+      return `it is not UTF-8 text (${read.reason})`;
+    case 'unresolved-symlink':
+      return `it is a symlink to ${read.target} that was not followed (${read.reason})`;
+    case 'invalid-path':
+    case 'skipped':
+      return read.reason;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * @module context/transcript
+ * The neutral transcript: the structured items a task's conversation is made of. It is the
+ * source of truth of a turn (the turn JSON's `items`), what the format adapters translate into
+ * vendor requests, and what a client appends. Items keep their structure (a tool call's name,
+ * call id and arguments; a tool result's call id and error flag) and their stable ids, so a
+ * transcript read from one task can be appended to another unchanged.
+ *
+ * Adding an item type (e.g. a host `mailbox` item, `local:mailbox:<k>`, user role) is one more
+ * member of `TranscriptItemSchema`; every adapter's exhaustive `switch` then fails to compile
+ * until it says how that vendor receives it.
+ *
+ * @example
+ * const call = TranscriptItemSchema.parse({ id: 'm1-call', type: 'tool_call', name: 'read_file', callId: 'toolu_1', arguments: { path: 'README.md' } });
+ * // -> { ..., role: 'assistant' }: the role follows from the type
+ */
+import { z } from 'zod';
+import { unreachable } from '../lib/unreachable.ts';
+import { STABILITIES } from './entry.ts';
+import { itemBytesIssue } from './transcript-limits.ts';
+
+/** Ids starting with this are written by the host only (the task item, context items). */
+export const HOST_ITEM_PREFIX = 'local:';
+
+/** The first user item: turn 0's context and the task. */
+export const TASK_ITEM_ID = 'local:task';
+
+export function contextItemId(turn: number): string {
+  return `local:context:${turn}`;
+}
+
+/** Between the parts of a host item, in its `content`. */
+export const PART_SEPARATOR = '\n\n';
+
+/** Deeper JSON than this in tool arguments is refused: vendors refuse it too, and serialising it could exhaust the stack. */
+export const MAX_ARGUMENT_DEPTH = 64;
+
+const ItemIdSchema = z.string().min(1).max(200);
+// Unbounded as stored, so every stored row parses whatever the limits were when it was written;
+// what a client may send is bounded in bytes (ClientItemSchema below).
+const TextSchema = z.string();
+/** Client text: counted in UTF-8 bytes, as it is stored and sent on. */
+const ClientTextSchema = z.string().superRefine((text, ctx) => {
+  const issue = itemBytesIssue(text);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue });
+});
+/** Tool names and call ids are sent to every vendor; these are the characters all of them accept. */
+const VENDOR_SAFE = /^[A-Za-z0-9_-]+$/;
+export const ToolNameSchema = z.string().min(1).max(64).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only');
+export const CallIdSchema = z.string().min(1).max(200).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only');
+
+/** A stretch of host-rendered user text and what it depends on (see `Stability` in entry.ts). */
+export const TextPartSchema = z.strictObject({ text: TextSchema, stability: z.enum(STABILITIES) });
+export type TextPart = z.infer<typeof TextPartSchema>;
+
+const messageShape = {
+  id: ItemIdSchema,
+  type: z.literal('message'),
+  role: z.enum(['user', 'assistant']),
+  content: TextSchema,
+};
+
+const toolCallShape = {
+  id: ItemIdSchema,
+  type: z.literal('tool_call'),
+  role: z.literal('assistant').default('assistant'),
+  name: ToolNameSchema,
+  /** The vendor's id for this call (Anthropic `tool_use.id`, OpenAI `call_id`); results name it. */
+  callId: CallIdSchema,
+  /** The tool input as a JSON object, never as a string holding JSON. */
+  arguments: z
+    .record(z.string(), z.unknown(), {
+      error: (issue) => (issue.input === undefined ? 'required: the tool input as a JSON object (not JSON text in content)' : 'must be a JSON object'),
+    })
+    // Aborts, so nothing serialises arguments nested past the limit.
+    .refine((value) => jsonDepth(value) <= MAX_ARGUMENT_DEPTH, { message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, abort: true }),
+};
+
+const toolResultShape = {
+  id: ItemIdSchema,
+  type: z.literal('tool_result'),
+  role: z.literal('tool').default('tool'),
+  /** The `callId` of the tool call this answers. */
+  callId: CallIdSchema,
+  /** The tool's name, when the client says it; it must match the call's. */
+  name: ToolNameSchema.optional(),
+  content: TextSchema,
+  /** The tool failed and `content` says how. */
+  isError: z.boolean().default(false),
+};
+
+/**
+ * A message. Host-rendered user messages (the task item) also carry `parts`: the same text split
+ * where its stability changes, so an adapter can mark the end of the commit-stable context as a
+ * cache boundary. `content` is then exactly the parts joined by `PART_SEPARATOR`.
+ */
+export const MessageItemSchema = z
+  .strictObject({ ...messageShape, parts: z.array(TextPartSchema).min(1).optional() })
+  .refine((item) => item.parts === undefined || item.parts.map((part) => part.text).join(PART_SEPARATOR) === item.content, {
+    message: 'content must be the parts joined by a blank line',
+    path: ['parts'],
+  });
+export const ToolCallItemSchema = z.strictObject(toolCallShape);
+export const ToolResultItemSchema = z.strictObject(toolResultShape);
+/** Context gathered for a later turn (`local:context:<n>`), rendered by the host. */
+export const ContextItemSchema = z.strictObject({ id: ItemIdSchema, type: z.literal('context'), role: z.literal('user').default('user'), content: TextSchema });
+
+export const TranscriptItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema, ContextItemSchema]);
+export type TranscriptItem = z.output<typeof TranscriptItemSchema>;
+/** What the host itself writes: the task item and context items. */
+export const HostItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ContextItemSchema]);
+export type HostItem = z.output<typeof HostItemSchema>;
+export type TranscriptItemInput = z.input<typeof TranscriptItemSchema>;
+export type MessageItem = z.output<typeof MessageItemSchema>;
+export type ToolCallItem = z.output<typeof ToolCallItemSchema>;
+export type ToolResultItem = z.output<typeof ToolResultItemSchema>;
+
+const ClientItemIdSchema = ItemIdSchema.refine((id) => !id.startsWith(HOST_ITEM_PREFIX), `ids starting with "${HOST_ITEM_PREFIX}" are reserved for the host`);
+
+/** What a client may append: messages, tool calls and tool results, with ids of its own. Unknown fields are refused. */
+export const ClientItemSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ ...messageShape, id: ClientItemIdSchema, content: ClientTextSchema.min(1) }),
+    z.strictObject({
+      ...toolCallShape,
+      id: ClientItemIdSchema,
+      arguments: toolCallShape.arguments.superRefine((value, ctx) => {
+        const issue = itemBytesIssue(JSON.stringify(value), "a tool call's arguments (as JSON)");
+        if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      }),
+    }),
+    z.strictObject({ ...toolResultShape, id: ClientItemIdSchema, content: ClientTextSchema }),
+  ],
+  { error: 'must be "message", "tool_call" or "tool_result"' },
+);
+
+/** The role/content view of an item, as the turn JSON's `messages` shows it (a tool call shows its arguments as JSON text). */
+export function messageView(item: TranscriptItem): { role: 'user' | 'assistant' | 'tool'; content: string } {
+  switch (item.type) {
+    case 'message':
+    case 'context':
+    case 'tool_result':
+      return { role: item.role, content: item.content };
+    case 'tool_call':
+      return { role: item.role, content: JSON.stringify(item.arguments) };
+    default:
+      return unreachable(item, 'transcript item');
+  }
+}
+
+/** Nesting depth of a JSON value, without recursion (the value is hostile and may be deep). */
+function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [current, depth] = next;
+    if (current === null || typeof current !== 'object') continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_ARGUMENT_DEPTH) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}

@@ -1,0 +1,166 @@
+/**
+ * @module sources/github/graphql-answer
+ * Takes a read-ahead answer apart into the commit, the part of its tree it showed and the file
+ * texts that came along. Everything is parsed: names that are not one clean path segment are
+ * dropped as the REST path drops them, and texts are only candidates until their bytes hash
+ * to the blob id (see graphql-read-ahead).
+ */
+import { z } from 'zod';
+import type { PartialTree } from '../partial-tree.ts';
+import { normalisePath } from '../paths.ts';
+import { COMMIT_SHA } from '../snapshot.ts';
+import type { TreeEntryKind } from '../snapshot.ts';
+import type { FlatTreeEntry } from '../tree-snapshot.ts';
+import type { ReadAheadQuery } from './graphql-query.ts';
+
+interface RawObject {
+  entries?: RawEntry[] | null | undefined;
+  oid?: string | undefined;
+  byteSize?: number | undefined;
+  isBinary?: boolean | null | undefined;
+  isTruncated?: boolean | undefined;
+  text?: string | null | undefined;
+}
+interface RawEntry {
+  name: string;
+  type: string;
+  mode: number;
+  oid: string;
+  object?: RawObject | null | undefined;
+}
+
+const RawEntrySchema: z.ZodType<RawEntry> = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    type: z.string(),
+    mode: z.number().int(),
+    oid: z.string(),
+    object: z
+      .object({
+        entries: z.array(RawEntrySchema).nullish(),
+        oid: z.string().optional(),
+        byteSize: z.number().int().nonnegative().optional(),
+        isBinary: z.boolean().nullish(),
+        isTruncated: z.boolean().optional(),
+        text: z.string().nullish(),
+      })
+      .nullish(),
+  }),
+);
+const RootSchema = z.object({ oid: z.string(), entries: z.array(RawEntrySchema).nullish() });
+const CommitSchema = z.object({ __typename: z.literal('Commit'), oid: z.string().regex(COMMIT_SHA) }).catchall(z.unknown());
+const AnswerSchema = z.object({
+  rateLimit: z.object({ cost: z.number(), remaining: z.number(), resetAt: z.string() }).nullish(),
+  repository: z
+    .object({
+      object: z
+        .object({ __typename: z.string(), target: z.object({ __typename: z.string() }).catchall(z.unknown()).nullish() })
+        .catchall(z.unknown())
+        .nullable(),
+    })
+    .nullable(),
+});
+
+export interface TextCandidate {
+  oid: string;
+  byteSize: number;
+  text: string;
+}
+
+export type ParsedAnswer =
+  | { status: 'ok'; commit: string; tree: PartialTree; texts: TextCandidate[]; rateLimit?: { cost: number; remaining: number; resetAt: string } }
+  | { status: 'missing'; rateLimit?: { cost: number; remaining: number; resetAt: string } }
+  | { status: 'unusable'; reason: string };
+
+/** Git modes as GraphQL gives them, in decimal. */
+const SYMLINK_MODE = 0o120000;
+
+export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']): ParsedAnswer {
+  const answer = AnswerSchema.safeParse(data);
+  if (!answer.success) return { status: 'unusable', reason: `the GraphQL answer was not understood: ${answer.error.issues[0]?.message ?? ''}` };
+  const rateLimit = answer.data.rateLimit ?? undefined;
+  const found = answer.data.repository?.object;
+  const target = found?.__typename === 'Tag' ? found.target : found;
+  const commit = CommitSchema.safeParse(target);
+  if (!commit.success) return rateLimit ? { status: 'missing', rateLimit } : { status: 'missing' };
+  const at = commit.data;
+
+  const tree: PartialTree = { dirs: [], entries: [], absent: [] };
+  const texts: TextCandidate[] = [];
+  const keepText = (object: RawObject | null | undefined) => {
+    if (object?.oid && object.text != null && object.byteSize !== undefined && object.isBinary !== true && object.isTruncated === false) {
+      texts.push({ oid: object.oid, byteSize: object.byteSize, text: object.text });
+    }
+  };
+  const listing = (dir: string, raw: RawEntry[], level: number, walk?: { levels: number; read: readonly string[] }): void => {
+    const entries: FlatTreeEntry[] = [];
+    for (const item of raw) {
+      const entry = flatEntry(dir, item);
+      if (!entry) continue;
+      entries.push(entry);
+      if (!walk) continue;
+      if (entry.kind === 'dir' && level < walk.levels && item.object?.entries) listing(entry.path, item.object.entries, level + 1, walk);
+      if (walk.read.includes(item.name)) keepText(item.object);
+    }
+    if (!tree.dirs.some((known) => known.path === dir)) tree.dirs.push({ path: dir, entries });
+  };
+
+  if (aliases.root) {
+    const root = RootSchema.safeParse(at['root']);
+    if (root.success && root.data.entries) {
+      const walks = aliases.walks.filter((walk) => walk.alias === 'root');
+      const levels = Math.max(0, ...walks.map((walk) => walk.levels));
+      listing('', root.data.entries, 0, walks.length > 0 ? { levels, read: walks.flatMap((walk) => walk.read) } : undefined);
+    }
+  }
+  for (const { alias, path } of aliases.dirs) {
+    const raw = byAlias(at, alias);
+    if (raw === null) tree.absent.push(path);
+    else if (raw?.object?.entries) listing(path, raw.object.entries, 0);
+    else if (raw) pushEntry(tree, path, raw);
+  }
+  for (const { alias, path } of aliases.files) {
+    const raw = byAlias(at, alias);
+    if (raw === null) tree.absent.push(path);
+    else if (raw && pushEntry(tree, path, raw)) keepText(raw.object);
+  }
+  for (const { alias, prefix, levels, read } of aliases.walks) {
+    if (alias === 'root') continue;
+    const raw = byAlias(at, alias);
+    if (raw === null) tree.absent.push(prefix);
+    else if (raw?.object?.entries) listing(prefix, raw.object.entries, 0, { levels, read });
+    else if (raw) pushEntry(tree, prefix, raw);
+  }
+  return { status: 'ok', commit: at.oid, tree, texts, ...(rateLimit ? { rateLimit } : {}) };
+}
+
+/** The entry under an alias; null when GitHub answered null (the path is not there). */
+function byAlias(at: Record<string, unknown>, alias: string): RawEntry | null | undefined {
+  const value = at[alias];
+  if (value === null) return null;
+  const parsed = RawEntrySchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+function pushEntry(tree: PartialTree, path: string, raw: RawEntry): boolean {
+  const kind = kindOf(raw);
+  if (!kind) return false;
+  tree.entries.push({ path, kind, oid: raw.oid });
+  return true;
+}
+
+function flatEntry(dir: string, raw: RawEntry): FlatTreeEntry | undefined {
+  const kind = kindOf(raw);
+  const path = dir === '' ? raw.name : `${dir}/${raw.name}`;
+  const normal = normalisePath(path);
+  // Git never stores `..`, empty or slashed names; an entry that has them is not trusted into the index.
+  if (!kind || raw.name.includes('/') || !normal.ok || normal.path !== path) return undefined;
+  return { path, kind, oid: raw.oid };
+}
+
+function kindOf(raw: RawEntry): TreeEntryKind | undefined {
+  if (raw.type === 'tree') return 'dir';
+  if (raw.type === 'commit') return 'submodule';
+  if (raw.type !== 'blob') return undefined;
+  return raw.mode === SYMLINK_MODE ? 'symlink' : 'file';
+}

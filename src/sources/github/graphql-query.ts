@@ -1,0 +1,109 @@
+/**
+ * @module sources/github/graphql-query
+ * One GraphQL query that resolves a revision and reads a plan at that commit: the listings of
+ * planned directories, planned files with their text, and walks nested level by level, all
+ * under one Commit object, so every answer is of the same commit even if the branch moves.
+ *
+ * The query text depends only on the plan's shape (how many directories, files and walks, how
+ * deep): aliases are ours (`d0`, `f0`, `w0`), and every path, the revision, owner and name are
+ * variables. Nothing a user or repository wrote is ever spliced into the text.
+ */
+import type { ReadPlan } from '../read-plan.ts';
+
+/** Levels a walk is nested below its prefix in one query; deeper directories are listed later. */
+export const MAX_WALK_LEVELS = 4;
+
+export interface ReadAheadQuery {
+  query: string;
+  variables: Record<string, string>;
+  /** What each alias reads, to take the answer apart. */
+  aliases: {
+    root: boolean;
+    dirs: Array<{ alias: string; path: string }>;
+    files: Array<{ alias: string; path: string }>;
+    walks: Array<{ alias: string; prefix: string; levels: number; textFrom: number | undefined; read: readonly string[] }>;
+  };
+}
+
+const ENTRY = 'name type mode oid';
+const TEXT = '... on Blob { oid byteSize isBinary isTruncated text }';
+
+/**
+ * @example
+ * const { query, variables } = readAheadQuery({ owner: 'acme', name: 'widgets', rev: 'main', plan });
+ * await octokit.graphql(query, variables);
+ */
+export function readAheadQuery(input: { owner: string; name: string; rev: string; plan: ReadPlan }): ReadAheadQuery {
+  const { plan } = input;
+  const variables: Record<string, string> = { owner: input.owner, name: input.name, rev: input.rev };
+  const declared: string[] = ['$owner: String!', '$name: String!', '$rev: String!'];
+  const fields: string[] = ['oid'];
+  const aliases: ReadAheadQuery['aliases'] = { root: false, dirs: [], files: [], walks: [] };
+  const variable = (alias: string, value: string): string => {
+    variables[alias] = value;
+    declared.push(`$${alias}: String!`);
+    return `$${alias}`;
+  };
+
+  const walkPrefixes = new Set(plan.walks.map((walk) => walk.prefix));
+  const listed = plan.dirs.filter((dir) => !walkPrefixes.has(dir));
+  const rootWalks = plan.walks.filter((walk) => walk.prefix === '');
+  if (listed.includes('') || rootWalks.length > 0) {
+    aliases.root = true;
+    const levels = Math.max(0, ...rootWalks.map((walk) => levelsOf(walk)));
+    const textFrom = textLevel(rootWalks);
+    fields.push(`root: tree { oid entries { ${nested(levels, textFrom, 0)} } }`);
+    for (const walk of rootWalks) aliases.walks.push({ alias: 'root', prefix: '', levels, textFrom, read: walk.read });
+  }
+  listed.filter((dir) => dir !== '').forEach((path, i) => {
+    const alias = `d${i}`;
+    aliases.dirs.push({ alias, path });
+    fields.push(`${alias}: file(path: ${variable(alias, path)}) { ${ENTRY} object { ... on Tree { entries { ${ENTRY} } } } }`);
+  });
+  plan.files.forEach((path, i) => {
+    const alias = `f${i}`;
+    aliases.files.push({ alias, path });
+    fields.push(`${alias}: file(path: ${variable(alias, path)}) { ${ENTRY} object { ${TEXT} } }`);
+  });
+  const byPrefix = new Map<string, ReadPlan['walks'][number][]>();
+  for (const walk of plan.walks) if (walk.prefix !== '') byPrefix.set(walk.prefix, [...(byPrefix.get(walk.prefix) ?? []), walk]);
+  [...byPrefix].forEach(([prefix, walks], i) => {
+    const alias = `w${i}`;
+    const levels = Math.max(...walks.map((walk) => levelsOf(walk)));
+    const textFrom = textLevel(walks);
+    for (const walk of walks) aliases.walks.push({ alias, prefix, levels, textFrom, read: walk.read });
+    fields.push(`${alias}: file(path: ${variable(alias, prefix)}) { ${ENTRY} object { ... on Tree { entries { ${nested(levels, textFrom, 0)} } } } }`);
+  });
+
+  const query = [
+    `query GroundworkReadAhead(${declared.join(', ')}) {`,
+    '  rateLimit { cost remaining resetAt }',
+    '  repository(owner: $owner, name: $name) {',
+    '    object(expression: $rev) { __typename ... on Commit { ...At } ... on Tag { target { __typename ... on Commit { ...At } } } }',
+    '  }',
+    '}',
+    `fragment At on Commit { ${fields.join(' ')} }`,
+  ].join('\n');
+  return { query, variables, aliases };
+}
+
+function levelsOf(walk: ReadPlan['walks'][number]): number {
+  return Math.min(walk.depth, MAX_WALK_LEVELS);
+}
+
+/**
+ * From which level file texts come along. An unbounded walk (`**`) would drag in the text of
+ * every file of the subtree, so its files are read afterwards, only those that are wanted.
+ */
+function textLevel(walks: readonly ReadPlan['walks'][number][]): number | undefined {
+  const bounded = walks.filter((walk) => !walk.unbounded && walk.read.length > 0 && walk.readFrom <= MAX_WALK_LEVELS);
+  return bounded.length === 0 ? undefined : Math.min(...bounded.map((walk) => walk.readFrom));
+}
+
+/** Entries of level `level`, with their subtrees down to `levels` and texts from `textFrom`. */
+function nested(levels: number, textFrom: number | undefined, level: number): string {
+  const parts: string[] = [];
+  if (level < levels) parts.push(`... on Tree { entries { ${nested(levels, textFrom, level + 1)} } }`);
+  if (textFrom !== undefined && level >= textFrom) parts.push(TEXT);
+  return parts.length === 0 ? ENTRY : `${ENTRY} object { ${parts.join(' ')} }`;
+}

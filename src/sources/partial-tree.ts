@@ -1,0 +1,78 @@
+/**
+ * @module sources/partial-tree
+ * Part of a commit's tree, as a read-ahead fetched it: the complete listings of some
+ * directories, some entries found by path, and paths known to be absent. It answers what it
+ * knows and says `unknown` for the rest, which the snapshot then asks the whole tree about.
+ */
+import { z } from 'zod';
+import { normalisePath, parentOf } from './paths.ts';
+import type { TreeEntry } from './snapshot.ts';
+import type { FlatTreeEntry } from './tree-snapshot.ts';
+
+const Path = z.string().refine((path) => {
+  const normal = normalisePath(path);
+  return normal.ok && normal.path === path;
+});
+const FlatEntry = z.object({
+  path: Path.refine((path) => path !== ''),
+  kind: z.enum(['file', 'dir', 'symlink', 'submodule']),
+  oid: z.string().min(1),
+  size: z.number().int().nonnegative().optional(),
+});
+
+export const PartialTreeSchema = z.object({
+  /** Directories listed completely, with every entry. */
+  dirs: z.array(z.object({ path: Path, entries: z.array(FlatEntry) })),
+  /** Entries known by path whose directory was not listed. */
+  entries: z.array(FlatEntry),
+  /** Paths known not to exist at this commit. */
+  absent: z.array(Path),
+});
+export type PartialTree = z.output<typeof PartialTreeSchema>;
+
+/** `undefined` means the partial tree does not know; `null` means the path does not exist. */
+export interface PartialIndex {
+  entry(path: string): FlatTreeEntry | null | undefined;
+  /** The sorted listing of a directory listed completely, else undefined. */
+  children(dir: string): TreeEntry[] | undefined;
+}
+
+export function indexPartialTree(tree: PartialTree): PartialIndex {
+  const listed = new Map<string, FlatTreeEntry[]>(tree.dirs.map((dir) => [dir.path, dir.entries]));
+  const byPath = new Map<string, FlatTreeEntry>();
+  for (const entry of [...tree.entries, ...tree.dirs.flatMap((dir) => dir.entries)]) byPath.set(entry.path, entry);
+  const absent = new Set(tree.absent);
+
+  const entry = (path: string): FlatTreeEntry | null | undefined => {
+    if (path === '') return undefined;
+    const known = byPath.get(path);
+    if (known) return known;
+    if (absent.has(path)) return null;
+    // The nearest listed ancestor decides: a missing child, or a child that is not a directory, ends the path.
+    const parts = path.split('/');
+    for (let depth = parts.length - 1; depth >= 0; depth--) {
+      const dir = parts.slice(0, depth).join('/');
+      if (!listed.has(dir)) continue;
+      const child = byPath.get(parts.slice(0, depth + 1).join('/'));
+      if (!child) return null;
+      if (child.kind !== 'dir' && depth + 1 < parts.length) return null;
+      return depth + 1 === parts.length ? child : undefined;
+    }
+    return undefined;
+  };
+
+  return {
+    entry,
+    children(dir) {
+      return listed
+        .get(dir)
+        ?.map((child): TreeEntry => ({ name: child.path.slice(dir === '' ? 0 : dir.length + 1), path: child.path, kind: child.kind, ...(child.size === undefined ? {} : { size: child.size }) }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    },
+  };
+}
+
+/** Whether every listed entry really sits in its directory; a read-ahead answer is checked before use. */
+export function isConsistent(tree: PartialTree): boolean {
+  return tree.dirs.every((dir) => dir.entries.every((entry) => parentOf(entry.path) === dir.path));
+}

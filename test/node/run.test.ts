@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runRunCommand } from '../../src/cli/run/run-command.ts';
+import type { RepositoryServer } from '../../src/cli/run/repository-server.ts';
+import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
+import { BUILT_CLI, runCliJson } from './cli-support.ts';
+
+// Each run boots workerd; on a shared two-core machine that alone can take seconds.
+const BOOT_TIMEOUT = 120_000;
+
+async function runInProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string; gitRequests: number }> {
+  let stdout = '';
+  let stderr = '';
+  let served: RepositoryServer | undefined;
+  const code = await runRunCommand(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, { onServed: (server) => (served = server) });
+  return { code, stdout, stderr, gitRequests: served?.requests().total ?? -1 };
+}
+
+describe('groundwork run', () => {
+  let repo: GitFixture;
+  let state: string;
+
+  beforeAll(() => {
+    repo = createGitRepo();
+    repo.write('AGENTS.md', '# Rules\nRun the tests before you push.\n');
+    repo.write('services/auth/AGENTS.md', 'Tokens never reach logs.\n');
+    repo.write('.agents/skills/tdd/SKILL.md', '---\nname: tdd\ndescription: Write the failing test first, then the fix.\n---\nRed, green, refactor.\n');
+    repo.commitAll('rules and a skill');
+    state = mkdtempSync(join(tmpdir(), 'groundwork-run-state-'));
+  });
+  afterAll(() => {
+    repo.remove();
+    rmSync(state, { recursive: true, force: true });
+  });
+
+  it(
+    'assembles through the Worker the same turn, digest included, as groundwork context does, and a second run fetches nothing',
+    async () => {
+      const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--task', 'Fix the login bug. Use $tdd.', '--agent', 'reviewer'];
+      const local = await runCliJson(inputs);
+      // An edit the user has not committed: both hosts show HEAD, and run says so as context does.
+      repo.write('AGENTS.md', '# Rules\nEdited, not committed.\n');
+
+      const first = await runInProcess([...inputs, '--state', state, '--json']);
+      expect(first.code, first.stderr).toBe(0);
+      const served = AssembledTurnSchema.parse(JSON.parse(first.stdout));
+      expect(served.digest).toBe(local.digest);
+      expect(served.messages).toEqual(local.messages);
+      expect(served.entries.map((e) => e.source.path)).toEqual(['AGENTS.md', 'services/auth/AGENTS.md', '.agents/skills', '.agents/skills/tdd/SKILL.md']);
+      expect(first.gitRequests).toBeGreaterThan(0);
+      expect(first.stderr).toContain('warning: AGENTS.md has uncommitted changes; showing HEAD');
+      expect(first.stderr).toMatch(/Worker ready in \d+ ms/);
+      expect(first.stderr).toMatch(/ready {2}\+\d+ ms/);
+
+      const second = await runInProcess([...inputs, '--state', state, '--json']);
+      expect(second.code, second.stderr).toBe(0);
+      expect(AssembledTurnSchema.parse(JSON.parse(second.stdout)).digest).toBe(local.digest);
+      expect(second.gitRequests).toBe(0);
+      expect(second.stderr).toContain('git requests to the repository: 0 (0 fetches), all from the KV cache');
+    },
+    BOOT_TIMEOUT,
+  );
+
+  it(
+    'runs later turns through the turn protocol with --turns',
+    async () => {
+      const run = await runInProcess(['--repo', repo.dir, '--state', state, '--turns', '2', '--json']);
+      expect(run.code, run.stderr).toBe(0);
+      const turns = AssembledTurnSchema.array().parse(JSON.parse(run.stdout));
+      expect(turns.map((t) => t.turn)).toEqual([0, 1]);
+      // Rules and skills are first-turn providers: turn 1 re-runs neither and appends nothing.
+      expect(turns[1]?.providers.map((p) => p.outcome)).toEqual(['turn-gated', 'turn-gated']);
+      expect(turns[1]?.messages).toEqual(turns[0]?.messages);
+    },
+    BOOT_TIMEOUT,
+  );
+
+  it('refuses bad usage before starting anything', async () => {
+    const run = await runInProcess(['--repo', repo.dir, '--turns', '0']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--turns: must be at least 1');
+    expect(run.gitRequests).toBe(-1);
+  });
+
+  it(
+    'keeps the service up with --keep, and Ctrl-C stops it and every process it started',
+    async () => {
+      const child = spawn(process.execPath, [BUILT_CLI, 'run', '--repo', repo.dir, '--state', state, '--keep'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.resume();
+      const banner = new Promise<void>((resolve, reject) => {
+        child.stderr.on('data', (chunk: Buffer) => {
+          stderr += chunk.toString();
+          if (stderr.includes('Press Ctrl-C to stop.')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`exited before serving: ${stderr}`)));
+      });
+      await banner;
+      const url = /Groundwork is running at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
+      const token = /token: ([0-9a-f]+)/.exec(stderr)?.[1];
+      const health = await fetch(`${url}/tasks`, { headers: { authorization: `Bearer ${token}` } });
+      expect(health.status).toBe(405);
+      const started = descendants(child.pid ?? -1);
+      expect(started.length).toBeGreaterThan(0);
+
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(started.filter(alive)).toEqual([]);
+      await expect(fetch(`${url}/health`)).rejects.toThrow();
+    },
+    BOOT_TIMEOUT,
+  );
+});
+
+/** Every process below `pid`, read from /proc. */
+function descendants(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(name), ppid);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const found: number[] = [];
+  const visit = (parent: number): void => {
+    for (const [child, ppid] of parents) if (ppid === parent) found.push(child), visit(child);
+  };
+  visit(pid);
+  return found;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/\) Z /.test(stat);
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * @module test/support/github-graphql
+ * The local GitHub API server's GraphQL endpoint: the subset of GitHub's schema the GitHub
+ * source queries (Repository.object/ref, Commit.oid/tree/file, Tree.entries, Blob, Tag,
+ * rateLimit), parsed, validated and executed for real by graphql-js with resolvers over the
+ * git repository. A query using a field outside the subset fails validation as it would on a
+ * GitHub Enterprise Server that lacks it; `legacy` drops `Commit.file` to play such a server.
+ */
+import { buildSchema, graphql } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
+import type { GitObjects, GitTreeItem } from './git-objects.ts';
+
+const SDL = `
+  scalar GitObjectID
+  scalar DateTime
+  type Query {
+    repository(owner: String!, name: String!): Repository
+    rateLimit(dryRun: Boolean = false): RateLimit
+  }
+  type RateLimit { cost: Int! limit: Int! remaining: Int! resetAt: DateTime! used: Int! }
+  type Repository {
+    nameWithOwner: String!
+    object(expression: String, oid: GitObjectID): GitObject
+    ref(qualifiedName: String!): Ref
+  }
+  type Ref { name: String! target: GitObject }
+  interface GitObject { oid: GitObjectID! }
+  type Commit implements GitObject { oid: GitObjectID! tree: Tree! FILE }
+  type Tree implements GitObject { oid: GitObjectID! entries: [TreeEntry!] }
+  type Blob implements GitObject { oid: GitObjectID! byteSize: Int! isBinary: Boolean isTruncated: Boolean! text: String }
+  type Tag implements GitObject { oid: GitObjectID! target: GitObject! }
+  type TreeEntry { name: String! path: String mode: Int! type: String! oid: GitObjectID! size: Int! object: GitObject }
+`;
+
+const schemas = {
+  current: buildSchema(SDL.replace('FILE', 'file(path: String!): TreeEntry')),
+  legacy: buildSchema(SDL.replace('FILE', '')),
+};
+
+/** GitHub cuts `Blob.text` at this many bytes and says so with `isTruncated`. */
+export const BLOB_TEXT_LIMIT = 512_000;
+
+export interface GraphQLRequest {
+  query: string;
+  variables: Record<string, unknown>;
+  schema: 'current' | 'legacy';
+  textLimit: number;
+  rateLimit: { cost: number; limit: number; remaining: number; resetAt: string; used: number };
+}
+
+type Kind = 'commit' | 'tree' | 'blob' | 'tag';
+interface GitObjectValue {
+  __typename: 'Commit' | 'Tree' | 'Blob' | 'Tag';
+  oid: string;
+  /** Path of a tree or blob from the commit's root, when it was reached through a commit. */
+  path?: string;
+}
+
+const TYPENAMES: Record<Kind, GitObjectValue['__typename']> = { commit: 'Commit', tree: 'Tree', blob: 'Blob', tag: 'Tag' };
+
+export function graphqlEndpoint(git: GitObjects, repository: { owner: string; repo: string }) {
+  const listings = new Map<string, Promise<GitTreeItem[] | undefined>>();
+  const list = (treeOid: string) => {
+    let listing = listings.get(treeOid);
+    if (!listing) listings.set(treeOid, (listing = git.tree(treeOid, false).then((tree) => tree?.items)));
+    return listing;
+  };
+  const entry = (item: GitTreeItem, dir: string): { name: string; path: string; mode: number; type: string; oid: string; size: number; kind: Kind | undefined } => ({
+    name: item.path,
+    path: dir === '' ? item.path : `${dir}/${item.path}`,
+    mode: parseInt(item.mode, 8),
+    type: item.type,
+    oid: item.sha,
+    size: item.size ?? 0,
+    kind: item.type === 'tree' ? 'tree' : item.type === 'blob' ? 'blob' : undefined,
+  });
+  type Entry = ReturnType<typeof entry>;
+  // Objects are immutable by id: remembering them keeps a query to a few git processes.
+  const rootTrees = new Map<string, Promise<string | undefined>>();
+  const rootTree = (commitOid: string) => {
+    let tree = rootTrees.get(commitOid);
+    if (!tree) rootTrees.set(commitOid, (tree = git.tree(commitOid, false).then((found) => found?.sha)));
+    return tree;
+  };
+
+  const resolvers = (request: GraphQLRequest): Record<string, unknown> => ({
+    rateLimit: () => request.rateLimit,
+    repository: ({ owner, name }: { owner: string; name: string }) => {
+      if (owner.toLowerCase() !== repository.owner.toLowerCase() || name.toLowerCase() !== repository.repo.toLowerCase()) return null;
+      return {
+        nameWithOwner: `${repository.owner}/${repository.repo}`,
+        object: async ({ expression, oid }: { expression?: string; oid?: string }) => {
+          const found = await git.objectOf(expression ?? oid ?? '');
+          return found ? objectValue(request.textLimit, found.oid, found.type) : null;
+        },
+        ref: async ({ qualifiedName }: { qualifiedName: string }) => {
+          const found = await git.objectOf(qualifiedName.startsWith('refs/') ? qualifiedName : `refs/heads/${qualifiedName}`);
+          return found ? { name: qualifiedName.replace(/^refs\/(heads|tags)\//, ''), target: objectValue(request.textLimit, found.oid, found.type) } : null;
+        },
+      };
+    },
+  });
+
+  const objectValue = (limit: number, oid: string, kind: Kind, path?: string): Record<string, unknown> => {
+    const base = { __typename: TYPENAMES[kind], oid, ...(path === undefined ? {} : { path }) } satisfies GitObjectValue;
+    switch (kind) {
+      case 'commit':
+        return {
+          ...base,
+          tree: async () => {
+            const tree = await rootTree(oid);
+            return tree ? objectValue(limit, tree, 'tree', '') : null;
+          },
+          file: async ({ path: wanted }: { path: string }) => {
+            const parts = wanted.split('/').filter((part) => part !== '');
+            if (parts.length === 0) return null;
+            let dir = '';
+            let treeOid = await rootTree(oid);
+            for (const [i, part] of parts.entries()) {
+              const items = treeOid ? await list(treeOid) : undefined;
+              const item = items?.find((candidate) => candidate.path === part);
+              if (!item) return null;
+              if (i === parts.length - 1) return entryValue(limit, entry(item, dir));
+              if (item.type !== 'tree') return null;
+              dir = dir === '' ? part : `${dir}/${part}`;
+              treeOid = item.sha;
+            }
+            return null;
+          },
+        };
+      case 'tree':
+        return { ...base, entries: async () => (await list(oid))?.map((item) => entryValue(limit, entry(item, path ?? ''))) ?? null };
+      case 'tag':
+        return { ...base, target: async () => {
+          const target = await git.tagTarget(oid);
+          const found = target ? await git.objectOf(target) : undefined;
+          return found ? objectValue(limit, found.oid, found.type) : null;
+        } };
+      case 'blob':
+        return { ...base, ...blobFields(limit, oid) };
+    }
+  };
+
+  const blobFields = (limit: number, oid: string) => {
+    const bytes = git.blob(oid);
+    return {
+      byteSize: async () => (await bytes)?.length ?? 0,
+      isBinary: async () => isBinary(await bytes),
+      isTruncated: async () => ((await bytes)?.length ?? 0) > limit,
+      text: async () => {
+        const data = await bytes;
+        if (!data || isBinary(data)) return null;
+        return new TextDecoder('utf-8').decode(data.subarray(0, limit));
+      },
+    };
+  };
+
+  const entryValue = (limit: number, value: Entry) => ({
+    ...value,
+    // A submodule's commit is not in this repository: GitHub answers null for its object.
+    object: () => (value.kind ? objectValue(limit, value.oid, value.kind, value.path) : null),
+  });
+
+  return async (request: GraphQLRequest): Promise<unknown> => {
+    const schema: GraphQLSchema = schemas[request.schema];
+    const result = await graphql({ schema, source: request.query, variableValues: request.variables, rootValue: resolvers(request) });
+    return JSON.parse(JSON.stringify(result));
+  };
+}
+
+/** git's own test: a NUL in the first 8000 bytes. */
+function isBinary(bytes: Buffer | undefined): boolean {
+  return bytes !== undefined && bytes.subarray(0, 8000).includes(0);
+}

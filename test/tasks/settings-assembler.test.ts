@@ -1,0 +1,95 @@
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
+import { TaskStore } from '../../durable-objects/task-store.ts';
+import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
+import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
+import type { RepositorySource } from '../../src/sources/snapshot.ts';
+import { TaskRequestSchema, type TaskRequestInput } from '../../src/tasks/task-request.ts';
+import { createMemoryTree, type MemoryFile } from '../support/memory-tree.ts';
+import { rulesAndSkills, skill } from '../support/settings.ts';
+
+const BASE = '1'.repeat(40);
+const HEAD = '2'.repeat(40);
+
+/** A source with two commits: a pull request's trusted base and its head. */
+async function twoCommits(files: Record<string, Record<string, MemoryFile>>): Promise<RepositorySource> {
+  const trees = new Map(await Promise.all(Object.entries(files).map(async ([commit, tree]) => [commit, await createMemoryTree(tree)] as const)));
+  return {
+    repository: 'memory:pr',
+    resolve: async () => ({ status: 'ok', commit: HEAD }),
+    snapshot: (commit) => {
+      const tree = trees.get(commit);
+      if (!tree) throw new Error(`no commit ${commit}`);
+      return createTreeSnapshot({ repository: 'memory:pr', commit, uri: (path) => `memory:${path}@${commit}`, loader: tree.loader });
+    },
+  };
+}
+
+async function assembleTurn0(request: TaskRequestInput, source: RepositorySource, deployment?: Record<string, Record<string, unknown>>) {
+  const stub = env.TASKS.get(env.TASKS.newUniqueId());
+  return runInDurableObject(stub, async (_, state) => {
+    const store = new TaskStore(state.storage.sql);
+    store.insertTask('t', TaskRequestSchema.parse(request), 0, 1);
+    const assemble = createTaskAssembler({
+      registry: rulesAndSkills(),
+      ...(deployment ? { deployment } : {}),
+      openSource: async () => ({ source }),
+      pinCommit: (commit) => store.pinCommit(commit),
+      now: () => Date.now(),
+      deadlineMs: 10_000,
+    });
+    const result = await new TurnLedger({ store, assemble }).begin(0);
+    if (result.status !== 'ok') throw new Error(result.status);
+    // What the object stores is what GET /tasks/:id/turns/0 shows.
+    return store.turn(0);
+  });
+}
+
+describe('settings in the Task object', () => {
+  it("reads a pull request's .groundwork.yml at the trusted base, never at the head, under the deployment's settings", async () => {
+    const source = await twoCommits({
+      [BASE]: { 'AGENTS.md': 'Base rules.\n', 'GEMINI.md': 'Gemini base.\n', '.groundwork.yml': 'providers:\n  rules: { filenames: [GEMINI.md] }\n' },
+      [HEAD]: { 'AGENTS.md': 'Head rules.\n', '.groundwork.yml': 'providers:\n  rules: { enabled: false }\n  skills: { enabled: false }\n' },
+    });
+    const record = await assembleTurn0(
+      {
+        origin: 'github',
+        tenant: 'github:1',
+        repo: 'acme/widgets',
+        baseCommit: BASE,
+        request: 'Review this pull request.',
+        agent: 'reviewer',
+        pullRequest: { number: 7, headSha: HEAD, fromFork: true },
+      },
+      source,
+      { skills: { budget: 1_000 } },
+    );
+    expect(record?.entries.map((entry) => [entry.title, entry.source.revision])).toEqual([['GEMINI.md', BASE]]);
+    expect(record?.providers.map((provider) => [provider.name, provider.outcome])).toEqual([
+      ['rules', 'included'],
+      ['skills', 'empty'],
+    ]);
+    expect(record?.settings?.layers).toEqual([
+      { layer: 'deployment', status: 'applied', source: 'PROVIDER_CONFIG' },
+      { layer: 'repository', status: 'applied', source: `.groundwork.yml@${BASE}` },
+      { layer: 'task', status: 'none' },
+    ]);
+    expect(record?.settings?.providers.find((provider) => provider.name === 'skills')).toMatchObject({ budget: 1_000, set: { budget: 'deployment' } });
+  });
+
+  it("applies a Slack task's deployment and repository layers, with no task layer", async () => {
+    const source = await twoCommits({
+      [HEAD]: { '.opencode/skills/release/SKILL.md': skill('release'), '.groundwork.yml': 'providers:\n  skills: { roots: [".opencode/skills/*"] }\n' },
+    });
+    const record = await assembleTurn0({ origin: 'slack', tenant: 'slack:T1', repo: 'acme/widgets', request: 'Cut a release with $release.' }, source, {
+      rules: { enabled: false },
+    });
+    expect(record?.providers.map((provider) => [provider.name, provider.outcome, provider.reason])).toEqual([
+      ['rules', 'disabled', 'turned off by PROVIDER_CONFIG (enabled: false)'],
+      ['skills', 'included', 'settings: roots=[".opencode/skills/*"] (.groundwork.yml)'],
+    ]);
+    expect(record?.entries.map((entry) => entry.title)).toEqual(['Skills index', 'Selected skill: release']);
+  });
+});
