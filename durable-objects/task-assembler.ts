@@ -12,6 +12,7 @@
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
+import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
@@ -36,6 +37,8 @@ export interface AssemblerDeps {
   openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
+  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
+  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   /** Milliseconds one assembly may take, all its steps together (ASSEMBLY_TIMEOUT_MS). */
   deadlineMs: number;
@@ -76,11 +79,13 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const view: TaskView = { ...unpinned, commit };
+    const knowledge = deps.knowledgeFor?.(request);
     const snapshot = source.snapshot(commit, { plan, signal });
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: AVAILABLE,
+      available: knowledge ? (['repo:read', 'knowledge:read'] as const) : AVAILABLE,
+      ...(knowledge ? { knowledge } : {}),
       snapshot,
       source,
       task: view,

@@ -13,6 +13,7 @@ import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcom
 import { CATEGORIES, type Capability } from './provider.ts';
 import { renderFirstRequest, type Notice } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
+import { selects } from './provider-selection.ts';
 import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
 import { settleSettings, type HostSettings } from './settings/settle.ts';
 import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
@@ -177,6 +178,6 @@ export function readsRepository(input: Pick<AssembleInput, 'registry' | 'agent' 
   const grant = grantCapabilities({ agent, trusted: input.task.trusted, available: input.available });
   if (!grant.granted.has('repo:read')) return false;
   return registry.providers.some(
-    (provider) => (agent.providers === 'all' || agent.providers.includes(provider.name)) && provider.requires.includes('repo:read') && (turn === 0 || provider.turns === 'all'),
+    (provider) => selects(agent.providers, provider.name) && provider.requires.includes('repo:read') && (turn === 0 || provider.turns === 'all'),
   );
 }

@@ -17,6 +17,8 @@ export async function tenantForToken(token: string, tokens: Readonly<Record<stri
 }
 
 export const requireTenant = createMiddleware<TenantEnv>(async (c, next) => {
+  // Routers mounted side by side may both guard one path; the first check decides.
+  if (c.get('tenant') !== undefined) return next();
   const header = c.req.header('authorization') ?? '';
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match?.[1]) throw new ApiError('unauthorized', 'Authorization: Bearer <token> is required');

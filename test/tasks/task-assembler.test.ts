@@ -130,6 +130,8 @@ describe('task assembler', () => {
     expect(record.providers.map((p) => [p.name, p.outcome, p.reason])).toEqual([
       ['rules', 'failed', 'could not read AGENTS.md: upstream 502'],
       ['skills', 'included', undefined],
+      // This host keeps no knowledge, which is not a failed read.
+      ['memory', 'capability-gated', 'knowledge:read is not available for this task'],
     ]);
     const unread =
       'Repository rules (AGENTS.md and similar files) could not be read for this task: reading them failed or timed out. Treat the repository’s own instructions as unknown, and do not claim to have followed them.';
