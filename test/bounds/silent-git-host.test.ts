@@ -1,52 +1,45 @@
-import { describe, expect, inject, it } from 'vitest';
-import { api, settled, waitForTask } from '../support/api.ts';
-import { BOUNDS_ASSEMBLY_TIMEOUT_MS } from './bindings.ts';
-import { describeTask, runRetries, scheduledAlarm } from './support.ts';
+import { describe, expect, inject, it, vi } from 'vitest';
+import type { SeenRequest } from '../setup/git-http-server.ts';
+import { createTask, expectAnswersWhileWaiting, overdue, runRetries, scheduledAlarm } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
-const overdue = (step: string) => `turn 0 was not assembled within ${BOUNDS_ASSEMBLY_TIMEOUT_MS} ms (ASSEMBLY_TIMEOUT_MS): still ${step}`;
+const head = () => inject('gitHttpFixtures').sample.head;
 
-async function create(body: Record<string, unknown>): Promise<string> {
-  const created = await api('POST', '/tasks', { body: { request: 'Explain the build.', ...body } });
-  expect(created.status).toBe(202);
-  return String(created.json['id']);
+// Every smart-HTTP round of a task, against a host that takes the request and never answers, or
+// answers and never finishes: the ref listing (ls-refs) and the pack (upload-pack).
+const cases = [
+  { round: 'listing refs', remote: 'never answers', path: '_silent', ref: undefined, step: (repo: string) => `resolving HEAD of ${repo}` },
+  { round: 'listing refs', remote: 'drips and never ends', path: '_drip', ref: () => 'main', step: (repo: string) => `resolving main of ${repo}` },
+  { round: 'the pack of a pinned commit', remote: 'never comes', path: '_silent-pack', ref: head, step: (repo: string) => `reading ${repo} at ${head()}` },
+  { round: 'the pack of a pinned commit', remote: 'drips and never ends', path: '_drip-pack', ref: head, step: (repo: string) => `reading ${repo} at ${head()}` },
+];
+
+async function seen(tag: string): Promise<SeenRequest[]> {
+  const response = await fetch(`${base()}/_control/seen/${tag}`);
+  return response.json<SeenRequest[]>();
 }
 
-describe('a git host that never answers', () => {
-  it('fails the task at its deadline naming the host and the step, with bounded attempts, while the API keeps answering', async () => {
-    const repo = `${base()}/_silent/sample.git`;
-    const id = await create({ repo });
-    const reason = overdue(`resolving HEAD of ${repo}`);
-
-    // The object answers while its assembly waits on the silent host.
-    await waitForTask(id, (task) => task.status === 'assembling');
-    expect((await api('GET', '/health')).status).toBe(200);
-
-    // Beginning turn 0 meanwhile is answered when the attempt ends; it does not hang.
-    const begun = await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } });
-    expect(begun.status).toBe(409);
-    expect(begun.json.error?.message).toBe(`turn 0 could not be assembled: ${reason}`);
-
-    const retrying = await describeTask(id);
-    expect(retrying.status).toBe('pending');
-    expect(retrying.reason).toMatch(new RegExp(`^attempt [12] failed: ${escape(reason)}; retrying in [24] s$`));
+describe('a git host that never answers or drips', () => {
+  it.each(cases.map((c) => [c.round, c.remote, c] as const))('fails the task at its deadline when %s %s, naming the host and the step, with bounded attempts, while the API keeps answering', async (_round, _remote, { path, ref, step }) => {
+    // Tagged, so the server records this test's requests and whether each was hung up on.
+    const tag = crypto.randomUUID();
+    const repo = `${base()}/_tag/${tag}/${path}/sample.git`;
+    const id = await createTask({ repo, ...(ref ? { ref: ref() } : {}) });
+    const reason = overdue(step(repo));
+    await expectAnswersWhileWaiting(id, reason);
 
     const failed = await runRetries(id);
-    expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason, commit: null, turns: [] });
+    expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason, commit: ref === head ? head() : null, turns: [] });
     // What is left is retention cleanup, not a fourth attempt.
     expect(await scheduledAlarm(id)).toBe(Date.parse(failed.expiresAt));
-  });
-
-  it('fails a pinned commit whose pack never finishes arriving, naming the host and the step', async () => {
-    const repo = `${base()}/_drip/sample.git`;
-    const commit = inject('gitHttpFixtures').sample.head;
-    const id = await create({ repo, ref: commit });
-    await waitForTask(id, settled);
-    const failed = await runRetries(id);
-    expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason: overdue(`reading ${repo} at ${commit}`), commit, turns: [] });
+    // The Worker hung up on every request it gave up on, rather than leaving it open.
+    await vi.waitFor(
+      async () => {
+        const requests = await seen(tag);
+        expect(requests.length).toBeGreaterThanOrEqual(3);
+        expect(requests.filter((request) => !request.closed)).toEqual([]);
+      },
+      { timeout: 5_000 },
+    );
   });
 });
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}

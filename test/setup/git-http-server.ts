@@ -9,13 +9,15 @@
  * and `configured.git` (see buildSettingsRepos). Under `/v1/` the same repositories are served
  * as by a server that predates protocol v2. Anything under `/_unavailable/` answers 503, as a git
  * host that is down, `/_silent/` never answers, `/_drip/` answers and then never finishes, and
- * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
+ * `/_redirect/<host>/…` redirects to `<host>` on this server's port. Under `/_silent-pack/` and
+ * `/_drip-pack/` the refs are listed as usual but the pack (any POST to `git-upload-pack`) never
+ * comes, or never finishes coming.
  *
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
  * 307 to the same path on `<host:port>`, and `/_tag/<tag>/…` is served as `…` while the request
- * (server, path, Authorization header) is recorded under `<tag>`; `GET /_control/seen/<tag>`
- * lists what was recorded.
+ * (server, path, Authorization header, whether its connection has closed) is recorded under
+ * `<tag>`; `GET /_control/seen/<tag>` lists what was recorded.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -32,6 +34,8 @@ export interface SeenRequest {
   method: string;
   path: string;
   authorization: string | null;
+  /** Whether the connection has closed: answered in full, or hung up on by the client. */
+  closed: boolean;
 }
 
 export interface GitHttpFixtures {
@@ -114,7 +118,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const tagged = /^\/_tag\/([^/]+)(\/.*)$/.exec(url.pathname);
     if (tagged?.[1] !== undefined && tagged[2] !== undefined) {
       const list = seen.get(tagged[1]) ?? [];
-      list.push({ server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null });
+      const request: SeenRequest = { server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null, closed: false };
+      res.on('close', () => (request.closed = true));
+      list.push(request);
       seen.set(tagged[1], list);
       url.pathname = tagged[2];
       req.url = `${url.pathname}${url.search}`;
@@ -138,14 +144,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
     // A git host that takes the request and never answers.
     if (url.pathname.startsWith('/_silent/')) return;
-    // A git host that answers at once and then drips: a pkt-line announcing 65,520 bytes, then one
-    // byte every 50 ms, so data keeps arriving but the response never completes.
-    if (url.pathname.startsWith('/_drip/')) {
-      res.writeHead(200, { 'content-type': 'application/x-git-upload-pack-advertisement', 'cache-control': 'no-cache' });
-      res.write('fff0');
-      const drip = setInterval(() => res.write('a'), 50);
-      res.on('close', () => clearInterval(drip));
-      return;
+    if (url.pathname.startsWith('/_drip/')) return drip(res, 'application/x-git-upload-pack-advertisement');
+    // A git host that lists its refs and then never sends the pack, or sends it a byte at a time.
+    const pack = /^\/_(silent|drip)-pack(\/.*)$/.exec(url.pathname);
+    if (pack?.[2] !== undefined) {
+      if (req.method === 'POST') return pack[1] === 'drip' ? drip(res, 'application/x-git-upload-pack-result') : undefined;
+      url.pathname = pack[2];
     }
     serveCgi(root, url, req, res);
   };
@@ -166,6 +170,17 @@ export default async function setup(project: TestProject): Promise<() => Promise
     for (const repo of work) repo.remove();
     rmSync(root, { recursive: true, force: true });
   };
+}
+
+/**
+ * Answers at once and then drips: a pkt-line announcing 65,520 bytes, then one byte every 50 ms,
+ * so data keeps arriving but the response never completes.
+ */
+function drip(res: ServerResponse, contentType: string): void {
+  res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
+  res.write('fff0');
+  const timer = setInterval(() => res.write('a'), 50);
+  res.on('close', () => clearInterval(timer));
 }
 
 function serveCgi(root: string, url: URL, req: IncomingMessage, res: ServerResponse): void {

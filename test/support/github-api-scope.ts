@@ -43,6 +43,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Never send this answer: the request stays open until the server closes. */
   stall?: boolean;
+  /** Send the head and then one byte of a body that never ends, until the client goes away. */
+  drip?: boolean;
 }
 
 /** Scopes by name, created on first use. */
@@ -66,6 +68,7 @@ export function faultFor(scope: Scope, path: string): Answer | undefined {
   if (!fault) return undefined;
   fault.times--;
   if (fault.stall) return { status: 0, body: '', stall: true };
+  if (fault.drip) return { status: 200, body: '', drip: true };
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
   if (fault.rateLimitResetIn !== undefined) {

@@ -3,7 +3,7 @@
  * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source and the
  * triggers use (installation tokens here; repository routes in github-api-repo), answering from
  * a real git repository. Requests under `/s/<scope>/` are recorded per scope, and a scope can
- * script failures (or requests it never answers), tree truncation, token lifetimes and latency,
+ * script failures (or requests it never answers, or answers a byte at a time), tree truncation, token lifetimes and latency,
  * so tests running in parallel never see each other's traffic.
  */
 import { randomBytes, verify } from 'node:crypto';
@@ -109,7 +109,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     scope.requests.push(record);
     const body = await readBody(req);
     const answer = faultFor(scope, path) ?? (await api(req, path, url.searchParams, body, scope));
-    if (answer.stall) return;
+    if (answer.stall || answer.drip) {
+      record.abandoned = false;
+      res.on('close', () => (record.abandoned = true));
+      return answer.drip ? drip(res) : undefined;
+    }
     if (scope.config.latencyMs) await new Promise((resolve) => setTimeout(resolve, scope.config.latencyMs));
     record.status = answer.status;
     res.on('finish', () => (record.endedAt = performance.now()));
@@ -154,6 +158,14 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** JSON allows leading whitespace, so a client has no reason to give up on it but its own deadline. */
+function drip(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  res.write(' ');
+  const timer = setInterval(() => res.write(' '), 50);
+  res.on('close', () => clearInterval(timer));
 }
 
 function send(res: ServerResponse, answer: Answer): void {
