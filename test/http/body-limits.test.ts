@@ -40,6 +40,7 @@ function endless(chunkBytes = 64 * 1024): { stream: ReadableStream<Uint8Array>; 
 
 interface BodyRoute {
   name: string;
+  method?: 'POST' | 'PATCH';
   path: (task: string) => string;
   headers: Record<string, string>;
   cap: number;
@@ -49,6 +50,10 @@ const ROUTES: BodyRoute[] = [
   { name: 'POST /tasks', path: () => '/tasks', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
   { name: 'POST /tasks/:id/turns', path: (id) => `/tasks/${id}/turns`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
   { name: 'POST /tasks/:id/transcript', path: (id) => `/tasks/${id}/transcript`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
+  { name: 'POST /tasks/:id/knowledge', path: (id) => `/tasks/${id}/knowledge`, headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
+  { name: 'POST /knowledge', path: () => '/knowledge', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
+  { name: 'PATCH /knowledge/:id', method: 'PATCH', path: () => '/knowledge/k1', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
+  { name: 'POST /knowledge/:id/retire', path: () => '/knowledge/k1/retire', headers: { 'content-type': 'application/json', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, cap: MIB },
   {
     name: 'POST /webhooks/github',
     path: () => '/webhooks/github',
@@ -93,7 +98,7 @@ describe('request body limits count bytes', () => {
     const id = task;
     const body = endless();
     const res = await exports.default.fetch(`http://groundwork.test${route.path(id)}`, {
-      method: 'POST',
+      method: route.method ?? 'POST',
       headers: { ...route.headers, 'content-length': String(route.cap + 1) },
       body: body.stream,
     });
@@ -105,7 +110,7 @@ describe('request body limits count bytes', () => {
   it.each(ROUTES)('$name stops reading an undeclared body as soon as it passes its cap', async (route) => {
     const id = task;
     const body = endless();
-    const res = await exports.default.fetch(`http://groundwork.test${route.path(id)}`, { method: 'POST', headers: route.headers, body: body.stream });
+    const res = await exports.default.fetch(`http://groundwork.test${route.path(id)}`, { method: route.method ?? 'POST', headers: route.headers, body: body.stream });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { code: 'payload_too_large', message: `body exceeds ${route.cap} bytes` } });
     expect(body.pulled()).toBeLessThan(route.cap + MIB);
