@@ -11,7 +11,8 @@ import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
-import { renderFirstRequest, type Notice } from './render.ts';
+import { contextNotices, type Notice } from './notices.ts';
+import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
 import { selects } from './provider-selection.ts';
 import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
@@ -94,7 +95,7 @@ export async function gatherContext(input: AssembleInput): Promise<RunResult & {
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
-  return { ...run, notices: sourceNotices(input.task.trusted, run.outcomes), settings: settled.report };
+  return { ...run, notices: contextNotices(input.task.trusted, run.outcomes, input.registry), settings: settled.report };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
@@ -144,29 +145,6 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     truncated: entry.truncated,
     warnings: entry.warnings,
   };
-}
-
-const WITHHELD: Partial<Record<ProviderOutcome['category'], string>> = {
-  rules: 'Repository rules (AGENTS.md and similar files) were not read: this task is untrusted, so no repository content was read automatically. Treat the repository’s own instructions as unknown.',
-  skills: 'Repository skills were not indexed: this task is untrusted, so no repository content was read automatically.',
-};
-
-const UNREADABLE: Partial<Record<ProviderOutcome['category'], string>> = {
-  rules: 'Repository rules (AGENTS.md and similar files) could not be read for this task: reading them failed or timed out. Treat the repository’s own instructions as unknown, and do not claim to have followed them.',
-  skills: 'Repository skills could not be indexed for this task: reading them failed or timed out. Treat the repository’s skills as unknown.',
-};
-
-/** Host notices that stand in for rules and skills the model does not get: withheld (untrusted) or unreadable. */
-function sourceNotices(trusted: boolean, outcomes: readonly ProviderOutcome[]): Notice[] {
-  return outcomes.flatMap((outcome) => {
-    const text =
-      !trusted && outcome.outcome === 'capability-gated'
-        ? WITHHELD[outcome.category]
-        : outcome.outcome === 'failed' || outcome.outcome === 'timed-out'
-          ? UNREADABLE[outcome.category]
-          : undefined;
-    return text ? [{ provider: outcome.name, text }] : [];
-  });
 }
 
 /**

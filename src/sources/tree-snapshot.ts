@@ -15,7 +15,7 @@ import { joinPath, normalisePath, parentOf } from './paths.ts';
 import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
 import { untilAborted } from '../lib/abortable.ts';
 import { PermanentSourceError } from './permanent.ts';
-import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -36,6 +36,8 @@ export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
   /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
   loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
+  /** The commit object's facts (see {@link CommitInfo}). */
+  loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
   /**
    * The entries of one directory (`tree` is its tree oid, undefined for the root). A loader for
    * which reading a tree is cheap offers this, so a snapshot reads only the directories it is
@@ -71,6 +73,7 @@ interface TreeIndex {
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const { loader, plan, signal: lifetime } = options;
   const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader), lifetime) : flatView(loader, lifetime);
+  let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
@@ -161,6 +164,27 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       } catch (error) {
         if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: requested, reason: error.message };
         return failure(requested, error, signal);
+      }
+    },
+
+    async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
+      try {
+        signal?.throwIfAborted();
+        if (!commitInfo) {
+          // Shared by every caller, so it loads under the snapshot's signal. A read-ahead that
+          // brought the commit's facts along saves a request for them.
+          commitInfo = shared(lifetime, async () => {
+            const known = await loadPartial(lifetime);
+            if (known?.commit?.commit === options.commit) return known.commit;
+            lifetime?.throwIfAborted();
+            return loader.loadCommit(lifetime);
+          });
+          commitInfo.catch(() => (commitInfo = undefined));
+        }
+        return { status: 'ok', info: await untilAborted(commitInfo, signal) };
+      } catch (error) {
+        const { reason } = failure(options.commit, error, signal);
+        return { status: 'failed', reason };
       }
     },
   };

@@ -113,6 +113,7 @@ describe('the skills index cache in KV', () => {
     const flaky: TreeLoader = {
       loadTree: (signal) => tree.loader.loadTree(signal),
       loadBlob: (oid, signal) => (failing ? Promise.reject(new Error('upstream 503')) : tree.loader.loadBlob(oid, signal)),
+      loadCommit: (signal) => tree.loader.loadCommit(signal),
     };
     const first = await run(snapshotAt(repository, commitOf(1), flaky));
     // A source that could not be read is a failure, never an empty index.

@@ -11,7 +11,8 @@
  * host that is down, `/_silent/` never answers, `/_drip/` answers and then never finishes, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port. Under `/_silent-pack/` and
  * `/_drip-pack/` the refs are listed as usual but the pack (any POST to `git-upload-pack`) never
- * comes, or never finishes coming.
+ * comes, or never finishes coming. `/_slow/…` serves the same repositories only after `SLOW_MS`
+ * (or never, if the client gives up first), as a host too slow for any provider's timeout.
  *
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
@@ -38,8 +39,15 @@ export interface SeenRequest {
   closed: boolean;
 }
 
+/**
+ * Longer than every provider's timeout (5 s), so a provider that fetched the pack itself would give
+ * up on it; two of them (refs, pack) still fit one assembly attempt (15 s).
+ */
+const SLOW_MS = 5_500;
+
 export interface GitHttpFixtures {
-  sample: { first: string; head: string };
+  /** `headCommittedAt`: the tip's committer date as git records it, in ISO 8601 UTC. */
+  sample: { first: string; head: string; headCommittedAt: string };
   moving: { head: string };
   /** `big` added a 1 MiB incompressible blob; `small` (its child, the tip) deleted it. */
   history: { big: string; small: string; bigBytes: number };
@@ -69,7 +77,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   const sampleWork = fresh();
-  const sample = buildSampleRepo(sampleWork);
+  const sampleCommits = buildSampleRepo(sampleWork);
+  const sample = { ...sampleCommits, headCommittedAt: new Date(Number(sampleWork.git('log', '-1', '--format=%ct')) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   cloneBare(sampleWork, root, 'sample.git');
 
   const movingWork = fresh();
@@ -140,6 +149,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // A git host that is down: every request under it fails with 503, which callers should retry.
     if (url.pathname.startsWith('/_unavailable/')) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
+      return;
+    }
+    const slow = /^\/_slow(\/.*)$/.exec(url.pathname);
+    if (slow) {
+      const timer = setTimeout(() => serveCgi(root, new URL(`${slow[1]}${url.search}`, url), req, res), SLOW_MS);
+      res.on('close', () => clearTimeout(timer));
       return;
     }
     // A git host that takes the request and never answers.

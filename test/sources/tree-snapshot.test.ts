@@ -140,10 +140,13 @@ describe('loader failures', () => {
     const flaky: TreeLoader = {
       loadTree: async (signal) => (++attempts === 1 ? Promise.reject(new Error('network down')) : loader.loadTree(signal)),
       loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: async (signal) => (++attempts === 3 ? Promise.reject(new Error('commit lookup down')) : loader.loadCommit(signal)),
     };
     const snapshot = createTreeSnapshot({ repository: 'test:flaky', commit: COMMIT, uri: String, loader: flaky });
     expect(await snapshot.read('a.md', { maxBytes: 10 })).toEqual({ status: 'failed', path: 'a.md', reason: 'network down' });
     expect(await snapshot.read('a.md', { maxBytes: 10 })).toMatchObject({ status: 'ok', text: 'a' });
+    expect(await snapshot.commitInfo()).toEqual({ status: 'failed', reason: 'commit lookup down' });
+    expect(await snapshot.commitInfo()).toMatchObject({ status: 'ok', info: { committedAt: '2026-01-01T00:00:00Z' } });
   });
 
   it('lets an abort propagate instead of reporting a failure', async () => {
@@ -164,6 +167,7 @@ describe('the tree a snapshot shares', () => {
         return loader.loadTree(signal);
       },
       loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => loader.loadCommit(signal),
     };
     const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => `test:${path}@${COMMIT}`, loader: slow });
     const impatient = new AbortController();
@@ -175,16 +179,39 @@ describe('the tree a snapshot shares', () => {
     expect(calls.tree).toBe(1);
   });
 
+  it('loads the commit’s facts once for every reader, and one reader giving up never fails the others', async () => {
+    const { loader, calls } = await createMemoryTree(sample, COMMIT);
+    const slow: TreeLoader = {
+      ...loader,
+      loadCommit: async (signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        signal?.throwIfAborted();
+        return loader.loadCommit(signal);
+      },
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: slow });
+    const impatient = new AbortController();
+    const first = snapshot.commitInfo({ signal: impatient.signal });
+    const second = snapshot.commitInfo({ signal: new AbortController().signal });
+    impatient.abort(new Error('system exceeded 3000 ms'));
+    await expect(first).rejects.toThrow('system exceeded 3000 ms');
+    expect(await second).toMatchObject({ status: 'ok', info: { commit: COMMIT } });
+    expect(calls.commits).toBe(1);
+  });
+
   it('loads under the snapshot signal and reports what cut it off as a failure', async () => {
     const { loader } = await createMemoryTree(sample);
     const stuck: TreeLoader = {
       loadTree: (signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
       loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
     };
     const deadline = new AbortController();
     const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: stuck, signal: deadline.signal });
     const listing = snapshot.list('');
+    const facts = snapshot.commitInfo();
     deadline.abort(new Error('assembly deadline'));
     expect(await listing).toEqual({ status: 'failed', path: '', reason: 'assembly deadline' });
+    expect(await facts).toEqual({ status: 'failed', reason: 'assembly deadline' });
   });
 });

@@ -13,6 +13,7 @@ import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { contextItemId, TASK_ITEM_ID } from '../../src/tasks/transcript.ts';
 import { createMemoryTree } from '../support/memory-tree.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
+import { withoutBoundaries } from '../support/sections.ts';
 
 const COMMIT = 'b'.repeat(40);
 
@@ -23,6 +24,7 @@ async function memorySource(files: Record<string, string>, failing: readonly str
   const loader: TreeLoader = {
     loadTree: (signal) => tree.loader.loadTree(signal),
     loadBlob: (oid, signal) => (broken.has(oid) ? Promise.reject(new Error('upstream 502')) : tree.loader.loadBlob(oid, signal)),
+    loadCommit: (signal) => tree.loader.loadCommit(signal),
   };
   const resolves: string[] = [];
   return {
@@ -127,20 +129,21 @@ describe('task assembler', () => {
     const { begun } = await firstTurnOf(source);
     if (!begun.ok || begun.result.status !== 'ok') throw new Error(`turn 0 did not assemble: ${JSON.stringify(begun)}`);
     const { record } = begun.result;
-    expect(record.providers.map((p) => [p.name, p.outcome, p.reason])).toEqual([
+    expect(record.providers.filter((p) => p.category === 'rules' || p.category === 'skills').map((p) => [p.name, p.outcome, p.reason])).toEqual([
       ['rules', 'failed', 'could not read AGENTS.md: upstream 502'],
       ['skills', 'included', undefined],
-      // This host keeps no knowledge, which is not a failed read.
-      ['memory', 'capability-gated', 'knowledge:read is not available for this task'],
     ]);
-    const unread =
-      'Repository rules (AGENTS.md and similar files) could not be read for this task: reading them failed or timed out. Treat the repository’s own instructions as unknown, and do not claim to have followed them.';
-    // A section like any other: its own boundary, and in the commit-stable context before what the task chose and the task.
+    // Caused by this run, so it sits with the task's context, outside the prefix other tasks on the commit share.
     const item = record.item?.type === 'message' ? record.item : undefined;
     const [commitPart, ...rest] = item?.parts ?? [];
     expect(commitPart?.stability).toBe('commit');
-    expect(commitPart?.text).toMatch(new RegExp(`^<groundwork-notice boundary="([0-9a-f]{16})" provider="rules">\n${unread.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n</groundwork-notice boundary="\\1">\n\n<groundwork-context `));
     expect(commitPart?.text).toContain('- lint: Run the linter.');
+    const notices = rest.filter((part) => part.stability === 'task' && part.text.includes('<groundwork-notice'));
+    expect(notices.map((part) => withoutBoundaries(part.text))).toEqual([
+      expect.stringContaining(
+        '<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) could not be read (the provider failed). Do not say you followed the repository’s rules; say they were unavailable.\n</groundwork-notice>',
+      ),
+    ]);
     expect(rest.at(-1)?.text).toMatch(/^<groundwork-task /);
   });
 });
