@@ -81,7 +81,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     let commit = task.commit_sha;
     if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
     if (!commit) {
-      progress(`resolving ${request.ref ?? DEFAULT_REF} of ${source.repository}`);
+      progress(`resolving ${refToResolve(request)} of ${source.repository}`);
       commit = deps.pinCommit(await resolveCommit(source, request, plan, signal));
     }
 
@@ -160,8 +160,13 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
   }
 }
 
+/** A commit the caller resolved is still looked up, so a commit the repository lacks fails here. */
+function refToResolve(request: TaskRequest): string {
+  return request.commit ?? request.ref ?? DEFAULT_REF;
+}
+
 async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan, signal: AbortSignal): Promise<string> {
-  const ref = request.ref ?? DEFAULT_REF;
+  const ref = refToResolve(request);
   const resolved = await source.resolve(ref, { plan, signal });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
