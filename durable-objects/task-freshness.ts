@@ -44,7 +44,8 @@ export async function readBackFreshness(request: TaskRequest, commit: string, de
   return checkFreshness({
     ...input,
     source: opened.source,
-    pinned: opened.source.snapshot(commit, plan ? { plan } : {}),
+    // Its shared loads end with the read-back, as the check's own do.
+    pinned: opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal: AbortSignal.timeout(READ_BACK_DEADLINE_MS) }),
     ...(opened.github && request.pullRequest ? { pullRequest: { github: opened.github, number: request.pullRequest.number, ...(head === undefined ? {} : { head }) } } : {}),
     deadlineMs: READ_BACK_DEADLINE_MS,
   });

@@ -106,8 +106,9 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
 
   // Every source is compared from the commit the context was read at, even one that cites an
   // older revision (knowledge): what changed before then, the model was told when it was read.
-  const before = input.pinned?.commit === from ? input.pinned : source.snapshot(from);
-  const pair = { before, after: source.snapshot(current), signal };
+  // Loads the two snapshots share end with the check, not after it.
+  const before = input.pinned?.commit === from ? input.pinned : source.snapshot(from, { signal });
+  const pair = { before, after: source.snapshot(current, { signal }), signal };
   const sources = await Promise.all(input.sources.map((tracked) => compareSource(tracked, pair)));
   return { commit: from, ref, current, moved: true, ...withPull, sources };
 }

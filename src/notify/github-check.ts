@@ -17,6 +17,7 @@ export interface CheckRunInput {
   conclusion: 'success' | 'failure';
   output: CheckRunOutput;
   completedAt: Date;
+  signal?: AbortSignal;
 }
 
 /**
@@ -34,5 +35,6 @@ export async function createContextCheckRun(octokit: Octokit, input: CheckRunInp
     completed_at: input.completedAt.toISOString(),
     external_id: input.taskId,
     output: input.output,
+    ...(input.signal ? { request: { signal: input.signal } } : {}),
   });
 }

@@ -152,42 +152,69 @@ describe('loader failures', () => {
     expect(await snapshot.commitInfo()).toMatchObject({ status: 'ok', info: { committedAt: '2026-01-01T00:00:00Z' } });
   });
 
-  it('answers a caller that joined a load another caller gave up on, instead of failing with the other deadline', async () => {
-    const { loader } = await createMemoryTree({ 'a.md': 'a' });
-    const calls: Array<AbortSignal | undefined> = [];
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const slow: TreeLoader = {
-      loadTree: async (signal) => {
-        calls.push(signal);
-        await new Promise<void>((resolve, reject) => {
-          void released.then(resolve);
-          if (signal?.aborted) reject(signal.reason);
-          signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
-        });
-        return loader.loadTree(signal);
-      },
-      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
-      loadCommit: (signal) => loader.loadCommit(signal),
-    };
-    const snapshot = createTreeSnapshot({ repository: 'test:slow', commit: COMMIT, uri: String, loader: slow });
-    const impatient = new AbortController();
-    const first = snapshot.list('', { signal: impatient.signal });
-    while (calls.length === 0) await new Promise((resolve) => setTimeout(resolve, 0));
-    const patient = new AbortController();
-    const second = snapshot.read('a.md', { maxBytes: 10, signal: patient.signal });
-    impatient.abort(new Error('settings deadline'));
-    await expect(first).rejects.toThrow('settings deadline');
-    release();
-    expect(await second).toMatchObject({ status: 'ok', text: 'a' });
-    // The patient caller loaded again under its own signal.
-    expect(calls).toEqual([impatient.signal, patient.signal]);
-  });
-
   it('lets an abort propagate instead of reporting a failure', async () => {
     const snapshot = await snapshotOf(sample);
     const controller = new AbortController();
     controller.abort(new Error('deadline'));
     await expect(snapshot.read('README.md', { maxBytes: 10, signal: controller.signal })).rejects.toThrow('deadline');
+  });
+});
+
+describe('the tree a snapshot shares', () => {
+  it('loads once for every reader, and one reader giving up never fails the others', async () => {
+    const { loader, calls } = await createMemoryTree(sample);
+    const slow: TreeLoader = {
+      loadTree: async (signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        signal?.throwIfAborted();
+        return loader.loadTree(signal);
+      },
+      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => loader.loadCommit(signal),
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => `test:${path}@${COMMIT}`, loader: slow });
+    const impatient = new AbortController();
+    const first = snapshot.list('docs', { signal: impatient.signal });
+    const second = snapshot.read('README.md', { maxBytes: 100, signal: new AbortController().signal });
+    impatient.abort(new Error('rules exceeded 5000 ms'));
+    await expect(first).rejects.toThrow('rules exceeded 5000 ms');
+    expect(await second).toMatchObject({ status: 'ok', text: 'hello\n' });
+    expect(calls.tree).toBe(1);
+  });
+
+  it('loads the commit’s facts once for every reader, and one reader giving up never fails the others', async () => {
+    const { loader, calls } = await createMemoryTree(sample, COMMIT);
+    const slow: TreeLoader = {
+      ...loader,
+      loadCommit: async (signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        signal?.throwIfAborted();
+        return loader.loadCommit(signal);
+      },
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: slow });
+    const impatient = new AbortController();
+    const first = snapshot.commitInfo({ signal: impatient.signal });
+    const second = snapshot.commitInfo({ signal: new AbortController().signal });
+    impatient.abort(new Error('system exceeded 3000 ms'));
+    await expect(first).rejects.toThrow('system exceeded 3000 ms');
+    expect(await second).toMatchObject({ status: 'ok', info: { commit: COMMIT } });
+    expect(calls.commits).toBe(1);
+  });
+
+  it('loads under the snapshot signal and reports what cut it off as a failure', async () => {
+    const { loader } = await createMemoryTree(sample);
+    const stuck: TreeLoader = {
+      loadTree: (signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+    };
+    const deadline = new AbortController();
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: stuck, signal: deadline.signal });
+    const listing = snapshot.list('');
+    const facts = snapshot.commitInfo();
+    deadline.abort(new Error('assembly deadline'));
+    expect(await listing).toEqual({ status: 'failed', path: '', reason: 'assembly deadline' });
+    expect(await facts).toEqual({ status: 'failed', reason: 'assembly deadline' });
   });
 });

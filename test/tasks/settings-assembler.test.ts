@@ -39,6 +39,7 @@ async function assembleTurn0(request: TaskRequestInput, source: RepositorySource
       pinCommit: (commit) => store.pinCommit(commit),
       history: (turn) => store.history(turn),
       now: () => Date.now(),
+      deadlineMs: 10_000,
     });
     const result = await new TurnLedger({ store, assemble }).begin(0);
     if (result.status !== 'ok') throw new Error(result.status);

@@ -23,7 +23,7 @@
 import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type EarlierEntry, type Provider } from '../../context/provider.ts';
-import { checkFreshness, pinnedFrom } from '../../freshness/check.ts';
+import { checkFreshness, pinnedFrom, uncheckedReport } from '../../freshness/check.ts';
 import { short } from '../../freshness/compare.ts';
 import { describeHeadMove, describeHeadUnchecked, describeMove, describeUnchecked } from '../../freshness/describe.ts';
 import type { FreshnessReport } from '../../freshness/report.ts';
@@ -50,33 +50,35 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     name: 'freshness',
     category: 'system',
     config: FreshnessConfigSchema,
-    requires: ['repo:read'],
-    // A pull request's head and current base come from GitHub; without it the base branch is still checked.
-    uses: ['github:api'],
+    // Without the repository it has nothing to compare, and says so when the model was given
+    // sources; a pull request's head and current base come from GitHub, and without GitHub the
+    // base branch is still checked. Neither is required: freshness reads nothing on turn 0, so it
+    // must not count as the turn's repository reader (see the Task object's assembler).
+    requires: [],
+    uses: ['repo:read', 'github:api'],
     turns: 'all',
     timeoutMs: options.timeoutMs ?? 8_000,
     budget: options.budget ?? 1_500,
-    async run({ turn, task, source, snapshot, history, github, config, signal, now }) {
+    async run({ turn, task, source, snapshot, history, github, withheld, config, signal, now }) {
       if (turn === 0) return { entries: [], notes: ['turn 0: nothing to compare yet'] };
-      if (!source || task.commit === undefined) throw new Error('no repository source was provided');
       const sources = trackedSources(history);
       const pullRequest = github && task.pullRequest ? { github, number: task.pullRequest.number } : undefined;
       const ref = pinnedFrom(task);
-      if (sources.length === 0 && !pullRequest) return { entries: [], notes: [quietNote(undefined, 0)] };
+      if ((sources.length === 0 && !pullRequest) || task.commit === undefined) return { entries: [], notes: [quietNote(undefined, 0)] };
       const told = lastTold(history);
       const headKnown = told.head ?? task.headCommit;
-      const report = await checkFreshness({
-        source,
+      const input = {
         commit: task.commit,
-        ...(snapshot ? { pinned: snapshot } : {}),
         ...(ref === undefined ? {} : { ref }),
         ...(told.base === undefined ? {} : { since: told.base }),
         sources,
         ...(pullRequest ? { pullRequest: { ...pullRequest, ...(headKnown === undefined ? {} : { head: headKnown }) } } : {}),
-        deadlineMs: config.deadlineMs,
         signal,
         now,
-      });
+      };
+      const report = source
+        ? await checkFreshness({ ...input, source, ...(snapshot ? { pinned: snapshot } : {}), deadlineMs: config.deadlineMs })
+        : uncheckedReport(input, `the repository could not be read (${withheld['repo:read'] ?? 'repo:read was not granted'})`);
       const entries = [...baseEntries(report, sources.length, told.base === undefined, config.maxUnchanged), ...headEntries(report)];
       return { entries, notes: entries.length === 0 ? [quietNote(report, sources.length)] : [] };
     },
