@@ -5,6 +5,7 @@
 import { buildApp } from './app.ts';
 import { durableTaskService } from './tasks/durable-task-service.ts';
 
+export { TaskIndex } from '../durable-objects/task-index.ts';
 export { TaskObject } from '../durable-objects/task.ts';
 
 const app = buildApp({ tasks: durableTaskService, now: () => Date.now() });
