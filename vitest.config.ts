@@ -1,6 +1,6 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { triggerBindings } from './test/e2e/bindings.ts';
+import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
 
 
@@ -20,6 +20,7 @@ export default defineConfig({
                 // Every git server of the tests listens on loopback.
                 GIT_ALLOWED_HOSTS: '127.0.0.1',
                 ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
+                ...inspectorBindings(inject('githubFixture')),
               },
             },
           })),
