@@ -5,7 +5,7 @@
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
- * then deleted), and `opencode.git` and `configured.git` (see buildSettingsRepos). Under `/v1/` the same repositories are served as by a server that predates
+ * then deleted), `opencode.git` and `configured.git` (see buildSettingsRepos), and `hostile.git` (see buildHostileRepo). Under `/v1/` the same repositories are served as by a server that predates
  * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
  *
@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { serveWithHttpBackend } from '../../src/cli/run/git-http-backend.ts';
+import { buildHostileRepo } from '../support/hostile-repo.ts';
 import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
 
 /** One request a server saw under a `/_tag/<tag>/` prefix. */
@@ -41,6 +42,8 @@ export interface GitHttpFixtures {
   opencode: { head: string };
   /** A `.groundwork.yml` naming GEMINI.md and `tools/skills/*`, with skills in `.agents/skills` too. */
   configured: { head: string };
+  /** Text that tries to break out of the inspector's markup (see hostile-repo.ts). */
+  hostile: { head: string };
 }
 
 declare module 'vitest' {
@@ -84,6 +87,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const settings = buildSettingsRepos(opencodeWork, configuredWork);
   cloneBare(opencodeWork, root, 'opencode.git');
   cloneBare(configuredWork, root, 'configured.git');
+
+  const hostileWork = fresh();
+  const hostile = buildHostileRepo(hostileWork);
+  cloneBare(hostileWork, root, 'hostile.git');
 
   const seen = new Map<string, SeenRequest[]>();
   const handle = (name: SeenRequest['server'], port: () => number) => (req: IncomingMessage, res: ServerResponse) => {
@@ -133,7 +140,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
   project.provide('gitHttpMirrorPort', (mirror.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history, ...settings });
+  project.provide('gitHttpFixtures', { sample, moving, history, ...settings, hostile });
 
   return async () => {
     await new Promise<void>((resolve) => server.close(() => resolve()));
