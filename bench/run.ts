@@ -3,6 +3,7 @@
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchAppTokens } from './app-tokens.ts';
 import { benchGraphQLReads } from './graphql-reads.ts';
@@ -14,6 +15,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
   ['triggers', benchDeliveries],
+  ['memory', benchMemory],
   ['startup', benchStartup],
 ];
 

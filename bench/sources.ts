@@ -8,7 +8,6 @@
  * - The local git source reading the same files from a large repository, divided by the git CLI
  *   doing the same reads, measured side by side in one run.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { z } from 'zod';
 import { createCachedLoader } from '../src/sources/cached-loader.ts';
 import { createLocalGitSource } from '../src/sources/git/local-source.ts';
@@ -17,8 +16,8 @@ import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { RepositorySource, Snapshot } from '../src/sources/snapshot.ts';
 import { createGitRepo } from '../test/support/git-fixtures.ts';
 import { readWithGitCli } from './git-cli-reads.ts';
-import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
 import { buildLargeRepo } from './large-repo.ts';
+import { startLocalGitHub } from './local-github.ts';
 import { assembleWithProviders, readThroughSnapshot, repoShape, writeRepoShape, type RepoShape } from './repo-shape.ts';
 
 /** Long enough that requests a caller issues together overlap at the server on a loaded 2-core machine. */
@@ -44,16 +43,7 @@ export async function benchGitHubRoundTrips(): Promise<string[]> {
     repo.write('.groundwork.yml', 'providers:\n  skills:\n    roots: [".agents/skills/*"]\n');
     const configured = repo.commitAll('bench with settings');
     repo.git('checkout', '--quiet', 'main');
-    const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const server = await startGitHubServerThread({
-      repoDir: repo.dir,
-      owner: OWNER,
-      repo: REPO,
-      appId: '1',
-      installationId: 1,
-      appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      personalToken: TOKEN,
-    });
+    const server = await startLocalGitHub({ repoDir: repo.dir, owner: OWNER, repo: REPO, token: TOKEN });
     try {
       return await measureRoundTrips(server.origin, shape, commit, configured);
     } finally {

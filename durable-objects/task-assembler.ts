@@ -6,6 +6,7 @@
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
+import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
@@ -29,6 +30,8 @@ export interface AssemblerDeps {
   openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
+  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
+  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   signal?: AbortSignal;
 }
@@ -55,10 +58,12 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
 
     const view: TaskView = { ...unpinned, commit };
+    const knowledge = deps.knowledgeFor?.(request);
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: ['repo:read'] as const,
+      available: knowledge ? (['repo:read', 'knowledge:read'] as const) : (['repo:read'] as const),
+      ...(knowledge ? { knowledge } : {}),
       snapshot: source.snapshot(commit, { plan }),
       source,
       task: view,

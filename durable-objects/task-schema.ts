@@ -1,13 +1,10 @@
 /**
  * @module durable-objects/task-schema
- * Versioned, idempotent SQLite schema of a Task object. Each step runs once, in order, inside
- * `blockConcurrencyWhile` in the constructor; `schema_version` records how far a stored object got.
- * A step is SQL, or a function for rewrites SQL cannot express. Steps are synchronous, so each
- * step and its version bump commit together.
+ * Versioned, idempotent SQLite schema of a Task object, applied inside `blockConcurrencyWhile`
+ * in the constructor (see sqlite-migrations).
  */
 import { upgradeLegacyItems } from './legacy-items.ts';
-
-type Migration = string | ((sql: SqlStorage) => void);
+import { applyMigrations, type Migration } from './sqlite-migrations.ts';
 
 const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -41,16 +38,7 @@ const MIGRATIONS: readonly Migration[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 export function migrate(sql: SqlStorage): void {
-  sql.exec('CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-  const row = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0];
-  const current = row ? Number(row.value) : 0;
-  if (current > SCHEMA_VERSION) throw new Error(`stored schema version ${current} is newer than this code (${SCHEMA_VERSION})`);
-  for (let version = current; version < SCHEMA_VERSION; version++) {
-    const step = MIGRATIONS[version] ?? '';
-    if (typeof step === 'string') sql.exec(step);
-    else step(sql);
-    sql.exec("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", String(version + 1));
-  }
+  applyMigrations(sql, MIGRATIONS);
 }
 
 function upgradeTranscriptRows(sql: SqlStorage): void {

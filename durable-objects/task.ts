@@ -8,6 +8,8 @@
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
+import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
+import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -61,6 +63,10 @@ export class TaskObject extends DurableObject<Env> {
         deployment: config.PROVIDER_CONFIG,
         openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS }),
         pinCommit: (commit) => this.#store.pinCommit(commit),
+        knowledgeFor: (request) => {
+          const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
+          return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
+        },
         now: () => Date.now(),
       }),
     });

@@ -7,6 +7,7 @@ import { ConfigError } from './env.ts';
 import { ApiError, envelope } from './http/errors.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { githubWebhookRoute } from './routes/github-webhook.ts';
+import { knowledgeRoutes } from './routes/knowledge.ts';
 import { slackCommandRoute } from './routes/slack-command.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { viewRoutes } from './routes/views.tsx';
@@ -30,6 +31,7 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   // Pages first: `/tasks/:id/view` also opens with a signed link, without the API's bearer token.
   app.route('/', viewRoutes(deps));
   app.route('/', taskRoutes(deps));
+  app.route('/', knowledgeRoutes(deps));
 
   app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`, c.get('requestId')), 404));
   app.onError((error, c) => {

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { ORDER_POLICY_NAMES } from './order-policy.ts';
 import { CAPABILITIES } from './provider.ts';
+import { ProviderSelectionSchema } from './provider-selection.ts';
 
 export const ToolSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'lower_snake_case, at most 64 chars'),
@@ -19,7 +20,8 @@ export type Tool = z.infer<typeof ToolSchema>;
 export const AgentConfigSchema = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/),
   instructions: z.string().min(1),
-  providers: z.union([z.literal('all'), z.array(z.string())]),
+  /** Which providers run: `all`, names, or `{ except: [...] }` (see context/provider-selection). */
+  providers: ProviderSelectionSchema,
   capabilities: z.array(z.enum(CAPABILITIES)),
   tools: z.array(ToolSchema),
   /** Total token budget of the rendered context entries. */
@@ -72,7 +74,8 @@ const BUILTINS: z.input<typeof AgentConfigSchema>[] = [
   {
     name: 'reviewer',
     instructions: 'You review a pull request. Read the change against the repository rules, point out defects with file and line, and separate blocking problems from suggestions. You do not edit code.',
-    providers: 'all',
+    // Review judges the change against the repository as it is; remembered knowledge is for doing work.
+    providers: { except: ['memory'] },
     capabilities: ['repo:read', 'github:api'],
     tools: [TOOLS.read_file, TOOLS.list_directory, TOOLS.search_code, TOOLS.post_review_comment],
     totalBudget: 24_000,
@@ -80,7 +83,7 @@ const BUILTINS: z.input<typeof AgentConfigSchema>[] = [
   {
     name: 'explorer',
     instructions: 'You answer questions about the repository by reading it. You have read-only access: you never edit files or run commands.',
-    providers: 'all',
+    providers: { except: ['memory'] },
     capabilities: ['repo:read'],
     tools: [TOOLS.read_file, TOOLS.list_directory, TOOLS.search_code],
     totalBudget: 16_000,

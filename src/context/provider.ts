@@ -29,6 +29,7 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
+import type { KnowledgeReader } from './knowledge.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -77,6 +78,8 @@ export interface ProviderRequest<C = unknown> {
   source?: RepositorySource;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
+  /** The task's tenant and repository knowledge; present whenever the runner granted `knowledge:read`. */
+  knowledge?: KnowledgeReader;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
   budget: number;
   signal: AbortSignal;
@@ -93,7 +96,13 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
    * setting) is their cap: repository and task settings may only lower them.
    */
   readonly limits?: readonly (keyof z.output<S> & string)[];
+  /** Capabilities without which the provider does not run at all (`capability-gated`). */
   readonly requires: readonly Capability[];
+  /**
+   * Capabilities it uses when granted and does without otherwise (saying so in its entries), e.g.
+   * memory checks provenance with `repo:read`. What they grant arrives in the request or is absent.
+   */
+  readonly optional?: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
   /** Token budget for this provider's entries, counted by `countTokens`; settings may lower it, never raise it. */

@@ -12,6 +12,7 @@ import { EMPTY_PLAN, mergePlans, type ReadPlan } from '../sources/read-plan.ts';
 import type { AgentConfig } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
 import type { Capability, TaskView } from './provider.ts';
+import { selects } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { REPOSITORY_SETTINGS_FILE } from './settings/report.ts';
 import { resolveSettings } from './settings/resolve.ts';
@@ -42,7 +43,7 @@ export function planReads(input: PlanInput): ReadPlan {
     layers: { ...(settings.deployment ? { deployment: settings.deployment } : {}), ...(settings.task ? { task: settings.task } : {}) },
   });
   const plans = registry.providers.flatMap((provider) => {
-    if (agent.providers !== 'all' && !agent.providers.includes(provider.name)) return [];
+    if (!selects(agent.providers, provider.name)) return [];
     if (!provider.plan || !provider.requires.includes('repo:read')) return [];
     if (provider.requires.some((capability) => !granted.has(capability))) return [];
     if (provider.turns === 'first' && input.turn > 0) return [];

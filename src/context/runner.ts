@@ -11,7 +11,9 @@ import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
-import type { Provider, TaskView } from './provider.ts';
+import type { KnowledgeReader } from './knowledge.ts';
+import type { Capability, Provider, ProviderRequest, TaskView } from './provider.ts';
+import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
 import { describeIssues } from './zod-issues.ts';
@@ -19,7 +21,7 @@ import { describeIssues } from './zod-issues.ts';
 export interface RunInput {
   registry: Registry;
   /** The agent configuration's provider set. */
-  selection: 'all' | readonly string[];
+  selection: ProviderSelection;
   task: TaskView;
   turn: number;
   capabilities: CapabilityGrant;
@@ -28,6 +30,8 @@ export interface RunInput {
   snapshot?: Snapshot;
   /** Where `snapshot` came from; handed to `repo:read` providers with it. */
   source?: RepositorySource;
+  /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
+  knowledge?: KnowledgeReader;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -62,7 +66,7 @@ type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entr
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
-  const selected = input.registry.providers.filter((p) => input.selection === 'all' || input.selection.includes(p.name));
+  const selected = input.registry.providers.filter((p) => selects(input.selection, p.name));
   // Providers are already in render order, so completion order cannot leak into the result.
   const verdicts = await Promise.all(selected.map(async (provider) => ({ provider, verdict: await judge(provider, input, now) })));
 
@@ -115,7 +119,7 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
       config: config.data,
       budget,
       now,
-      ...(input.snapshot && provider.requires.includes('repo:read') ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {}),
+      ...grantedResources(provider, input),
       ...(input.cache ? { cache: input.cache } : {}),
     },
     input.signal,
@@ -134,6 +138,17 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+}
+
+/**
+ * What a provider's granted capabilities, required or optional, hand it: the pinned snapshot and
+ * its source for `repo:read`, the scoped reader for `knowledge:read`. Nothing it did not ask for.
+ */
+function grantedResources(provider: Provider, input: RunInput): Pick<ProviderRequest, 'snapshot' | 'source' | 'knowledge'> {
+  const uses = (capability: Capability) =>
+    input.capabilities.granted.has(capability) && (provider.requires.includes(capability) || (provider.optional ?? []).includes(capability));
+  const repository = uses('repo:read') && input.snapshot && !snapshotProblem(input) ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {};
+  return { ...repository, ...(uses('knowledge:read') && input.knowledge ? { knowledge: input.knowledge } : {}) };
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */

@@ -25,6 +25,8 @@ export async function bearerTenant(header: string | undefined, tokens: Readonly<
 }
 
 export const requireTenant = createMiddleware<TenantEnv>(async (c, next) => {
+  // Routers mounted side by side may both guard one path; the first check decides.
+  if (c.get('tenant') !== undefined) return next();
   const bearer = await bearerTenant(c.req.header('authorization'), getConfig(c.env).API_TOKENS);
   if (!bearer.ok) throw new ApiError('unauthorized', bearer.reason === 'missing' ? 'Authorization: Bearer <token> is required' : 'the bearer token is not valid');
   c.set('tenant', bearer.tenant);

@@ -3,9 +3,10 @@
  * The provider set every host (Worker, Durable Object, CLI) assembles with.
  */
 import { createRegistry, type Registry } from '../context/registry.ts';
+import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createRulesProvider(), createSkillsProvider()]);
+  return createRegistry([createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
 }

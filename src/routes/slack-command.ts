@@ -55,6 +55,9 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
       tenants: c.env.TENANTS,
       teamRepos: config.SLACK_TEAM_REPOS,
       lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
+      knowledge: deps.knowledge(c.env),
+      githubApiUrl: config.GITHUB_API_URL,
+      now: deps.now,
     });
     return c.json(message, 200);
   });

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { grantCapabilities } from '../../src/context/capabilities.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { runProviders, type RunInput } from '../../src/context/runner.ts';
-import type { Provider } from '../../src/context/provider.ts';
+import type { KnowledgeReader } from '../../src/context/knowledge.ts';
+import type { Capability, Provider } from '../../src/context/provider.ts';
 import type { RepositorySource, Snapshot } from '../../src/sources/snapshot.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
 import { memorySnapshot } from '../support/memory-tree.ts';
@@ -124,6 +125,53 @@ describe('runner and snapshots', () => {
   });
 });
 
+describe('runner and optional capabilities', () => {
+  const probe = (options: { requires?: Capability[]; optional?: Capability[] }) => {
+    const got: { snapshot?: unknown; source?: unknown; knowledge?: unknown; ran: boolean } = { ran: false };
+    const provider: Provider = {
+      ...fakeProvider({ name: 'probe', ...(options.requires ? { requires: options.requires } : {}) }),
+      ...(options.optional ? { optional: options.optional } : {}),
+      run: async (request) => {
+        Object.assign(got, { snapshot: request.snapshot, source: request.source, knowledge: request.knowledge, ran: true });
+        return [];
+      },
+    };
+    return { provider, got };
+  };
+  const reader: KnowledgeReader = { active: async () => [] };
+
+  it('hands an optional repo:read the snapshot and source when granted, and runs without them otherwise', async () => {
+    const snapshot = await memorySnapshot({});
+    const source = sourceOf(snapshot);
+    const granted = probe({ requires: ['knowledge:read'], optional: ['repo:read'] });
+    await run([granted.provider], { snapshot, source, knowledge: reader });
+    expect(granted.got).toEqual({ snapshot, source, knowledge: reader, ran: true });
+
+    const withheld = probe({ requires: ['knowledge:read'], optional: ['repo:read'] });
+    const communicator = grantCapabilities({ agent: { name: 'communicator', capabilities: ['knowledge:read'] }, trusted: true, available: ['repo:read', 'knowledge:read'] });
+    const result = await run([withheld.provider], { snapshot, source, knowledge: reader, capabilities: communicator });
+    expect(result.outcomes[0]?.outcome).toBe('empty');
+    expect(withheld.got).toEqual({ snapshot: undefined, source: undefined, knowledge: reader, ran: true });
+
+    // A snapshot pinned elsewhere is never handed over, optional or not.
+    const elsewhere = probe({ optional: ['repo:read'] });
+    await run([elsewhere.provider], { snapshot: await memorySnapshot({}, 'b'.repeat(40)) });
+    expect(elsewhere.got).toMatchObject({ snapshot: undefined, ran: true });
+  });
+
+  it('hands the knowledge reader only to providers that asked for knowledge:read and were granted it', async () => {
+    const plain = probe({});
+    await run([plain.provider], { knowledge: reader });
+    expect(plain.got.knowledge).toBeUndefined();
+
+    const needs = probe({ requires: ['knowledge:read'] });
+    const explorer = grantCapabilities({ agent: { name: 'explorer', capabilities: ['repo:read'] }, trusted: true, available: ['repo:read', 'knowledge:read'] });
+    const gated = await run([needs.provider], { knowledge: reader, capabilities: explorer });
+    expect(gated.outcomes[0]).toMatchObject({ outcome: 'capability-gated', reason: 'agent "explorer" does not grant knowledge:read' });
+    expect(needs.got.ran).toBe(false);
+  });
+});
+
 describe('runner timeouts', () => {
   it('returns near the timeout when a provider ignores its abort signal', async () => {
     let aborted = false;
@@ -195,5 +243,7 @@ describe('runner order and budgets', () => {
   it('runs only the providers of the selection', async () => {
     const result = await run([fakeProvider({ name: 'a' }), fakeProvider({ name: 'b' })], { selection: ['b'] });
     expect(result.outcomes.map((o) => o.name)).toEqual(['b']);
+    const except = await run([fakeProvider({ name: 'a' }), fakeProvider({ name: 'b' }), fakeProvider({ name: 'c' })], { selection: { except: ['b'] } });
+    expect(except.outcomes.map((o) => o.name)).toEqual(['a', 'c']);
   });
 });

@@ -35,7 +35,12 @@ describe('groundwork context: provider settings', () => {
     expect(turn.entries.map((entry) => entry.title)).toEqual(['GEMINI.md', 'Skills index']);
     expect(userMessage(turn)).toContain('- bench:');
     expect(userMessage(turn)).not.toContain('- triage:');
-    expect(turn.providers.map((provider) => provider.reason)).toEqual(['settings: filenames=["GEMINI.md"] (task)', 'settings: roots=["tools/skills/*"] (task)']);
+    expect(turn.providers.map((provider) => provider.reason)).toEqual([
+      'settings: filenames=["GEMINI.md"] (task)',
+      'settings: roots=["tools/skills/*"] (task)',
+      // The CLI keeps no knowledge.
+      'knowledge:read is not available for this task',
+    ]);
     expect(turn.settings?.layers[2]).toEqual({ layer: 'task', status: 'applied' });
   });
 

@@ -72,8 +72,12 @@ describe('groundwork run', () => {
       expect(run.code, run.stderr).toBe(0);
       const turns = AssembledTurnSchema.array().parse(JSON.parse(run.stdout));
       expect(turns.map((t) => t.turn)).toEqual([0, 1]);
-      // Rules and skills are first-turn providers: turn 1 re-runs neither and appends nothing.
-      expect(turns[1]?.providers.map((p) => p.outcome)).toEqual(['turn-gated', 'turn-gated']);
+      // Rules, skills and memory are first-turn providers: turn 1 re-runs none and appends nothing.
+      expect(turns[1]?.providers.map((p) => [p.name, p.outcome])).toEqual([
+        ['rules', 'turn-gated'],
+        ['skills', 'turn-gated'],
+        ['memory', 'turn-gated'],
+      ]);
       expect(turns[1]?.messages).toEqual(turns[0]?.messages);
     },
     BOOT_TIMEOUT,

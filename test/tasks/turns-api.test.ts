@@ -47,6 +47,7 @@ describe('turns', () => {
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['rules', 'turn-gated'],
       ['skills', 'turn-gated'],
+      ['memory', 'turn-gated'],
     ]);
     expect(turn.messages.map((m) => m.role)).toEqual(['system', 'system', 'system', 'user']);
     const again = AssembledTurnSchema.parse((await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } })).json);

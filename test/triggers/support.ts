@@ -11,6 +11,7 @@ import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import type { AppEnv } from '../../src/app.ts';
 import { ApiError, envelope } from '../../src/http/errors.ts';
+import { durableKnowledgeService } from '../../src/knowledge/durable-knowledge-service.ts';
 import type { RouteDeps } from '../../src/routes/deps.ts';
 import { githubWebhookRoute } from '../../src/routes/github-webhook.ts';
 import { slackCommandRoute } from '../../src/routes/slack-command.ts';
@@ -102,7 +103,7 @@ export function testEnv(secrets: Secrets = {}): Env & Secrets {
  * renders ApiError in the one envelope like src/app.ts does.
  */
 export function triggerApp(tasks: TaskService, options: { fetch?: typeof fetch; now?: number } = {}): Hono<AppEnv> {
-  const deps: RouteDeps = { tasks: () => tasks, now: () => options.now ?? NOW };
+  const deps: RouteDeps = { tasks: () => tasks, knowledge: durableKnowledgeService, now: () => options.now ?? NOW };
   const routeOptions = options.fetch === undefined ? {} : { fetch: options.fetch };
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {

@@ -6,6 +6,7 @@
  * for good: a higher layer cannot turn it back on, and no layer adds a provider the agent does
  * not select.
  */
+import { selects, type ProviderSelection } from '../provider-selection.ts';
 import type { Registry } from '../registry.ts';
 import type { ProviderSetup } from '../runner.ts';
 import { capLayer } from './caps.ts';
@@ -14,7 +15,7 @@ import { LAYER_LABELS, LAYERS, type EffectiveProvider, type LayerName } from './
 
 export interface ResolveInput {
   registry: Registry;
-  selection: 'all' | readonly string[];
+  selection: ProviderSelection;
   layers: Partial<Record<LayerName, SettingsLayer>>;
 }
 
@@ -43,7 +44,7 @@ export function resolveSettings({ registry, selection, layers }: ResolveInput): 
   const setups: Record<string, ProviderSetup> = {};
   const providers: EffectiveProvider[] = [];
   for (const provider of registry.providers) {
-    if (selection !== 'all' && !selection.includes(provider.name)) continue;
+    if (!selects(selection, provider.name)) continue;
     const fields: Record<string, unknown> = {};
     const set: Record<string, LayerName> = {};
     let budget = provider.budget;

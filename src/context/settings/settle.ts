@@ -7,6 +7,7 @@
  * warning and changes nothing; the other layers apply.
  */
 import type { Snapshot } from '../../sources/snapshot.ts';
+import { selects, type ProviderSelection } from '../provider-selection.ts';
 import type { Registry } from '../registry.ts';
 import type { ProviderSetup } from '../runner.ts';
 import { layerSchemaOf, type SettingsLayer } from './layer.ts';
@@ -22,7 +23,7 @@ export interface HostSettings {
 
 export interface SettleInput {
   registry: Registry;
-  selection: 'all' | readonly string[];
+  selection: ProviderSelection;
   turn: number;
   settings?: HostSettings;
   /** The snapshot repository readers get in this run, or why they get none. */
@@ -38,7 +39,7 @@ export interface Settled {
 
 export async function settleSettings(input: SettleInput): Promise<Settled> {
   const { registry, selection, turn, settings = {} } = input;
-  const selected = registry.providers.filter((provider) => selection === 'all' || selection.includes(provider.name));
+  const selected = registry.providers.filter((provider) => selects(selection, provider.name));
   const hostLayer = (layer: 'deployment' | 'task', value: SettingsLayer | undefined): LayerReport => {
     if (!value || Object.keys(value).length === 0) return { layer, status: 'none' };
     return layer === 'deployment' ? { layer, status: 'applied', source: LAYER_LABELS.deployment } : { layer, status: 'applied' };

@@ -20,16 +20,21 @@ export interface GitHubLocation {
  * // { repository: 'github:ghe.example.com/acme/widgets', htmlUrl: 'https://ghe.example.com/acme/widgets' }
  */
 export function githubLocation(baseUrl: string, owner: string, repo: string): GitHubLocation {
+  const web = githubWebRoot(baseUrl);
+  return {
+    repository: `github:${new URL(web).host}/${owner}/${repo}`,
+    htmlUrl: `${web}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`,
+  };
+}
+
+/** The web root repositories live under, without a trailing slash: `https://github.com`, `https://ghe.example.com`. */
+export function githubWebRoot(baseUrl: string): string {
   const api = new URL(baseUrl);
   let host = api.host;
   if (host === 'api.github.com') host = 'github.com';
   else if (/^api\.[^.]+\.ghe\.com$/.test(host)) host = host.slice('api.'.length);
   const path = api.pathname.replace(/\/+$/, '').replace(/\/api\/v3$/, '');
-  const web = `${api.protocol}//${host}${path}`;
-  return {
-    repository: `github:${host}/${owner}/${repo}`,
-    htmlUrl: `${web}/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`,
-  };
+  return `${api.protocol}//${host}${path}`;
 }
 
 /** Link to a path at a commit; the root links to the tree view. */

@@ -8,6 +8,7 @@ import { isValidRefName } from '../../sources/git/ref-name.ts';
 import { parseFullName } from '../../sources/github/repo-name.ts';
 import { normalisePath } from '../../sources/paths.ts';
 import { collectSkills } from '../text.ts';
+import { KNOWLEDGE_USAGE } from './knowledge-command.ts';
 
 export interface SlackCommand {
   owner: string;
@@ -26,6 +27,7 @@ export const USAGE = [
   '• `acme/widgets fix the flaky login test $tdd`',
   '• `acme/widgets#42 review the error handling` (rules read at the pull request’s base commit)',
   '• `acme/widgets@release-2.1:services/api explain the retry policy`',
+  KNOWLEDGE_USAGE,
 ].join('\n');
 
 // Git refs cannot contain `:` or whitespace, so `@ref` ends at the first of either.

@@ -12,6 +12,8 @@ import type { PullRequestLookup } from '../github/pull-request.ts';
 import { installationForRepo } from '../github/installations.ts';
 import { repoAllowed } from './allowlist.ts';
 import { parseSlackCommand, USAGE } from './command.ts';
+import { handleKnowledgeCommand, type KnowledgeCommandDeps } from './handle-knowledge.ts';
+import { parseKnowledgeCommand } from './knowledge-command.ts';
 import type { SlackCommand } from './command.ts';
 
 export const SlashCommandSchema = z.object({
@@ -29,7 +31,7 @@ export interface SlackMessage {
 
 export const ephemeral = (text: string): SlackMessage => ({ response_type: 'ephemeral', text });
 
-export interface CommandDeps {
+export interface CommandDeps extends KnowledgeCommandDeps {
   /** A digest of what the request signature covers (timestamp and body). */
   signedDigest: string;
   tasks: TaskService;
@@ -41,14 +43,24 @@ export interface CommandDeps {
 export async function handleSlashCommand(form: URLSearchParams, deps: CommandDeps): Promise<SlackMessage> {
   const fields = SlashCommandSchema.safeParse(Object.fromEntries(form));
   if (!fields.success) return ephemeral('This request did not look like a Slack slash command, so nothing was started.');
-  const { team_id: team, text, response_url: responseUrl, trigger_id: triggerId } = fields.data;
+  const { team_id: team, user_id: user, text, response_url: responseUrl, trigger_id: triggerId } = fields.data;
+  const knowledge = parseKnowledgeCommand(text);
+  if (knowledge.ok === false) return ephemeral(`${knowledge.problem}.\n${USAGE}`);
+  if (knowledge.ok === true) {
+    const { fullName } = knowledge.command;
+    if (!repoAllowed(deps.teamRepos, team, fullName)) return refused(fullName);
+    try {
+      return ephemeral(await handleKnowledgeCommand(knowledge.command, { team, user }, deps));
+    } catch (error) {
+      console.error('knowledge command failed', error);
+      return ephemeral('Could not reach the knowledge store because of an internal error. Please try again.');
+    }
+  }
   const parsed = parseSlackCommand(text);
   if (!parsed.ok) return ephemeral(`${parsed.problem}.\n${USAGE}`);
   const { command } = parsed;
   const fullName = `${command.owner}/${command.repo}`;
-  if (!repoAllowed(deps.teamRepos, team, fullName)) {
-    return ephemeral(`This workspace may not target \`${fullName}\`. Ask an administrator to add it to the workspace's allowed repositories.`);
-  }
+  if (!repoAllowed(deps.teamRepos, team, fullName)) return refused(fullName);
   try {
     // Read through the App when it is installed on the repository; else the host's GITHUB_TOKEN.
     const installation = await installationForRepo(deps.tenants, fullName);
@@ -83,6 +95,9 @@ export async function handleSlashCommand(form: URLSearchParams, deps: CommandDep
     return ephemeral('Could not start the task because of an internal error. Please try again.');
   }
 }
+
+const refused = (fullName: string): SlackMessage =>
+  ephemeral(`This workspace may not target \`${fullName}\`. Ask an administrator to add it to the workspace's allowed repositories.`);
 
 /** Base commit and evidence for `#PR`, or why they could not be had. */
 async function pinPullRequest(command: SlackCommand, installationId: number | undefined, deps: CommandDeps): Promise<Partial<TaskRequestInput> | string> {

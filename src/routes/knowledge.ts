@@ -1,0 +1,123 @@
+/**
+ * @module routes/knowledge
+ * The REST API for repository knowledge, with the tasks API's auth, tenancy and error envelope.
+ * Thin: validate, authenticate, call the scope's Durable Object, map its answer to a status.
+ * Tenancy is enforced inside the object; another tenant's id is a 404 on every route.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { getConfig } from '../env.ts';
+import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { parseWith, readJsonBody } from '../http/validate.ts';
+import { decodeCursor, encodeCursor } from '../knowledge/cursor.ts';
+import { createKnowledgeSchema, editKnowledgeSchema, RetireSchema, taskKnowledgeSchema } from '../knowledge/input.ts';
+import { LIST_STATUSES, type ListFilter, type WriteResult } from '../knowledge/results.ts';
+import { DUE_WITHIN_DAYS } from '../knowledge/review.ts';
+import { knowledgeScope } from '../knowledge/scope.ts';
+import { addDays, utcDate } from '../lib/utc-date.ts';
+import { taskStub } from '../tasks/durable-task-service.ts';
+import { RepoSchema } from '../tasks/task-request.ts';
+import { DescribeResultSchema } from '../tasks/task-results.ts';
+import type { RouteDeps } from './deps.ts';
+
+const ListQuerySchema = z.strictObject({
+  repo: RepoSchema,
+  status: z.enum(LIST_STATUSES, { error: `must be one of ${LIST_STATUSES.join(', ')}` }).optional(),
+  cursor: z.string().max(1024).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export function knowledgeRoutes(deps: RouteDeps): Hono<TenantEnv> {
+  const app = new Hono<TenantEnv>();
+  app.use('/knowledge', requireTenant);
+  app.use('/knowledge/*', requireTenant);
+  app.use('/tasks/:id/knowledge', requireTenant);
+
+  const today = () => utcDate(deps.now());
+  const scopeOf = (env: Env, tenant: string, repo: string) => {
+    const found = knowledgeScope(tenant, repo, getConfig(env).GITHUB_API_URL);
+    if (!found.ok) throw new ApiError('bad_request', `repo: ${found.reason}`);
+    return found.scope;
+  };
+  const written = (result: WriteResult, id?: string) => {
+    if (result.status === 'not-found') throw new ApiError('not_found', `no knowledge ${id ?? ''}`.trim());
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return result.knowledge;
+  };
+
+  app.post('/knowledge', async (c) => {
+    const { repo, ...body } = await readJsonBody(c, createKnowledgeSchema(today()));
+    const tenant = c.get('tenant');
+    const result = await deps.knowledge(c.env).create(scopeOf(c.env, tenant, repo), { ...body, author: tenant });
+    return c.json(written(result), 201);
+  });
+
+  app.get('/knowledge', async (c) => {
+    const query = parseWith(ListQuerySchema, c.req.query());
+    const status = query.status ?? 'all';
+    const after = query.cursor === undefined ? undefined : decodeCursor(status, query.cursor);
+    if (after && !after.ok) throw new ApiError('bad_request', `cursor: ${after.reason}`);
+    const filter: ListFilter = status === 'due' ? { status, dueBy: addDays(today(), DUE_WITHIN_DAYS) } : { status };
+    const page = await deps.knowledge(c.env).list(scopeOf(c.env, c.get('tenant'), query.repo), filter, after?.after ?? null, query.limit);
+    return c.json({ items: page.items, nextCursor: page.next ? encodeCursor(status, page.next) : null });
+  });
+
+  app.get('/knowledge/:id', async (c) => {
+    const id = c.req.param('id');
+    const result = await deps.knowledge(c.env).read(c.get('tenant'), id);
+    if (result.status === 'not-found') throw new ApiError('not_found', `no knowledge ${id}`);
+    return c.json(result.knowledge);
+  });
+
+  app.get('/knowledge/:id/versions', async (c) => {
+    const id = c.req.param('id');
+    const result = await deps.knowledge(c.env).versions(c.get('tenant'), id);
+    if (result.status === 'not-found') throw new ApiError('not_found', `no knowledge ${id}`);
+    return c.json({ versions: result.versions });
+  });
+
+  app.patch('/knowledge/:id', async (c) => {
+    const id = c.req.param('id');
+    const body = await readJsonBody(c, editKnowledgeSchema(today()));
+    const result = await deps.knowledge(c.env).revise(c.get('tenant'), id, { kind: 'edit', author: c.get('tenant'), ...body });
+    return c.json(written(result, id));
+  });
+
+  app.post('/knowledge/:id/retire', async (c) => {
+    const id = c.req.param('id');
+    const { reason } = await readJsonBody(c, RetireSchema);
+    const result = await deps.knowledge(c.env).revise(c.get('tenant'), id, { kind: 'retire', author: c.get('tenant'), reason });
+    return c.json(written(result, id));
+  });
+
+  // A task records what it learned; its source is the task itself at the task's commit.
+  app.post('/tasks/:id/knowledge', async (c) => {
+    const id = c.req.param('id');
+    const tenant = c.get('tenant');
+    const stub = taskStub(c.env, id);
+    const task = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
+    if (!task || task.status === 'not-found') throw new ApiError('not_found', `no task ${id}`);
+    const body = await readJsonBody(c, taskKnowledgeSchema(today()));
+    if (task.commit === null) throw new ApiError('conflict', `task ${id} has no pinned commit yet (it is ${task.status}); record knowledge once it is ready`);
+    const draft = { ...body, source: { uri: `groundwork:task/${id}`, revision: task.commit }, author: tenant };
+    const result = await deps.knowledge(c.env).create(scopeOf(c.env, tenant, task.request.repo), draft);
+    return c.json(written(result), 201);
+  });
+
+  const allowed: Array<[string, string]> = [
+    ['/knowledge', 'GET, POST'],
+    ['/knowledge/:id', 'GET, PATCH'],
+    ['/knowledge/:id/versions', 'GET'],
+    ['/knowledge/:id/retire', 'POST'],
+    ['/tasks/:id/knowledge', 'POST'],
+  ];
+  for (const [path, methods] of allowed) {
+    app.all(path, (c) => {
+      c.header('Allow', methods);
+      throw new ApiError('method_not_allowed', `${c.req.method} is not allowed on ${path}; use ${methods}`);
+    });
+  }
+
+  return app;
+}
