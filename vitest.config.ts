@@ -28,11 +28,15 @@ export default defineConfig({
         // The first test of a file also pays for loading the Worker bundle into workerd, which on a
         // shared two-core machine can exceed vitest's 5 s default; assertions about time live in
         // `npm run bench`, so a generous ceiling only catches hangs.
-        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**'], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: 'workers', include: ['test/**/*.test.ts'], exclude: ['test/node/**', 'test/browser/**'], testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         // Node tests start real processes (the CLI, git); on a loaded machine that can pass 5 s.
         test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'], testTimeout: 30_000 },
+      },
+      {
+        // Chromium against the Worker under `wrangler dev`, which takes a while to bundle and start.
+        test: { name: 'browser', environment: 'node', include: ['test/browser/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
       },
     ],
   },

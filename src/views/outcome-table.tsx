@@ -54,7 +54,7 @@ function DurationBar({ share, ms }: { share: number; ms: number }): Child {
   const label = `${Math.round(ms)} ms`;
   const width = Math.max(0, Math.min(100, share * 100)).toFixed(1);
   return (
-    <span class="num">
+    <span class="duration">
       <svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" role="img" aria-label={label}>
         <rect class="track" x="0" y="0" width="100" height="10" />
         <rect class="fill" x="0" y="0" width={width} height="10" />

@@ -33,7 +33,8 @@ td.reason { min-width: 16ch; overflow-wrap: anywhere; }
 .o-capability-gated, .s-assembling { color: var(--gate); }
 .o-timed-out, .o-budget-excluded { color: var(--warn); }
 .o-failed, .o-invalid, .s-failed { color: var(--bad); }
-svg.bar { width: 120px; height: 10px; display: block; }
+svg.bar { width: 120px; height: 10px; display: block; flex: none; }
+.duration { display: inline-flex; align-items: center; gap: 6px; white-space: nowrap; font-variant-numeric: tabular-nums; }
 svg.bar rect.track { fill: var(--soft); stroke: var(--line); }
 svg.bar rect.fill { fill: var(--accent); }
 details { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; background: #fff; }
