@@ -15,6 +15,7 @@ import { ApiError } from '../http/errors.ts';
 import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
+import { listViewUrl } from '../tasks/list-link.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
@@ -95,7 +96,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
         viewUrl: await viewUrl(c, row.taskId, row.expiresAt),
       })),
     );
-    return c.json({ tasks, nextCursor: page.next });
+    const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
+    const listUrl = await listViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, origin, c.get('tenant'), deps.now());
+    return c.json({ tasks, nextCursor: page.next, viewUrl: listUrl });
   });
 
   app.post('/tasks', async (c) => {

@@ -24,6 +24,7 @@ import { taskPageModel } from '../inspector/task-page.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { InspectResultSchema, type InspectAccess } from '../tasks/inspection.ts';
+import { checkListLink, type ListLink } from '../tasks/list-link.ts';
 import { publicOrigin } from '../tasks/public-url.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
@@ -46,7 +47,11 @@ const pageHeaders = secureHeaders({
   referrerPolicy: 'no-referrer',
 });
 
-const TOKEN_HINT = 'Open the link from the check run or Slack reply, or ask for a fresh one: GET /tasks/:id with an API token answers viewUrl.';
+const TOKEN_HINT = 'Open the link from the check run or Slack reply, or ask for a fresh one: GET /tasks/:id (a task) or GET /tasks (the list) with an API token answers viewUrl.';
+const LIST_HINT = 'GET /tasks with an API token answers viewUrl, a link to this list that opens in a browser for a day. A single task opens with the signed link from its check run or Slack reply.';
+
+/** One value of a repeated-or-missing query parameter; anything else fails the signature check. */
+const single = (values: string[] | undefined): string => (values?.length === 1 ? (values[0] ?? '') : '');
 
 export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
   const app = new Hono<PageEnv>();
@@ -61,6 +66,13 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
   const errorPage = (c: Context<PageEnv>, status: ContentfulStatusCode, title: string, message: string, hint?: string) => {
     if (status === 401) c.header('WWW-Authenticate', 'Bearer');
     return page(c, <ErrorPage title={title} message={message} hint={hint} nonce={nonce(c)} requestId={c.get('requestId')} />, status);
+  };
+
+  /** The 403 (or 503) page for a link that does not open: which of expired, bad signature, links off. */
+  const linkRefused = (c: Context<PageEnv>, verdict: { ok: false; reason: 'expired' | 'bad-signature' | 'not-configured'; expiredAt?: Date }) => {
+    if (verdict.reason === 'not-configured') return errorPage(c, 503, 'Links are not enabled', 'This deployment signs no view links (VIEW_LINK_SECRET is not set).', 'Use an API token instead.');
+    if (verdict.reason === 'expired') return errorPage(c, 403, 'This link has expired', `The link expired at ${verdict.expiredAt?.toISOString() ?? 'an earlier time'}.`, TOKEN_HINT);
+    return errorPage(c, 403, 'This link is not valid', 'The link’s signature does not match: it was changed, made for something else, or signed with a secret this deployment no longer accepts.', TOKEN_HINT);
   };
 
   app.get('/tasks/:id/view', async (c) => {
@@ -79,11 +91,7 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
     }
     const stub = taskStub(c.env, id);
     const result = stub ? InspectResultSchema.parse(await stub.inspect(access)) : { status: 'not-found' as const };
-    if (result.status === 'forbidden') {
-      if (result.reason === 'not-configured') return errorPage(c, 503, 'Links are not enabled', 'This deployment signs no view links (VIEW_LINK_SECRET is not set).', 'Use an API token instead.');
-      if (result.reason === 'expired') return errorPage(c, 403, 'This link has expired', `The link expired at ${result.expiredAt ?? 'an earlier time'}.`, TOKEN_HINT);
-      return errorPage(c, 403, 'This link is not valid', 'The link’s signature does not match this task: it was changed, made for another task, or signed with a secret this deployment no longer accepts.', TOKEN_HINT);
-    }
+    if (result.status === 'forbidden') return linkRefused(c, { ok: false, reason: result.reason, ...(result.expiredAt ? { expiredAt: new Date(result.expiredAt) } : {}) });
     if (result.status === 'not-found') return errorPage(c, 404, 'No such task', `There is no task ${id.slice(0, 64)} that you may see. Tasks are deleted when their retention ends.`);
     const model = taskPageModel(result.inspection, { githubApiUrl: config.GITHUB_API_URL });
     const listLink = 'tenant' in access ? '/view' : undefined;
@@ -92,16 +100,27 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
 
   app.get('/view', async (c) => {
     const config = getConfig(c.env);
-    const bearer = await bearerTenant(c.req.header('authorization'), config.API_TOKENS);
-    if (!bearer.ok) return errorPage(c, 401, 'Not signed in', 'The task list needs an API token (Authorization: Bearer).', 'A single task opens with the signed link from its check run or Slack reply.');
+    const { tenant: linkTenant, exp, sig, ...queries } = c.req.queries();
+    let tenant: string;
+    let link: ListLink | undefined;
+    if (linkTenant === undefined && exp === undefined && sig === undefined) {
+      const bearer = await bearerTenant(c.req.header('authorization'), config.API_TOKENS);
+      if (!bearer.ok) return errorPage(c, 401, 'Not signed in', 'The task list needs a signed list link or an API token (Authorization: Bearer).', LIST_HINT);
+      tenant = bearer.tenant;
+    } else {
+      link = { tenant: single(linkTenant), exp: single(exp), sig: single(sig) };
+      const verdict = await checkListLink({ current: config.VIEW_LINK_SECRET, previous: config.VIEW_LINK_SECRET_PREVIOUS }, link, deps.now());
+      if (!verdict.ok) return linkRefused(c, verdict);
+      tenant = link.tenant;
+    }
     let query;
     try {
-      query = parseListQuery(c.req.queries());
+      query = parseListQuery(queries);
     } catch (error) {
       if (error instanceof ApiError) return errorPage(c, 400, 'Bad filter', error.message);
       throw error;
     }
-    const tenants = readableTenants(config.TENANT_GRANTS, bearer.tenant);
+    const tenants = readableTenants(config.TENANT_GRANTS, tenant);
     const listed = await listTenantTasks(c.env, tenants, { ...query, after: query.cursor, now: deps.now() });
     const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
     const rows = await Promise.all(
@@ -111,7 +130,13 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
       }),
     );
     const filters = { status: query.status, origin: query.origin, repo: query.repo, limit: query.limit };
-    const model = { rows, filters, nextHref: listed.next ? listHref(filters, listed.next) : undefined, firstHref: query.cursor ? listHref(filters) : undefined };
+    const model = {
+      rows,
+      filters,
+      link,
+      nextHref: listed.next ? listHref(filters, listed.next, link) : undefined,
+      firstHref: query.cursor ? listHref(filters, undefined, link) : undefined,
+    };
     return page(c, <TaskListPage model={model} nonce={nonce(c)} tenants={tenants} />);
   });
 

@@ -21,9 +21,28 @@ export type ViewLinkCheck = { ok: true; expiresAt: Date } | { ok: false; reason:
 const EXPIRY = /^[1-9][0-9]{0,11}$/;
 const SIGNATURE = /^[0-9a-f]{64}$/;
 
-/** What is signed: a versioned purpose, the task and the expiry, so a signature made for anything else never verifies. */
-function signedText(taskId: string, exp: string): string {
-  return `groundwork-view-link:v1\n${taskId}\n${exp}`;
+const TASK_PURPOSE = 'groundwork-view-link:v1';
+
+/** What is signed: a versioned purpose, the subject (a task id, a tenant) and the expiry, so a signature made for anything else never verifies. */
+function signedText(purpose: string, subject: string, exp: string): string {
+  return `${purpose}\n${subject}\n${exp}`;
+}
+
+/** The hex signature of a link for `subject` that expires at `exp` (seconds since the epoch). */
+export function signLink(secret: string, purpose: string, subject: string, exp: number): Promise<string> {
+  return hmacSha256Hex(secret, signedText(purpose, subject, String(exp)));
+}
+
+/** Checks `exp` and `sig` of a link for `subject` against the current secret, then the previous one. */
+export async function checkLink(secrets: ViewLinkSecrets, purpose: string, subject: string, exp: string, sig: string, nowMs: number): Promise<ViewLinkCheck> {
+  const keys = [secrets.current, secrets.previous].filter((secret): secret is string => secret !== undefined && secret !== '');
+  if (keys.length === 0) return { ok: false, reason: 'not-configured' };
+  if (!EXPIRY.test(exp) || !SIGNATURE.test(sig)) return { ok: false, reason: 'bad-signature' };
+  const text = signedText(purpose, subject, exp);
+  const verified = await Promise.all(keys.map((key) => verifyHmacSha256Hex(key, text, sig)));
+  if (!verified.includes(true)) return { ok: false, reason: 'bad-signature' };
+  const expiresAt = new Date(Number(exp) * 1000);
+  return expiresAt.getTime() <= nowMs ? { ok: false, reason: 'expired', expiredAt: expiresAt } : { ok: true, expiresAt };
 }
 
 /**
@@ -45,20 +64,12 @@ export function linkExpiry(nowMs: number, taskExpiresAtMs: number, ttlHours?: nu
  * await signedViewUrl('https://groundwork.example.com', id, 'secret', 1795219200)
  */
 export async function signedViewUrl(origin: string, taskId: string, secret: string, exp: number): Promise<string> {
-  const sig = await hmacSha256Hex(secret, signedText(taskId, String(exp)));
-  return `${origin}/tasks/${taskId}/view?exp=${exp}&sig=${sig}`;
+  return `${origin}/tasks/${taskId}/view?exp=${exp}&sig=${await signLink(secret, TASK_PURPOSE, taskId, exp)}`;
 }
 
 /** Checks `exp` and `sig` of a link to `taskId` against the current secret, then the previous one. */
-export async function checkViewLink(secrets: ViewLinkSecrets, taskId: string, exp: string, sig: string, nowMs: number): Promise<ViewLinkCheck> {
-  const keys = [secrets.current, secrets.previous].filter((secret): secret is string => secret !== undefined && secret !== '');
-  if (keys.length === 0) return { ok: false, reason: 'not-configured' };
-  if (!EXPIRY.test(exp) || !SIGNATURE.test(sig)) return { ok: false, reason: 'bad-signature' };
-  const text = signedText(taskId, exp);
-  const verified = await Promise.all(keys.map((key) => verifyHmacSha256Hex(key, text, sig)));
-  if (!verified.includes(true)) return { ok: false, reason: 'bad-signature' };
-  const expiresAt = new Date(Number(exp) * 1000);
-  return expiresAt.getTime() <= nowMs ? { ok: false, reason: 'expired', expiredAt: expiresAt } : { ok: true, expiresAt };
+export function checkViewLink(secrets: ViewLinkSecrets, taskId: string, exp: string, sig: string, nowMs: number): Promise<ViewLinkCheck> {
+  return checkLink(secrets, TASK_PURPOSE, taskId, exp, sig, nowMs);
 }
 
 export interface ViewLinkSettings {

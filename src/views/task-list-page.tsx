@@ -48,6 +48,13 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
           <input name="repo" value={filters.repo ?? ''} placeholder="owner/name or git URL" />
         </label>
         <input type="hidden" name="limit" value={String(filters.limit)} />
+        {model.link ? (
+          <>
+            <input type="hidden" name="tenant" value={model.link.tenant} />
+            <input type="hidden" name="exp" value={model.link.exp} />
+            <input type="hidden" name="sig" value={model.link.sig} />
+          </>
+        ) : null}
         <button type="submit">Filter</button>
       </form>
       <div class="scroll">

@@ -3,6 +3,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { taskIndexStub } from '../../src/tasks/durable-task-index.ts';
 import type { TaskIndexRow } from '../../src/tasks/task-index.ts';
+import { signLink } from '../../src/tasks/view-link.ts';
+import { E2E_VIEW_LINK_SECRET } from '../e2e/bindings.ts';
 import { api, settled, waitForTask, type Tenant } from '../support/api.ts';
 import { openPage, sampleRepo, textOf } from './support.ts';
 
@@ -125,6 +127,56 @@ describe('GET /view', () => {
     const next = /<a href="(\/view\?[^"]+)">Older tasks<\/a>/.exec(page.html)?.[1]?.replace(/&amp;/g, '&');
     expect(next).toMatch(/^\/view\?origin=api&limit=2&cursor=\d+-[0-9a-f]{64}$/);
     expect((await openPage(next ?? '', { tenant: 'acme' })).status).toBe(200);
+  });
+});
+
+describe('signed list links', () => {
+  async function listLink(tenant: Tenant = 'acme'): Promise<string> {
+    const res = await api('GET', '/tasks', { tenant });
+    const viewUrl = String(res.json['viewUrl']);
+    expect(viewUrl).toMatch(/^http:\/\/groundwork\.test\/view\?tenant=api%3A[a-z]+&exp=\d+&sig=[0-9a-f]{64}$/);
+    return viewUrl;
+  }
+
+  it('GET /tasks answers a link that opens the tenant’s list in a browser for a day, and its pages keep it', async () => {
+    const ours = await Promise.all([create('Ours one.'), create('Ours two.'), create('Ours three.')]);
+    const theirs = await create('Theirs.', 'globex');
+    const link = await listLink();
+    const exp = Number(new URL(link).searchParams.get('exp'));
+    expect(exp * 1000 - Date.now()).toBeGreaterThan(23 * 3_600_000);
+    expect(exp * 1000 - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+
+    const page = await openPage(`${link}&limit=2`);
+    expect(page.status).toBe(200);
+    expect(page.html).not.toContain(theirs);
+    expect(page.html).toContain('<input type="hidden" name="sig"');
+    const next = /<a href="(\/view\?[^"]+)">Older tasks<\/a>/.exec(page.html)?.[1]?.replace(/&amp;/g, '&') ?? '';
+    expect(new URL(next, 'http://x').searchParams.get('sig')).toBe(new URL(link).searchParams.get('sig'));
+    const second = await openPage(next);
+    expect(second.status).toBe(200);
+    const shown = [page.html, second.html].join('');
+    for (const id of ours.slice(0, 3)) expect(shown).toContain(`/tasks/${id}/view`);
+  });
+
+  it('refuses a list link for another tenant, an expired one, and a task link’s signature', async () => {
+    const link = new URL(await listLink());
+    const forged = new URL(link);
+    forged.searchParams.set('tenant', 'api:globex');
+    const refused = await openPage(forged.href);
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.html)).toContain('This link is not valid');
+
+    const exp = Math.floor(Date.now() / 1000) - 1;
+    const sig = await signLink(E2E_VIEW_LINK_SECRET, 'groundwork-list-link:v1', 'api:acme', exp);
+    const expired = await openPage(`/view?tenant=api%3Aacme&exp=${exp}&sig=${sig}`);
+    expect(expired.status).toBe(403);
+    expect(textOf(expired.html)).toContain('This link has expired');
+
+    const id = await create('A task whose link is not a list link.');
+    const taskLink = new URL(String((await api('GET', `/tasks/${id}`)).json['viewUrl']));
+    const crossed = await openPage(`/view?tenant=${id}&exp=${taskLink.searchParams.get('exp')}&sig=${taskLink.searchParams.get('sig')}`);
+    expect(crossed.status).toBe(403);
+    expect(crossed.html).not.toContain('A task whose link');
   });
 });
 
