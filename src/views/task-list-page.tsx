@@ -81,7 +81,15 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
                 <td>
                   <StatusBadge status={row.status} />
                 </td>
-                <td>{row.origin}</td>
+                <td>
+                  {row.origin}
+                  {tenants.length > 1 ? (
+                    <span class="muted">
+                      {' · '}
+                      <Visible text={row.tenant} />
+                    </span>
+                  ) : null}
+                </td>
                 <td>
                   <Visible text={row.repo} />
                 </td>
