@@ -1,5 +1,5 @@
 /**
- * Prompt-cache prefix benchmarks (issue 12), through the real rules and skills providers on real
+ * Prompt-cache prefix benchmarks (issue 12), through the default providers (system, rules, skills) on real
  * git repositories, in every request format:
  * - two tasks on one commit and working directory with different requests (one selects a
  *   skill, one does not): the share of each first request that is a byte-identical prefix of
@@ -75,10 +75,11 @@ async function firstPrompt(fixture: Fixture, request: string): Promise<PromptInp
     agent: lookup.agent,
     available: ['repo:read'],
     snapshot: source.snapshot(head.commit),
-    task: { request, origin: 'cli', repository: source.repository, commit: head.commit, cwd: fixture.cwd, trusted: true, skills: [], agent: lookup.agent.name },
+    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, trusted: true, skills: [], agent: lookup.agent.name },
     turn: 0,
   });
-  const failed = turn.providers.filter((outcome) => outcome.outcome !== 'included');
+  // A local repository has no GitHub: the task-facts provider is gated, as in the CLI.
+  const failed = turn.providers.filter((outcome) => outcome.outcome !== 'included' && !(outcome.name === 'task-facts' && outcome.outcome === 'capability-gated'));
   if (failed.length > 0) throw new Error(`${fixture.name}: providers did not include: ${JSON.stringify(failed)}`);
   return promptFromTurn(turn);
 }

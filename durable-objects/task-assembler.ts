@@ -7,7 +7,7 @@
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
 import type { KnowledgeReader } from '../src/context/knowledge.ts';
-import type { TaskView } from '../src/context/provider.ts';
+import type { Capability, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
@@ -16,6 +16,7 @@ import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
 import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
+import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import type { RepositorySource } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
@@ -26,8 +27,8 @@ export interface AssemblerDeps {
   registry: Registry;
   /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
   deployment?: SettingsLayer;
-  /** The task's source, and the cache scoped to the credential that reads it (if any). */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage }>;
+  /** The task's source, the cache scoped to the credential that reads it, what its GitHub reads cost, and GitHub reads for a GitHub repository. */
+  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage; github?: GitHubApi }>;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
@@ -36,36 +37,44 @@ export interface AssemblerDeps {
   signal?: AbortSignal;
 }
 
+/** What a task that names no ref is resolved from: the repository's default branch. */
+const DEFAULT_REF = 'HEAD';
+
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
   return async (task, turn) => {
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
-    const { source, cache, usage } = await deps.openSource(request);
+    const { source, cache, usage, github } = await deps.openSource(request);
+    const pr = request.pullRequest;
     const unpinned: TaskView = {
       request: request.request,
       origin: request.origin,
       repository: source.repository,
-      ...(request.pullRequest ? { headCommit: request.pullRequest.headSha, headFromFork: request.pullRequest.fromFork } : {}),
+      // A pull request's task comes pinned at its base; any other is resolved from the ref it named.
+      ...(request.baseCommit === undefined ? { ref: request.ref ?? DEFAULT_REF } : {}),
+      ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
       cwd: request.cwd,
       trusted: request.trusted,
       skills: request.skills,
       agent: agent.agent.name,
     };
+    const knowledge = deps.knowledgeFor?.(request);
+    const available: Capability[] = ['repo:read', ...(github ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
     const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
     // What the providers will read, so the source can fetch it with the ref's resolution.
-    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available: ['repo:read'], settings });
+    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
     const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
 
     const view: TaskView = { ...unpinned, commit };
-    const knowledge = deps.knowledgeFor?.(request);
     const input = {
       registry: deps.registry,
       agent: agent.agent,
-      available: knowledge ? (['repo:read', 'knowledge:read'] as const) : (['repo:read'] as const),
+      available,
       ...(knowledge ? { knowledge } : {}),
       snapshot: source.snapshot(commit, { plan }),
       source,
+      ...(github ? { github } : {}),
       task: view,
       turn,
       settings,
@@ -121,7 +130,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 }
 
 async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
-  const ref = request.ref ?? 'HEAD';
+  const ref = request.ref ?? DEFAULT_REF;
   const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);

@@ -11,7 +11,7 @@
  * The Worker bundle (seconds) is rebuilt only when an input is newer than it; `--force` always.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -20,7 +20,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const workerDir = join(dist, 'worker');
 const force = process.argv.includes('--force');
-const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string };
 
 await buildCli();
 if (force || workerIsStale()) await buildWorker();
@@ -38,7 +37,6 @@ async function buildCli(): Promise<void> {
     platform: 'node',
     target: 'node22',
     external: ['miniflare'],
-    define: { GROUNDWORK_VERSION: JSON.stringify(version) },
     // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
     banner: { js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);" },
     legalComments: 'none',

@@ -85,6 +85,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
       request: options.task,
       origin: 'cli',
       repository: source.repository,
+      ref: options.ref,
       commit,
       cwd: opened.cwd,
       trusted: !options.untrusted,

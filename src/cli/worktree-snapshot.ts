@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
 import { normalisePath } from '../sources/paths.ts';
-import type { ListResult, ReadResult, Snapshot, TreeEntry } from '../sources/snapshot.ts';
+import type { CommitInfoResult, ListResult, ReadResult, Snapshot, TreeEntry } from '../sources/snapshot.ts';
 
 export function createWorktreeSnapshot(root: string, commit: string): Snapshot {
   const pathOf = (path: string): string => join(root, ...path.split('/').filter((part) => part !== ''));
@@ -52,6 +52,10 @@ export function createWorktreeSnapshot(root: string, commit: string): Snapshot {
         if (code === 'EISDIR') return { status: 'not-a-file', path: normal.path, kind: 'dir' };
         return { status: 'failed', path: normal.path, reason: String(error) };
       }
+    },
+
+    async commitInfo(): Promise<CommitInfoResult> {
+      return { status: 'failed', reason: 'a working tree has no commit object' };
     },
   };
 }

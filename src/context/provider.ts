@@ -26,6 +26,7 @@
  */
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput } from './entry.ts';
@@ -44,12 +45,41 @@ export type TurnPolicy = 'first' | 'all';
 export const ORIGINS = ['github', 'slack', 'api', 'cli'] as const;
 export type Origin = (typeof ORIGINS)[number];
 
+/**
+ * The pull request a task is about, as the trigger saw it (webhook payload or one lookup). The
+ * head, title, body and labels are the author's: evidence, never instructions.
+ */
+export interface PullRequestView {
+  number: number;
+  url?: string;
+  title?: string;
+  /** The author's description, bounded by the trigger. */
+  body?: string;
+  /** The author's login. */
+  author?: string;
+  labels?: readonly string[];
+  draft?: boolean;
+  baseRef?: string;
+  headRef?: string;
+  headSha: string;
+  fromFork: boolean;
+  /** Totals GitHub reported with the pull request, when the payload had them. */
+  changedFiles?: number;
+  additions?: number;
+  deletions?: number;
+}
+
 /** What a provider may know about the task. Host-decided fields (trust, agent) are never a repository's claim. */
 export interface TaskView {
   request: string;
   origin: Origin;
   /** Repository identity, e.g. `github:github.com/owner/name`; absent for tasks without a repository. */
   repository?: string;
+  /**
+   * The branch, tag or commit the task named, as named (`HEAD` when it named none), that was
+   * resolved to `commit`; absent when the task came pinned (a pull request's base commit).
+   */
+  ref?: string;
   /** The commit rules and skills are read at (a pull request's trusted base). */
   commit?: string;
   /** The pull request head, evidence only. */
@@ -62,13 +92,26 @@ export interface TaskView {
   /** Skill names the task selected explicitly (`$name` in the request is parsed by the skills provider). */
   skills: readonly string[];
   agent: string;
+  /** Set for a task about a pull request (GitHub triggers, Slack `#PR`). */
+  pullRequest?: PullRequestView;
+}
+
+/** Host facts about this run: never a repository's claim, and the same on every retry. */
+export interface HostView {
+  /** Groundwork's version, from package.json at build time. */
+  version: string;
+  /** The agent configuration's provider set as the runner applies it, in render order. */
+  providers: readonly string[];
+  /** Capabilities this run was granted, in `CAPABILITIES` order. */
+  capabilities: readonly Capability[];
 }
 
 export interface ProviderRequest<C = unknown> {
   task: TaskView;
   turn: number;
   config: C;
-  /** Present whenever the runner granted `repo:read`. */
+  host: HostView;
+  /** Present whenever the runner granted `repo:read` (to a provider that requires or uses it). */
   snapshot?: Snapshot;
   /**
    * The repository the snapshot came from, granted with it (`repo:read`), for providers that must
@@ -76,6 +119,10 @@ export interface ProviderRequest<C = unknown> {
    * and provenance checks). Reads of the task's own commit go through `snapshot`.
    */
   source?: RepositorySource;
+  /** GitHub reads bound to the task's repository, present whenever the runner granted `github:api`. */
+  github?: GitHubApi;
+  /** For each capability the provider `uses` but was not given, why (the capability gate's reason). */
+  withheld: Partial<Record<Capability, string>>;
   /** Cache for immutable derived facts, keyed by revision. */
   cache?: KeyValueStore;
   /** The task's tenant and repository knowledge; present whenever the runner granted `knowledge:read`. */
@@ -96,13 +143,13 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
    * setting) is their cap: repository and task settings may only lower them.
    */
   readonly limits?: readonly (keyof z.output<S> & string)[];
-  /** Capabilities without which the provider does not run at all (`capability-gated`). */
+  /** Capabilities without which the provider does not run (`capability-gated`). */
   readonly requires: readonly Capability[];
   /**
-   * Capabilities it uses when granted and does without otherwise (saying so in its entries), e.g.
-   * memory checks provenance with `repo:read`. What they grant arrives in the request or is absent.
+   * Capabilities it uses when granted and does without otherwise: it runs either way, gets the
+   * matching request fields only when granted, and learns why not in `withheld`.
    */
-  readonly optional?: readonly Capability[];
+  readonly uses?: readonly Capability[];
   readonly turns: TurnPolicy;
   readonly timeoutMs: number;
   /** Token budget for this provider's entries, counted by `countTokens`; settings may lower it, never raise it. */

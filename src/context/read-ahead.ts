@@ -44,7 +44,7 @@ export function planReads(input: PlanInput): ReadPlan {
   });
   const plans = registry.providers.flatMap((provider) => {
     if (!selects(agent.providers, provider.name)) return [];
-    if (!provider.plan || !provider.requires.includes('repo:read')) return [];
+    if (!provider.plan || !(provider.requires.includes('repo:read') || provider.uses?.includes('repo:read'))) return [];
     if (provider.requires.some((capability) => !granted.has(capability))) return [];
     if (provider.turns === 'first' && input.turn > 0) return [];
     const setup = setups[provider.name];

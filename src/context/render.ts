@@ -6,6 +6,7 @@
  */
 import type { AgentConfig, Tool } from './agents.ts';
 import type { Stability } from './entry.ts';
+import type { Notice } from './notices.ts';
 import { ORDER_POLICIES, type OrderPolicy, type Stage } from './order-policy.ts';
 import type { ContextEntry } from './outcome.ts';
 import type { TaskView } from './provider.ts';
@@ -17,11 +18,6 @@ export interface Message {
   content: string;
 }
 
-/** A host statement that stands in for material that was deliberately not read. */
-export interface Notice {
-  provider: string;
-  text: string;
-}
 
 export interface RenderedRequest {
   messages: Message[];
@@ -102,11 +98,12 @@ export function renderFirstRequest(input: {
   notices: readonly Notice[];
 }): RenderedRequest {
   const policy = input.agent.contextOrder;
-  const ofStability = (stability: Stability) => input.entries.filter((entry) => entry.stability === stability);
-  // Notices say what a host setting (trust) withheld, never anything the task chose.
+  const ofStability = <T extends { stability: Stability }>(items: readonly T[], stability: Stability) => items.filter((item) => item.stability === stability);
+  // A notice sits in the stage of its cause: host settings (commit) or this run's outcomes (task).
+  const context = (stability: Stability) => renderContext(ofStability(input.entries, stability), ofStability(input.notices, stability));
   const stages: Record<Stage, TextPart> = {
-    'commit-context': { text: renderContext(ofStability('commit'), input.notices), stability: 'commit' },
-    'task-context': { text: renderContext(ofStability('task'), []), stability: 'task' },
+    'commit-context': { text: context('commit'), stability: 'commit' },
+    'task-context': { text: context('task'), stability: 'task' },
     task: { text: renderTask(input.task), stability: 'task' },
   };
   const parts = ORDER_POLICIES[policy].map((stage) => stages[stage]).filter((part) => part.text !== '');

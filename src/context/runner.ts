@@ -1,18 +1,20 @@
 /**
  * @module context/runner
- * Gathers context: settings gate (turned off) -> validate config -> capability gate -> turn gate -> run eligible providers
+ * Gathers context: settings gate (turned off) -> validate config -> turn gate -> capability gate -> run eligible providers
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
 import { z } from 'zod';
+import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
-import type { Capability, Provider, ProviderRequest, TaskView } from './provider.ts';
+import { CAPABILITIES, type Capability, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
@@ -30,6 +32,8 @@ export interface RunInput {
   snapshot?: Snapshot;
   /** Where `snapshot` came from; handed to `repo:read` providers with it. */
   source?: RepositorySource;
+  /** GitHub reads bound to the task's repository; handed to `github:api` providers. */
+  github?: GitHubApi;
   /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
   cache?: KeyValueStore;
@@ -67,8 +71,13 @@ type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entr
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
   const selected = input.registry.providers.filter((p) => selects(input.selection, p.name));
+  const host: HostView = {
+    version: groundworkVersion,
+    providers: selected.map((provider) => provider.name),
+    capabilities: CAPABILITIES.filter((capability) => input.capabilities.granted.has(capability)),
+  };
   // Providers are already in render order, so completion order cannot leak into the result.
-  const verdicts = await Promise.all(selected.map(async (provider) => ({ provider, verdict: await judge(provider, input, now) })));
+  const verdicts = await Promise.all(selected.map(async (provider) => ({ provider, verdict: await judge(provider, input, host, now) })));
 
   const ordered = verdicts.flatMap(({ verdict }) => verdict.entries);
   const total = fitTotalBudget(ordered, input.totalBudget);
@@ -97,7 +106,7 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
   return { outcomes, entries: total.kept };
 }
 
-async function judge(provider: Provider, input: RunInput, now: () => number): Promise<Verdict> {
+async function judge(provider: Provider, input: RunInput, host: HostView, now: () => number): Promise<Verdict> {
   const gated = (outcome: OutcomeKind, reason: string): Verdict => ({ outcome, reason, durationMs: 0, entries: [] });
 
   const setup = input.setups?.[provider.name] ?? {};
@@ -105,23 +114,17 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   const config = provider.config.safeParse(setup.config ?? {});
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
   const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
+  // Turn first: a provider that would not run on this turn anyway is not missing anything, so
+  // later turns carry no notice for it.
+  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
-  const unpinned = provider.requires.includes('repo:read') ? snapshotProblem(input) : undefined;
-  if (unpinned) return gated('capability-gated', `repo:read: ${unpinned}`);
-  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
+  const access = grantAccess(provider, input);
+  if ('gated' in access) return gated('capability-gated', access.gated);
 
   const settled = await runProvider(
     provider,
-    {
-      task: input.task,
-      turn: input.turn,
-      config: config.data,
-      budget,
-      now,
-      ...grantedResources(provider, input),
-      ...(input.cache ? { cache: input.cache } : {}),
-    },
+    { task: input.task, turn: input.turn, config: config.data, host, budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
     input.signal,
   );
   const { durationMs } = settled;
@@ -140,15 +143,45 @@ async function judge(provider: Provider, input: RunInput, now: () => number): Pr
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
 }
 
+type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'withheld'>;
+
 /**
- * What a provider's granted capabilities, required or optional, hand it: the pinned snapshot and
- * its source for `repo:read`, the scoped reader for `knowledge:read`. Nothing it did not ask for.
+ * What a provider is handed for the capabilities it requires or uses: a snapshot pinned at the
+ * task's commit (with its source) for `repo:read`, the GitHub reads for `github:api`, the task's
+ * knowledge scope for `knowledge:read`. A required one that cannot be served gates the provider;
+ * a used one is left out and named in `withheld`.
  */
-function grantedResources(provider: Provider, input: RunInput): Pick<ProviderRequest, 'snapshot' | 'source' | 'knowledge'> {
-  const uses = (capability: Capability) =>
-    input.capabilities.granted.has(capability) && (provider.requires.includes(capability) || (provider.optional ?? []).includes(capability));
-  const repository = uses('repo:read') && input.snapshot && !snapshotProblem(input) ? { snapshot: input.snapshot, ...(input.source ? { source: input.source } : {}) } : {};
-  return { ...repository, ...(uses('knowledge:read') && input.knowledge ? { knowledge: input.knowledge } : {}) };
+function grantAccess(provider: Provider, input: RunInput): Access | { gated: string } {
+  const access: Access = { withheld: {} };
+  const wanted = (capability: Capability) => provider.requires.includes(capability) || (provider.uses ?? []).includes(capability);
+  for (const capability of CAPABILITIES) {
+    if (!wanted(capability)) continue;
+    const problem = !input.capabilities.granted.has(capability) ? input.capabilities.reason(capability) : unservable(capability, input);
+    if (problem === undefined) {
+      if (capability === 'repo:read' && input.snapshot) {
+        access.snapshot = input.snapshot;
+        if (input.source) access.source = input.source;
+      }
+      if (capability === 'github:api' && input.github) access.github = input.github;
+      if (capability === 'knowledge:read' && input.knowledge) access.knowledge = input.knowledge;
+    } else if (provider.requires.includes(capability)) {
+      return { gated: problem };
+    } else {
+      access.withheld[capability] = problem;
+    }
+  }
+  return access;
+}
+
+/** Why a granted capability still cannot be served to a provider, if it cannot. */
+function unservable(capability: Capability, input: RunInput): string | undefined {
+  if (capability === 'repo:read') {
+    const problem = snapshotProblem(input);
+    return problem === undefined ? undefined : `repo:read: ${problem}`;
+  }
+  if (capability === 'github:api' && !input.github) return 'github:api: no GitHub client for this task';
+  if (capability === 'knowledge:read' && !input.knowledge) return 'knowledge:read: no knowledge store for this task';
+  return undefined;
 }
 
 /** Repository readers get a snapshot pinned at the task's commit, or do not run at all. */

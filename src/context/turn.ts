@@ -11,7 +11,8 @@ import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
-import { renderFirstRequest, type Notice } from './render.ts';
+import { contextNotices, type Notice } from './notices.ts';
+import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
 import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
 import { settleSettings, type HostSettings } from './settings/settle.ts';
@@ -93,7 +94,7 @@ export async function gatherContext(input: AssembleInput): Promise<RunResult & {
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
-  return { ...run, notices: trustNotices(input.task.trusted, run.outcomes), settings: settled.report };
+  return { ...run, notices: contextNotices(input.task.trusted, run.outcomes, input.registry), settings: settled.report };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
@@ -143,17 +144,4 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     truncated: entry.truncated,
     warnings: entry.warnings,
   };
-}
-
-const WITHHELD: Partial<Record<ProviderOutcome['category'], string>> = {
-  rules: 'Repository rules (AGENTS.md and similar files) were not read: this task is untrusted, so no repository content was read automatically. Treat the repository’s own instructions as unknown.',
-  skills: 'Repository skills were not indexed: this task is untrusted, so no repository content was read automatically.',
-};
-
-function trustNotices(trusted: boolean, outcomes: readonly ProviderOutcome[]): Notice[] {
-  if (trusted) return [];
-  return outcomes.flatMap((outcome) => {
-    const text = WITHHELD[outcome.category];
-    return outcome.outcome === 'capability-gated' && text ? [{ provider: outcome.name, text }] : [];
-  });
 }

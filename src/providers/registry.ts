@@ -6,7 +6,9 @@ import { createRegistry, type Registry } from '../context/registry.ts';
 import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
+import { createSystemProvider } from './system/provider.ts';
+import { createTaskFactsProvider } from './task-facts/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
+  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
 }

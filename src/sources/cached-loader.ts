@@ -1,7 +1,8 @@
 /**
  * @module sources/cached-loader
  * A TreeLoader in front of any other, caching in a key-value store what never changes: the flat
- * tree of a commit (keyed by repository + commit) and blobs (keyed by repository + blob oid).
+ * tree and the commit object's facts of a commit (keyed by repository + commit) and blobs
+ * (keyed by repository + blob oid).
  * Keys never contain a branch name, so a hit is correct forever and costs no source read.
  *
  * Values are checked on the way out: trees against their schema, blobs against their size and,
@@ -13,13 +14,17 @@
 import { z } from 'zod';
 import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
+import { CommitInfoSchema } from './commit-info.ts';
 import { cachedJson, readCachedJson, writeCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
 import { PartialTreeSchema } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
 
-/** Bump when the shape of a cached tree or blob changes; it is part of every key and value. */
-export const SOURCE_CACHE_SCHEMA = 1;
+/**
+ * Bump when the shape of a cached tree or blob changes; it is part of every key and value.
+ * 2: read-ahead trees carry listed files' sizes and the commit's facts.
+ */
+export const SOURCE_CACHE_SCHEMA = 2;
 
 /**
  * Larger blobs are served but not cached: rules and skill files are small, and a blob cached
@@ -55,6 +60,8 @@ const treeSchema = z.object({
   ),
 });
 
+const commitSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), info: CommitInfoSchema });
+
 const partialSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), tree: PartialTreeSchema });
 
 const blobSchema = z.object({
@@ -86,6 +93,12 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       const keyParts = ['gw', 'tree', version, scope.repository, scope.commit];
       const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, entries: await loader.loadTree(signal) }) as const;
       return (await cachedJson(store, keyParts, treeSchema, compute, write)).entries;
+    },
+
+    async loadCommit(signal) {
+      const keyParts = ['gw', 'commit', version, scope.repository, scope.commit];
+      const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, info: await loader.loadCommit(signal) }) as const;
+      return (await cachedJson(store, keyParts, commitSchema, compute, write)).info;
     },
 
     async loadBlob(oid, signal, blobOptions): Promise<Uint8Array> {

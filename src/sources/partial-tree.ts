@@ -5,8 +5,9 @@
  * knows and says `unknown` for the rest, which the snapshot then asks the whole tree about.
  */
 import { z } from 'zod';
+import { CommitInfoSchema } from './commit-info.ts';
 import { normalisePath, parentOf } from './paths.ts';
-import type { TreeEntry } from './snapshot.ts';
+import type { CommitInfo, TreeEntry } from './snapshot.ts';
 import type { FlatTreeEntry } from './tree-snapshot.ts';
 
 const Path = z.string().refine((path) => {
@@ -27,6 +28,8 @@ export const PartialTreeSchema = z.object({
   entries: z.array(FlatEntry),
   /** Paths known not to exist at this commit. */
   absent: z.array(Path),
+  /** The commit object's facts, when the read-ahead brought them along. */
+  commit: CommitInfoSchema.optional(),
 });
 export type PartialTree = z.output<typeof PartialTreeSchema>;
 
@@ -35,6 +38,7 @@ export interface PartialIndex {
   entry(path: string): FlatTreeEntry | null | undefined;
   /** The sorted listing of a directory listed completely, else undefined. */
   children(dir: string): TreeEntry[] | undefined;
+  commit?: CommitInfo;
 }
 
 export function indexPartialTree(tree: PartialTree): PartialIndex {
@@ -63,6 +67,7 @@ export function indexPartialTree(tree: PartialTree): PartialIndex {
 
   return {
     entry,
+    ...(tree.commit ? { commit: tree.commit } : {}),
     children(dir) {
       return listed
         .get(dir)

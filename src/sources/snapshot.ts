@@ -67,6 +67,21 @@ export interface ReadOptions {
   optional?: boolean;
 }
 
+/** The commit object's facts (never its message, which is the author's text). */
+export interface CommitInfo {
+  commit: CommitSha;
+  /** Root tree id. */
+  tree: string;
+  /** Parent commit ids; empty for a root commit. */
+  parents: string[];
+  /** Committer time, ISO 8601 in UTC without fractions: the date `git log` shows as the commit date. */
+  committedAt: string;
+  /** Author time, in the same form. */
+  authoredAt: string;
+}
+
+export type CommitInfoResult = { status: 'ok'; info: CommitInfo } | { status: 'failed'; reason: string };
+
 /** A repository tree at one commit. Immutable: the same call gives the same answer forever. */
 export interface Snapshot {
   /** Stable identity of the repository, e.g. `github:owner/name` or a git URL; used in cache keys. */
@@ -76,6 +91,8 @@ export interface Snapshot {
   uri(path: string): string;
   list(dir: string, options?: { signal?: AbortSignal }): Promise<ListResult>;
   read(path: string, options: ReadOptions): Promise<ReadResult>;
+  /** The pinned commit's own facts (dates, tree, parents); cached by commit like trees. */
+  commitInfo(options?: { signal?: AbortSignal }): Promise<CommitInfoResult>;
 }
 
 export type ResolveResult =

@@ -8,7 +8,7 @@ import { decodeBlob } from './decode.ts';
 import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
 import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
-import type { CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -29,6 +29,8 @@ export interface TreeLoader {
   loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
   /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
   loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
+  /** The commit object's facts (see {@link CommitInfo}). */
+  loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
   /**
    * The entries of one directory (`tree` is its tree oid, undefined for the root). A loader for
    * which reading a tree is cheap offers this, so a snapshot reads only the directories it is
@@ -65,6 +67,7 @@ interface TreeIndex {
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const { loader, plan } = options;
   const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader)) : flatView(loader);
+  let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
@@ -156,6 +159,20 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       } catch (error) {
         if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: requested, reason: error.message };
         return failure(requested, error, signal);
+      }
+    },
+
+    async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
+      if (!commitInfo) {
+        // A read-ahead that brought the commit's facts along saves a request for them.
+        commitInfo = loadPartial(signal).then((known) => (known?.commit?.commit === options.commit ? known.commit : loader.loadCommit(signal)));
+        commitInfo.catch(() => (commitInfo = undefined));
+      }
+      try {
+        return { status: 'ok', info: await commitInfo };
+      } catch (error) {
+        const { reason } = failure(options.commit, error, signal);
+        return { status: 'failed', reason };
       }
     },
   };

@@ -3,17 +3,20 @@
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
  * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
  * isomorphic-git over smart HTTP. Trees, blobs and skill indexes are cached in KV by commit and
- * object id, inside the scope of the credential that read them (see scoped-store).
+ * object id, inside the scope of the credential that read them (see scoped-store). A GitHub
+ * repository also gets the `github:api` reads (pull request files), as the same credential.
  */
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
+import { createGitHubApi } from '../sources/github/pull-request-files.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
 import { createUsageMeter, type GitHubUsage } from '../sources/github/usage.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { GitHubApi } from '../sources/pull-requests.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
@@ -35,6 +38,8 @@ export interface OpenedSource {
   cache?: KeyValueStore;
   /** What this task's GitHub reads have cost so far (GitHub sources only). */
   usage?: () => GitHubUsage;
+  /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
+  github?: GitHubApi;
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
@@ -69,18 +74,14 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   const { auth, scope } = await githubAuthFor(request.githubInstallationId, deps);
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
   const meter = createUsageMeter();
+  const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch, meter };
   const source = createGitHubSource({
-    owner,
-    repo,
-    auth,
-    baseUrl: config.GITHUB_API_URL,
-    fetch: deps.fetch,
+    ...client,
     reads: config.GITHUB_READS,
-    meter,
     rateLimitFloor: config.GITHUB_RATE_LIMIT_FLOOR,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
-  return { source, usage: () => meter.read(), ...(cache ? { cache } : {}) };
+  return { source, github: createGitHubApi(client), usage: () => meter.read(), ...(cache ? { cache } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */

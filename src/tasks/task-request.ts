@@ -145,14 +145,35 @@ export const NotifySchema = z.discriminatedUnion('kind', [
 ]);
 export type Notify = z.infer<typeof NotifySchema>;
 
+/** Bounds of the pull request evidence a task keeps; triggers cut to them rather than refuse. */
+export const PULL_REQUEST_LIMITS = { maxTitle: 1_024, maxBody: 8_000, maxLabels: 100, maxLabel: 100, maxRef: 256 } as const;
+
+const Count = z.number().int().nonnegative();
+
+/**
+ * The pull request a task is about, as the trigger saw it. Everything but the numbers and
+ * commits is the author's text: evidence for the task-facts provider, never instructions.
+ * Tasks stored before the title, body, author, labels, draft state, head ref and totals were
+ * kept have only number, url, base ref, head commit and fork flag.
+ */
 export const PullRequestEvidenceSchema = z.object({
   number: z.number().int().positive(),
   url: z.url().optional(),
-  baseRef: z.string().optional(),
+  title: z.string().max(PULL_REQUEST_LIMITS.maxTitle).optional(),
+  body: z.string().max(PULL_REQUEST_LIMITS.maxBody).optional(),
+  author: z.string().max(PULL_REQUEST_LIMITS.maxRef).optional(),
+  labels: z.array(z.string().max(PULL_REQUEST_LIMITS.maxLabel)).max(PULL_REQUEST_LIMITS.maxLabels).optional(),
+  draft: z.boolean().optional(),
+  baseRef: z.string().max(PULL_REQUEST_LIMITS.maxRef).optional(),
+  headRef: z.string().max(PULL_REQUEST_LIMITS.maxRef).optional(),
   headSha: COMMIT,
   /** Head from a fork: its content is untrusted evidence, never a source of rules. */
   fromFork: z.boolean(),
+  additions: Count.optional(),
+  deletions: Count.optional(),
+  changedFiles: Count.optional(),
 });
+export type PullRequestEvidence = z.output<typeof PullRequestEvidenceSchema>;
 
 export const TaskRequestSchema = z.object({
   origin: z.enum(ORIGINS),

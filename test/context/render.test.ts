@@ -68,10 +68,23 @@ describe('renderFirstRequest', () => {
   });
 
   it('puts notices for withheld reads in the commit-stable part and leaves out empty parts', () => {
-    const rendered = renderFirstRequest({ agent, task: taskView({ trusted: false }), entries: [], notices: [{ provider: 'rules', text: 'not read' }] });
+    const rendered = renderFirstRequest({ agent, task: taskView({ trusted: false }), entries: [], notices: [{ provider: 'rules', text: 'not read', stability: 'commit' }] });
     expect(rendered.parts.map((part) => part.stability)).toEqual(['commit', 'task']);
     expect(rendered.parts[0]?.text).toBe('<groundwork-notice boundary="0c8c75678f5a3b5d" provider="rules">\nnot read\n</groundwork-notice boundary="0c8c75678f5a3b5d">');
     expect(rendered.messages[3]?.content).toBe(rendered.parts.map((part) => part.text).join('\n\n'));
+  });
+
+  it('puts a notice about this run (a timeout) in the task-dependent part, ahead of that part\'s entries', () => {
+    const skill = contextEntry('Red, green.', { title: 'Selected skill: tdd', stability: 'task', provider: 'skills', category: 'skills' });
+    const rendered = renderFirstRequest({
+      agent,
+      task: taskView(),
+      entries: [contextEntry('Use tabs.'), skill],
+      notices: [{ provider: 'rules', text: 'timed out', stability: 'task' }],
+    });
+    expect(rendered.parts.map((part) => part.stability)).toEqual(['commit', 'task', 'task']);
+    expect(rendered.parts[0]?.text).not.toContain('groundwork-notice');
+    expect(rendered.parts[1]?.text).toMatch(/^<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">\ntimed out\n<\/groundwork-notice boundary="[0-9a-f]{16}">\n\n<groundwork-context boundary="[0-9a-f]{16}" provider="skills"/);
   });
 
   it('names a pull request head as evidence in the task label, flagging a fork', () => {
@@ -114,7 +127,7 @@ describe('renderFirstRequest', () => {
 
   it('never puts repository text into a system block', () => {
     const secret = 'REPOSITORY-TEXT-MARKER';
-    const rendered = renderFirstRequest({ agent, task: taskView(), entries: [contextEntry(secret)], notices: [{ provider: 'skills', text: 'withheld' }] });
+    const rendered = renderFirstRequest({ agent, task: taskView(), entries: [contextEntry(secret)], notices: [{ provider: 'skills', text: 'withheld', stability: 'commit' }] });
     for (const message of rendered.messages.filter((m) => m.role === 'system')) expect(message.content).not.toContain(secret);
     expect(rendered.messages[3]?.content).toContain('<groundwork-notice boundary="59eb0977323f26a1" provider="skills">\nwithheld\n</groundwork-notice boundary="59eb0977323f26a1">');
   });

@@ -126,11 +126,11 @@ describe('runner and snapshots', () => {
 });
 
 describe('runner and optional capabilities', () => {
-  const probe = (options: { requires?: Capability[]; optional?: Capability[] }) => {
+  const probe = (options: { requires?: Capability[]; uses?: Capability[] }) => {
     const got: { snapshot?: unknown; source?: unknown; knowledge?: unknown; ran: boolean } = { ran: false };
     const provider: Provider = {
       ...fakeProvider({ name: 'probe', ...(options.requires ? { requires: options.requires } : {}) }),
-      ...(options.optional ? { optional: options.optional } : {}),
+      ...(options.uses ? { uses: options.uses } : {}),
       run: async (request) => {
         Object.assign(got, { snapshot: request.snapshot, source: request.source, knowledge: request.knowledge, ran: true });
         return [];
@@ -143,18 +143,18 @@ describe('runner and optional capabilities', () => {
   it('hands an optional repo:read the snapshot and source when granted, and runs without them otherwise', async () => {
     const snapshot = await memorySnapshot({});
     const source = sourceOf(snapshot);
-    const granted = probe({ requires: ['knowledge:read'], optional: ['repo:read'] });
+    const granted = probe({ requires: ['knowledge:read'], uses: ['repo:read'] });
     await run([granted.provider], { snapshot, source, knowledge: reader });
     expect(granted.got).toEqual({ snapshot, source, knowledge: reader, ran: true });
 
-    const withheld = probe({ requires: ['knowledge:read'], optional: ['repo:read'] });
+    const withheld = probe({ requires: ['knowledge:read'], uses: ['repo:read'] });
     const communicator = grantCapabilities({ agent: { name: 'communicator', capabilities: ['knowledge:read'] }, trusted: true, available: ['repo:read', 'knowledge:read'] });
     const result = await run([withheld.provider], { snapshot, source, knowledge: reader, capabilities: communicator });
     expect(result.outcomes[0]?.outcome).toBe('empty');
     expect(withheld.got).toEqual({ snapshot: undefined, source: undefined, knowledge: reader, ran: true });
 
     // A snapshot pinned elsewhere is never handed over, optional or not.
-    const elsewhere = probe({ optional: ['repo:read'] });
+    const elsewhere = probe({ uses: ['repo:read'] });
     await run([elsewhere.provider], { snapshot: await memorySnapshot({}, 'b'.repeat(40)) });
     expect(elsewhere.got).toMatchObject({ snapshot: undefined, ran: true });
   });
@@ -169,6 +169,12 @@ describe('runner and optional capabilities', () => {
     const gated = await run([needs.provider], { knowledge: reader, capabilities: explorer });
     expect(gated.outcomes[0]).toMatchObject({ outcome: 'capability-gated', reason: 'agent "explorer" does not grant knowledge:read' });
     expect(needs.got.ran).toBe(false);
+
+    // Granted, but this host keeps no knowledge: gated with the reason, never run to fail.
+    const storeless = probe({ requires: ['knowledge:read'] });
+    const orphaned = await run([storeless.provider], {});
+    expect(orphaned.outcomes[0]).toMatchObject({ outcome: 'capability-gated', reason: 'knowledge:read: no knowledge store for this task' });
+    expect(storeless.got.ran).toBe(false);
   });
 });
 

@@ -83,7 +83,7 @@ describe('who reads .groundwork.yml', () => {
 
   it('an untrusted task reads nothing, not even the settings file; host layers still apply', async () => {
     const { turn, calls } = await assembleAt(turnsOff, { trusted: false, settings: { task: { skills: { budget: 500 } } } });
-    expect(calls).toEqual({ resolve: 0, list: 0, read: 0 });
+    expect(calls).toEqual({ resolve: 0, list: 0, read: 0, commitInfo: 0 });
     expect(layerOf(turn, 'repository')).toEqual({ layer: 'repository', status: 'not-read', reason: 'task is untrusted: repo:read is withheld' });
     expect(outcomeOf(turn, 'rules')).toMatchObject({ outcome: 'capability-gated' });
     expect(effectiveOf(turn, 'skills')).toMatchObject({ budget: 500, set: { budget: 'task' } });
@@ -91,7 +91,7 @@ describe('who reads .groundwork.yml', () => {
 
   it('an agent without repo:read reads nothing', async () => {
     const { turn, calls } = await assembleAt(turnsOff, { agent: agent('communicator') });
-    expect(calls).toEqual({ resolve: 0, list: 0, read: 0 });
+    expect(calls).toEqual({ resolve: 0, list: 0, read: 0, commitInfo: 0 });
     expect(layerOf(turn, 'repository')).toMatchObject({ status: 'not-read', reason: 'agent "communicator" does not grant repo:read' });
   });
 

@@ -28,7 +28,7 @@ describe('defaults', () => {
     const { turn, calls } = await assembleAt(files, { registry: createRegistry([createSkillsProvider()]) });
     for (let i = 0; i < roots.length; i++) expect(indexOf(turn)).toContain(`- skill-${i}: The skill-${i} skill. (${roots[i]}/skill-${i}/SKILL.md)`);
     // One listing per root, one per skill directory, and the settings file: discovery stays bounded.
-    expect(calls).toEqual({ resolve: 0, list: 12, read: 7 });
+    expect(calls).toEqual({ resolve: 0, list: 12, read: 7, commitInfo: 0 });
     expect(effectiveOf(turn, 'skills')).toMatchObject({ enabled: true, budget: 6_000, config: { roots: DEFAULT_SKILL_ROOTS }, set: {} });
     expect(turn.settings?.layers).toEqual([
       { layer: 'deployment', status: 'none' },
@@ -178,7 +178,7 @@ describe('reading .groundwork.yml', () => {
     });
     const snapshot = await memorySnapshot({ '.groundwork.yml': 'providers: {}\n', 'AGENTS.md': 'x\n' });
     const gathered = await gatherContext({ registry: rulesAndSkills(), agent: agent('entry'), available: ['repo:read'], snapshot: source.snapshot('a'.repeat(40)), task: taskView(), turn: 1 });
-    expect(calls).toEqual({ resolve: 0, list: 0, read: 0 });
+    expect(calls).toEqual({ resolve: 0, list: 0, read: 0, commitInfo: 0 });
     expect(gathered.settings.layers[1]).toEqual({ layer: 'repository', status: 'not-read', reason: 'no provider runs on turn 1' });
     expect(gathered.outcomes.map((outcome) => outcome.outcome)).toEqual(['turn-gated', 'turn-gated']);
   });

@@ -1,10 +1,11 @@
 import { env } from 'cloudflare:workers';
 import { listDurableObjectIds } from 'cloudflare:test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { TurnResultSchema } from '../../src/tasks/task-results.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import { E2E_SCOPE, E2E_SLACK_TEAM } from './bindings.ts';
 import { recordedHooks, routeSlackHooks } from './slack-hooks.ts';
-import { checkRunsOf, installApp, post, settledTask, slashCommand, SLACK_URL } from './support.ts';
+import { checkRunsOf, installApp, post, settledTask, slashCommand, SLACK_URL, taskStub } from './support.ts';
 
 const fx = githubFixture();
 let stopRouting: () => void = () => {};
@@ -27,6 +28,14 @@ it('acknowledges a slash command at once, assembles at the pull request base, an
   const task = await settledTask(taskId, `slack:${E2E_SLACK_TEAM}`);
   expect(task).toMatchObject({ status: 'ready', commit: fx.commits.first, request: { origin: 'slack', pullRequest: { number: fx.pull.number, headSha: fx.commits.head } } });
   expect(await createApiScope(E2E_SCOPE).count(`/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}`)).toBeGreaterThan(0);
+  // `#PR` gets the same task facts as a webhook: the lookup's evidence and the served diff.
+  const read = TurnResultSchema.parse(await taskStub(taskId).readTurn(`slack:${E2E_SLACK_TEAM}`, 0));
+  if (read.status !== 'ok') throw new Error(`turn 0 not readable: ${read.status}`);
+  const user = read.turn.messages[3]?.content ?? '';
+  expect(user).toContain(`Title: "${fx.pull.title}"\nAuthor: @${fx.pull.author}\nLabels: "docs", "needs review"`);
+  expect(user).toContain('- AGENTS.md: modified, +1 -1\n- scripts/run.sh: modified, +0 -0\n- vendor/lib: added, +1 -0');
+  expect(user).toContain('Size: 3 files changed, +2 -1 (as GitHub reported when the task was created)');
+  expect(user.slice(user.indexOf('<groundwork-task'))).toContain('review the error handling');
 
   const [hook, ...others] = await recordedHooks(responsePath);
   expect(others).toEqual([]);

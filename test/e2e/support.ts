@@ -39,6 +39,13 @@ export function pullRequestOpened(target: { repo?: string; headSha?: string } = 
   payload.repository.owner.login = fx.owner;
   const pr = payload.pull_request;
   pr.number = fx.pull.number;
+  pr.html_url = `https://github.com/${fx.owner}/${repo}/pull/${fx.pull.number}`;
+  pr.title = fx.pull.title;
+  pr.body = fx.pull.body;
+  pr.user.login = fx.pull.author;
+  pr.labels = fx.pull.labels.map((name, i) => ({ id: i + 1, node_id: `LA_${i + 1}`, url: '', name, color: 'ededed', default: false, description: null }));
+  // The totals of the served diff: AGENTS.md +1 -1, scripts/run.sh (mode only), vendor/lib +1.
+  Object.assign(pr, { changed_files: 3, additions: 2, deletions: 1 });
   Object.assign(pr.base, { ref: fx.pull.baseRef, sha: fx.commits.first, repo: payload.repository });
   Object.assign(pr.head, { ref: fx.pull.headRef, sha: target.headSha ?? fx.commits.head, repo: payload.repository });
   return payload;

@@ -63,7 +63,7 @@ describe('groundwork context: provider settings', () => {
 
     const { source, calls } = countingSource(createLocalGitSource(configured.dir));
     const untrusted = await runCliJson(['--repo', configured.dir, '--untrusted'], { openSource: () => source });
-    expect(calls).toEqual({ resolve: 1, list: 0, read: 0 });
+    expect(calls).toEqual({ resolve: 1, list: 0, read: 0, commitInfo: 0 });
     expect(untrusted.settings?.layers[1]).toMatchObject({ status: 'not-read' });
   });
 

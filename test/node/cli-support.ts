@@ -27,3 +27,8 @@ export async function runCliJson(argv: string[], deps: CliDeps = {}): Promise<As
 export function userMessage(turn: AssembledTurn): string {
   return turn.messages.find((m) => m.role === 'user')?.content ?? '';
 }
+
+/** One provider's entries and outcome in a turn. */
+export function ofProvider(turn: AssembledTurn, name: string): { entries: AssembledTurn['entries']; outcome: AssembledTurn['providers'][number] | undefined } {
+  return { entries: turn.entries.filter((entry) => entry.provider === name), outcome: turn.providers.find((provider) => provider.name === name) };
+}

@@ -44,8 +44,13 @@ describe('groundwork context', () => {
   it('makes no repository read for an untrusted task and says so in place of rules', async () => {
     const { source, calls } = countingSource(createLocalGitSource(claim.dir));
     const turn = await runCliJson(['--repo', claim.dir, '--untrusted'], { openSource: () => source });
-    expect(calls).toEqual({ resolve: 1, list: 0, read: 0 });
-    expect(turn.entries).toEqual([]);
+    expect(calls).toEqual({ resolve: 1, list: 0, read: 0, commitInfo: 0 });
+    // Only the pin, from what the host knows: no inventory, no commit date.
+    expect(turn.entries.map((e) => [e.provider, e.title])).toEqual([
+      ['system', 'Pinned commit'],
+      ['system', 'How the commit was chosen'],
+    ]);
+    expect(turn.providers.find((p) => p.name === 'system')?.reason).toBe('commit date and repository inventory left out: task is untrusted: repo:read is withheld');
     expect(turn.providers.find((p) => p.name === 'rules')).toMatchObject({ outcome: 'capability-gated', reason: 'task is untrusted: repo:read is withheld' });
     expect(userMessage(turn)).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="rules">/);
     expect(userMessage(turn)).not.toContain(APPROVAL_CLAIM);
@@ -62,7 +67,9 @@ describe('groundwork context', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^── system \[0\] ─+\nYou are a coding agent/);
     expect(run.stdout).toContain('── user [3]');
-    expect(run.stdout).toMatch(/provider\s+category\s+outcome\s+tokens\s+chars\s+ms\s+reason\nrules\s+rules\s+included\s+\d+/);
+    expect(run.stdout).toMatch(
+      /provider\s+category\s+outcome\s+tokens\s+chars\s+ms\s+reason\nsystem\s+system\s+included\s+\d+.*\ntask-facts\s+system\s+capability-gated\s+0\s+0\s+0\s+github:api is not available for this task\nrules\s+rules\s+included\s+\d+/,
+    );
     expect(run.stdout).toMatch(/commit [0-9a-f]{40} {2}agent entry {2}digest sha256:[0-9a-f]{64}/);
   });
 
@@ -111,7 +118,7 @@ describe('groundwork context', () => {
   it('runs as a real process through its built bin entry, from any directory', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [BUILT_CLI, 'context', '--json'], { cwd: plain.dir });
     const turn = AssembledTurnSchema.parse(JSON.parse(stdout));
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+    expect(turn.entries.filter((e) => e.provider === 'rules').map((e) => e.title)).toEqual(['AGENTS.md']);
     expect(turn.messages.at(-1)?.content).toContain(`repository="file://${plain.dir}"`);
     await expect(promisify(execFile)(process.execPath, [BUILT_CLI, '--nope'])).rejects.toMatchObject({ code: 2 });
   });

@@ -29,6 +29,22 @@ beforeAll(() => {
 
 afterAll(() => repo.remove());
 
+describe('the facts of the pinned commit', () => {
+  it('reads dates, tree and parents as git records them, in UTC', async () => {
+    const snapshot = await headSnapshot();
+    const [tree, parents, committed, authored] = repo.git('log', '-1', '--format=%T%n%P%n%ct%n%at', shas.head).split('\n');
+    const iso = (seconds = '') => new Date(Number(seconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    expect(await snapshot.commitInfo()).toEqual({
+      status: 'ok',
+      info: { commit: shas.head, tree, parents: parents?.split(' '), committedAt: iso(committed), authoredAt: iso(authored) },
+    });
+  });
+
+  it('reports a commit the repository does not have as a failure', async () => {
+    expect(await source.snapshot('0'.repeat(40)).commitInfo()).toMatchObject({ status: 'failed', reason: expect.any(String) });
+  });
+});
+
 describe('resolving refs in a local repository', () => {
   it('resolves HEAD, a branch and a full ref name to the same commit', async () => {
     for (const ref of ['HEAD', 'main', 'refs/heads/main']) {

@@ -4,7 +4,7 @@ import { resolveAgent } from '../../src/context/agents.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
-import { runCli, runCliJson, userMessage } from './cli-support.ts';
+import { ofProvider, runCli, runCliJson, userMessage } from './cli-support.ts';
 
 const entry = resolveAgent('entry');
 if (!entry.ok) throw new Error(entry.error);
@@ -37,10 +37,11 @@ describe('rules provider on a real repository', () => {
   it('reads the chain from the root to the working directory, general first', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'a/b/c/d']);
     expect(turn.commit).toBe(commit);
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
-    expect(turn.entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
+    const { entries } = ofProvider(turn, 'rules');
+    expect(entries.map((e) => e.title)).toEqual(['AGENTS.md', 'a/CLAUDE.md', 'a/b/AGENTS.md', 'a/b/c/d/AGENTS.MD']);
+    expect(entries.every((e) => e.source.revision === commit && e.freshness === 'pinned' && e.stability === 'commit')).toBe(true);
     // Each entry names the blob it was read from, as git itself names it at that commit.
-    expect(turn.entries.map((e) => e.source.blob)).toEqual(turn.entries.map((e) => repo.git('rev-parse', `${commit}:${e.title}`).trim()));
+    expect(entries.map((e) => e.source.blob)).toEqual(entries.map((e) => repo.git('rev-parse', `${commit}:${e.title}`).trim()));
     const user = userMessage(turn);
     expect(user).toContain(`source="a/b/AGENTS.md@${commit}"`);
     expect(user).toContain('漢字 and 🙂 stay intact.');
@@ -61,8 +62,8 @@ describe('rules provider on a real repository', () => {
 
   it('reports a symlink that leaves the tree instead of following it', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'escape']);
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
-    expect(turn.providers[0]?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
+    expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+    expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out escape/AGENTS.md: symlink to ../../etc/passwd not followed (path escapes the repository root)');
     expect(userMessage(turn)).not.toContain('../../etc/passwd');
   });
 
@@ -76,8 +77,8 @@ describe('rules provider on a real repository', () => {
       task: { request: 'Fix it', origin: 'cli', repository: 'test', commit, cwd: 'nowhere/deeper', trusted: true, skills: [], agent: 'entry' },
       turn: 0,
     });
-    expect(turn.providers[0]?.reason).toContain('left out nowhere: not in the tree at this commit');
-    expect(turn.entries.map((e) => e.title)).toEqual(['AGENTS.md']);
+    expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out nowhere: not in the tree at this commit');
+    expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md']);
   });
 
   it('refuses, through the CLI, a --cwd that is not in the tree, naming it (exit 2)', async () => {
@@ -103,7 +104,7 @@ describe('rules budget', () => {
 
   it('keeps every nested file whole when a 200 KB root file is cut to its fair share', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--cwd', 'pkg/mod/leaf']);
-    expect(turn.entries.map((e) => [e.title, e.truncated])).toEqual([
+    expect(ofProvider(turn, 'rules').entries.map((e) => [e.title, e.truncated])).toEqual([
       ['AGENTS.md', true],
       ['pkg/AGENTS.md', false],
       ['pkg/mod/AGENTS.md', false],
@@ -116,6 +117,6 @@ describe('rules budget', () => {
     const user = userMessage(turn);
     expect(user).toMatch(/\[… truncated by groundwork: AGENTS\.md shown \d+\/\d{6} chars\]/);
     expect(user).toContain('leaf: 葉 🍃');
-    expect(turn.entries[0]?.warnings[0]).toMatch(/^AGENTS\.md: truncated to a fair share of \d+ tokens, shown \d+\/\d+ chars$/);
+    expect(ofProvider(turn, 'rules').entries[0]?.warnings[0]).toMatch(/^AGENTS\.md: truncated to a fair share of \d+ tokens, shown \d+\/\d+ chars$/);
   });
 });

@@ -51,6 +51,7 @@ async function sourceOf(commits: Record<string, Record<string, MemoryFile>>): Pr
           uri: (path) => path,
           list: async (path) => ({ status: 'failed', path, reason: 'no such commit' }),
           read: async (path) => ({ status: 'failed', path, reason: `fetching ${commit} failed: 404 “not found” ✗` }),
+          commitInfo: async () => ({ status: 'failed', reason: 'no such commit' }),
         }
       );
     },

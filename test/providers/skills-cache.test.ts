@@ -113,6 +113,7 @@ describe('the skills index cache in KV', () => {
     const flaky: TreeLoader = {
       loadTree: (signal) => tree.loader.loadTree(signal),
       loadBlob: (oid, signal) => (failing ? Promise.reject(new Error('upstream 503')) : tree.loader.loadBlob(oid, signal)),
+      loadCommit: (signal) => tree.loader.loadCommit(signal),
     };
     const first = await run(snapshotAt(repository, commitOf(1), flaky));
     expect(first.outcomes[0]).toMatchObject({ outcome: 'empty', reason: expect.stringContaining('could not be read: upstream 503') });

@@ -6,8 +6,10 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
  * then deleted), `opencode.git` and `configured.git` (see buildSettingsRepos), and `hostile.git` (see buildHostileRepo). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down, and
- * `/_redirect/<host>/…` redirects to `<host>` on this server's port.
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
+ * `/_redirect/<host>/…` redirects to `<host>` on this server's port, and `/_slow/…` serves the
+ * same repositories only after `SLOW_MS` (or never, if the client gives up first), as a host too
+ * slow for any provider's timeout.
  *
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
@@ -33,8 +35,12 @@ export interface SeenRequest {
   authorization: string | null;
 }
 
+/** Longer than every provider's timeout (5 s), so each read under `/_slow/` outlives its reader. */
+const SLOW_MS = 8_000;
+
 export interface GitHttpFixtures {
-  sample: { first: string; head: string };
+  /** `headCommittedAt`: the tip's committer date as git records it, in ISO 8601 UTC. */
+  sample: { first: string; head: string; headCommittedAt: string };
   moving: { head: string };
   /** `big` added a 1 MiB incompressible blob; `small` (its child, the tip) deleted it. */
   history: { big: string; small: string; bigBytes: number };
@@ -64,7 +70,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   };
 
   const sampleWork = fresh();
-  const sample = buildSampleRepo(sampleWork);
+  const sampleCommits = buildSampleRepo(sampleWork);
+  const sample = { ...sampleCommits, headCommittedAt: new Date(Number(sampleWork.git('log', '-1', '--format=%ct')) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
   cloneBare(sampleWork, root, 'sample.git');
 
   const movingWork = fresh();
@@ -130,6 +137,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // A git host that is down: every request under it fails with 503, which callers should retry.
     if (url.pathname.startsWith('/_unavailable/')) {
       res.writeHead(503, { 'content-type': 'text/plain' }).end('service unavailable');
+      return;
+    }
+    const slow = /^\/_slow(\/.*)$/.exec(url.pathname);
+    if (slow) {
+      const timer = setTimeout(() => serveCgi(root, new URL(`${slow[1]}${url.search}`, url), req, res), SLOW_MS);
+      res.on('close', () => clearTimeout(timer));
       return;
     }
     serveCgi(root, url, req, res);

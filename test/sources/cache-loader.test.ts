@@ -47,6 +47,18 @@ describe('the revision-keyed cache', () => {
     expect({ tree: tree.calls.tree, blobs: tree.calls.blobs.length }).toEqual(before);
   });
 
+  it('keeps a commit\'s facts by commit, so a warm snapshot asks the loader for none', async () => {
+    const scope = uniqueScope();
+    const tree = await createMemoryTree(files, scope.commit);
+    const cold = await snapshotWith(tree.loader, scope).commitInfo();
+    expect(cold).toMatchObject({ status: 'ok', info: { commit: scope.commit, committedAt: '2026-01-01T00:00:00Z' } });
+    expect(tree.calls.commits).toBe(1);
+    expect(await snapshotWith(tree.loader, scope).commitInfo()).toEqual(cold);
+    expect(tree.calls.commits).toBe(1);
+    await snapshotWith(tree.loader, { ...scope, commit: 'f'.repeat(40) }).commitInfo();
+    expect(tree.calls.commits).toBe(2);
+  });
+
   it('does not share trees across commits of the same repository', async () => {
     const tree = await createMemoryTree(files);
     const scope = uniqueScope();

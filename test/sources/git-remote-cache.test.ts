@@ -16,11 +16,17 @@ describe('a remote source with the KV cache', () => {
     const source = createRemoteGitSource(`${base}/sample.git`, { fetch: counting, cache: { store: env.CACHE } });
     const reads = async () => {
       const snapshot = source.snapshot(fixtures.sample.head);
-      return [await snapshot.read('AGENTS.md', { maxBytes: 1000 }), await snapshot.list('skills/review'), await snapshot.read('skills/review/SKILL.md', { maxBytes: 1000 })];
+      return [
+        await snapshot.read('AGENTS.md', { maxBytes: 1000 }),
+        await snapshot.list('skills/review'),
+        await snapshot.read('skills/review/SKILL.md', { maxBytes: 1000 }),
+        await snapshot.commitInfo(),
+      ];
     };
     const cold = await reads();
     expect(requests).toHaveLength(2);
     expect(cold[0]).toMatchObject({ status: 'ok', resolvedFrom: { target: 'docs/AGENTS.md' } });
+    expect(cold[3]).toMatchObject({ status: 'ok', info: { committedAt: fixtures.sample.headCommittedAt } });
 
     const warm = await reads();
     expect(warm).toEqual(cold);

@@ -85,6 +85,14 @@ describe('reading a remote commit', () => {
     expect(await snapshot.read('assets/logo.bin', { maxBytes: 100 })).toMatchObject({ status: 'binary', reason: 'nul-byte' });
     expect(snapshot.uri('docs/AGENTS.md')).toBe(`${base}/sample.git/docs/AGENTS.md@${fixtures.sample.head}`);
   });
+
+  it('reads the commit\'s own facts from the shallow fetch: the date as git records it and the parent', async () => {
+    const snapshot = createRemoteGitSource(`${base}/sample.git`).snapshot(fixtures.sample.head);
+    expect(await snapshot.commitInfo()).toMatchObject({
+      status: 'ok',
+      info: { commit: fixtures.sample.head, parents: [fixtures.sample.first], committedAt: fixtures.sample.headCommittedAt },
+    });
+  });
 });
 
 describe('cancellation', () => {

@@ -1,6 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { resolveAgent } from '../../src/context/agents.ts';
+import type { TaskView } from '../../src/context/provider.ts';
+import { planReads } from '../../src/context/read-ahead.ts';
+import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
+import { createGitHubApi } from '../../src/sources/github/pull-request-files.ts';
 import type { KeyValueStore } from '../../src/sources/key-value-store.ts';
 import type { ReadResult, Snapshot } from '../../src/sources/snapshot.ts';
 import { appInstallationAuth, createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
@@ -95,6 +101,64 @@ describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)',
     const snapshot = sourceFor(scope).snapshot(fx.commits.head);
     for (const dir of CHAIN.slice(0, 3)) await snapshot.read(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, { maxBytes: 1024 });
     expect((await scope.stats()).rounds).toBe(4);
+  });
+});
+
+describe('round trips through the default providers', () => {
+  /** A pull request task pinned at its base, through every default provider, read over REST or with the GraphQL read-ahead. */
+  async function pullRequestTask(scope: ApiScope, reads: 'rest' | 'graphql') {
+    const client = { owner: fx.owner, repo: fx.repo, auth: tokenAuth(fx.token), baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } };
+    const source = createGitHubSource({ ...client, reads });
+    const lookup = resolveAgent('reviewer');
+    if (!lookup.ok) throw new Error(lookup.error);
+    const task: TaskView = {
+      request: 'Review it.',
+      origin: 'github',
+      repository: source.repository,
+      commit: fx.commits.first,
+      headCommit: fx.commits.head,
+      pullRequest: { number: fx.pull.number, headSha: fx.commits.head, fromFork: false },
+      cwd: CHAIN[CHAIN.length - 1] ?? '',
+      trusted: true,
+      skills: [],
+      agent: 'reviewer',
+    };
+    const registry = createDefaultRegistry();
+    const available = ['repo:read', 'github:api'] as const;
+    const plan = planReads({ registry, agent: lookup.agent, task, turn: 0, available });
+    return assembleFirstTurn({ registry, agent: lookup.agent, available, snapshot: source.snapshot(fx.commits.first, { plan }), source, github: createGitHubApi(client), task, turn: 0 });
+  }
+
+  it('adds requests but no round for a pull request task: commit facts and changed files go with the tree', async () => {
+    const scope = await scoped();
+    const turn = await pullRequestTask(scope, 'rest');
+    expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['system', 'included'],
+      ['task-facts', 'included'],
+      ['rules', 'included'],
+      ['skills', 'included'],
+    ]);
+    const stats = await scope.stats();
+    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
+    expect(await scope.count('/git/trees/')).toBe(1);
+    expect(await scope.count('/git/commits/')).toBe(1);
+    expect(await scope.count(`/pulls/${fx.pull.number}/files`)).toBe(1);
+    expect(stats.count).toBe(3 + CHAIN.length + SKILL_COUNT);
+  });
+
+  it('costs two requests with the GraphQL read-ahead: the query brings commit facts and sizes, then the files request; the turn is the same', async () => {
+    const scope = await scoped();
+    const turn = await pullRequestTask(scope, 'graphql');
+    const stats = await scope.stats();
+    // Providers run once the settings are settled, and the settings file is read in the query's round.
+    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
+    expect(stats.requests.map((request) => request.path.replace(/\?.*$/, ''))).toEqual(['/graphql', `/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`]);
+    // The same scope: links in the context carry the API base URL.
+    const rest = await pullRequestTask(scope, 'rest');
+    const comparable = (of: typeof turn) => ({ ...of, providers: of.providers.map(({ durationMs: _, ...outcome }) => outcome) });
+    expect(comparable(turn)).toEqual(comparable(rest));
+    expect(turn.messages[3]?.content).toContain(`Commit: ${fx.commits.first}, committed ${fx.commitFacts[fx.commits.first]?.committedAt}`);
+    expect(turn.messages[3]?.content).toMatch(/- AGENTS\.md \(\d+ bytes\)/);
   });
 });
 

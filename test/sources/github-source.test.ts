@@ -1,4 +1,6 @@
+import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
+import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
 import { blobUrl, githubLocation } from '../../src/sources/github/location.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
@@ -118,6 +120,41 @@ describe('snapshot', () => {
     controller.abort(new Error('deadline'));
     await expect(source.snapshot(fx.commits.head).list('', { signal: controller.signal })).rejects.toThrow('deadline');
     expect((await scope.stats()).count).toBe(0);
+  });
+});
+
+describe('commit facts', () => {
+  it('reads the pinned commit\'s dates, tree and parents with one request, as git records them', async () => {
+    const { scope, source } = setup();
+    const snapshot = source.snapshot(fx.commits.head);
+    expect(await snapshot.commitInfo()).toEqual({ status: 'ok', info: fx.commitFacts[fx.commits.head] });
+    expect(await snapshot.commitInfo()).toEqual({ status: 'ok', info: fx.commitFacts[fx.commits.head] });
+    expect(await scope.count(`/git/commits/${fx.commits.head}`)).toBe(1);
+    expect((await scope.stats()).count).toBe(1);
+  });
+
+  it('serves them from the KV cache on a warm snapshot of the same commit', async () => {
+    const repository = `acme-commit-facts-${crypto.randomUUID()}`;
+    const cached = (scope: ReturnType<typeof createApiScope>) =>
+      createGitHubSource({
+        owner: fx.owner,
+        repo: fx.repo,
+        auth: tokenAuth(fx.token),
+        baseUrl: scope.baseUrl,
+        wrapLoader: (loader, at) => createCachedLoader(loader, env.CACHE, { ...at, repository }),
+      });
+    const cold = createApiScope();
+    expect(await cached(cold).snapshot(fx.commits.first).commitInfo()).toEqual({ status: 'ok', info: fx.commitFacts[fx.commits.first] });
+    expect((await cold.stats()).count).toBe(1);
+    const warm = createApiScope();
+    expect(await cached(warm).snapshot(fx.commits.first).commitInfo()).toEqual({ status: 'ok', info: fx.commitFacts[fx.commits.first] });
+    expect((await warm.stats()).count).toBe(0);
+  });
+
+  it('reports a commit GitHub does not have as a failure naming it', async () => {
+    const { source } = setup();
+    const missing = '0'.repeat(40);
+    expect(await source.snapshot(missing).commitInfo()).toEqual({ status: 'failed', reason: `not found (404): commit ${missing} in ${fx.owner}/${fx.repo}` });
   });
 });
 

@@ -140,10 +140,13 @@ describe('loader failures', () => {
     const flaky: TreeLoader = {
       loadTree: async (signal) => (++attempts === 1 ? Promise.reject(new Error('network down')) : loader.loadTree(signal)),
       loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: async (signal) => (++attempts === 3 ? Promise.reject(new Error('commit lookup down')) : loader.loadCommit(signal)),
     };
     const snapshot = createTreeSnapshot({ repository: 'test:flaky', commit: COMMIT, uri: String, loader: flaky });
     expect(await snapshot.read('a.md', { maxBytes: 10 })).toEqual({ status: 'failed', path: 'a.md', reason: 'network down' });
     expect(await snapshot.read('a.md', { maxBytes: 10 })).toMatchObject({ status: 'ok', text: 'a' });
+    expect(await snapshot.commitInfo()).toEqual({ status: 'failed', reason: 'commit lookup down' });
+    expect(await snapshot.commitInfo()).toMatchObject({ status: 'ok', info: { committedAt: '2026-01-01T00:00:00Z' } });
   });
 
   it('lets an abort propagate instead of reporting a failure', async () => {

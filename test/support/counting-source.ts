@@ -7,10 +7,11 @@ export interface SourceCalls {
   resolve: number;
   list: number;
   read: number;
+  commitInfo: number;
 }
 
 export function countingSource(inner: RepositorySource): { source: RepositorySource; calls: SourceCalls } {
-  const calls: SourceCalls = { resolve: 0, list: 0, read: 0 };
+  const calls: SourceCalls = { resolve: 0, list: 0, read: 0, commitInfo: 0 };
   const wrap = (snapshot: Snapshot): Snapshot => ({
     repository: snapshot.repository,
     commit: snapshot.commit,
@@ -22,6 +23,10 @@ export function countingSource(inner: RepositorySource): { source: RepositorySou
     read: (path, options) => {
       calls.read++;
       return snapshot.read(path, options);
+    },
+    commitInfo: (options) => {
+      calls.commitInfo++;
+      return snapshot.commitInfo(options);
     },
   });
   const source: RepositorySource = {

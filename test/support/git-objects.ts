@@ -17,6 +17,35 @@ export interface GitTreeItem {
   size?: number;
 }
 
+export interface GitSignature {
+  name: string;
+  email: string;
+  /** ISO 8601 in UTC, as GitHub's git-data API writes it. */
+  date: string;
+}
+
+export interface GitCommitObject {
+  sha: string;
+  tree: string;
+  parents: string[];
+  author: GitSignature;
+  committer: GitSignature;
+  message: string;
+}
+
+/** One changed file between two commits, as `git diff` reports it. */
+export interface GitChangedFile {
+  /** git's status letter: A, D, M, R (renamed), C (copied), T (type changed). */
+  status: string;
+  path: string;
+  previousPath?: string;
+  /** Undefined for binary files, which git does not count in lines. */
+  additions?: number;
+  deletions?: number;
+  /** Blob id of the new side (of the old side for a deleted file). */
+  blob: string;
+}
+
 export interface GitObjects {
   /** Reads every blob into memory with one git process, so later answers spawn nothing. */
   preloadBlobs(): Promise<void>;
@@ -29,6 +58,10 @@ export interface GitObjects {
   /** The tree id and its entries (recursive includes subtrees), or undefined for a non-tree. */
   tree(treeish: string, recursive: boolean): Promise<{ sha: string; items: GitTreeItem[] } | undefined>;
   blob(sha: string): Promise<Buffer | undefined>;
+  /** The commit object named by a full sha, or undefined when `sha` is not a commit. */
+  commit(sha: string): Promise<GitCommitObject | undefined>;
+  /** Files changed from the merge base of `base` and `head` to `head` (`git diff base...head`), in path order. */
+  diff(base: string, head: string): Promise<GitChangedFile[] | undefined>;
 }
 
 export function gitObjects(repoDir: string): GitObjects {
@@ -88,6 +121,22 @@ export function gitObjects(repoDir: string): GitObjects {
         .map(parseLsTreeLine);
       return { sha, items };
     },
+    async commit(sha) {
+      if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
+      if ((await git(['cat-file', '-t', sha]))?.toString('utf8').trim() !== 'commit') return undefined;
+      const out = await git(['cat-file', 'commit', sha]);
+      return out ? parseCommit(sha, out.toString('utf8')) : undefined;
+    },
+    async diff(base, head) {
+      if (!safe(base) || !safe(head)) return undefined;
+      const range = `${base}...${head}`;
+      const [raw, numstat] = await Promise.all([
+        git(['diff', '--raw', '-z', '-M', '--no-abbrev', range]),
+        git(['diff', '--numstat', '-z', '-M', range]),
+      ]);
+      if (!raw || !numstat) return undefined;
+      return mergeDiff(raw.toString('utf8'), numstat.toString('utf8'));
+    },
     blob(sha) {
       if (!safe(sha)) return Promise.resolve(undefined);
       let blob = blobs.get(sha);
@@ -108,4 +157,54 @@ function parseLsTreeLine(line: string): GitTreeItem {
   if (!match) throw new Error(`unexpected ls-tree line: ${line}`);
   const [, mode = '', type = '', sha = '', size = '-', path = ''] = match;
   return { path, mode, type, sha, ...(size === '-' ? {} : { size: Number(size) }) };
+}
+
+function parseCommit(sha: string, text: string): GitCommitObject {
+  const end = text.indexOf('\n\n');
+  const headers = (end < 0 ? text : text.slice(0, end)).split('\n');
+  const field = (name: string) => headers.filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1));
+  const signature = (line = ''): GitSignature => {
+    const match = /^(.*) <(.*)> (\d+) [+-]\d{4}$/.exec(line);
+    if (!match) throw new Error(`unexpected signature in commit ${sha}: ${line}`);
+    return { name: match[1] ?? '', email: match[2] ?? '', date: new Date(Number(match[3]) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z') };
+  };
+  return {
+    sha,
+    tree: field('tree')[0] ?? '',
+    parents: field('parent'),
+    author: signature(field('author')[0]),
+    committer: signature(field('committer')[0]),
+    message: end < 0 ? '' : text.slice(end + 2),
+  };
+}
+
+/**
+ * `--raw -z` gives `:<modes> <old> <new> <status>\0<path>\0[<new path>\0]`; `--numstat -z` gives
+ * `<added>\t<deleted>\t<path>\0` or, for a rename, `<added>\t<deleted>\t\0<old>\0<new>\0`.
+ */
+function mergeDiff(raw: string, numstat: string): GitChangedFile[] {
+  const counts = new Map<string, { additions?: number; deletions?: number }>();
+  const stats = numstat.split('\0');
+  for (let i = 0; i < stats.length; i++) {
+    const match = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(stats[i] ?? '');
+    if (!match) continue;
+    let path = match[3] ?? '';
+    if (path === '') {
+      i += 2;
+      path = stats[i] ?? '';
+    }
+    counts.set(path, match[1] === '-' ? {} : { additions: Number(match[1]), deletions: Number(match[2]) });
+  }
+  const files: GitChangedFile[] = [];
+  const parts = raw.split('\0');
+  for (let i = 0; i < parts.length; i++) {
+    const meta = /^:\d+ \d+ ([0-9a-f]+) ([0-9a-f]+) ([A-Z])\d*$/.exec(parts[i] ?? '');
+    if (!meta) continue;
+    const [, oldBlob = '', newBlob = '', status = ''] = meta;
+    const first = parts[++i] ?? '';
+    const renamed = status === 'R' || status === 'C';
+    const path = renamed ? (parts[++i] ?? '') : first;
+    files.push({ status, path, ...(renamed ? { previousPath: first } : {}), ...counts.get(path), blob: status === 'D' ? oldBlob : newBlob });
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

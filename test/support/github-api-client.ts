@@ -19,10 +19,14 @@ export interface GitHubFixture {
   keyPkcs8: string;
   /** The same key as PKCS#1 PEM, the format GitHub hands out. */
   keyPkcs1: string;
-  /** Commit ids in the fixture repository. */
-  commits: { head: string; first: string };
+  /** Commit ids in the fixture repository; `wide` is on a branch of its own, not on main. */
+  commits: { head: string; first: string; wide: string };
+  /** What git says about each of those commits, keyed by id. */
+  commitFacts: Record<string, { commit: string; tree: string; parents: string[]; committedAt: string; authoredAt: string }>;
   /** An open pull request the server answers for: base at `commits.first`, head at `commits.head`. */
-  pull: { number: number; baseRef: string; headRef: string };
+  pull: { number: number; baseRef: string; headRef: string; title: string; body: string; author: string; labels: string[] };
+  /** A pull request from `commits.head` to `commits.wide` that adds `files` files. */
+  widePull: { number: number; files: number };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */

@@ -49,7 +49,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     return token !== undefined && (tokens.get(token) ?? 0) > Date.now();
   };
 
-  const api = async (req: IncomingMessage, path: string, query: URLSearchParams, body: string, scope: Scope): Promise<Answer> => {
+  const api = async (req: IncomingMessage, path: string, url: URL, body: string, scope: Scope): Promise<Answer> => {
     const tokenRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
     if (tokenRoute && req.method === 'POST') {
       if (!verifyAppJwt(req.headers.authorization, options)) return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
@@ -85,7 +85,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     const [, owner, repo, rest = ''] = repoRoute;
     if (owner !== options.owner || repo !== options.repo) return notFound;
     const spent = spendRateLimit(scope, 'core');
-    const answer = await repoApi({ method: req.method ?? 'GET', rest, query, accept: req.headers.accept ?? '', body, scope });
+    const self = new URL(url.pathname + url.search, `http://${req.headers.host ?? '127.0.0.1'}`);
+    const answer = await repoApi({ method: req.method ?? 'GET', rest, query: url.searchParams, accept: req.headers.accept ?? '', body, scope, self });
     return { ...answer, headers: { ...spent.headers, ...answer.headers } };
   };
 
@@ -108,7 +109,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     const record: RecordedRequest = { method: req.method ?? 'GET', path: path + url.search, status: 0, startedAt: performance.now(), endedAt: 0 };
     scope.requests.push(record);
     const body = await readBody(req);
-    const answer = faultFor(scope, path) ?? (await api(req, path, url.searchParams, body, scope));
+    const answer = faultFor(scope, path) ?? (await api(req, path, url, body, scope));
     if (scope.config.latencyMs) await new Promise((resolve) => setTimeout(resolve, scope.config.latencyMs));
     record.status = answer.status;
     res.on('finish', () => (record.endedAt = performance.now()));

@@ -1,8 +1,8 @@
 /**
  * @module test/support/github-graphql
  * The local GitHub API server's GraphQL endpoint: the subset of GitHub's schema the GitHub
- * source queries (Repository.object/ref, Commit.oid/tree/file, Tree.entries, Blob, Tag,
- * rateLimit), parsed, validated and executed for real by graphql-js with resolvers over the
+ * source queries (Repository.object/ref, Commit.oid/tree/file/committedDate/authoredDate/parents,
+ * Tree.entries, Blob, Tag, rateLimit), parsed, validated and executed for real by graphql-js with resolvers over the
  * git repository. A query using a field outside the subset fails validation as it would on a
  * GitHub Enterprise Server that lacks it; `legacy` drops `Commit.file` to play such a server.
  */
@@ -25,7 +25,8 @@ const SDL = `
   }
   type Ref { name: String! target: GitObject }
   interface GitObject { oid: GitObjectID! }
-  type Commit implements GitObject { oid: GitObjectID! tree: Tree! FILE }
+  type Commit implements GitObject { oid: GitObjectID! tree: Tree! committedDate: DateTime! authoredDate: DateTime! parents(first: Int, after: String): CommitConnection! FILE }
+  type CommitConnection { nodes: [Commit] totalCount: Int! }
   type Tree implements GitObject { oid: GitObjectID! entries: [TreeEntry!] }
   type Blob implements GitObject { oid: GitObjectID! byteSize: Int! isBinary: Boolean isTruncated: Boolean! text: String }
   type Tag implements GitObject { oid: GitObjectID! target: GitObject! }
@@ -104,9 +105,17 @@ export function graphqlEndpoint(git: GitObjects, repository: { owner: string; re
   const objectValue = (limit: number, oid: string, kind: Kind, path?: string): Record<string, unknown> => {
     const base = { __typename: TYPENAMES[kind], oid, ...(path === undefined ? {} : { path }) } satisfies GitObjectValue;
     switch (kind) {
-      case 'commit':
+      case 'commit': {
+        const object = git.commit(oid);
+        const parents = async () => (await object)?.parents ?? [];
         return {
           ...base,
+          committedDate: async () => (await object)?.committer.date,
+          authoredDate: async () => (await object)?.author.date,
+          parents: async ({ first }: { first?: number }) => {
+            const all = await parents();
+            return { totalCount: all.length, nodes: all.slice(0, first ?? all.length).map((parent) => objectValue(limit, parent, 'commit')) };
+          },
           tree: async () => {
             const tree = await rootTree(oid);
             return tree ? objectValue(limit, tree, 'tree', '') : null;
@@ -128,6 +137,7 @@ export function graphqlEndpoint(git: GitObjects, repository: { owner: string; re
             return null;
           },
         };
+      }
       case 'tree':
         return { ...base, entries: async () => (await list(oid))?.map((item) => entryValue(limit, entry(item, path ?? ''))) ?? null };
       case 'tag':

@@ -19,7 +19,18 @@ const Options = z.object({
   appPublicKeyPem: z.string(),
   personalToken: z.string(),
   pulls: z
-    .array(z.object({ number: z.number().int(), base: z.object({ ref: z.string(), rev: z.string() }), head: z.object({ ref: z.string(), rev: z.string() }) }))
+    .array(
+      z.object({
+        number: z.number().int(),
+        base: z.object({ ref: z.string(), rev: z.string() }),
+        head: z.object({ ref: z.string(), rev: z.string() }),
+        title: z.string().optional(),
+        body: z.string().nullable().optional(),
+        author: z.string().optional(),
+        labels: z.array(z.string()).optional(),
+        draft: z.boolean().optional(),
+      }),
+    )
     .optional(),
 }) satisfies z.ZodType<GitHubApiServerOptions>;
 

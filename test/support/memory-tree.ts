@@ -9,9 +9,13 @@ import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../../s
 
 export type MemoryFile = string | Uint8Array | { symlink: string } | { submodule: string };
 
+/** The commit a memory tree describes unless told otherwise, and its fixed dates. */
+export const MEMORY_COMMIT = 'a'.repeat(40);
+export const MEMORY_COMMITTED_AT = '2026-01-01T00:00:00Z';
+
 export interface MemoryTree {
   loader: TreeLoader;
-  calls: { tree: number; blobs: string[] };
+  calls: { tree: number; blobs: string[]; commits: number };
   /** Blob oid of the file or link at `path`. */
   oidOf(path: string): string;
 }
@@ -26,7 +30,7 @@ export async function gitBlobOid(content: string | Uint8Array): Promise<string> 
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-1', object)));
 }
 
-export async function createMemoryTree(files: Record<string, MemoryFile>): Promise<MemoryTree> {
+export async function createMemoryTree(files: Record<string, MemoryFile>, commit = MEMORY_COMMIT): Promise<MemoryTree> {
   const entries: FlatTreeEntry[] = [];
   const blobs = new Map<string, Uint8Array>();
   const dirs = new Set<string>();
@@ -45,7 +49,7 @@ export async function createMemoryTree(files: Record<string, MemoryFile>): Promi
   }
   for (const dir of dirs) entries.push({ path: dir, kind: 'dir', oid: `tree:${dir}` });
 
-  const calls = { tree: 0, blobs: [] as string[] };
+  const calls = { tree: 0, blobs: [] as string[], commits: 0 };
   return {
     calls,
     oidOf: (path) => entries.find((entry) => entry.path === path)?.oid ?? '',
@@ -62,12 +66,17 @@ export async function createMemoryTree(files: Record<string, MemoryFile>): Promi
         if (!bytes) throw new Error(`no blob ${oid}`);
         return bytes;
       },
+      async loadCommit(signal) {
+        signal?.throwIfAborted();
+        calls.commits++;
+        return { commit, tree: 'e'.repeat(40), parents: [], committedAt: MEMORY_COMMITTED_AT, authoredAt: MEMORY_COMMITTED_AT };
+      },
     },
   };
 }
 
 /** A snapshot of `files` at `commit` (default: the commit of test/support/providers.ts). */
-export async function memorySnapshot(files: Record<string, MemoryFile>, commit = 'a'.repeat(40)): Promise<Snapshot> {
-  const tree = await createMemoryTree(files);
+export async function memorySnapshot(files: Record<string, MemoryFile>, commit = MEMORY_COMMIT): Promise<Snapshot> {
+  const tree = await createMemoryTree(files, commit);
   return createTreeSnapshot({ repository: 'memory:test', commit, uri: (path) => `memory:${path}@${commit}`, loader: tree.loader });
 }

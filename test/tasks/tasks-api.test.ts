@@ -48,8 +48,9 @@ describe('POST /tasks', () => {
     const turn = AssembledTurnSchema.parse(res.json);
     expect(turn.commit).toBe(fixtures().sample.head);
     expect(turn.messages.map((m) => m.role)).toEqual(['system', 'system', 'system', 'user']);
-    expect(turn.entries[0]).toMatchObject({ provider: 'rules', title: 'AGENTS.md', source: { path: 'AGENTS.md', revision: fixtures().sample.head } });
-    expect(turn.entries[0]?.warnings).toContain('AGENTS.md is a symlink to docs/AGENTS.md, resolved at this commit');
+    const rules = turn.entries.find((entry) => entry.provider === 'rules');
+    expect(rules).toMatchObject({ title: 'AGENTS.md', source: { path: 'AGENTS.md', revision: fixtures().sample.head } });
+    expect(rules?.warnings).toContain('AGENTS.md is a symlink to docs/AGENTS.md, resolved at this commit');
     expect(turn.messages[3]?.content).toContain('Run `npm test` before committing.');
   });
 

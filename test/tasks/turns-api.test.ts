@@ -45,6 +45,8 @@ describe('turns', () => {
     expect(res.status).toBe(200);
     const turn = AssembledTurnSchema.parse(res.json);
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['system', 'turn-gated'],
+      ['task-facts', 'turn-gated'],
       ['rules', 'turn-gated'],
       ['skills', 'turn-gated'],
       ['memory', 'turn-gated'],

@@ -26,11 +26,12 @@ describe('pull_request', () => {
       repo: 'Codertocat/Hello-World',
       baseCommit: BASE_SHA,
       cwd: '',
-      request: 'Review pull request #2 "Update the README with new information." (changes into master) in Codertocat/Hello-World.\n\nThis is a pretty simple change that we need to pull into master.',
+      // The description is the author's text: evidence in pullRequest, not part of the request.
+      request: 'Review pull request #2 "Update the README with new information." (changes into master) in Codertocat/Hello-World.',
       agent: 'reviewer',
       trusted: true,
       skills: [],
-      pullRequest: { number: 2, url: 'https://github.com/Codertocat/Hello-World/pull/2', baseRef: 'master', headSha: HEAD_SHA, fromFork: false },
+      pullRequest: { number: 2, url: 'https://github.com/Codertocat/Hello-World/pull/2', title: 'Update the README with new information.', body: 'This is a pretty simple change that we need to pull into master.', author: 'Codertocat', labels: [], draft: false, baseRef: 'master', headRef: 'changes', headSha: HEAD_SHA, fromFork: false, additions: 1, deletions: 1, changedFiles: 1 },
       notify: { kind: 'github-check', installationId: 4242, owner: 'Codertocat', repo: 'Hello-World', headSha: HEAD_SHA },
     });
   });
@@ -71,6 +72,24 @@ describe('pull_request', () => {
     head.repo = { ...payload.pull_request.base.repo, id: 99, full_name: 'mallory/Hello-World' };
     const { tasks } = await deliver(payload, 'pull_request');
     expect(tasks.created()[0]).toMatchObject({ baseCommit: BASE_SHA, trusted: true, pullRequest: { fromFork: true, headSha: HEAD_SHA } });
+  });
+
+  it('keeps an over-long description, title and label list as bounded evidence instead of refusing the delivery', async () => {
+    const payload = pullRequest('opened');
+    const pr = payload.pull_request;
+    pr.body = `Context.\n${'x'.repeat(20_000)}`;
+    pr.title = 't'.repeat(2_000);
+    pr.labels = Array.from({ length: 150 }, (_, i) => ({ ...pr.labels[0], id: i, node_id: `L${i}`, url: '', name: `label-${i}-${'z'.repeat(200)}`, color: 'fff', default: false, description: null }));
+    Object.assign(pr, { user: null });
+    const { status, tasks } = await deliver(payload, 'pull_request');
+    expect(status).toBe(202);
+    const evidence = tasks.created()[0]?.pullRequest;
+    expect(evidence?.body).toHaveLength(8_000);
+    expect(evidence?.title).toHaveLength(1_024);
+    expect(evidence?.labels).toHaveLength(100);
+    expect(evidence?.labels?.every((label) => label.length === 100)).toBe(true);
+    expect(evidence).not.toHaveProperty('author');
+    expect(tasks.created()[0]?.request).not.toContain('x'.repeat(100));
   });
 
   it('treats a head whose fork was deleted as a fork', async () => {

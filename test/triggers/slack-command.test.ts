@@ -87,7 +87,7 @@ describe('commands', () => {
       agent: 'reviewer',
       trusted: true,
       skills: ['review-checklist'],
-      pullRequest: { number: 42, url: 'https://github.com/acme/widgets/pull/42', baseRef: 'master', headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821', fromFork: false },
+      pullRequest: { number: 42, url: 'https://github.com/acme/widgets/pull/42', title: 'Update the README with new information.', body: 'This is a pretty simple change that we need to pull into master.', author: 'Codertocat', labels: [], draft: false, baseRef: 'master', headRef: 'changes', headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821', fromFork: false, additions: 1, deletions: 1, changedFiles: 1 },
       githubInstallationId: 5151,
       notify: { kind: 'slack', responseUrl: RESPONSE_URL },
     });

@@ -35,7 +35,7 @@ export function createMemoryProvider(): Provider<typeof MemoryConfigSchema> {
     config: MemoryConfigSchema,
     limits: ['provenanceTimeoutMs', 'maxCitedRevisions'],
     requires: ['knowledge:read'],
-    optional: ['repo:read'],
+    uses: ['repo:read'],
     turns: 'first',
     timeoutMs: 10_000,
     budget: 4_000,

@@ -11,6 +11,7 @@
  * and never followed.
  */
 import type { Snapshot, TreeEntryKind } from '../../sources/snapshot.ts';
+import { displayName } from '../display-name.ts';
 
 export interface BundledLimits {
   /** Lines shown, and directories listed. */
@@ -92,11 +93,11 @@ export function renderBundledFiles(listing: BundledListing, lines: number, maxDe
 function hiddenUnder(hidden: readonly BundledFile[]): string {
   if (hidden.some((file) => !file.path.includes('/'))) return '';
   const dirs = [...new Set(hidden.map((file) => file.path.slice(0, file.path.indexOf('/'))))].sort(comparePaths);
-  return dirs.length <= 5 ? ` under ${dirs.map((dir) => `${safePath(dir)}/`).join(', ')}` : '';
+  return dirs.length <= 5 ? ` under ${dirs.map((dir) => `${displayName(dir)}/`).join(', ')}` : '';
 }
 
 function fileLine(file: BundledFile, maxDepth: number): string {
-  const path = safePath(file.path);
+  const path = displayName(file.path);
   switch (file.kind) {
     case 'file':
       return file.size === undefined ? path : `${path} (${file.size} bytes)`;
@@ -109,15 +110,6 @@ function fileLine(file: BundledFile, maxDepth: number): string {
       if (file.unlisted === 'failed') return `${path}/ (directory, could not be listed)`;
       return `${path}/ (directory, not listed)`;
   }
-}
-
-const MAX_PATH_CHARS = 200;
-
-/** A file name is repository text: a newline in it must not start a line of its own. */
-function safePath(path: string): string {
-  const chars = [...path];
-  const clipped = chars.length <= MAX_PATH_CHARS ? path : `${chars.slice(0, MAX_PATH_CHARS - 1).join('')}…`;
-  return /[\p{Cc}\p{Zl}\p{Zp}]/u.test(clipped) ? JSON.stringify(clipped) : clipped;
 }
 
 function depthOf(path: string): number {

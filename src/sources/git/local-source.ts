@@ -16,6 +16,7 @@
  */
 import { promises as fsPromises } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
+import { parseCommitObject } from '../commit-info.ts';
 import type { RepositorySource, ResolveResult } from '../snapshot.ts';
 import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../tree-snapshot.ts';
 import { normalisePath } from '../paths.ts';
@@ -105,6 +106,13 @@ export function createLocalGitSource(dir: string): RepositorySource {
           const object = need(store, oid, 'file');
           if (object.type !== 'blob') throw new Error(`${oid} is a ${object.type}, not a file`);
           return object.data;
+        },
+        async loadCommit(signal) {
+          const store = await repo();
+          signal?.throwIfAborted();
+          const object = need(store, commit, 'commit');
+          if (object.type !== 'commit') throw new Error(`${commit} is a ${object.type}, not a commit`);
+          return parseCommitObject(commit, Buffer.from(object.data).toString('utf8'));
         },
       };
       return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader });

@@ -4,9 +4,11 @@
  * through some fs (a local `.git`, or a shallow fetch held in memory), walking the tree and
  * reading blobs is the same code.
  */
-import { readBlob, readTree } from 'isomorphic-git';
+import { readBlob, readCommit, readTree } from 'isomorphic-git';
 import type { FsClient } from 'isomorphic-git';
 import { normalisePath } from '../paths.ts';
+import { isoFromEpochSeconds } from '../commit-info.ts';
+import type { CommitInfo } from '../snapshot.ts';
 import { kindOfMode } from './tree-mode.ts';
 import type { FlatTreeEntry, TreeLoader } from '../tree-snapshot.ts';
 
@@ -54,5 +56,22 @@ export function createGitObjectLoader(objects: (signal?: AbortSignal) => Promise
       const { blob } = await readBlob({ ...store, oid });
       return blob;
     },
+    async loadCommit(signal) {
+      const store = await objects(signal);
+      signal?.throwIfAborted();
+      return readCommitInfo(store, commit);
+    },
+  };
+}
+
+/** A shallow fetch holds the commit object itself, so this works for remote snapshots too. */
+async function readCommitInfo(store: GitObjectStore, commit: string): Promise<CommitInfo> {
+  const { commit: object } = await readCommit({ ...store, oid: commit });
+  return {
+    commit,
+    tree: object.tree,
+    parents: object.parent,
+    committedAt: isoFromEpochSeconds(object.committer.timestamp),
+    authoredAt: isoFromEpochSeconds(object.author.timestamp),
   };
 }

@@ -6,10 +6,11 @@
  * to the blob id (see graphql-read-ahead).
  */
 import { z } from 'zod';
+import { isoFromText } from '../commit-info.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import { normalisePath } from '../paths.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
-import type { TreeEntryKind } from '../snapshot.ts';
+import type { CommitInfo, TreeEntryKind } from '../snapshot.ts';
 import type { FlatTreeEntry } from '../tree-snapshot.ts';
 import type { ReadAheadQuery } from './graphql-query.ts';
 
@@ -49,6 +50,13 @@ const RawEntrySchema: z.ZodType<RawEntry> = z.lazy(() =>
 );
 const RootSchema = z.object({ oid: z.string(), entries: z.array(RawEntrySchema).nullish() });
 const CommitSchema = z.object({ __typename: z.literal('Commit'), oid: z.string().regex(COMMIT_SHA) }).catchall(z.unknown());
+const ObjectId = z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/);
+const CommitFactsSchema = z.object({
+  committedDate: z.string(),
+  authoredDate: z.string(),
+  commitTree: z.object({ oid: ObjectId }),
+  parents: z.object({ nodes: z.array(z.object({ oid: ObjectId })) }),
+});
 const AnswerSchema = z.object({
   rateLimit: z.object({ cost: z.number(), remaining: z.number(), resetAt: z.string() }).nullish(),
   repository: z
@@ -85,7 +93,8 @@ export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']
   if (!commit.success) return rateLimit ? { status: 'missing', rateLimit } : { status: 'missing' };
   const at = commit.data;
 
-  const tree: PartialTree = { dirs: [], entries: [], absent: [] };
+  const facts = commitFacts(at);
+  const tree: PartialTree = { dirs: [], entries: [], absent: [], ...(facts ? { commit: facts } : {}) };
   const texts: TextCandidate[] = [];
   const keepText = (object: RawObject | null | undefined) => {
     if (object?.oid && object.text != null && object.byteSize !== undefined && object.isBinary !== true && object.isTruncated === false) {
@@ -134,6 +143,18 @@ export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']
   return { status: 'ok', commit: at.oid, tree, texts, ...(rateLimit ? { rateLimit } : {}) };
 }
 
+/** The commit's dates, tree and parents; undefined when the answer lacks them (REST reads them then). */
+function commitFacts(at: { oid: string } & Record<string, unknown>): CommitInfo | undefined {
+  const parsed = CommitFactsSchema.safeParse(at);
+  if (!parsed.success) return undefined;
+  try {
+    const { committedDate, authoredDate, commitTree, parents } = parsed.data;
+    return { commit: at.oid, tree: commitTree.oid, parents: parents.nodes.map((parent) => parent.oid), committedAt: isoFromText(committedDate), authoredAt: isoFromText(authoredDate) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** The entry under an alias; null when GitHub answered null (the path is not there). */
 function byAlias(at: Record<string, unknown>, alias: string): RawEntry | null | undefined {
   const value = at[alias];
@@ -145,7 +166,7 @@ function byAlias(at: Record<string, unknown>, alias: string): RawEntry | null | 
 function pushEntry(tree: PartialTree, path: string, raw: RawEntry): boolean {
   const kind = kindOf(raw);
   if (!kind) return false;
-  tree.entries.push({ path, kind, oid: raw.oid });
+  tree.entries.push({ path, kind, oid: raw.oid, ...sizeOf(kind, raw) });
   return true;
 }
 
@@ -155,7 +176,13 @@ function flatEntry(dir: string, raw: RawEntry): FlatTreeEntry | undefined {
   const normal = normalisePath(path);
   // Git never stores `..`, empty or slashed names; an entry that has them is not trusted into the index.
   if (!kind || raw.name.includes('/') || !normal.ok || normal.path !== path) return undefined;
-  return { path, kind, oid: raw.oid };
+  return { path, kind, oid: raw.oid, ...sizeOf(kind, raw) };
+}
+
+/** A file's or link's blob size, as the REST tree lists it; nothing for directories and submodules. */
+function sizeOf(kind: TreeEntryKind, raw: RawEntry): { size?: number } {
+  const size = raw.object?.byteSize;
+  return (kind === 'file' || kind === 'symlink') && size !== undefined ? { size } : {};
 }
 
 function kindOf(raw: RawEntry): TreeEntryKind | undefined {

@@ -26,7 +26,11 @@ export interface ReadAheadQuery {
 }
 
 const ENTRY = 'name type mode oid';
+/** A listed file's size, as the REST tree gives it: listings say how big a file is without reading it. */
+const SIZE = '... on Blob { byteSize }';
 const TEXT = '... on Blob { oid byteSize isBinary isTruncated text }';
+/** The commit's own facts (never its message), so no REST request is needed for them. */
+const COMMIT_FACTS = 'committedDate authoredDate commitTree: tree { oid } parents(first: 100) { nodes { oid } }';
 
 /**
  * @example
@@ -37,7 +41,7 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
   const { plan } = input;
   const variables: Record<string, string> = { owner: input.owner, name: input.name, rev: input.rev };
   const declared: string[] = ['$owner: String!', '$name: String!', '$rev: String!'];
-  const fields: string[] = ['oid'];
+  const fields: string[] = ['oid', COMMIT_FACTS];
   const aliases: ReadAheadQuery['aliases'] = { root: false, dirs: [], files: [], walks: [] };
   const variable = (alias: string, value: string): string => {
     variables[alias] = value;
@@ -58,7 +62,7 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
   listed.filter((dir) => dir !== '').forEach((path, i) => {
     const alias = `d${i}`;
     aliases.dirs.push({ alias, path });
-    fields.push(`${alias}: file(path: ${variable(alias, path)}) { ${ENTRY} object { ... on Tree { entries { ${ENTRY} } } } }`);
+    fields.push(`${alias}: file(path: ${variable(alias, path)}) { ${ENTRY} object { ... on Tree { entries { ${ENTRY} object { ${SIZE} } } } } }`);
   });
   plan.files.forEach((path, i) => {
     const alias = `f${i}`;
@@ -104,6 +108,6 @@ function textLevel(walks: readonly ReadPlan['walks'][number][]): number | undefi
 function nested(levels: number, textFrom: number | undefined, level: number): string {
   const parts: string[] = [];
   if (level < levels) parts.push(`... on Tree { entries { ${nested(levels, textFrom, level + 1)} } }`);
-  if (textFrom !== undefined && level >= textFrom) parts.push(TEXT);
-  return parts.length === 0 ? ENTRY : `${ENTRY} object { ${parts.join(' ')} }`;
+  parts.push(textFrom !== undefined && level >= textFrom ? TEXT : SIZE);
+  return `${ENTRY} object { ${parts.join(' ')} }`;
 }

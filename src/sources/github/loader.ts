@@ -1,12 +1,13 @@
 /**
  * @module sources/github/loader
  * A TreeLoader over the GitHub git-data API: one recursive tree request per commit (the
- * snapshot memoises it, so every list() shares it) and one blob request per file read, issued
- * in parallel when callers read in parallel.
+ * snapshot memoises it, so every list() shares it), one blob request per file read, issued
+ * in parallel when callers read in parallel, and one commit request when its date is asked for.
  */
 import type { Octokit } from '@octokit/rest';
 import { z } from 'zod';
-import type { CommitSha } from '../snapshot.ts';
+import { isoFromText } from '../commit-info.ts';
+import type { CommitInfo, CommitSha } from '../snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import { base64ToBytes } from './base64.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
@@ -19,6 +20,16 @@ const TreeResponse = z.object({
 });
 
 const BlobResponse = z.object({ content: z.string(), encoding: z.enum(['base64', 'utf-8']) });
+
+const Sha = z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/);
+/** `GET /repos/{o}/{r}/git/commits/{sha}`; the message is not modelled, so it is never kept. */
+const CommitResponse = z.object({
+  sha: Sha,
+  tree: z.object({ sha: Sha }),
+  parents: z.array(z.object({ sha: Sha })),
+  author: z.object({ date: z.string() }),
+  committer: z.object({ date: z.string() }),
+});
 
 export interface GitHubLoaderScope {
   owner: string;
@@ -53,6 +64,23 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
     return blob.encoding === 'base64' ? base64ToBytes(blob.content) : new TextEncoder().encode(blob.content);
   };
 
+  const fetchCommit = async (signal?: AbortSignal): Promise<CommitInfo> => {
+    const response = await octokit.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
+      owner,
+      repo,
+      commit_sha: commit,
+      request: signal ? { signal } : {},
+    });
+    const data = CommitResponse.parse(response.data);
+    return {
+      commit,
+      tree: data.tree.sha,
+      parents: data.parents.map((parent) => parent.sha),
+      committedAt: isoFromText(data.committer.date),
+      authoredAt: isoFromText(data.author.date),
+    };
+  };
+
   return {
     async loadTree(signal) {
       try {
@@ -68,6 +96,14 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
       } catch (error) {
         rethrowIfAborted(signal);
         throw new Error(describeFailure(error, `blob ${oid} in ${owner}/${repo}`));
+      }
+    },
+    async loadCommit(signal) {
+      try {
+        return await fetchCommit(signal);
+      } catch (error) {
+        rethrowIfAborted(signal);
+        throw new Error(describeFailure(error, `commit ${commit} in ${owner}/${repo}`));
       }
     },
   };

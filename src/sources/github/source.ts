@@ -135,6 +135,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
       const blobs = new Map<string, Uint8Array>();
       const loader: TreeLoader = {
         loadTree: (signal) => rest.loadTree(signal),
+        loadCommit: (signal) => rest.loadCommit(signal),
         loadBlob: (oid, signal, blobOptions) => {
           const known = blobs.get(oid);
           if (known) return Promise.resolve(known);

@@ -19,6 +19,8 @@ const Repository = z.object({
   owner: z.object({ login: LoginSchema }),
 });
 
+const Count = z.number().int().nonnegative();
+
 /** The pull request object, identical in webhook payloads and in `GET /repos/{o}/{r}/pulls/{n}`. */
 export const PullRequestSchema = z.object({
   number: z.number().int().positive(),
@@ -27,6 +29,12 @@ export const PullRequestSchema = z.object({
   body: z.string().nullish(),
   // Older GitHub Enterprise Server payloads omit `draft`.
   draft: z.boolean().default(false),
+  user: z.object({ login: z.string() }).nullish(),
+  labels: z.array(z.object({ name: z.string() })).default([]),
+  // Totals of the diff; GitHub includes them in both shapes, but they are facts we can do without.
+  additions: Count.optional(),
+  deletions: Count.optional(),
+  changed_files: Count.optional(),
   base: z.object({ sha: Commit, ref: z.string().min(1), repo: RepoRef }),
   // `head.repo` is null once the fork it came from has been deleted.
   head: z.object({ sha: Commit, ref: z.string().min(1), repo: RepoRef.nullable() }),

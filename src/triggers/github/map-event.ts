@@ -13,7 +13,7 @@
 import type { TaskRequestInput } from '../../tasks/task-request.ts';
 import { collectSkills, mentions } from '../text.ts';
 import type { IssueCommentEvent, PullRequestEvent } from './events.ts';
-import { pullRequestFacts } from './pull-request.ts';
+import { pullRequestEvidence, pullRequestFacts } from './pull-request.ts';
 import type { PullRequestFacts, PullRequestLookup } from './pull-request.ts';
 
 export type MapResult = { task: TaskRequestInput } | { ignored: string };
@@ -22,8 +22,6 @@ export const REVIEW_ACTIONS: readonly string[] = ['opened', 'reopened', 'ready_f
 export const COMMENTER_ASSOCIATIONS: readonly string[] = ['OWNER', 'MEMBER', 'COLLABORATOR'];
 export const REVIEWER_AGENT = 'reviewer';
 
-/** Keeps the task request bounded whatever the pull request description holds. */
-const MAX_DESCRIPTION_CHARS = 8_000;
 /** TaskRequestSchema's limit; GitHub allows longer comments. */
 const MAX_REQUEST_CHARS = 20_000;
 
@@ -42,8 +40,8 @@ export function mapPullRequest(event: PullRequestEvent): MapResult {
   const pr = pullRequestFacts(event.pull_request);
   if (pr.draft) return { ignored: `pull request #${pr.number} is a draft; review starts when it is ready for review` };
   const target = { installationId: event.installation.id, owner: event.repository.owner.login, repo: event.repository.name };
-  const description = pr.body.trim().slice(0, MAX_DESCRIPTION_CHARS);
-  const request = `Review pull request #${pr.number} "${pr.title}" (${pr.headRef} into ${pr.baseRef}) in ${target.owner}/${target.repo}.${description ? `\n\n${description}` : ''}`;
+  // The description is the author's text: it travels as evidence (task facts), not as the request.
+  const request = `Review pull request #${pr.number} "${pr.title}" (${pr.headRef} into ${pr.baseRef}) in ${target.owner}/${target.repo}.`;
   return { task: taskFor(target, pr, request, []) };
 }
 
@@ -80,7 +78,7 @@ function taskFor(target: Target, pr: PullRequestFacts, request: string, skills: 
     agent: REVIEWER_AGENT,
     trusted: true,
     skills,
-    pullRequest: { number: pr.number, url: pr.url, baseRef: pr.baseRef, headSha: pr.headSha, fromFork: pr.fromFork },
+    pullRequest: pullRequestEvidence(pr),
     notify: { kind: 'github-check', installationId: target.installationId, owner: target.owner, repo: target.repo, headSha: pr.headSha },
   };
 }

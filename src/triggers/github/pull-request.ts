@@ -5,6 +5,7 @@
  */
 import type { Config } from '../../env.ts';
 import { ApiError } from '../../http/errors.ts';
+import { PULL_REQUEST_LIMITS, type PullRequestEvidence } from '../../tasks/task-request.ts';
 import { describeFailure } from '../../sources/github/errors.ts';
 import type { Fetch } from '../../sources/github/retry.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
@@ -24,6 +25,12 @@ export interface PullRequestFacts {
   headRef: string;
   /** Head from another repository, or from a fork since deleted. */
   fromFork: boolean;
+  /** The author's login; absent when GitHub sent no user. */
+  author?: string;
+  labels: string[];
+  additions?: number;
+  deletions?: number;
+  changedFiles?: number;
 }
 
 export function pullRequestFacts(pr: PullRequest): PullRequestFacts {
@@ -33,12 +40,42 @@ export function pullRequestFacts(pr: PullRequest): PullRequestFacts {
     title: pr.title,
     body: pr.body ?? '',
     draft: pr.draft,
+    ...(pr.user ? { author: pr.user.login } : {}),
+    labels: pr.labels.map((label) => label.name),
+    ...(pr.additions === undefined ? {} : { additions: pr.additions }),
+    ...(pr.deletions === undefined ? {} : { deletions: pr.deletions }),
+    ...(pr.changed_files === undefined ? {} : { changedFiles: pr.changed_files }),
     baseSha: pr.base.sha,
     baseRef: pr.base.ref,
     headSha: pr.head.sha,
     headRef: pr.head.ref,
     // Compared by id: a renamed repository keeps its id, and a deleted fork has no repo at all.
     fromFork: pr.head.repo === null || pr.head.repo.id !== pr.base.repo.id,
+  };
+}
+
+/**
+ * What a task keeps about its pull request, cut to the task request's bounds (so no payload is
+ * refused for a long description): the evidence the task-facts provider renders.
+ */
+export function pullRequestEvidence(pr: PullRequestFacts): PullRequestEvidence {
+  const { maxTitle, maxBody, maxLabels, maxLabel, maxRef } = PULL_REQUEST_LIMITS;
+  const body = pr.body.trim().slice(0, maxBody);
+  return {
+    number: pr.number,
+    url: pr.url,
+    title: pr.title.slice(0, maxTitle),
+    ...(body === '' ? {} : { body }),
+    ...(pr.author === undefined ? {} : { author: pr.author.slice(0, maxRef) }),
+    labels: pr.labels.slice(0, maxLabels).map((label) => label.slice(0, maxLabel)),
+    draft: pr.draft,
+    baseRef: pr.baseRef.slice(0, maxRef),
+    headRef: pr.headRef.slice(0, maxRef),
+    headSha: pr.headSha,
+    fromFork: pr.fromFork,
+    ...(pr.additions === undefined ? {} : { additions: pr.additions }),
+    ...(pr.deletions === undefined ? {} : { deletions: pr.deletions }),
+    ...(pr.changedFiles === undefined ? {} : { changedFiles: pr.changedFiles }),
   };
 }
 

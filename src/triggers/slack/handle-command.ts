@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { ApiError } from '../../http/errors.ts';
 import type { TaskRequestInput, TaskService } from '../../tasks/task-request.ts';
-import type { PullRequestLookup } from '../github/pull-request.ts';
+import { pullRequestEvidence, type PullRequestLookup } from '../github/pull-request.ts';
 import { installationForRepo } from '../github/installations.ts';
 import { repoAllowed } from './allowlist.ts';
 import { parseSlackCommand, USAGE } from './command.ts';
@@ -108,6 +108,6 @@ async function pinPullRequest(command: SlackCommand, installationId: number | un
   return {
     baseCommit: pr.baseSha,
     agent: 'reviewer',
-    pullRequest: { number: pr.number, url: pr.url, baseRef: pr.baseRef, headSha: pr.headSha, fromFork: pr.fromFork },
+    pullRequest: pullRequestEvidence(pr),
   };
 }

@@ -1,0 +1,45 @@
+/**
+ * @module providers/display-name
+ * Names that come from a repository or a pull request (file names, paths, refs, labels), made
+ * safe to put on one line of context. A name is shown as written when it holds only letters,
+ * marks, digits, single inner spaces and the punctuation file names usually carry. Anything else
+ * (line breaks and other control characters, bidi overrides and zero-width characters, `<` and
+ * `>` that could imitate a wrapper tag, quotes, backslashes, a leading or trailing space) makes
+ * it a JSON string with those characters escaped: it stays on its line, reads as one name, and
+ * decodes back to exactly what the repository holds.
+ *
+ * @example
+ * displayName('src/index.ts')            // 'src/index.ts'
+ * displayName('a\n- evil.sh')            // '"a\\n- evil.sh"'
+ * displayName('</groundwork-context>')   // '"\\u003c/groundwork-context\\u003e"'
+ */
+
+const BARE = /^[\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+(?: [\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+)*$/u;
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Z}<>"\\]/gu;
+
+export const MAX_NAME_CHARS = 200;
+
+export function displayName(name: string, maxChars = MAX_NAME_CHARS): string {
+  const chars = [...name];
+  const clipped = chars.length <= maxChars ? name : `${chars.slice(0, maxChars - 1).join('')}…`;
+  if (BARE.test(clipped)) return clipped;
+  return `"${clipped.replace(UNSAFE, escapeChar)}"`;
+}
+
+/** Author text that belongs on one line (a title, a label), always as a JSON string, escaped like a name. */
+export function quotedText(text: string, maxChars = MAX_NAME_CHARS): string {
+  const shown = displayName(text, maxChars);
+  return shown.startsWith('"') ? shown : `"${shown}"`;
+}
+
+function escapeChar(char: string): string {
+  if (char === ' ') return ' ';
+  if (char === '"') return '\\"';
+  if (char === '\\') return '\\\\';
+  if (char === '\n') return '\\n';
+  if (char === '\t') return '\\t';
+  if (char === '\r') return '\\r';
+  let out = '';
+  for (let i = 0; i < char.length; i++) out += `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`;
+  return out;
+}

@@ -1,0 +1,54 @@
+/**
+ * @module providers/task-facts/provider
+ * Facts about the pull request a task is about (category `system`, first turn, requires
+ * `github:api`): title, author, labels, base and head, draft state and totals from the
+ * trigger's evidence (webhook payload or the one lookup a comment or Slack `#PR` made), plus the
+ * changed files from one `pulls/{n}/files` request (more pages only up to `maxFiles`).
+ *
+ * Everything here is the author's or GitHub's word about a pull request that can change any
+ * second: `volatile`, and `task`-stable. The description is the author's text: it is rendered
+ * as evidence in a section of its own, escaped like all context, never as the request.
+ *
+ * Without `github:api` (the CLI, a git-URL task, an agent that lacks it) the provider is
+ * `capability-gated`: it is the GitHub capability that makes a listing of files possible, and
+ * the pin already names the pull request's base and head. A task that is not about a pull
+ * request gets `empty`.
+ */
+import { z } from 'zod';
+import type { EntryInput } from '../../context/entry.ts';
+import { defineProvider, type Provider } from '../../context/provider.ts';
+import { pullRequestEntries } from './render.ts';
+
+export const TaskFactsConfigSchema = z.object({
+  /** Changed files listed before `+N more`; GitHub pages 100 at a time. */
+  maxFiles: z.number().int().min(1).max(3_000).default(100),
+});
+
+export interface TaskFactsProviderOptions {
+  timeoutMs?: number;
+  budget?: number;
+}
+
+export function createTaskFactsProvider(options: TaskFactsProviderOptions = {}): Provider<typeof TaskFactsConfigSchema> {
+  return defineProvider({
+    name: 'task-facts',
+    category: 'system',
+    config: TaskFactsConfigSchema,
+    // Each 100 files is a request: only the host may allow more.
+    limits: ['maxFiles'],
+    requires: ['github:api'],
+    turns: 'first',
+    timeoutMs: options.timeoutMs ?? 5_000,
+    budget: options.budget ?? 3_000,
+    async run({ task, github, config, signal }) {
+      const pr = task.pullRequest;
+      if (!pr) return { entries: [], notes: ['the task is not about a pull request'] };
+      // The runner hands `github` to every provider it grants github:api.
+      if (!github) throw new Error('no GitHub client was provided');
+      const files = await github.pullRequestFiles(pr.number, { limit: config.maxFiles, signal });
+      const notes = files.status === 'failed' ? [`changed files not listed: ${files.reason}`] : [];
+      const entries: EntryInput[] = pullRequestEntries({ pr, commit: task.commit, repository: github.repository, files, maxFiles: config.maxFiles });
+      return { entries, notes };
+    },
+  });
+}

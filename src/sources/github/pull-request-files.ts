@@ -1,0 +1,90 @@
+/**
+ * @module sources/github/pull-request-files
+ * The `github:api` capability over the REST API: `GET /repos/{o}/{r}/pulls/{n}/files`, one page
+ * of up to 100 files per request, and only as many pages as the caller's limit needs.
+ */
+import { z } from 'zod';
+import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
+import type { GitHubAuth } from './auth.ts';
+import { createGitHubClient } from './client.ts';
+import { describeFailure, rethrowIfAborted } from './errors.ts';
+import type { Fetch, RetryPolicy } from './retry.ts';
+import type { UsageMeter } from './usage.ts';
+
+export interface GitHubApiOptions {
+  owner: string;
+  repo: string;
+  auth: GitHubAuth;
+  baseUrl?: string;
+  fetch?: Fetch;
+  retry?: Partial<RetryPolicy>;
+  /** Counts these requests with the task's other GitHub reads. */
+  meter?: UsageMeter;
+}
+
+/** GitHub's largest page for this endpoint. */
+const MAX_PER_PAGE = 100;
+
+const FilesResponse = z.array(
+  z.object({
+    filename: z.string().min(1),
+    status: z.string().min(1).max(32),
+    additions: z.number().int().nonnegative(),
+    deletions: z.number().int().nonnegative(),
+    previous_filename: z.string().optional(),
+  }),
+);
+
+/**
+ * @example
+ * const github = createGitHubApi({ owner: 'acme', repo: 'widgets', auth: tokenAuth(token) });
+ * await github.pullRequestFiles(7, { limit: 100, signal }); // one request
+ */
+export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
+  const { owner, repo, meter } = options;
+  // Calling the global fetch detached from globalThis throws "Illegal invocation" in workerd.
+  const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const octokit = createGitHubClient({
+    auth: options.auth,
+    ...(options.baseUrl === undefined ? {} : { baseUrl: options.baseUrl }),
+    fetch: meter ? meter.wrap(fetch) : fetch,
+    ...(options.retry === undefined ? {} : { retry: options.retry }),
+  });
+
+  return {
+    repository: `${owner}/${repo}`,
+
+    async pullRequestFiles(number, { limit, signal }): Promise<PullRequestFilesResult> {
+      const perPage = Math.max(1, Math.min(MAX_PER_PAGE, limit));
+      const files: PullRequestFile[] = [];
+      try {
+        for (let page = 1; files.length < limit; page++) {
+          const response = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}/files', {
+            owner,
+            repo,
+            pull_number: number,
+            per_page: perPage,
+            page,
+            request: signal ? { signal } : {},
+          });
+          const listed = FilesResponse.parse(response.data);
+          for (const file of listed) {
+            files.push({
+              path: file.filename,
+              status: file.status,
+              additions: file.additions,
+              deletions: file.deletions,
+              ...(file.previous_filename === undefined ? {} : { previousPath: file.previous_filename }),
+            });
+          }
+          const more = listed.length === perPage && /\brel="next"/.test(String(response.headers.link ?? ''));
+          if (!more) return { status: 'ok', files: files.slice(0, limit), complete: files.length <= limit };
+        }
+        return { status: 'ok', files: files.slice(0, limit), complete: false };
+      } catch (error) {
+        rethrowIfAborted(signal);
+        return { status: 'failed', reason: describeFailure(error, `the files of pull request #${number} of ${owner}/${repo}`) };
+      }
+    },
+  };
+}
