@@ -51,6 +51,7 @@ describe('the task page shows hostile repository and transcript text as text', (
 
     // Each context section names its source at the pinned commit, in the order the model reads them.
     const sources = [...text.matchAll(/Source([^\s@]+)@([0-9a-f]{40})/g)].map((match) => [match[1], match[2]]);
-    expect(sources).toEqual(['AGENTS.md', 'src/AGENTS.md', '.agents/skills', '.agents/skills/add-operation/SKILL.md'].map((path) => [path, head()]));
+    // The system provider's facts are about the repository as a whole, so their source is its URL.
+    expect(sources).toEqual([hostileRepo(), 'AGENTS.md', 'src/AGENTS.md', '.agents/skills', '.agents/skills/add-operation/SKILL.md'].map((path) => [path, head()]));
   });
 });
