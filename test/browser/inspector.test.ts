@@ -18,7 +18,7 @@ const TOKEN = 'browser-test-token-0123456789';
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
 const TurnSchema = z.object({
   providers: z.array(z.object({ name: z.string(), outcome: z.string() })),
-  entries: z.array(z.object({ source: z.object({ path: z.string().optional(), revision: z.string().optional() }) })),
+  entries: z.array(z.object({ freshness: z.string(), source: z.object({ uri: z.string(), path: z.string().optional(), revision: z.string().optional() }) })),
 });
 
 let repo: GitFixture;
@@ -112,10 +112,17 @@ describe('the task page in Chromium', () => {
       await expect.poll(() => page.locator(`#turn-0 tr[data-provider="${provider.name}"] .badge`).textContent()).toBe(provider.outcome);
     }
 
-    // Every context section names its source as path@<40-hex> at the task's commit, and links it.
+    // Every context section names and links its source: a pinned one as path@<40-hex> at the
+    // task's commit; a volatile fact (read from the host, not the tree) by its URI.
     const sources = await page.locator('#turn-0 details.section dd a code').allTextContents();
-    expect(sources.length).toBe(turn.entries.length);
-    for (const source of sources) expect(source).toMatch(new RegExp(`^[^@\\s]+@${head}$`));
+    expect(sources).toHaveLength(turn.entries.length);
+    const pinned = turn.entries.filter((entry) => entry.freshness === 'pinned');
+    expect(pinned.length).toBeGreaterThanOrEqual(5);
+    for (const entry of pinned) expect(entry.source.revision).toBe(head);
+    const atCommit = sources.filter((source) => new RegExp(`^[^@\\s]+@${head}$`).test(source));
+    expect(atCommit).toHaveLength(pinned.length);
+    expect(atCommit).toEqual(expect.arrayContaining([`AGENTS.md@${head}`, `src/AGENTS.md@${head}`, `.agents/skills/add-operation/SKILL.md@${head}`]));
+    for (const source of sources.filter((text) => !atCommit.includes(text))) expect(source).toBe(served.url);
 
     // Bodies are collapsed until opened, and open on a click.
     const rules = page.locator('#turn-0 details.section', { hasText: 'src/AGENTS.md' }).first();
