@@ -19,7 +19,7 @@ export function PromptAnatomy({ turn }: { turn: TurnModel }): Child {
       {turn.system.map((block, index) => (
         <details class="section">
           <summary>
-            <span class="kind k-system">system</span> block {index + 1} of {turn.system.length} <span class="muted">· host text · {count(block.length)} chars</span>
+            <span class="kind k-system">system message</span> {index + 1} of {turn.system.length} <span class="muted">· host text · {count(block.length)} chars</span>
           </summary>
           <Body body={{ text: block, cut: 0 }} cutNote={CUT} />
         </details>

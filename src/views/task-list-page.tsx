@@ -21,28 +21,8 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
         Newest first, for <Visible text={tenants.join(', ')} />
       </p>
       <form class="filters" method="get" action="/view">
-        <label>
-          Status
-          <select name="status">
-            <option value="">any</option>
-            {TASK_STATUSES.map((status) => (
-              <option value={status} selected={filters.status === status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Origin
-          <select name="origin">
-            <option value="">any</option>
-            {ORIGINS.map((origin) => (
-              <option value={origin} selected={filters.origin === origin}>
-                {origin}
-              </option>
-            ))}
-          </select>
-        </label>
+        <Choice label="Status" name="status" options={TASK_STATUSES} selected={filters.status} />
+        <Choice label="Origin" name="origin" options={ORIGINS} selected={filters.origin} />
         <label>
           Repository
           <input name="repo" value={filters.repo ?? ''} placeholder="owner/name or git URL" />
@@ -110,5 +90,22 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
         {model.nextHref ? <a href={model.nextHref}>Older tasks</a> : null}
       </p>
     </Layout>
+  );
+}
+
+/** A filter with an "any" choice first. */
+function Choice({ label, name, options, selected }: { label: string; name: string; options: readonly string[]; selected?: string | undefined }): Child {
+  return (
+    <label>
+      {label}
+      <select name={name}>
+        <option value="">any</option>
+        {options.map((option) => (
+          <option value={option} selected={selected === option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
