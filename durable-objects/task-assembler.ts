@@ -130,7 +130,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 }
 
 async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
-  const ref = request.ref ?? DEFAULT_REF;
+  // A commit the caller resolved is still looked up, so a commit the repository lacks fails here.
+  const ref = request.commit ?? request.ref ?? DEFAULT_REF;
   const resolved = await source.resolve(ref, { plan });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);

@@ -29,6 +29,7 @@ import type { RouteDeps } from './deps.ts';
 const CreateTaskSchema = TaskRequestSchema.pick({
   repo: true,
   ref: true,
+  commit: true,
   cwd: true,
   request: true,
   agent: true,
@@ -43,6 +44,7 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   .superRefine((body, ctx) => {
     const agent = resolveAgent(body.agent);
     if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
+    if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
   });
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });

@@ -182,6 +182,11 @@ export const TaskRequestSchema = z.object({
   repo: RepoSchema,
   /** Branch, tag or commit to resolve once at assembly; ignored when `baseCommit` is set. */
   ref: RefSchema.optional(),
+  /**
+   * The commit `ref` already resolved to, when the caller resolved it (the CLI pins locally): the
+   * task is pinned there and keeps `ref` as what it named, so freshness follows the branch.
+   */
+  commit: COMMIT.optional(),
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
   cwd: WorkingDirectorySchema.default(''),

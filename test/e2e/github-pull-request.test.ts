@@ -62,9 +62,10 @@ describe('a pull request delivery through the Worker and the Task object', () =>
     expect(run).toMatchObject({ owner: fx.owner, repo: fx.repo, body: { name: CHECK_RUN_NAME, head_sha: fx.commits.head, status: 'completed', conclusion: 'success' } });
     const { summary } = z.object({ output: z.object({ summary: z.string() }) }).parse(run?.body).output;
     expect(summary).toContain(`**Digest** \`${read.turn.digest}\``);
-    // Rules and skills at the pinned base commit came in one GraphQL query, and the task says what it cost.
-    expect(task.turns[0]?.github).toMatchObject({ requests: { rest: 0, graphql: 1 }, graphqlPoints: 1, remaining: { graphql: { remaining: expect.any(Number) } } });
-    expect(summary).toContain('GitHub API: 1 request (0 REST, 1 GraphQL, 1 GraphQL point)');
+    // Rules, skills and the commit's facts at the pinned base commit came in one GraphQL query, the
+    // pull request's changed files in one REST request, and the task says what it cost.
+    expect(task.turns[0]?.github).toMatchObject({ requests: { rest: 1, graphql: 1 }, graphqlPoints: 1, remaining: { graphql: { remaining: expect.any(Number) } } });
+    expect(summary).toContain('GitHub API: 2 requests (1 REST, 1 GraphQL, 1 GraphQL point)');
     expect(summary).toContain(`[AGENTS.md@${fx.commits.first.slice(0, 12)}](`);
     expect(summary).toMatch(new RegExp(`\\]\\(http://127\\.0\\.0\\.1:\\d+/s/${E2E_SCOPE}/${fx.owner}/${fx.repo}/blob/${fx.commits.first}/AGENTS\\.md\\)`));
 

@@ -18,6 +18,8 @@ async function firstTurn(body: Record<string, unknown>): Promise<{ id: string; t
 }
 
 const user = (turn: AssembledTurn) => turn.messages.find((message) => message.role === 'user')?.content ?? '';
+/** What rules and skills read from the repository (the system provider's pin and inventory aside). */
+const repositoryEntries = (turn: AssembledTurn) => turn.entries.filter((entry) => entry.category !== 'system');
 const outcome = (turn: AssembledTurn, name: string) => turn.providers.find((provider) => provider.name === name);
 
 describe('provider settings through the Worker, the Task object and a git remote', () => {
@@ -26,14 +28,14 @@ describe('provider settings through the Worker, the Task object and a git remote
     expect(turn.commit).toBe(fixtures().opencode.head);
     expect(outcome(turn, 'skills')).toMatchObject({ outcome: 'included' });
     expect(user(turn)).toContain('- release: Cut a release of the worker. (.opencode/skills/release/SKILL.md)');
-    expect(turn.entries.map((entry) => entry.title)).toEqual(['AGENTS.md', 'Skills index', 'Selected skill: release']);
+    expect(repositoryEntries(turn).map((entry) => entry.title)).toEqual(['AGENTS.md', 'Skills index', 'Selected skill: release']);
     expect(turn.settings?.layers.map((layer) => layer.status)).toEqual(['none', 'none', 'none']);
   });
 
   it("follows the repository's .groundwork.yml at the pinned commit, and says what it changed", async () => {
     const { turn } = await firstTurn({ repo: repo('configured'), request: 'Speed up the build.' });
     const head = fixtures().configured.head;
-    expect(turn.entries.map((entry) => [entry.title, entry.source.revision])).toEqual([
+    expect(repositoryEntries(turn).map((entry) => [entry.title, entry.source.revision])).toEqual([
       ['GEMINI.md', head],
       ['Skills index', head],
     ]);
@@ -59,7 +61,7 @@ describe('provider settings through the Worker, the Task object and a git remote
   it('reads no settings file for an untrusted task', async () => {
     const { turn } = await firstTurn({ repo: repo('configured'), request: 'Summarise.', trusted: false });
     expect(turn.settings?.layers[1]).toEqual({ layer: 'repository', status: 'not-read', reason: 'task is untrusted: repo:read is withheld' });
-    expect(turn.entries).toEqual([]);
+    expect(repositoryEntries(turn)).toEqual([]);
     expect(outcome(turn, 'rules')).toMatchObject({ outcome: 'capability-gated' });
   });
 });

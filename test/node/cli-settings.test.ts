@@ -32,10 +32,12 @@ describe('groundwork context: provider settings', () => {
 
   it('maps --rule-file and --skills-root onto the task layer', async () => {
     const turn = await runCliJson(['--repo', repo.dir, '--rule-file', 'GEMINI.md', '--skills-root', 'tools/skills/*']);
-    expect(turn.entries.map((entry) => entry.title)).toEqual(['GEMINI.md', 'Skills index']);
+    expect(turn.entries.filter((entry) => entry.category !== 'system').map((entry) => entry.title)).toEqual(['GEMINI.md', 'Skills index']);
     expect(userMessage(turn)).toContain('- bench:');
     expect(userMessage(turn)).not.toContain('- triage:');
     expect(turn.providers.map((provider) => provider.reason)).toEqual([
+      undefined,
+      'github:api is not available for this task',
       'settings: filenames=["GEMINI.md"] (task)',
       'settings: roots=["tools/skills/*"] (task)',
       // The CLI keeps no knowledge.

@@ -30,7 +30,7 @@ describe('every kind of checkout', () => {
     origin.remove();
   });
 
-  const rulesOf = async (argv: string[]) => (await runCliJson([...argv, '--cwd', 'src'])).entries.map((e) => `${e.source.path}@${e.source.revision}`);
+  const rulesOf = async (argv: string[]) => (await runCliJson([...argv, '--cwd', 'src'])).entries.filter((e) => e.provider === 'rules').map((e) => `${e.source.path}@${e.source.revision}`);
   const expected = () => [`AGENTS.md@${head}`, `src/AGENTS.md@${head}`];
 
   it('reads a bare repository (and a mirror)', async () => {
@@ -78,7 +78,7 @@ describe('every kind of checkout', () => {
     expect(into.stderr).toContain(`run with --repo ${parent.dir}/vendor/lib`);
     // Inside the submodule, .git is a file pointing into the parent's .git/modules.
     const inside = await runCliJson(['--repo', `${parent.dir}/vendor/lib`, '--cwd', 'src']);
-    expect(inside.entries.map((e) => e.source.path)).toEqual(['AGENTS.md', 'src/AGENTS.md']);
+    expect(inside.entries.filter((e) => e.provider === 'rules').map((e) => e.source.path)).toEqual(['AGENTS.md', 'src/AGENTS.md']);
   });
 
   it('says which case it is when objects are missing from a partial clone', async () => {

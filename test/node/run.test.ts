@@ -48,9 +48,9 @@ describe('groundwork run', () => {
       const first = await runInProcess([...inputs, '--state', state, '--json']);
       expect(first.code, first.stderr).toBe(0);
       const served = AssembledTurnSchema.parse(JSON.parse(first.stdout));
-      expect(served.digest).toBe(local.digest);
       expect(served.messages).toEqual(local.messages);
-      expect(served.entries.map((e) => e.source.path)).toEqual(['AGENTS.md', 'services/auth/AGENTS.md', '.agents/skills', '.agents/skills/tdd/SKILL.md']);
+      expect(served.digest).toBe(local.digest);
+      expect(served.entries.filter((e) => e.category !== 'system').map((e) => e.source.path)).toEqual(['AGENTS.md', 'services/auth/AGENTS.md', '.agents/skills', '.agents/skills/tdd/SKILL.md']);
       expect(first.gitRequests).toBeGreaterThan(0);
       expect(first.stderr).toContain('warning: AGENTS.md has uncommitted changes; showing HEAD');
       expect(first.stderr).toMatch(/Worker ready in \d+ ms/);
@@ -72,8 +72,10 @@ describe('groundwork run', () => {
       expect(run.code, run.stderr).toBe(0);
       const turns = AssembledTurnSchema.array().parse(JSON.parse(run.stdout));
       expect(turns.map((t) => t.turn)).toEqual([0, 1]);
-      // Rules, skills and memory are first-turn providers: turn 1 re-runs none and appends nothing.
+      // Every default provider is first-turn: turn 1 re-runs none and appends nothing.
       expect(turns[1]?.providers.map((p) => [p.name, p.outcome])).toEqual([
+        ['system', 'turn-gated'],
+        ['task-facts', 'turn-gated'],
         ['rules', 'turn-gated'],
         ['skills', 'turn-gated'],
         ['memory', 'turn-gated'],

@@ -20,6 +20,7 @@ describe('honest notices through the Task object', () => {
       ['task-facts', 'capability-gated', 'github:api is not available for this task'],
       ['rules', 'timed-out', 'no result within 5000 ms'],
       ['skills', 'timed-out', 'no result within 5000 ms'],
+      ['memory', 'empty', undefined],
     ]);
     const [task] = turn.items;
     if (task?.type !== 'message') throw new Error('no task item');

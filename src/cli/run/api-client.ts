@@ -17,6 +17,7 @@ const EnvelopeSchema = z.object({ error: z.object({ code: z.string(), message: z
 export interface CreateTaskBody {
   repo: string;
   ref: string;
+  commit: string;
   cwd: string;
   request: string;
   agent: string;

@@ -121,7 +121,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
     const { id, viewUrl } = await step(
-      api.createTask({ repo: source.repository, ref: commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
+      api.createTask({ repo: source.repository, ref: options.ref, commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
     );
     progress(`task ${id}`);
     if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);
