@@ -18,7 +18,10 @@ beforeAll(() => {
 afterAll(() => stopRouting());
 
 async function pullRequestTask(): Promise<string> {
-  const accepted = await post(WEBHOOK_URL, await signedDelivery(pullRequestOpened()));
+  // A body of its own: task ids follow the signed body, and check runs are recorded across test files.
+  const payload = pullRequestOpened();
+  payload.pull_request.title = 'Inspector links';
+  const accepted = await post(WEBHOOK_URL, await signedDelivery(payload));
   expect(accepted.status).toBe(202);
   const { taskId } = await accepted.json<{ taskId: string }>();
   await settledTask(taskId, installation);
