@@ -1,11 +1,17 @@
 /**
  * @module durable-objects/task-assembler
  * Turns a stored task and a turn number into a turn record: resolve and pin the commit once,
- * then run the shared context pipeline. Turn 0 renders the full first request; later turns
- * render only the context sections of `turns: all` providers.
+ * open the repository at it, then run the shared context pipeline. Turn 0 renders the full first
+ * request; later turns render only the context sections of `turns: all` providers.
+ *
+ * One assembly runs under one deadline. Every network step (the ref and its read-ahead, the tree
+ * or pack, the settings file, every provider read) gets its signal, and the assembly rejects at
+ * the deadline even if a step ignores it, naming the step in progress and so the repository and
+ * its host. A repository that cannot be read is a failed assembly, never a turn without its rules.
  */
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
+import type { ProviderOutcome } from '../src/context/outcome.ts';
 import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { Capability, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
@@ -13,11 +19,12 @@ import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
 import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { renderContext } from '../src/context/render.ts';
-import { assembleFirstTurn, gatherContext, summariseEntry } from '../src/context/turn.ts';
+import { assembleFirstTurn, gatherContext, readsRepository, summariseEntry } from '../src/context/turn.ts';
+import { withDeadline } from '../src/lib/deadline.ts';
 import type { GitHubUsage } from '../src/sources/github/usage.ts';
 import type { KeyValueStore } from '../src/sources/key-value-store.ts';
 import type { GitHubApi } from '../src/sources/pull-requests.ts';
-import type { RepositorySource } from '../src/sources/snapshot.ts';
+import type { RepositorySource, Snapshot } from '../src/sources/snapshot.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -34,14 +41,21 @@ export interface AssemblerDeps {
   /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
   knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
-  signal?: AbortSignal;
+  /** Milliseconds one assembly may take, all its steps together (ASSEMBLY_TIMEOUT_MS). */
+  deadlineMs: number;
 }
 
 /** What a task that names no ref is resolved from: the repository's default branch. */
 const DEFAULT_REF = 'HEAD';
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
-  return async (task, turn) => {
+  return (task, turn) => {
+    let step = 'opening the source';
+    const overdue = () => `turn ${turn} was not assembled within ${deps.deadlineMs} ms (ASSEMBLY_TIMEOUT_MS): still ${step}`;
+    return withDeadline(deps.deadlineMs, overdue, (signal) => assemble(task, turn, signal, (next) => (step = next)));
+  };
+
+  async function assemble(task: TaskRow, turn: number, signal: AbortSignal, progress: (step: string) => void): Promise<TurnRecord> {
     const { request } = task;
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
@@ -64,28 +78,44 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
     // What the providers will read, so the source can fetch it with the ref's resolution.
     const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
-    const commit = task.commit_sha ?? deps.pinCommit(request.baseCommit ?? (await resolveCommit(source, request, plan)));
+    let commit = task.commit_sha;
+    if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
+    if (!commit) {
+      progress(`resolving ${refToResolve(request)} of ${source.repository}`);
+      commit = deps.pinCommit(await resolveCommit(source, request, plan, signal));
+    }
 
     const view: TaskView = { ...unpinned, commit };
+    const snapshot = source.snapshot(commit, { plan, signal });
     const input = {
       registry: deps.registry,
       agent: agent.agent,
       available,
       ...(knowledge ? { knowledge } : {}),
-      snapshot: source.snapshot(commit, { plan }),
+      snapshot,
       source,
       ...(github ? { github } : {}),
       task: view,
       turn,
       settings,
       now: deps.now,
+      signal,
       ...(cache ? { cache } : {}),
-      ...(deps.signal ? { signal: deps.signal } : {}),
     };
+    const reads = readsRepository(input);
+    if (reads) {
+      // What every repository provider reads first (for a git URL: the pack). Opened here, it gets
+      // the assembly's time rather than one provider's, and a repository that cannot be read fails
+      // the assembly once, with its own reason.
+      progress(`reading ${source.repository} at ${commit}`);
+      await openRepository(snapshot, plan);
+    }
+    progress(`running providers on ${source.repository} at ${commit}`);
     const createdAt = deps.now();
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
+      if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const [item] = first.items;
       if (item?.type !== 'message') throw new Error('the first request has no task item');
       return {
@@ -108,6 +138,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const gathered = await gatherContext(input);
+    if (reads) assertSomeRead(gathered.outcomes, deps.registry, snapshot);
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
@@ -126,14 +157,44 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       createdAt,
       ...(usage ? { github: usage() } : {}),
     };
-  };
+  }
 }
 
-async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan): Promise<string> {
-  // A commit the caller resolved is still looked up, so a commit the repository lacks fails here.
-  const ref = request.commit ?? request.ref ?? DEFAULT_REF;
-  const resolved = await source.resolve(ref, { plan });
+/** A commit the caller resolved is still looked up, so a commit the repository lacks fails here. */
+function refToResolve(request: TaskRequest): string {
+  return request.commit ?? request.ref ?? DEFAULT_REF;
+}
+
+async function resolveCommit(source: RepositorySource, request: TaskRequest, plan: ReadPlan, signal: AbortSignal): Promise<string> {
+  const ref = refToResolve(request);
+  const resolved = await source.resolve(ref, { plan, signal });
   if (resolved.status === 'ok') return resolved.commit;
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
-  throw new Error(`could not resolve ${ref} in ${source.repository}: ${resolved.reason}`);
+  const reason = `could not resolve ${ref} in ${source.repository}: ${resolved.reason}`;
+  throw resolved.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+}
+
+/**
+ * Lists a directory the providers will list anyway (the plan's first, else the root), which loads
+ * what they all share: the pack, the tree, or the read-ahead. Whatever it answers besides
+ * `failed` (even `missing`) means the repository can be read at this commit.
+ */
+async function openRepository(snapshot: Snapshot, plan: ReadPlan): Promise<void> {
+  const listed = await snapshot.list(plan.dirs[0] ?? plan.walks[0]?.prefix ?? '');
+  if (listed.status !== 'failed') return;
+  const reason = `could not read ${snapshot.repository} at ${snapshot.commit}: ${listed.reason}`;
+  throw listed.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+}
+
+/**
+ * A turn whose every repository provider failed or timed out has no rules at all: an honest
+ * answer is a failed assembly (retried while attempts remain), not a ready task without them.
+ */
+function assertSomeRead(outcomes: readonly ProviderOutcome[], registry: Registry, snapshot: Snapshot): void {
+  const ran = (outcome: ProviderOutcome) => outcome.outcome !== 'turn-gated' && outcome.outcome !== 'capability-gated' && outcome.outcome !== 'disabled';
+  const readers = outcomes.filter((outcome) => ran(outcome) && registry.get(outcome.name)?.requires.includes('repo:read'));
+  const unread = readers.filter((outcome) => outcome.outcome === 'failed' || outcome.outcome === 'timed-out');
+  if (readers.length === 0 || unread.length < readers.length) return;
+  const reasons = unread.map((outcome) => `${outcome.name} ${outcome.outcome}: ${outcome.reason ?? 'no reason'}`).join('; ');
+  throw new Error(`no repository provider could read ${snapshot.repository} at ${snapshot.commit}: ${reasons}`);
 }

@@ -110,6 +110,11 @@ export class TaskStore {
     this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, JSON.stringify(record), record.createdAt);
   }
 
+  /** Bytes of the stored transcript: each item's JSON in UTF-8, as `storedItemBytes` counts it. */
+  transcriptBytes(): number {
+    return this.#sql.exec<{ bytes: number }>('SELECT COALESCE(SUM(length(CAST(item AS BLOB))), 0) AS bytes FROM transcript').one().bytes;
+  }
+
   hasItem(id: string): boolean {
     return this.#sql.exec('SELECT 1 FROM transcript WHERE item_id = ?', id).toArray().length > 0;
   }

@@ -16,6 +16,7 @@ import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus 
 import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
+import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import type { InspectAccess, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
@@ -27,7 +28,7 @@ import { createTaskAssembler } from './task-assembler.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { TurnLedger } from './turn-ledger.ts';
+import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
 
 export const MAX_ASSEMBLY_ATTEMPTS = 3;
@@ -68,6 +69,7 @@ export class TaskObject extends DurableObject<Env> {
           return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
         },
         now: () => Date.now(),
+        deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
     });
   }
@@ -131,9 +133,23 @@ export class TaskObject extends DurableObject<Env> {
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
     const task = this.#owned(tenant);
     if (!task) return { status: 'not-found' };
+    if (turn === 0 && task.status === 'failed') {
+      // Retries are the alarm's, and bounded; a client re-running a failed task would unbound them.
+      return { status: 'conflict', message: `the task is failed after ${task.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} attempts (${task.status_reason ?? 'no reason'}); a failed task is not assembled again: create a new task to try again` };
+    }
     if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
     if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
-    const result = await this.#ledger.begin(turn);
+    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcriptBytes() >= MAX_TRANSCRIPT_BYTES) {
+      // Host context items count too; past the cap no new turn may add one.
+      return { status: 'conflict', message: `the transcript holds its cap of ${MAX_TRANSCRIPT_BYTES} bytes; turn ${turn} cannot begin (start a new task with parentTaskId to continue)` };
+    }
+    let result: BeginResult;
+    try {
+      result = await this.#ledger.begin(turn);
+    } catch (error) {
+      // Nothing was stored; the client may begin the turn again.
+      return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
+    }
     if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
     if (result.status === 'not-found') return result;
     return this.readTurn(tenant, turn);
@@ -154,6 +170,17 @@ export class TaskObject extends DurableObject<Env> {
     // All or nothing: a batch with one unpaired result appends none of its items.
     const problem = checkPairing(this.#store.toolItems(), items);
     if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
+    // All or nothing, and only what is new counts: a retried batch is duplicates, never too large.
+    const fresh = new Map<string, TranscriptItem>();
+    for (const item of items) if (!fresh.has(item.id) && !this.#store.hasItem(item.id)) fresh.set(item.id, item);
+    const adding = [...fresh.values()].reduce((sum, item) => sum + storedItemBytes(item), 0);
+    const stored = this.#store.transcriptBytes();
+    if (adding > 0 && stored + adding > MAX_TRANSCRIPT_BYTES) {
+      return {
+        status: 'too-large',
+        message: `appending ${adding} bytes would bring the transcript to ${stored + adding}, over its cap of ${MAX_TRANSCRIPT_BYTES} bytes; nothing was appended (start a new task with parentTaskId to continue)`,
+      };
+    }
     const appended: string[] = [];
     const duplicates: string[] = [];
     for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
@@ -186,6 +213,13 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   async #attemptFirstTurn(): Promise<TurnResult> {
+    const before = this.#store.task();
+    if (before && before.attempts >= MAX_ASSEMBLY_ATTEMPTS && !this.#store.turn(0)) {
+      // Only an attempt cut off mid-way (the object restarted) leaves a task here; it gets no fourth.
+      const reason = `attempt ${before.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} ended without a result (the task object restarted while assembling); no attempts remain`;
+      await this.#finish('failed', reason);
+      return { status: 'failed', reason };
+    }
     const attempt = this.#store.countAttempt(Date.now());
     this.#store.setStatus('assembling', null, Date.now());
     await this.#reportToIndex();

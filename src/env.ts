@@ -43,6 +43,11 @@ export const ConfigSchema = z.object({
       return tokens;
     }),
   TASK_RETENTION_DAYS: z.coerce.number().int().positive().max(3650).default(30),
+  /**
+   * Milliseconds one assembly attempt may take, every network step included (ref, tree or pack,
+   * provider reads). A task makes at most three attempts.
+   */
+  ASSEMBLY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** Bytes a remote git fetch may transfer before it fails. */
   GIT_MAX_FETCH_BYTES: z.coerce.number().int().positive().default(16 * 1024 * 1024),
   /**

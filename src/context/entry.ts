@@ -3,6 +3,7 @@
  * What a provider returns. Entries are validated by the runner before anything else sees them.
  */
 import { z } from 'zod';
+import { MAX_TITLE_CHARS } from './title.ts';
 
 export const FRESHNESS = ['pinned', 'snapshot', 'volatile'] as const;
 /** `pinned`: immutable at its revision. `snapshot`: may have changed since read. `volatile`: re-read before acting. */
@@ -31,7 +32,7 @@ export type Source = z.infer<typeof SourceSchema>;
 
 export const EntrySchema = z
   .object({
-    title: z.string().min(1).max(200),
+    title: z.string().min(1).max(MAX_TITLE_CHARS),
     body: z.string(),
     source: SourceSchema,
     freshness: z.enum(FRESHNESS),

@@ -11,14 +11,14 @@ import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { EntrySchema } from './entry.ts';
+import { EntrySchema, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import { CAPABILITIES, type Capability, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
-import { describeIssues } from './zod-issues.ts';
+import { describeIssues, fieldPath } from './zod-issues.ts';
 
 export interface RunInput {
   registry: Registry;
@@ -50,6 +50,11 @@ export interface ProviderSetup {
   budget?: number;
   /** Set when settings turned the provider off: the reason. */
   disabled?: string;
+  /**
+   * Set when a settings layer that applies could not be read (the repository's file): the reason.
+   * The provider then fails with it instead of running on settings that may not be its own.
+   */
+  unsettled?: string;
   /** Which settings differ from the provider's defaults, for the outcome's reason. */
   note?: string;
 }
@@ -64,7 +69,8 @@ export interface RunResult {
   entries: ContextEntry[];
 }
 
-const ResultSchema = z.object({ entries: z.array(EntrySchema), notes: z.array(z.string()).default([]) });
+/** Entries are checked one by one below, so one bad entry costs only itself. */
+const ResultSchema = z.object({ entries: z.array(z.unknown()), notes: z.array(z.string()).default([]) });
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[] };
 
@@ -121,6 +127,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
   const access = grantAccess(provider, input);
   if ('gated' in access) return gated('capability-gated', access.gated);
+  if (setup.unsettled) return gated('failed', setup.unsettled);
 
   const settled = await runProvider(
     provider,
@@ -133,7 +140,11 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
-  const { entries, notes } = returned.data;
+  const { entries, invalid } = validateEntries(returned.data.entries);
+  if (entries.length === 0 && invalid.length > 0) {
+    return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
+  }
+  const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
 
   const fit = fitProviderBudget(provider, budget, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
@@ -141,6 +152,19 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+}
+
+/** Valid entries in order, and one issue line per invalid entry naming its index and field. */
+function validateEntries(raw: readonly unknown[]): { entries: Entry[]; invalid: string[] } {
+  const entries: Entry[] = [];
+  const invalid: string[] = [];
+  raw.forEach((candidate, index) => {
+    const parsed = EntrySchema.safeParse(candidate);
+    if (parsed.success) entries.push(parsed.data);
+    // One line per entry (its issues joined by commas), so the outcome's `; `-separated reason counts entries.
+    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`entries[${index}]`, issue.path)}: ${issue.message}`).join(', '));
+  });
+  return { entries, invalid };
 }
 
 type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'withheld'>;

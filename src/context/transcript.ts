@@ -17,6 +17,7 @@
 import { z } from 'zod';
 import { unreachable } from '../lib/unreachable.ts';
 import { STABILITIES } from './entry.ts';
+import { itemBytesIssue } from './transcript-limits.ts';
 
 /** Ids starting with this are written by the host only (the task item, context items). */
 export const HOST_ITEM_PREFIX = 'local:';
@@ -35,7 +36,14 @@ export const PART_SEPARATOR = '\n\n';
 export const MAX_ARGUMENT_DEPTH = 64;
 
 const ItemIdSchema = z.string().min(1).max(200);
-const TextSchema = z.string().max(1_000_000);
+// Unbounded as stored, so every stored row parses whatever the limits were when it was written;
+// what a client may send is bounded in bytes (ClientItemSchema below).
+const TextSchema = z.string();
+/** Client text: counted in UTF-8 bytes, as it is stored and sent on. */
+const ClientTextSchema = z.string().superRefine((text, ctx) => {
+  const issue = itemBytesIssue(text);
+  if (issue) ctx.addIssue({ code: 'custom', message: issue });
+});
 /** Tool names and call ids are sent to every vendor; these are the characters all of them accept. */
 const VENDOR_SAFE = /^[A-Za-z0-9_-]+$/;
 export const ToolNameSchema = z.string().min(1).max(64).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only');
@@ -64,7 +72,8 @@ const toolCallShape = {
     .record(z.string(), z.unknown(), {
       error: (issue) => (issue.input === undefined ? 'required: the tool input as a JSON object (not JSON text in content)' : 'must be a JSON object'),
     })
-    .refine((value) => jsonDepth(value) <= MAX_ARGUMENT_DEPTH, `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`),
+    // Aborts, so nothing serialises arguments nested past the limit.
+    .refine((value) => jsonDepth(value) <= MAX_ARGUMENT_DEPTH, { message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, abort: true }),
 };
 
 const toolResultShape = {
@@ -112,9 +121,16 @@ const ClientItemIdSchema = ItemIdSchema.refine((id) => !id.startsWith(HOST_ITEM_
 export const ClientItemSchema = z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ ...messageShape, id: ClientItemIdSchema, content: TextSchema.min(1) }),
-    z.strictObject({ ...toolCallShape, id: ClientItemIdSchema }),
-    z.strictObject({ ...toolResultShape, id: ClientItemIdSchema }),
+    z.strictObject({ ...messageShape, id: ClientItemIdSchema, content: ClientTextSchema.min(1) }),
+    z.strictObject({
+      ...toolCallShape,
+      id: ClientItemIdSchema,
+      arguments: toolCallShape.arguments.superRefine((value, ctx) => {
+        const issue = itemBytesIssue(JSON.stringify(value), "a tool call's arguments (as JSON)");
+        if (issue) ctx.addIssue({ code: 'custom', message: issue });
+      }),
+    }),
+    z.strictObject({ ...toolResultShape, id: ClientItemIdSchema, content: ClientTextSchema }),
   ],
   { error: 'must be "message", "tool_call" or "tool_result"' },
 );

@@ -14,6 +14,7 @@ import { CATEGORIES, type Capability } from './provider.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
+import { selects } from './provider-selection.ts';
 import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
 import { settleSettings, type HostSettings } from './settings/settle.ts';
 import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
@@ -144,4 +145,17 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     truncated: entry.truncated,
     warnings: entry.warnings,
   };
+}
+
+/**
+ * Whether assembling this turn reads the repository at all: some provider of the agent's set
+ * needs `repo:read`, is granted it, and runs on this turn. Mirrors the runner's gates.
+ */
+export function readsRepository(input: Pick<AssembleInput, 'registry' | 'agent' | 'available' | 'task' | 'turn'>): boolean {
+  const { agent, registry, turn } = input;
+  const grant = grantCapabilities({ agent, trusted: input.task.trusted, available: input.available });
+  if (!grant.granted.has('repo:read')) return false;
+  return registry.providers.some(
+    (provider) => selects(agent.providers, provider.name) && provider.requires.includes('repo:read') && (turn === 0 || provider.turns === 'all'),
+  );
 }

@@ -7,18 +7,18 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { fieldPath } from '../context/zod-issues.ts';
 import { ApiError } from './errors.ts';
+import { readBodyBytes } from './read-body.ts';
 
-/** Bodies larger than this are refused before parsing. */
+/** Bodies larger than this (in bytes, as sent) are refused before parsing. */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) throw new ApiError('unsupported_media_type', 'content-type must be application/json');
-  const text = await c.req.text();
-  if (text.length > MAX_JSON_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_JSON_BYTES} bytes`);
+  const bytes = await readBodyBytes(c, MAX_JSON_BYTES);
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
     throw new ApiError('bad_request', 'body is not valid JSON');
   }

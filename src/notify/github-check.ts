@@ -19,6 +19,7 @@ export interface CheckRunInput {
   completedAt: Date;
   /** The task's inspector page; GitHub shows it as the check's "View more details" link. */
   detailsUrl?: string;
+  signal?: AbortSignal;
 }
 
 /**
@@ -37,5 +38,6 @@ export async function createContextCheckRun(octokit: Octokit, input: CheckRunInp
     external_id: input.taskId,
     ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
     output: input.output,
+    ...(input.signal ? { request: { signal: input.signal } } : {}),
   });
 }

@@ -24,17 +24,22 @@ export interface NotifyDeps {
   fetch: typeof fetch;
   /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
   tokens?: KeyValueStore;
+  /** Bounds the whole report, so a silent GitHub or Slack cannot hold a finished task. */
+  timeoutMs?: number;
 }
+
+export const NOTIFY_TIMEOUT_MS = 10_000;
 
 /**
  * @example
  * await notifyTaskResult({ config: getConfig(env), fetch }, task.request.notify, { taskId, status: 'ready', turn });
  */
 export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result: TaskResult): Promise<void> {
+  const signal = AbortSignal.timeout(deps.timeoutMs ?? NOTIFY_TIMEOUT_MS);
   try {
     if (notify.kind === 'slack') {
       const text = result.status === 'ready' ? slackTurnText(result.turn, result.taskId, result.viewUrl) : slackFailureText(result.reason, result.taskId, result.viewUrl);
-      const problem = await postSlackResponse(deps.fetch, notify.responseUrl, text);
+      const problem = await postSlackResponse(deps.fetch, notify.responseUrl, text, signal);
       if (problem) console.warn(`task ${result.taskId}: Slack response not delivered: ${problem}`);
       return;
     }
@@ -52,6 +57,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
       output: result.status === 'ready' ? turnSummary(result.turn, result.taskId, result.github) : failureSummary(result.reason, result.taskId),
       completedAt: new Date(),
       ...(result.viewUrl ? { detailsUrl: result.viewUrl } : {}),
+      signal,
     });
   } catch (error) {
     const subject = notify.kind === 'slack' ? 'the Slack response_url' : `check run on ${notify.owner}/${notify.repo}@${notify.headSha}`;

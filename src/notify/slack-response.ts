@@ -41,12 +41,12 @@ export function slackFailureText(reason: string, taskId: string, viewUrl?: strin
 }
 
 /** Resolves to an error description, or undefined when Slack accepted the message. */
-export async function postSlackResponse(fetch: typeof globalThis.fetch, responseUrl: string, text: string): Promise<string | undefined> {
+export async function postSlackResponse(fetch: typeof globalThis.fetch, responseUrl: string, text: string, signal: AbortSignal): Promise<string | undefined> {
   const response = await fetch(responseUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ response_type: 'ephemeral', replace_original: false, text }),
-    signal: AbortSignal.timeout(10_000),
+    signal,
   });
   await response.body?.cancel();
   return response.ok ? undefined : `Slack answered ${response.status}`;

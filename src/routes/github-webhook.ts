@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../app.ts';
 import { getConfig } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
+import { readBodyBytes } from '../http/read-body.ts';
 import { dispatchDelivery, signedDeliveryKey } from '../triggers/github/dispatch.ts';
 import { parseGitHubEvent } from '../triggers/github/events.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
@@ -53,8 +54,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
       ...(config.GITHUB_APP_PRIVATE_KEY ? [] : ['GITHUB_APP_PRIVATE_KEY']),
     ];
     if (missingApp.length > 0) throw new ApiError('not_configured', `the GitHub App is not configured: set ${missingApp.join(' and ')}`);
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    if (body.byteLength > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_BODY_BYTES} bytes`);
+    const body = await readBodyBytes(c, MAX_BODY_BYTES);
     if (!(await verifyWithRotation(secrets, body, c.req.header('X-Hub-Signature-256')))) {
       throw new ApiError('unauthorized', 'X-Hub-Signature-256 does not match the body');
     }

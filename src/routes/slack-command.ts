@@ -9,6 +9,7 @@ import type { AppEnv } from '../app.ts';
 import { getConfig } from '../env.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import { ApiError } from '../http/errors.ts';
+import { readBodyBytes } from '../http/read-body.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
 import { handleSlashCommand } from '../triggers/slack/handle-command.ts';
 import { verifySlackRequest } from '../triggers/slack/verify.ts';
@@ -37,8 +38,7 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
     }
     const config = getConfig(c.env);
     if (!config.SLACK_SIGNING_SECRET) throw new ApiError('not_configured', 'no Slack signing secret is configured');
-    const body = new Uint8Array(await c.req.arrayBuffer());
-    if (body.byteLength > MAX_BODY_BYTES) throw new ApiError('payload_too_large', `body exceeds ${MAX_BODY_BYTES} bytes`);
+    const body = await readBodyBytes(c, MAX_BODY_BYTES);
     const verified = await verifySlackRequest({
       secret: config.SLACK_SIGNING_SECRET,
       timestamp: c.req.header('X-Slack-Request-Timestamp'),

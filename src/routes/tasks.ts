@@ -169,6 +169,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     if (result.status === 'not-found') throw await refusedWrite(c, id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
+    if (result.status === 'too-large') throw new ApiError('payload_too_large', result.message);
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });
 

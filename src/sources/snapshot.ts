@@ -30,7 +30,13 @@ export type ListResult =
   | { status: 'missing'; path: string }
   | { status: 'not-a-directory'; path: string }
   | { status: 'invalid-path'; path: string; reason: string }
-  | { status: 'failed'; path: string; reason: string };
+  | SourceFailure;
+
+/**
+ * The source could not be read. `permanent`: asking again cannot help (no access, not found, over
+ * a size cap); without it the failure may pass (network, 5xx, a deadline).
+ */
+export type SourceFailure = { status: 'failed'; path: string; reason: string; permanent?: true };
 
 export type ReadResult =
   | {
@@ -57,7 +63,7 @@ export type ReadResult =
   | { status: 'invalid-path'; path: string; reason: string }
   /** The source chose not to spend a request on an optional read (e.g. its API budget is low). */
   | { status: 'skipped'; path: string; reason: string }
-  | { status: 'failed'; path: string; reason: string };
+  | SourceFailure;
 
 export interface ReadOptions {
   /** Read at most this many bytes of the blob; the result reports the total size. */
@@ -98,7 +104,18 @@ export interface Snapshot {
 export type ResolveResult =
   | { status: 'ok'; commit: CommitSha }
   | { status: 'missing'; ref: string }
-  | { status: 'failed'; ref: string; reason: string };
+  | { status: 'failed'; ref: string; reason: string; permanent?: true };
+
+export interface SnapshotOptions {
+  /** What the task's readers will ask for; a source may read it ahead. */
+  plan?: ReadPlan;
+  /**
+   * Bounds the loads a snapshot shares among its callers (the commit's tree, a fetched pack),
+   * e.g. an assembly's deadline. Each call still waits under its own signal, so one caller
+   * giving up never fails the others' reads.
+   */
+  signal?: AbortSignal;
+}
 
 /**
  * Where snapshots come from: resolve a ref to a commit once per task, then pin to it. A plan
@@ -108,5 +125,5 @@ export type ResolveResult =
 export interface RepositorySource {
   readonly repository: string;
   resolve(ref: string, options?: { signal?: AbortSignal; plan?: ReadPlan }): Promise<ResolveResult>;
-  snapshot(commit: CommitSha, options?: { plan?: ReadPlan }): Snapshot;
+  snapshot(commit: CommitSha, options?: SnapshotOptions): Snapshot;
 }

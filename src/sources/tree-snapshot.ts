@@ -3,12 +3,19 @@
  * A Snapshot built from two primitives every git backend has: the flat recursive tree of a
  * commit and blobs by object id. Listing, confinement, symlink policy and decoding live here
  * once, so the GitHub API and isomorphic-git sources differ only in how they load objects.
+ *
+ * What the snapshot loads once for every caller (the tree, its directories, a read-ahead) runs
+ * under the snapshot's own signal, e.g. an assembly's deadline; each call waits for it under its
+ * caller's signal. So one reader giving up (a provider's timeout) neither cancels the load for the
+ * others nor is held by it.
  */
 import { decodeBlob } from './decode.ts';
 import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
 import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
-import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import { untilAborted } from '../lib/abortable.ts';
+import { PermanentSourceError } from './permanent.ts';
+import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -50,13 +57,12 @@ interface TreeView {
   children(dir: string, signal?: AbortSignal): Promise<TreeEntry[]>;
 }
 
-export interface TreeSnapshotOptions {
+/** `plan`: what the readers will ask for, answered from `loadPartial` where it can. `signal`: bounds the shared loads. */
+export interface TreeSnapshotOptions extends SnapshotOptions {
   repository: string;
   commit: CommitSha;
   uri: (path: string) => string;
   loader: TreeLoader;
-  /** What the readers will ask for; the snapshot answers from `loadPartial` what it can. */
-  plan?: ReadPlan;
 }
 
 interface TreeIndex {
@@ -65,23 +71,22 @@ interface TreeIndex {
 }
 
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
-  const { loader, plan } = options;
-  const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader)) : flatView(loader);
+  const { loader, plan, signal: lifetime } = options;
+  const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader), lifetime) : flatView(loader, lifetime);
   let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
   const loadPartial = (signal?: AbortSignal): Promise<PartialIndex | undefined> => {
     if (!plan || isEmptyPlan(plan) || !loader.loadPartial) return Promise.resolve(undefined);
-    partial ??= loader.loadPartial(plan, signal).then(
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const load = loader.loadPartial.bind(loader, plan);
+    // A failed read-ahead only sends readers to the whole tree, which says why if it fails too.
+    partial ??= shared(lifetime, () => load(lifetime)).then(
       (read) => (isConsistent(read) ? indexPartialTree(read) : undefined),
       () => undefined,
     );
-    return partial.then((known) => {
-      // An abort is the caller's; the read-ahead's other failures only send readers to the whole tree.
-      if (signal?.aborted) throw signal.reason;
-      return known;
-    });
+    return untilAborted(partial, signal);
   };
 
   /** The entry at a normalised path, from the read-ahead when it knows (null there means absent). */
@@ -163,13 +168,20 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     },
 
     async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
-      if (!commitInfo) {
-        // A read-ahead that brought the commit's facts along saves a request for them.
-        commitInfo = loadPartial(signal).then((known) => (known?.commit?.commit === options.commit ? known.commit : loader.loadCommit(signal)));
-        commitInfo.catch(() => (commitInfo = undefined));
-      }
       try {
-        return { status: 'ok', info: await commitInfo };
+        signal?.throwIfAborted();
+        if (!commitInfo) {
+          // Shared by every caller, so it loads under the snapshot's signal. A read-ahead that
+          // brought the commit's facts along saves a request for them.
+          commitInfo = shared(lifetime, async () => {
+            const known = await loadPartial(lifetime);
+            if (known?.commit?.commit === options.commit) return known.commit;
+            lifetime?.throwIfAborted();
+            return loader.loadCommit(lifetime);
+          });
+          commitInfo.catch(() => (commitInfo = undefined));
+        }
+        return { status: 'ok', info: await untilAborted(commitInfo, signal) };
       } catch (error) {
         const { reason } = failure(options.commit, error, signal);
         return { status: 'failed', reason };
@@ -179,15 +191,16 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
 }
 
 /** The whole tree, loaded once (one request for the GitHub API, one fetch for a remote). */
-function flatView(loader: TreeLoader): TreeView {
+function flatView(loader: TreeLoader, lifetime: AbortSignal | undefined): TreeView {
   let index: Promise<TreeIndex> | undefined;
   const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
+    if (signal?.aborted) return Promise.reject(signal.reason);
     if (!index) {
-      index = loader.loadTree(signal).then(buildIndex);
+      index = shared(lifetime, () => loader.loadTree(lifetime)).then(buildIndex);
       // A failed load is not memoised: the next call may succeed.
       index.catch(() => (index = undefined));
     }
-    return index;
+    return untilAborted(index, signal);
   };
   return {
     entry: async (path, signal) => (await loadIndex(signal)).byPath.get(path),
@@ -196,23 +209,36 @@ function flatView(loader: TreeLoader): TreeView {
 }
 
 /** Directory by directory, each read once, only along the paths asked about. */
-function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>): TreeView {
+function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>, lifetime: AbortSignal | undefined): TreeView {
   const directories = new Map<string, Promise<TreeIndex | undefined>>();
-  const directory = (dir: string, signal?: AbortSignal): Promise<TreeIndex | undefined> => {
+  /** Shared by every caller, so it loads under the snapshot's signal. */
+  const directory = (dir: string): Promise<TreeIndex | undefined> => {
     let loaded = directories.get(dir);
     if (!loaded) {
       loaded = (async () => {
-        if (dir === '') return buildIndex(await loadDirectory(undefined, '', signal));
-        const self = await entry(dir, signal);
-        return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, signal)) : undefined;
+        lifetime?.throwIfAborted();
+        if (dir === '') return buildIndex(await loadDirectory(undefined, '', lifetime));
+        const self = await entryOf(dir);
+        return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, lifetime)) : undefined;
       })();
       directories.set(dir, loaded);
       loaded.catch(() => directories.delete(dir));
     }
     return loaded;
   };
-  const entry = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path), signal))?.byPath.get(path);
-  return { entry, children: async (dir, signal) => (await directory(dir, signal))?.children.get(dir) ?? [] };
+  const entryOf = async (path: string): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path)))?.byPath.get(path);
+  return {
+    entry: (path, signal) => (signal?.aborted ? Promise.reject(signal.reason) : untilAborted(entryOf(path), signal)),
+    children: async (dir, signal) => {
+      signal?.throwIfAborted();
+      return (await untilAborted(directory(dir), signal))?.children.get(dir) ?? [];
+    },
+  };
+}
+
+/** Starts a load every caller shares, unless its lifetime is already over. */
+function shared<T>(lifetime: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
+  return lifetime?.aborted ? Promise.reject(lifetime.reason) : start();
 }
 
 function buildIndex(entries: FlatTreeEntry[]): TreeIndex {
@@ -231,8 +257,9 @@ function buildIndex(entries: FlatTreeEntry[]): TreeIndex {
   return { byPath, children };
 }
 
-function failure(path: string, error: unknown, signal?: AbortSignal): { status: 'failed'; path: string; reason: string } {
+function failure(path: string, error: unknown, signal?: AbortSignal): SourceFailure {
   // Abort is the caller's decision, not a property of the repository: let it propagate.
   if (signal?.aborted) throw signal.reason;
-  return { status: 'failed', path, reason: error instanceof Error ? error.message : String(error) };
+  const reason = error instanceof Error ? error.message : String(error);
+  return { status: 'failed', path, reason, ...(error instanceof PermanentSourceError ? { permanent: true } : {}) };
 }

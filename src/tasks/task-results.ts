@@ -19,10 +19,14 @@ export const TurnResultSchema = z.discriminatedUnion('status', [
 ]);
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
+/** An append that would take the transcript past its cap; nothing was written. */
+const TooLarge = z.object({ status: z.literal('too-large'), message: z.string() });
+
 export const AppendResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), appended: z.array(z.string()), duplicates: z.array(z.string()) }),
   NotFound,
   Conflict,
+  TooLarge,
   /** The batch was refused whole; `field` names the item and field, e.g. `items[2].callId`. */
   z.object({ status: z.literal('invalid'), field: z.string(), message: z.string() }),
 ]);

@@ -16,5 +16,6 @@ export {
   TranscriptItemSchema,
   type TranscriptItem,
 } from '../context/transcript.ts';
+export { MAX_ITEM_BYTES, MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../context/transcript-limits.ts';
 
 export const AppendTranscriptSchema = z.object({ items: z.array(ClientItemSchema).min(1).max(500) });

@@ -73,10 +73,34 @@ describe('runner outcomes', () => {
     expect(ran).toBe(false);
   });
 
-  it('names the entry field a provider got wrong', async () => {
+  it('names the entry field a provider got wrong when none of its entries is valid', async () => {
     const bad = { ...entry('a', 'body'), source: { uri: 'x', path: 'a.md', revision: 'main' } };
-    const result = await run([fakeProvider({ name: 'p', entries: [entry('ok', 'fine'), bad] })]);
-    expect(result.outcomes[0]).toMatchObject({ outcome: 'invalid', reason: 'entries[1].source.revision: must be a 40-hex commit' });
+    const result = await run([fakeProvider({ name: 'p', entries: [bad] })]);
+    expect(result.outcomes[0]).toMatchObject({ outcome: 'invalid', reason: 'entries[0].source.revision: must be a 40-hex commit' });
+    expect(result.entries).toEqual([]);
+  });
+
+  it('leaves out each invalid entry with its reason and keeps the valid ones, whatever the entry got wrong', async () => {
+    const valid = entry('AGENTS.md', 'Use tabs.');
+    const invalid: Array<[unknown, string]> = [
+      [{ ...entry('x', 'body'), title: 't'.repeat(201) }, 'entries[1].title: '],
+      [{ ...entry('x', 'body'), title: '' }, 'entries[2].title: '],
+      [{ ...entry('x', 'body'), source: { uri: 'x', path: 'x.md', revision: 'main' } }, 'entries[3].source.revision: must be a 40-hex commit'],
+      [{ ...entry('x', 'body'), source: { uri: 'x', path: 'x.md' } }, 'entries[4].source.revision: a pinned entry needs source.revision'],
+      [{ ...entry('x', 'body'), reviewBy: 'next spring' }, 'entries[5].reviewBy: '],
+      [{ ...entry('x', 'body'), freshness: 'eternal' }, 'entries[6].freshness: '],
+      [{ ...entry('x', 'body'), body: 42 }, 'entries[7].body: '],
+      [{ ...entry('x', 'body'), source: { uri: '' } }, 'entries[8].source.uri: Too small: expected string to have >=1 characters, entries[8].source.revision: a pinned entry needs source.revision'],
+      ['not an entry', 'entries[9]: '],
+      [null, 'entries[10]: '],
+    ];
+    const result = await run([fakeProvider({ name: 'rules', entries: [valid, ...invalid.map(([candidate]) => candidate), entry('last', 'Still here.')] })]);
+    expect(result.entries.map((e) => e.title)).toEqual(['AGENTS.md', 'last']);
+    const outcome = result.outcomes[0];
+    expect(outcome?.outcome).toBe('included');
+    const reasons = outcome?.reason?.split('; ') ?? [];
+    expect(reasons).toHaveLength(invalid.length);
+    invalid.forEach(([, expected], i) => expect(reasons[i]).toContain(`left out invalid ${expected}`));
   });
 
   it('keeps rendering the others when one provider throws', async () => {

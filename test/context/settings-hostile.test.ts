@@ -104,7 +104,7 @@ describe('who reads .groundwork.yml', () => {
 });
 
 describe('reading under a deadline', () => {
-  it('reports a read that never answers as failed, and the providers run with the other settings', async () => {
+  it('reports a read that never answers as failed, and fails the repository providers rather than run them on settings that may not be theirs', async () => {
     const inner = await memorySnapshot({});
     const hanging: Snapshot = { ...inner, uri: inner.uri, list: inner.list, read: () => new Promise<never>(() => {}) };
     const settled = await settleSettings({
@@ -116,8 +116,9 @@ describe('reading under a deadline', () => {
       timeoutMs: 30,
     });
     expect(settled.report.layers[1]).toEqual({ layer: 'repository', status: 'failed', reason: '.groundwork.yml could not be read: no answer within 30 ms' });
-    expect(settled.report.warnings).toEqual(['.groundwork.yml could not be read: no answer within 30 ms; the other settings apply']);
-    expect(settled.setups['rules']).toMatchObject({ budget: 10 });
+    expect(settled.report.warnings).toEqual(['.groundwork.yml could not be read: no answer within 30 ms; the providers that read the repository did not run without it']);
+    expect(settled.setups['rules']).toMatchObject({ budget: 10, unsettled: '.groundwork.yml could not be read: no answer within 30 ms' });
+    expect(settled.setups['skills']).toMatchObject({ unsettled: '.groundwork.yml could not be read: no answer within 30 ms' });
   });
 
   it('reports a source failure as failed, never as absent', async () => {
@@ -125,5 +126,12 @@ describe('reading under a deadline', () => {
     const failing: Snapshot = { ...inner, uri: inner.uri, list: inner.list, read: async (path) => ({ status: 'failed', path, reason: 'HTTP 502' }) };
     const settled = await settleSettings({ registry: rulesAndSkills(), selection: 'all', turn: 0, repository: { snapshot: failing } });
     expect(settled.report.layers[1]).toMatchObject({ status: 'failed', reason: '.groundwork.yml could not be read: HTTP 502' });
+    expect(settled.setups['rules']?.unsettled).toBe('.groundwork.yml could not be read: HTTP 502');
+  });
+
+  it('leaves a file that is not valid a warning: the providers run with the other settings', async () => {
+    const settled = await settleSettings({ registry: rulesAndSkills(), selection: 'all', turn: 0, repository: { snapshot: await memorySnapshot({ '.groundwork.yml': 'providers: [' }) } });
+    expect(settled.report.layers[1]).toMatchObject({ status: 'ignored' });
+    expect(settled.setups['rules']?.unsettled).toBeUndefined();
   });
 });

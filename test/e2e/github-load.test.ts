@@ -12,8 +12,8 @@ afterEach(() => {
 });
 
 it('creates exactly one Task object per unique delivery when 60 signed deliveries with 20% duplicates arrive at once', async () => {
-  // A repository the GitHub API server does not serve: every task ends quickly (its providers
-  // find nothing), which keeps the test about delivery handling rather than assembly.
+  // A repository the GitHub API server does not serve: every task fails at once (its tree is a
+  // 404, which no retry fixes), which keeps the test about delivery handling rather than assembly.
   const unique = Array.from({ length: UNIQUE }, (_, i) => ({
     id: crypto.randomUUID(),
     payload: pullRequestOpened({ repo: 'not-served', headSha: (i + 1).toString(16).padStart(40, '0') }),
@@ -40,7 +40,8 @@ it('creates exactly one Task object per unique delivery when 60 signed deliverie
 
   // Every task has ended before the test does, so no alarm runs after teardown.
   const tasks = await Promise.all([...taskIds].map((id) => settledTask(id, tenant, 30_000)));
-  expect(tasks.map((task) => [task.status, task.attempts])).toEqual(tasks.map(() => ['ready', 1]));
+  expect(tasks.map((task) => [task.status, task.attempts])).toEqual(tasks.map(() => ['failed', 1]));
+  for (const task of tasks) expect(task.reason).toMatch(/^could not read github:\S+\/acme\/not-served at [0-9a-f]{40}: not found \(404\)/);
   // GitHub refuses a check run on a repository the App cannot see: each task logs that, once.
   expect((await Promise.all([...taskIds].map(checkRunsOf))).flat()).toEqual([]);
   const refused = errors.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('notification failed: not found (404): check run on acme/not-served@'));

@@ -32,4 +32,11 @@ describe('a task created with the commit its ref already resolved to', () => {
     expect(JSON.stringify(created.json)).toContain('commit');
     expect(created.json['id']).toBeUndefined();
   });
+
+  it('fails a task whose commit the repository does not have, naming it', async () => {
+    const missing = 'f'.repeat(40);
+    const { task } = await assembled({ repo: sample(), ref: 'main', commit: missing, request: 'Tidy up.' });
+    expect(task.status).toBe('failed');
+    expect(task.reason).toContain(missing);
+  });
 });

@@ -88,8 +88,10 @@ describe('every kind of checkout', () => {
     runGit(origin.dir, ['clone', '--quiet', '--no-checkout', '--filter=blob:none', `file://${origin.dir}`, partial]);
     const run = await runCli(['--repo', partial, '--cwd', 'src']);
     expect(run.code).toBe(0);
-    // The rules provider names each file it could not read, and why, in its outcome.
-    expect(run.stdout).toMatch(/left out AGENTS\.md: file [0-9a-f]{40} has not been fetched: this is a partial clone \(filter blob:none\)/);
+    // A file that could not be read leaves the rules unknown: the provider fails naming it and
+    // why, and the prompt says the rules were unavailable.
+    expect(run.stdout).toMatch(/rules +rules +failed .* could not read AGENTS\.md: file [0-9a-f]{40} has not been fetched: this is a partial clone \(filter blob:none\)/);
     expect(run.stdout).toContain(`git -C ${partial} cat-file -p`);
+    expect(run.stdout).toContain('Repository rules (AGENTS.md and similar files) could not be read (the provider failed).');
   });
 });

@@ -117,6 +117,23 @@ describe('provenance checks', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
+  it('opens a cited revision under the checks’ signal, so what its snapshot loads is cut off when they give up', async () => {
+    const snapshot = await memorySnapshot({ 'a.md': 'x' }, TASK);
+    const lifetimes: Array<AbortSignal | undefined> = [];
+    const source: RepositorySource = {
+      repository: 'memory:test',
+      resolve: async () => ({ status: 'ok', commit: TASK }),
+      snapshot: (commit, opened) => {
+        lifetimes.push(opened?.signal);
+        return { ...snapshot, commit, read: () => new Promise(() => {}) };
+      },
+    };
+    const results = await checkProvenance([knowledge({ source: { uri: 'u:', path: 'a.md', revision: OLD } })], { ...options, timeoutMs: 50, snapshot, source });
+    expect(results[0]?.warning).toBe('provenance not checked: the check took longer than 50 ms');
+    expect(lifetimes).toHaveLength(1);
+    expect(lifetimes[0]?.aborted).toBe(true);
+  });
+
   it('says “provenance not checked” for every object without a snapshot', async () => {
     const results = await checkProvenance([knowledge({ source: { uri: 'u:', path: 'a.md', revision: OLD } })], options);
     expect(results).toEqual([{ line: 'provenance: not checked: no repository access in this task', warning: 'provenance not checked: no repository access in this task' }]);

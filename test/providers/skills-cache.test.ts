@@ -116,7 +116,9 @@ describe('the skills index cache in KV', () => {
       loadCommit: (signal) => tree.loader.loadCommit(signal),
     };
     const first = await run(snapshotAt(repository, commitOf(1), flaky));
-    expect(first.outcomes[0]).toMatchObject({ outcome: 'empty', reason: expect.stringContaining('could not be read: upstream 503') });
+    // A source that could not be read is a failure, never an empty index.
+    expect(first.outcomes[0]).toMatchObject({ outcome: 'failed', reason: expect.stringMatching(/^could not read \.agents\/skills\/[a-z-]+\/SKILL\.md: upstream 503$/) });
+    expect(first.entries).toEqual([]);
     failing = false;
     const second = await run(snapshotAt(repository, commitOf(1), flaky));
     expect(second.entries[0]?.body).toContain('- lint: Run the linter.');

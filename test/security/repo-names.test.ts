@@ -124,7 +124,8 @@ describe('GitHub API paths', () => {
     const scope = createApiScope();
     expect(() => createGitHubSource({ owner: fx.owner, repo: '..', auth: tokenAuth(fx.token), baseUrl: scope.baseUrl })).toThrow(/not a GitHub repository/);
     const source = createGitHubSource({ owner: fx.owner, repo: fx.repo, auth: tokenAuth(fx.token), baseUrl: scope.baseUrl });
-    expect(await source.resolve('..')).toEqual({ status: 'failed', ref: '..', reason: 'invalid ref name: ".."' });
+    // Permanent: no retry can make it a ref, so a task naming it fails at once.
+    expect(await source.resolve('..')).toEqual({ status: 'failed', ref: '..', reason: 'invalid ref name: ".."', permanent: true });
     expect((await scope.stats()).count).toBe(0);
   });
 });

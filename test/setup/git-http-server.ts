@@ -5,17 +5,20 @@
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
- * then deleted), `opencode.git` and `configured.git` (see buildSettingsRepos), and `hostile.git` (see buildHostileRepo). Under `/v1/` the same repositories are served as by a server that predates
- * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
- * `/_redirect/<host>/…` redirects to `<host>` on this server's port, and `/_slow/…` serves the
- * same repositories only after `SLOW_MS` (or never, if the client gives up first), as a host too
- * slow for any provider's timeout.
+ * then deleted), `deep.git` (rules under a path longer than an entry title), `opencode.git`
+ * and `configured.git` (see buildSettingsRepos), and `hostile.git` (see buildHostileRepo). Under `/v1/` the same repositories are served
+ * as by a server that predates protocol v2. Anything under `/_unavailable/` answers 503, as a git
+ * host that is down, `/_silent/` never answers, `/_drip/` answers and then never finishes, and
+ * `/_redirect/<host>/…` redirects to `<host>` on this server's port. Under `/_silent-pack/` and
+ * `/_drip-pack/` the refs are listed as usual but the pack (any POST to `git-upload-pack`) never
+ * comes, or never finishes coming. `/_slow/…` serves the same repositories only after `SLOW_MS`
+ * (or never, if the client gives up first), as a host too slow for any provider's timeout.
  *
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
  * 307 to the same path on `<host:port>`, and `/_tag/<tag>/…` is served as `…` while the request
- * (server, path, Authorization header) is recorded under `<tag>`; `GET /_control/seen/<tag>`
- * lists what was recorded.
+ * (server, path, Authorization header, whether its connection has closed) is recorded under
+ * `<tag>`; `GET /_control/seen/<tag>` lists what was recorded.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -33,10 +36,15 @@ export interface SeenRequest {
   method: string;
   path: string;
   authorization: string | null;
+  /** Whether the connection has closed: answered in full, or hung up on by the client. */
+  closed: boolean;
 }
 
-/** Longer than every provider's timeout (5 s), so each read under `/_slow/` outlives its reader. */
-const SLOW_MS = 8_000;
+/**
+ * Longer than every provider's timeout (5 s), so a provider that fetched the pack itself would give
+ * up on it; two of them (refs, pack) still fit one assembly attempt (15 s).
+ */
+const SLOW_MS = 5_500;
 
 export interface GitHttpFixtures {
   /** `headCommittedAt`: the tip's committer date as git records it, in ISO 8601 UTC. */
@@ -44,6 +52,8 @@ export interface GitHttpFixtures {
   moving: { head: string };
   /** `big` added a 1 MiB incompressible blob; `small` (its child, the tip) deleted it. */
   history: { big: string; small: string; bigBytes: number };
+  /** A root AGENTS.md and one in `cwd`, a directory whose path is longer than an entry title may be. */
+  deep: { head: string; cwd: string };
   /** Skills in `.opencode/skills` only, and no settings file. */
   opencode: { head: string };
   /** A `.groundwork.yml` naming GEMINI.md and `tools/skills/*`, with skills in `.agents/skills` too. */
@@ -89,6 +99,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const history = { big, small: historyWork.commitAll('drop big'), bigBytes };
   cloneBare(historyWork, root, 'history.git');
 
+  const deepWork = fresh();
+  const deepCwd = Array.from({ length: 4 }, (_, i) => `level-${i}-${'d'.repeat(56)}`).join('/');
+  deepWork.write('AGENTS.md', 'Root rules: keep changes small.\n');
+  deepWork.write(`${deepCwd}/AGENTS.md`, 'Deep rules: mind the long path.\n');
+  const deep = { head: deepWork.commitAll('deep'), cwd: deepCwd };
+  cloneBare(deepWork, root, 'deep.git');
+
   const opencodeWork = fresh();
   const configuredWork = fresh();
   const settings = buildSettingsRepos(opencodeWork, configuredWork);
@@ -117,7 +134,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const tagged = /^\/_tag\/([^/]+)(\/.*)$/.exec(url.pathname);
     if (tagged?.[1] !== undefined && tagged[2] !== undefined) {
       const list = seen.get(tagged[1]) ?? [];
-      list.push({ server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null });
+      const request: SeenRequest = { server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null, closed: false };
+      res.on('close', () => (request.closed = true));
+      list.push(request);
       seen.set(tagged[1], list);
       url.pathname = tagged[2];
       req.url = `${url.pathname}${url.search}`;
@@ -145,6 +164,15 @@ export default async function setup(project: TestProject): Promise<() => Promise
       res.on('close', () => clearTimeout(timer));
       return;
     }
+    // A git host that takes the request and never answers.
+    if (url.pathname.startsWith('/_silent/')) return;
+    if (url.pathname.startsWith('/_drip/')) return drip(res, 'application/x-git-upload-pack-advertisement');
+    // A git host that lists its refs and then never sends the pack, or sends it a byte at a time.
+    const pack = /^\/_(silent|drip)-pack(\/.*)$/.exec(url.pathname);
+    if (pack?.[2] !== undefined) {
+      if (req.method === 'POST') return pack[1] === 'drip' ? drip(res, 'application/x-git-upload-pack-result') : undefined;
+      url.pathname = pack[2];
+    }
     serveCgi(root, url, req, res);
   };
   const server: Server = createServer(handle('primary', (): number => (server.address() as AddressInfo).port));
@@ -153,14 +181,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
   project.provide('gitHttpMirrorPort', (mirror.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history, ...settings, hostile });
+  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings, hostile });
 
   return async () => {
+    // Silent and dripping requests hold their connections open until told otherwise.
+    server.closeAllConnections();
+    mirror.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await new Promise<void>((resolve) => mirror.close(() => resolve()));
     for (const repo of work) repo.remove();
     rmSync(root, { recursive: true, force: true });
   };
+}
+
+/**
+ * Answers at once and then drips: a pkt-line announcing 65,520 bytes, then one byte every 50 ms,
+ * so data keeps arriving but the response never completes.
+ */
+function drip(res: ServerResponse, contentType: string): void {
+  res.writeHead(200, { 'content-type': contentType, 'cache-control': 'no-cache' });
+  res.write('fff0');
+  const timer = setInterval(() => res.write('a'), 50);
+  res.on('close', () => clearInterval(timer));
 }
 
 function serveCgi(root: string, url: URL, req: IncomingMessage, res: ServerResponse): void {

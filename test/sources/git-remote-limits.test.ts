@@ -35,8 +35,9 @@ describe('the remote fetch size cap', () => {
     const source = createRemoteGitSource(`${base}/history.git`, { maxFetchBytes: 256 * 1024, capSetting: 'GIT_MAX_FETCH_BYTES' });
     const snapshot = source.snapshot(fixtures.history.big);
     const expected = `fetching ${base}/history.git at ${fixtures.history.big} exceeded the size cap of 262144 bytes (GIT_MAX_FETCH_BYTES); raise it to read this repository`;
-    expect(await snapshot.read('AGENTS.md', { maxBytes: 100 })).toEqual({ status: 'failed', path: 'AGENTS.md', reason: expected });
-    expect(await snapshot.list('')).toEqual({ status: 'failed', path: '', reason: expected });
+    // Asking again cannot help until the cap is raised: the failure says it is permanent.
+    expect(await snapshot.read('AGENTS.md', { maxBytes: 100 })).toEqual({ status: 'failed', path: 'AGENTS.md', reason: expected, permanent: true });
+    expect(await snapshot.list('')).toEqual({ status: 'failed', path: '', reason: expected, permanent: true });
   });
 
   it('reads the same commit once the cap allows it', async () => {

@@ -95,6 +95,36 @@ describe('reading a remote commit', () => {
   });
 });
 
+describe('the fetch a snapshot shares', () => {
+  it('is not cancelled by one reader giving up: the other reader still gets its file', async () => {
+    // The transport holds every request a while, so the first reader gives up mid-fetch.
+    const slow: FetchLike = async (url, init) => {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return fetch(url, init);
+    };
+    const snapshot = createRemoteGitSource(`${base}/sample.git`, { fetch: slow }).snapshot(fixtures.sample.head);
+    const impatient = new AbortController();
+    const rules = snapshot.read('docs/AGENTS.md', { maxBytes: 1000, signal: impatient.signal });
+    const skills = snapshot.read('skills/review/SKILL.md', { maxBytes: 1000, signal: new AbortController().signal });
+    setTimeout(() => impatient.abort(new Error('rules exceeded 5000 ms')), 50);
+    await expect(rules).rejects.toThrow('rules exceeded 5000 ms');
+    expect(await skills).toMatchObject({ status: 'ok', text: '---\nname: review\n---\nReview carefully.\n' });
+  });
+
+  it('runs under the snapshot signal: a host that never answers fails every reader when it fires, naming the fetch', async () => {
+    const deadline = new AbortController();
+    const repo = `${base}/_silent/sample.git`;
+    const snapshot = createRemoteGitSource(repo).snapshot(fixtures.sample.head, { signal: deadline.signal });
+    const reads = [snapshot.read('README.md', { maxBytes: 100 }), snapshot.list('')];
+    setTimeout(() => deadline.abort(new Error('assembly deadline')), 100);
+    const expected = { status: 'failed', reason: `fetching ${repo} at ${fixtures.sample.head} failed: assembly deadline` };
+    expect(await Promise.all(reads)).toEqual([
+      { ...expected, path: 'README.md' },
+      { ...expected, path: '' },
+    ]);
+  });
+});
+
 describe('cancellation', () => {
   it('throws the abort reason from resolve and from a read, and recovers on the next read', async () => {
     const controller = new AbortController();

@@ -46,6 +46,20 @@ describe('GitHub App installation tokens', () => {
     expect(await scope.count('/access_tokens')).toBe(1);
   });
 
+  it('gives the shared token exchange its own deadline, so one that hangs does not hold every later request', async () => {
+    const scope = createApiScope();
+    await scope.configure({ faults: [{ status: 200, times: 1, match: '/access_tokens', stall: true }] });
+    // No caller signal at all: only the exchange's own deadline can end the wait.
+    const source = sourceFor(scope, appAuth({ exchangeTimeoutMs: 200 }));
+    expect(await source.resolve('main')).toEqual({
+      status: 'failed',
+      ref: 'main',
+      reason: `GitHub App installation token request to ${new URL(scope.baseUrl).host} got no answer within 200 ms (installation ${fx.installationId})`,
+    });
+    expect(await source.resolve('main')).toEqual({ status: 'ok', commit: fx.commits.head });
+    expect(await scope.count('/access_tokens')).toBe(2);
+  });
+
   it('renews the token five minutes before it expires', async () => {
     const scope = createApiScope();
     await scope.configure({ tokenTtlSeconds: 330 });

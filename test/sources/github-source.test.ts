@@ -111,7 +111,7 @@ describe('snapshot', () => {
     expect(await source.snapshot(fx.commits.head).read('nope.md', { maxBytes: MAX })).toEqual({ status: 'missing', path: 'nope.md' });
     const ghost = '0123456789abcdef0123456789abcdef01234567';
     const listed = await source.snapshot(ghost).list('');
-    expect(listed).toEqual({ status: 'failed', path: '', reason: `not found (404): commit ${ghost} in acme/widgets` });
+    expect(listed).toEqual({ status: 'failed', path: '', reason: `not found (404): commit ${ghost} in acme/widgets`, permanent: true });
   });
 
   it('throws the caller abort instead of reporting a failure', async () => {

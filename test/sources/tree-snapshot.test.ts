@@ -156,3 +156,62 @@ describe('loader failures', () => {
     await expect(snapshot.read('README.md', { maxBytes: 10, signal: controller.signal })).rejects.toThrow('deadline');
   });
 });
+
+describe('the tree a snapshot shares', () => {
+  it('loads once for every reader, and one reader giving up never fails the others', async () => {
+    const { loader, calls } = await createMemoryTree(sample);
+    const slow: TreeLoader = {
+      loadTree: async (signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        signal?.throwIfAborted();
+        return loader.loadTree(signal);
+      },
+      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => loader.loadCommit(signal),
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => `test:${path}@${COMMIT}`, loader: slow });
+    const impatient = new AbortController();
+    const first = snapshot.list('docs', { signal: impatient.signal });
+    const second = snapshot.read('README.md', { maxBytes: 100, signal: new AbortController().signal });
+    impatient.abort(new Error('rules exceeded 5000 ms'));
+    await expect(first).rejects.toThrow('rules exceeded 5000 ms');
+    expect(await second).toMatchObject({ status: 'ok', text: 'hello\n' });
+    expect(calls.tree).toBe(1);
+  });
+
+  it('loads the commit’s facts once for every reader, and one reader giving up never fails the others', async () => {
+    const { loader, calls } = await createMemoryTree(sample, COMMIT);
+    const slow: TreeLoader = {
+      ...loader,
+      loadCommit: async (signal) => {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        signal?.throwIfAborted();
+        return loader.loadCommit(signal);
+      },
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: slow });
+    const impatient = new AbortController();
+    const first = snapshot.commitInfo({ signal: impatient.signal });
+    const second = snapshot.commitInfo({ signal: new AbortController().signal });
+    impatient.abort(new Error('system exceeded 3000 ms'));
+    await expect(first).rejects.toThrow('system exceeded 3000 ms');
+    expect(await second).toMatchObject({ status: 'ok', info: { commit: COMMIT } });
+    expect(calls.commits).toBe(1);
+  });
+
+  it('loads under the snapshot signal and reports what cut it off as a failure', async () => {
+    const { loader } = await createMemoryTree(sample);
+    const stuck: TreeLoader = {
+      loadTree: (signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+      loadBlob: (oid, signal) => loader.loadBlob(oid, signal),
+      loadCommit: (signal) => new Promise((_, reject) => signal?.addEventListener('abort', () => reject(signal.reason))),
+    };
+    const deadline = new AbortController();
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: stuck, signal: deadline.signal });
+    const listing = snapshot.list('');
+    const facts = snapshot.commitInfo();
+    deadline.abort(new Error('assembly deadline'));
+    expect(await listing).toEqual({ status: 'failed', path: '', reason: 'assembly deadline' });
+    expect(await facts).toEqual({ status: 'failed', reason: 'assembly deadline' });
+  });
+});

@@ -35,7 +35,7 @@ export function countingSource(inner: RepositorySource): { source: RepositorySou
       calls.resolve++;
       return inner.resolve(ref, options);
     },
-    snapshot: (commit) => wrap(inner.snapshot(commit)),
+    snapshot: (commit, options) => wrap(inner.snapshot(commit, options)),
   };
   return { source, calls };
 }

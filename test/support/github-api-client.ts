@@ -50,6 +50,10 @@ export interface Fault {
   /** Send `x-ratelimit-remaining: 0` with a reset this many seconds ahead. */
   rateLimitResetIn?: number;
   message?: string;
+  /** Take the request and never answer it (`status` is then unused). */
+  stall?: boolean;
+  /** Answer 200 at once, then drip the body a byte at a time and never finish it (`status` is then unused). */
+  drip?: boolean;
 }
 
 export interface ScopeConfig {
@@ -73,6 +77,8 @@ export interface RecordedRequest {
   status: number;
   startedAt: number;
   endedAt: number;
+  /** For a request that was never answered in full: whether the client has hung up on it. */
+  abandoned?: boolean;
 }
 
 /** The JSON body of an accepted `POST /repos/{o}/{r}/check-runs`, with the repository it named. */

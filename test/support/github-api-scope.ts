@@ -41,6 +41,10 @@ export interface Answer {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** Never send this answer: the request stays open until the server closes. */
+  stall?: boolean;
+  /** Send the head and then one byte of a body that never ends, until the client goes away. */
+  drip?: boolean;
 }
 
 /** Scopes by name, created on first use. */
@@ -63,6 +67,8 @@ export function faultFor(scope: Scope, path: string): Answer | undefined {
   const fault = scope.config.faults?.find((candidate) => candidate.times > 0 && path.includes(candidate.match ?? ''));
   if (!fault) return undefined;
   fault.times--;
+  if (fault.stall) return { status: 0, body: '', stall: true };
+  if (fault.drip) return { status: 200, body: '', drip: true };
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['retry-after'] = String(fault.retryAfter);
   if (fault.rateLimitResetIn !== undefined) {

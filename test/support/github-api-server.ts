@@ -3,8 +3,8 @@
  * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source and the
  * triggers use (installation tokens here; repository routes in github-api-repo), answering from
  * a real git repository. Requests under `/s/<scope>/` are recorded per scope, and a scope can
- * script failures, tree truncation, token lifetimes and latency, so tests running in parallel
- * never see each other's traffic.
+ * script failures (or requests it never answers, or answers a byte at a time), tree truncation, token lifetimes and latency,
+ * so tests running in parallel never see each other's traffic.
  */
 import { randomBytes, verify } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -110,6 +110,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     scope.requests.push(record);
     const body = await readBody(req);
     const answer = faultFor(scope, path) ?? (await api(req, path, url, body, scope));
+    if (answer.stall || answer.drip) {
+      record.abandoned = false;
+      res.on('close', () => (record.abandoned = true));
+      return answer.drip ? drip(res) : undefined;
+    }
     if (scope.config.latencyMs) await new Promise((resolve) => setTimeout(resolve, scope.config.latencyMs));
     record.status = answer.status;
     res.on('finish', () => (record.endedAt = performance.now()));
@@ -122,7 +127,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      // Stalled requests hold their connections open until told otherwise.
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -150,6 +159,14 @@ function readBody(req: IncomingMessage): Promise<string> {
     req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     req.on('error', reject);
   });
+}
+
+/** JSON allows leading whitespace, so a client has no reason to give up on it but its own deadline. */
+function drip(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+  res.write(' ');
+  const timer = setInterval(() => res.write(' '), 50);
+  res.on('close', () => clearInterval(timer));
 }
 
 function send(res: ServerResponse, answer: Answer): void {

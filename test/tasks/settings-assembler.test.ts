@@ -38,6 +38,7 @@ async function assembleTurn0(request: TaskRequestInput, source: RepositorySource
       openSource: async () => ({ source }),
       pinCommit: (commit) => store.pinCommit(commit),
       now: () => Date.now(),
+      deadlineMs: 10_000,
     });
     const result = await new TurnLedger({ store, assemble }).begin(0);
     if (result.status !== 'ok') throw new Error(result.status);

@@ -6,17 +6,26 @@ import { TaskStore } from '../../durable-objects/task-store.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { createRulesProvider } from '../../src/providers/rules/provider.ts';
-import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
+import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import type { RepositorySource } from '../../src/sources/snapshot.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { contextItemId, TASK_ITEM_ID } from '../../src/tasks/transcript.ts';
 import { createMemoryTree } from '../support/memory-tree.ts';
 import { entry, fakeProvider } from '../support/providers.ts';
+import { withoutBoundaries } from '../support/sections.ts';
 
 const COMMIT = 'b'.repeat(40);
 
-async function memorySource(files: Record<string, string>): Promise<{ source: RepositorySource; resolves: string[] }> {
+/** `failing` names the blobs (by path) whose every read fails, as an upstream 502 would. */
+async function memorySource(files: Record<string, string>, failing: readonly string[] = []): Promise<{ source: RepositorySource; resolves: string[] }> {
   const tree = await createMemoryTree(files);
+  const broken = new Set(failing.map((path) => tree.oidOf(path)));
+  const loader: TreeLoader = {
+    loadTree: (signal) => tree.loader.loadTree(signal),
+    loadBlob: (oid, signal) => (broken.has(oid) ? Promise.reject(new Error('upstream 502')) : tree.loader.loadBlob(oid, signal)),
+    loadCommit: (signal) => tree.loader.loadCommit(signal),
+  };
   const resolves: string[] = [];
   return {
     resolves,
@@ -26,9 +35,31 @@ async function memorySource(files: Record<string, string>): Promise<{ source: Re
         resolves.push(ref);
         return { status: 'ok', commit: COMMIT };
       },
-      snapshot: (commit) => createTreeSnapshot({ repository: 'memory:test', commit, uri: (path) => `memory:${path}@${commit}`, loader: tree.loader }),
+      snapshot: (commit, options) => createTreeSnapshot({ repository: 'memory:test', commit, uri: (path) => `memory:${path}@${commit}`, loader, ...options }),
     },
   };
+}
+
+const REPOSITORY = {
+  'AGENTS.md': 'Use tabs.\n',
+  '.agents/skills/lint/SKILL.md': '---\nname: lint\ndescription: Run the linter.\n---\nRun `npm run lint`.\n',
+};
+
+async function firstTurnOf(source: RepositorySource) {
+  const stub = env.TASKS.get(env.TASKS.newUniqueId());
+  return runInDurableObject(stub, async (_, state) => {
+    const store = new TaskStore(state.storage.sql);
+    store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+    const ledger = new TurnLedger({
+      store,
+      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), now: () => Date.now(), deadlineMs: 10_000 }),
+    });
+    const begun = await ledger.begin(0).then(
+      (result) => ({ ok: true as const, result }),
+      (error: unknown) => ({ ok: false as const, reason: error instanceof Error ? error.message : String(error) }),
+    );
+    return { begun, stored: store.turn(0) ?? null };
+  });
 }
 
 describe('task assembler', () => {
@@ -45,7 +76,7 @@ describe('task assembler', () => {
       ]);
       const ledger = new TurnLedger({
         store,
-        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), now: () => Date.now() }),
+        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), now: () => Date.now(), deadlineMs: 10_000 }),
       });
 
       const first = await ledger.begin(0);
@@ -73,5 +104,46 @@ describe('task assembler', () => {
       expect(second.record.commit).toBe(COMMIT);
       expect(notes).toBe(2);
     });
+  });
+
+  it('fails the assembly, naming every provider and why, when no repository provider could read the source', async () => {
+    const { source } = await memorySource(REPOSITORY, Object.keys(REPOSITORY));
+    const { begun, stored } = await firstTurnOf(source);
+    expect(begun).toEqual({
+      ok: false,
+      reason: `no repository provider could read memory:test at ${COMMIT}: rules failed: could not read AGENTS.md: upstream 502; skills failed: could not read .agents/skills/lint/SKILL.md: upstream 502`,
+    });
+    expect(stored).toBeNull();
+  });
+
+  it('fails the assembly when the repository settings file could not be read, rather than read rules and skills with settings that may not be its own', async () => {
+    const { source } = await memorySource({ ...REPOSITORY, '.groundwork.yml': 'providers:\n  skills:\n    roots: ["tools/skills/*"]\n' }, ['.groundwork.yml']);
+    const { begun, stored } = await firstTurnOf(source);
+    const unknown = '.groundwork.yml could not be read: upstream 502';
+    expect(begun).toEqual({ ok: false, reason: `no repository provider could read memory:test at ${COMMIT}: rules failed: ${unknown}; skills failed: ${unknown}` });
+    expect(stored).toBeNull();
+  });
+
+  it('keeps what could be read and tells the model in a host notice which rules it does not have', async () => {
+    const { source } = await memorySource(REPOSITORY, ['AGENTS.md']);
+    const { begun } = await firstTurnOf(source);
+    if (!begun.ok || begun.result.status !== 'ok') throw new Error(`turn 0 did not assemble: ${JSON.stringify(begun)}`);
+    const { record } = begun.result;
+    expect(record.providers.filter((p) => p.category === 'rules' || p.category === 'skills').map((p) => [p.name, p.outcome, p.reason])).toEqual([
+      ['rules', 'failed', 'could not read AGENTS.md: upstream 502'],
+      ['skills', 'included', undefined],
+    ]);
+    // Caused by this run, so it sits with the task's context, outside the prefix other tasks on the commit share.
+    const item = record.item?.type === 'message' ? record.item : undefined;
+    const [commitPart, ...rest] = item?.parts ?? [];
+    expect(commitPart?.stability).toBe('commit');
+    expect(commitPart?.text).toContain('- lint: Run the linter.');
+    const notices = rest.filter((part) => part.stability === 'task' && part.text.includes('<groundwork-notice'));
+    expect(notices.map((part) => withoutBoundaries(part.text))).toEqual([
+      expect.stringContaining(
+        '<groundwork-notice provider="rules">\nRepository rules (AGENTS.md and similar files) could not be read (the provider failed). Do not say you followed the repository’s rules; say they were unavailable.\n</groundwork-notice>',
+      ),
+    ]);
+    expect(rest.at(-1)?.text).toMatch(/^<groundwork-task /);
   });
 });

@@ -135,6 +135,44 @@ describe('assembly failures and retention', () => {
     expect(alarm).toBe(Date.parse(task.expiresAt));
   });
 
+  it('refuses to begin turn 0 of a failed task again with 409 naming the status, so attempts stay bounded', async () => {
+    const id = await create({ repo: `${base()}/_unavailable/refused.git` });
+    await waitForTask(id, settled);
+    // Beginning turn 0 runs the next attempt at once; the third failure is final.
+    for (let i = 0; i < 4; i++) {
+      const task = await describeTask(id);
+      if (task.status === 'failed') break;
+      expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })).status).toBe(409);
+    }
+    const failed = await describeTask(id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 3 });
+
+    for (let i = 0; i < 3; i++) {
+      const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } });
+      expect(res.status).toBe(409);
+      expect(res.json.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/^the task is failed after 3 of 3 attempts \(.+\); a failed task is not assembled again: create a new task to try again$/) });
+    }
+    expect(await describeTask(id)).toMatchObject({ status: 'failed', attempts: 3, reason: failed.reason });
+    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(failed.expiresAt));
+  });
+
+  it('gives a task whose last attempt was cut off mid-way no fourth attempt', async () => {
+    const id = await create({ repo: `${base()}/_unavailable/cut-off.git` });
+    await waitForTask(id, settled);
+    // As the object finds itself after restarting in the middle of its third attempt.
+    await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec("UPDATE task SET status = 'assembling', status_reason = NULL, attempts = 3"));
+    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
+    const task = await describeTask(id);
+    expect(task).toMatchObject({
+      status: 'failed',
+      attempts: 3,
+      reason: 'attempt 3 of 3 ended without a result (the task object restarted while assembling); no attempts remain',
+    });
+    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+    expect(alarm).toBe(Date.parse(task.expiresAt));
+  });
+
   it('deletes an expired task when its retention alarm fires', async () => {
     const id = await create();
     const task = TaskDescriptionSchema.parse(await waitForTask(id, settled));

@@ -129,6 +129,36 @@ describe('notifyTaskResult: GitHub check run', () => {
   });
 });
 
+/** A transport that takes every request matching `match` and never answers it, as a silent host does (it honours the abort signal, as fetch does). */
+function silentFor(match: RegExp, otherwise: typeof fetch): typeof fetch & { stalled: () => number } {
+  let stalled = 0;
+  const silent = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const url = new Request(input, init).url;
+    if (!match.test(url)) return otherwise(input, init);
+    stalled++;
+    return new Promise<Response>((_, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)));
+  };
+  return Object.assign(silent, { stalled: () => stalled });
+}
+
+describe('notifyTaskResult: bounded in time', () => {
+  it('gives up on a check run GitHub never answers, logging it, so a finished task is never held', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const api = silentFor(/\/check-runs$/, githubApi(() => undefined));
+    await expect(notifyTaskResult({ config: config(), fetch: api, timeoutMs: 100 }, CHECK, { taskId: TASK_ID, status: 'ready', turn: TURN })).resolves.toBeUndefined();
+    expect(api.stalled()).toBe(1);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining(`task ${TASK_ID}: notification failed:`));
+  });
+
+  it('gives up on a Slack response_url that never answers', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const slack = silentFor(/hooks\.slack\.com/, recordingFetch(() => new Response('ok')));
+    await expect(notifyTaskResult({ config: config(), fetch: slack, timeoutMs: 100 }, SLACK, { taskId: TASK_ID, status: 'ready', turn: TURN })).resolves.toBeUndefined();
+    expect(slack.stalled()).toBe(1);
+    expect(errors).toHaveBeenCalledWith(expect.stringContaining(`task ${TASK_ID}: notification failed:`));
+  });
+});
+
 describe('notifyTaskResult: Slack response_url', () => {
   it('posts the result ephemerally to the response_url', async () => {
     const slack = recordingFetch(() => new Response('ok'));

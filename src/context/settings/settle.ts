@@ -3,8 +3,10 @@
  * Decides the settings of one run: the host's layers (deployment, task) as given, plus the
  * repository's `.groundwork.yml` when this run may read the repository at all. An untrusted
  * task, an agent without `repo:read`, or a snapshot not pinned at the task's commit reads no
- * file, and neither does a turn on which no provider runs. A file that cannot be used is a
- * warning and changes nothing; the other layers apply.
+ * file, and neither does a turn on which no provider runs. A file that is not valid is a warning
+ * and changes nothing; the other layers apply. A file that could not be read is different: the
+ * repository's settings are unknown, so the providers that read the repository fail with that
+ * reason rather than read it with settings that may not be its own (e.g. other skills roots).
  */
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { selects, type ProviderSelection } from '../provider-selection.ts';
@@ -47,6 +49,7 @@ export async function settleSettings(input: SettleInput): Promise<Settled> {
 
   let repositoryLayer: SettingsLayer | undefined;
   let repository: LayerReport;
+  let unreadable: string | undefined;
   const warnings: string[] = [];
   if ('withheld' in input.repository) {
     repository = { layer: 'repository', status: 'not-read', reason: input.repository.withheld };
@@ -58,7 +61,11 @@ export async function settleSettings(input: SettleInput): Promise<Settled> {
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
     if (read.status === 'applied') repositoryLayer = read.layer;
-    if (read.status === 'ignored' || read.status === 'failed') warnings.push(`${read.reason}; the other settings apply`);
+    if (read.status === 'ignored') warnings.push(`${read.reason}; the other settings apply`);
+    if (read.status === 'failed') {
+      unreadable = read.reason;
+      warnings.push(`${read.reason}; the providers that read the repository did not run without it`);
+    }
     repository = { layer: 'repository', status: read.status, ...('source' in read ? { source: read.source } : {}), ...('reason' in read ? { reason: read.reason } : {}) };
   }
 
@@ -71,6 +78,12 @@ export async function settleSettings(input: SettleInput): Promise<Settled> {
       ...(settings.task ? { task: settings.task } : {}),
     },
   });
+  if (unreadable !== undefined) {
+    for (const provider of selected) {
+      const setup = resolved.setups[provider.name];
+      if (setup && provider.requires.includes('repo:read')) setup.unsettled = unreadable;
+    }
+  }
   return {
     setups: resolved.setups,
     report: {

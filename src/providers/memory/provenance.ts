@@ -74,7 +74,8 @@ export async function checkProvenance(objects: readonly Knowledge[], options: Pr
     if (known) return known;
     if (!options.source) return `revision ${short(revision)} cannot be read here`;
     if (revisions.size > options.maxRevisions) return `more than ${options.maxRevisions} cited revisions in one task`;
-    const opened = options.source.snapshot(revision);
+    // Under the checks' signal: the load it shares (a pack fetch) ends when they give up, never later.
+    const opened = options.source.snapshot(revision, { signal: controller.signal });
     revisions.set(revision, opened);
     return opened;
   };

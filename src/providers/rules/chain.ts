@@ -26,6 +26,8 @@ export async function findInstructionFiles(
   return Promise.all(
     directoryChain(cwd).map(async (dir): Promise<ChainLink> => {
       const listing = await snapshot.list(dir, { signal });
+      // An unreadable source leaves the rules unknown: that is a failure, never an absence.
+      if (listing.status === 'failed') throw new Error(`could not list ${dir || '.'}: ${listing.reason}`);
       if (listing.status !== 'ok') {
         const why = listing.status === 'missing' ? 'not in the tree at this commit' : 'reason' in listing ? listing.reason : listing.status;
         return { dir, status: 'unavailable', reason: `${dir || '.'}: ${why}` };

@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
+import { pathTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult } from '../../sources/snapshot.ts';
@@ -64,6 +65,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
       const reads = await Promise.all(paths.map((path) => snapshot.read(path, { maxBytes: config.maxFileBytes, signal })));
       const texts: Array<{ read: Extract<ReadResult, { status: 'ok' }> }> = [];
       for (const read of reads) {
+        if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
         if (read.status === 'ok') texts.push({ read });
         else notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
       }
@@ -81,7 +83,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
         if (read.truncated) warnings.push(`${read.path}: read the first ${config.maxFileBytes} of ${read.size} bytes`);
         if (cut.truncated) warnings.push(`${read.path}: truncated to a fair share of ${shares[i]} tokens, shown ${cut.shown}/${cut.total} chars`);
         entries.push({
-          title: read.path,
+          title: pathTitle(read.path),
           body: cut.text,
           source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit, blob: read.blob },
           freshness: 'pinned',
@@ -97,7 +99,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
   });
 }
 
-function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string {
+function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' }>): string {
   switch (read.status) {
     case 'missing':
       return 'not in the tree at this commit';
@@ -110,7 +112,6 @@ function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string
     case 'skipped':
       return read.reason;
     case 'invalid-path':
-    case 'failed':
       return read.reason;
   }
 }

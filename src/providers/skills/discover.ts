@@ -29,8 +29,6 @@ export interface Discovery {
   /** Sorted by path. */
   found: FoundSkill[];
   warnings: string[];
-  /** A listing failed for a reason other than the tree itself (network, auth). */
-  transient: boolean;
 }
 
 export interface DiscoveryLimits {
@@ -51,7 +49,6 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
   const listings = new Map<string, Promise<ListResult>>();
   const found = new Map<string, FoundSkill>();
   const warnings: string[] = [];
-  let transient = false;
 
   for (const root of roots) {
     let depthHit = false;
@@ -75,8 +72,9 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
           if (root.rest.length === 0) warnings.push(literalRootWarning(root, listing.status));
           continue;
         }
+        // An unreadable source leaves the skills unknown: a failure, never an empty index.
+        if (listing.status === 'failed') throw new Error(`could not list ${step.dir || '/'} (root ${root.text}): ${listing.reason}`);
         if (listing.status !== 'ok') {
-          if (listing.status === 'failed') transient = true;
           warnings.push(`could not list ${step.dir || '/'} (root ${root.text}): ${listing.reason}`);
           continue;
         }
@@ -100,7 +98,7 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
   }
 
   const sorted = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { found: sorted, warnings, transient };
+  return { found: sorted, warnings };
 }
 
 /** The steps of a level that fit the directory budget; directories already listed are free. */

@@ -33,10 +33,10 @@ export async function cachedSkillIndex(store: KeyValueStore | undefined, snapsho
   if (!store) return loadSkillIndex(snapshot, config, signal);
   const key = await skillIndexKey(snapshot, config);
   const cached = await readCachedJson(store, key, CachedIndexSchema);
-  if (cached.hit) return { index: { skills: cached.value.skills, warnings: cached.value.warnings }, files: new Map(), transient: false };
+  if (cached.hit) return { index: { skills: cached.value.skills, warnings: cached.value.warnings }, files: new Map() };
 
+  // A failed listing or read throws before this write, so an incomplete index is never pinned to a commit.
   const loaded = await loadSkillIndex(snapshot, config, signal);
-  // A failed listing or read would otherwise pin an incomplete index to this commit for good.
-  if (!loaded.transient) await writeCachedJson(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
+  await writeCachedJson(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
   return loaded;
 }

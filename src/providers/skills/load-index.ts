@@ -2,8 +2,8 @@
  * @module providers/skills/load-index
  * Builds the parsed skills index of one commit from the snapshot: discover, read every
  * SKILL.md in parallel (each bounded by `maxSkillBytes`), validate. The same commit and config
- * give the same index, which is what makes it safe to cache, unless the source failed on the
- * way: such a result is marked `transient` and must not be cached.
+ * give the same index, which is what makes it safe to cache. A listing or read the source could
+ * not serve throws instead: an index missing what could not be read is neither true nor cacheable.
  */
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
 import { configuredRoots, type SkillsConfig } from './config.ts';
@@ -16,8 +16,6 @@ export interface LoadedIndex {
   index: SkillIndex;
   /** The SKILL.md files read on the way, by path, so a selection does not read them twice. */
   files: Map<string, SkillFile>;
-  /** A listing or read failed (network, auth): the next run may see more. */
-  transient: boolean;
 }
 
 export async function loadSkillIndex(snapshot: Snapshot, config: SkillsConfig, signal: AbortSignal): Promise<LoadedIndex> {
@@ -27,12 +25,11 @@ export async function loadSkillIndex(snapshot: Snapshot, config: SkillsConfig, s
   const skills: Skill[] = [];
   const warnings = [...discovery.warnings];
   const files = new Map<string, SkillFile>();
-  let transient = discovery.transient;
   discovery.found.forEach((found, i) => {
     const read = reads[i];
     if (!read) return;
+    if (read.status === 'failed') throw new Error(`could not read ${found.path}: ${read.reason}`);
     if (read.status !== 'ok') {
-      if (read.status === 'failed') transient = true;
       warnings.push(`${found.path}: skipped: ${describeUnreadable(read)}`);
       return;
     }
@@ -41,7 +38,7 @@ export async function loadSkillIndex(snapshot: Snapshot, config: SkillsConfig, s
     if (checked.skill) skills.push(checked.skill);
     warnings.push(...checked.warnings);
   });
-  return { index: { skills: skills.sort(compareSkills), warnings }, files, transient };
+  return { index: { skills: skills.sort(compareSkills), warnings }, files };
 }
 
 export function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' }>): string {

@@ -114,6 +114,7 @@ async function readSelected(
       if (known) return [skill, known];
       // The index already names the skill; its body is what a source short of API budget may skip.
       const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal, optional: true });
+      if (read.status === 'failed') throw new Error(`could not read selected skill ${skill.path}: ${read.reason}`);
       return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
     }),
   );

@@ -8,6 +8,7 @@
  * truncation marker.
  */
 import type { EntryInput } from '../../context/entry.ts';
+import { clipTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
@@ -26,8 +27,6 @@ export interface SelectedOptions {
   maxTokens: number;
   bundled?: { listing: BundledListing; maxFiles: number; maxDepth: number };
 }
-
-const MAX_TITLE_CHARS = 200;
 
 export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile, options: SelectedOptions): SelectedEntry {
   const split = splitSkillFile(file.text);
@@ -48,7 +47,7 @@ export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile,
   return {
     ok: true,
     entry: {
-      title: clip(`Selected skill: ${skill.name}`, MAX_TITLE_CHARS),
+      title: clipTitle(`Selected skill: ${skill.name}`),
       body: appendix === '' ? cut.text : `${cut.text.trimEnd()}${appendix}`,
       source: { uri: snapshot.uri(skill.path), path: skill.path, revision: snapshot.commit, blob: file.blob },
       freshness: 'pinned',
@@ -72,11 +71,4 @@ function fitListing(bundled: NonNullable<SelectedOptions['bundled']>, maxTokens:
     if (countTokens(`\n\n${text}`) <= maxTokens) return text;
   }
   return null;
-}
-
-/** Cuts at `max` UTF-16 units without leaving half a surrogate pair behind. */
-function clip(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max);
-  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

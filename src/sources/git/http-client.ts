@@ -6,6 +6,8 @@
  * repository fails fast instead of exhausting the Worker's memory.
  */
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
+import { untilAborted } from '../../lib/abortable.ts';
+import { concatBytes } from '../../lib/bytes.ts';
 
 /** The part of `fetch` this client uses; the global `fetch` of workerd and Node both fit. */
 export type FetchLike = (
@@ -57,18 +59,19 @@ export function createCappedHttpClient(fetch: FetchLike, budget: TransferBudget,
         statusCode: response.status,
         statusMessage: response.statusText,
         headers: responseHeaders,
-        body: response.body ? metered(response.body, budget) : metered(null, budget),
+        body: metered(response.body, budget, signal),
       };
     },
   };
 }
 
-async function* metered(stream: ReadableStream<Uint8Array> | null, budget: TransferBudget): AsyncGenerator<Uint8Array> {
+async function* metered(stream: ReadableStream<Uint8Array> | null, budget: TransferBudget, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
   if (!stream) return;
   const reader = stream.getReader();
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      // A server that drips bytes must not outlive the caller's deadline.
+      const { done, value } = await untilAborted(reader.read(), signal);
       if (done) return;
       budget.received += value.byteLength;
       if (budgetExceeded(budget)) throw new TransferCapExceeded(budget.maxBytes);
@@ -82,16 +85,6 @@ async function* metered(stream: ReadableStream<Uint8Array> | null, budget: Trans
 
 async function collect(chunks: AsyncIterable<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
   const parts: Uint8Array[] = [];
-  let length = 0;
-  for await (const chunk of chunks) {
-    parts.push(chunk);
-    length += chunk.byteLength;
-  }
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
+  for await (const chunk of chunks) parts.push(chunk);
+  return concatBytes(parts);
 }

@@ -87,7 +87,7 @@ export function createLocalGitSource(dir: string): RepositorySource {
       }
     },
 
-    snapshot(commit) {
+    snapshot(commit, { signal } = {}) {
       const repo = async (): Promise<OpenRepository> => {
         const where = await open();
         if (!where.ok) throw new Error(where.reason);
@@ -115,7 +115,7 @@ export function createLocalGitSource(dir: string): RepositorySource {
           return parseCommitObject(commit, Buffer.from(object.data).toString('utf8'));
         },
       };
-      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader });
+      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader, ...(signal ? { signal } : {}) });
     },
   };
 

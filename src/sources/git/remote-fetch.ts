@@ -9,6 +9,7 @@ import { createCappedHttpClient, createTransferBudget, type FetchLike } from './
 import { createMemoryFs } from './memory-fs.ts';
 import type { GitObjectStore } from './object-loader.ts';
 import { gitErrorCode } from './errors.ts';
+import { PermanentSourceError } from '../permanent.ts';
 
 export interface FetchCommitOptions {
   url: string;
@@ -45,7 +46,7 @@ export async function fetchCommit(options: FetchCommitOptions, budget = createTr
     await readCommit({ ...store, oid: options.commit });
   } catch (error) {
     if (gitErrorCode(error) !== 'NotFoundError') throw error;
-    throw new Error(`the server sent no commit ${options.commit}: it does not exist there, or no branch or tag reaches it`);
+    throw new PermanentSourceError(`the server sent no commit ${options.commit}: it does not exist there, or no branch or tag reaches it`);
   }
   return store;
 }

@@ -11,8 +11,10 @@
  * const source = createRemoteGitSource('https://git.example.com/app.git', { maxFetchBytes: 8 << 20 });
  * const main = await source.resolve('main');
  */
+import { untilAborted } from '../../lib/abortable.ts';
 import { createCachedLoader, type CachedLoaderOptions } from '../cached-loader.ts';
 import type { KeyValueStore } from '../key-value-store.ts';
+import { isPermanentStatus, PermanentSourceError } from '../permanent.ts';
 import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../tree-snapshot.ts';
 import { budgetExceeded, createCappedHttpClient, createTransferBudget, type FetchLike } from './http-client.ts';
@@ -21,7 +23,7 @@ import { fetchCommit } from './remote-fetch.ts';
 import { lookupRemoteRef } from './remote-refs.ts';
 import { followRedirects } from './redirects.ts';
 import { parseRemoteUrl, type BasicAuth } from './remote-url.ts';
-import { errorMessage } from './errors.ts';
+import { errorMessage, gitErrorCode } from './errors.ts';
 import { isValidRefName } from './ref-name.ts';
 import { gitPathUri } from './uri.ts';
 
@@ -63,22 +65,25 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
   const capReason = (what: string): string =>
     `${what} exceeded the size cap of ${maxBytes} bytes (${options.capSetting ?? 'maxFetchBytes'}); raise it to read this repository`;
 
-  const createLoader = (commit: string): TreeLoader => {
+  /** `lifetime` bounds the one fetch every read of the snapshot shares; each read waits under its own signal. */
+  const createLoader = (commit: string, lifetime: AbortSignal | undefined): TreeLoader => {
     let fetched: Promise<GitObjectStore> | undefined;
     const objects = (signal?: AbortSignal): Promise<GitObjectStore> => {
-      if (!parsed.ok) return Promise.reject(new Error(parsed.reason));
+      if (!parsed.ok) return Promise.reject(new PermanentSourceError(parsed.reason));
       if (!fetched) {
         const budget = createTransferBudget(maxBytes);
-        const request = { url: parsed.identity, headers: parsed.headers, commit, fetch: transport, maxBytes, ...(signal ? { signal } : {}) };
+        const request = { url: parsed.identity, headers: parsed.headers, commit, fetch: transport, maxBytes, ...(lifetime ? { signal: lifetime } : {}) };
         fetched = fetchCommit(request, budget).catch((error: unknown) => {
-          if (budgetExceeded(budget)) throw new Error(capReason(`fetching ${repository} at ${commit}`));
+          if (budgetExceeded(budget)) throw new PermanentSourceError(capReason(`fetching ${repository} at ${commit}`));
+          const reason = `fetching ${repository} at ${commit} failed: ${errorMessage(error)}`;
+          if (error instanceof PermanentSourceError || isPermanentHttpError(error)) throw new PermanentSourceError(reason);
           // Other failures may be transient: forget them so the next read retries.
           fetched = undefined;
-          if (signal?.aborted) throw signal.reason;
-          throw new Error(`fetching ${repository} at ${commit} failed: ${errorMessage(error)}`);
+          throw new Error(reason);
         });
       }
-      return fetched;
+      // The fetch itself ends when `lifetime` fires, with a reason that names it; others wait under their own signal.
+      return signal === lifetime ? fetched : untilAborted(fetched, signal);
     };
     return createGitObjectLoader(objects, commit);
   };
@@ -98,15 +103,24 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
         return oid === undefined ? { status: 'missing', ref } : { status: 'ok', commit: oid };
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
-        if (budgetExceeded(budget)) return { status: 'failed', ref, reason: capReason(`listing refs of ${repository}`) };
-        return { status: 'failed', ref, reason: `listing refs of ${repository} failed: ${errorMessage(error)}` };
+        if (budgetExceeded(budget)) return { status: 'failed', ref, reason: capReason(`listing refs of ${repository}`), permanent: true };
+        const reason = `listing refs of ${repository} failed: ${errorMessage(error)}`;
+        return { status: 'failed', ref, reason, ...(isPermanentHttpError(error) ? { permanent: true } : {}) };
       }
     },
 
-    snapshot(commit) {
+    snapshot(commit, { signal } = {}) {
       const { cache } = options;
-      const loader = cache ? createCachedLoader(createLoader(commit), cache.store, { repository, commit }, cache.options) : createLoader(commit);
-      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader });
+      const own = createLoader(commit, signal);
+      const loader = cache ? createCachedLoader(own, cache.store, { repository, commit }, cache.options) : own;
+      return createTreeSnapshot({ repository, commit, uri: (path) => gitPathUri(repository, commit, path), loader, ...(signal ? { signal } : {}) });
     },
   };
+}
+
+/** isomorphic-git's HttpError carries the status; a 401, 403 or 404 will not change on retry. */
+function isPermanentHttpError(error: unknown): boolean {
+  if (gitErrorCode(error) !== 'HttpError' || typeof error !== 'object' || error === null || !('data' in error)) return false;
+  const { data } = error;
+  return typeof data === 'object' && data !== null && 'statusCode' in data && typeof data.statusCode === 'number' && isPermanentStatus(data.statusCode);
 }

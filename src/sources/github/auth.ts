@@ -23,7 +23,7 @@ export interface AppInstallationAuth {
   issuer: string;
   key: AppKeyResult;
   installationId: number;
-  tokens: Pick<AppInstallationAuthOptions, 'tokenStore' | 'memory' | 'clock' | 'refreshMarginMs'>;
+  tokens: Pick<AppInstallationAuthOptions, 'tokenStore' | 'memory' | 'clock' | 'refreshMarginMs' | 'exchangeTimeoutMs'>;
 }
 
 export interface AppInstallationAuthOptions {
@@ -40,6 +40,20 @@ export interface AppInstallationAuthOptions {
   clock?: () => number;
   /** Renew this long before `expires_at` so a token never lapses mid-assembly. Default 5 minutes. */
   refreshMarginMs?: number;
+  /** Deadline of one token exchange, retries included; default {@link DEFAULT_EXCHANGE_TIMEOUT_MS}. */
+  exchangeTimeoutMs?: number;
+}
+
+/**
+ * No caller's signal bounds the token exchange: every request of the installation in the isolate
+ * waits on the one in flight. So it has its own deadline, and a hung exchange fails its waiters
+ * and makes way for the next one instead of holding every later request.
+ */
+export const DEFAULT_EXCHANGE_TIMEOUT_MS = 10_000;
+
+/** The token exchange got no (complete) answer within its deadline. */
+export class ExchangeTimeout extends Error {
+  override readonly name = 'ExchangeTimeout';
 }
 
 /** A personal access token or any token minted elsewhere. */
@@ -56,7 +70,7 @@ export function tokenAuth(token: string): GitHubAuth {
  * const source = createGitHubSource({ owner: 'acme', repo: 'widgets', auth });
  */
 export function appInstallationAuth(options: AppInstallationAuthOptions): GitHubAuth {
-  const { tokenStore, memory, clock, refreshMarginMs } = options;
+  const { tokenStore, memory, clock, refreshMarginMs, exchangeTimeoutMs } = options;
   return {
     kind: 'app-installation',
     issuer: String(options.issuer),
@@ -67,12 +81,15 @@ export function appInstallationAuth(options: AppInstallationAuthOptions): GitHub
       ...(memory ? { memory } : {}),
       ...(clock ? { clock } : {}),
       ...(refreshMarginMs === undefined ? {} : { refreshMarginMs }),
+      ...(exchangeTimeoutMs === undefined ? {} : { exchangeTimeoutMs }),
     },
   };
 }
 
 /** The installation-token step failed: name the installation and what to check. */
 export function describeTokenFailure(error: unknown, auth: AppInstallationAuth): string {
+  const timeout = error instanceof ExchangeTimeout ? error : error instanceof Error && error.cause instanceof ExchangeTimeout ? error.cause : undefined;
+  if (timeout) return `GitHub App installation token request ${timeout.message} (installation ${auth.installationId})`;
   const status = httpFailure(error)?.status;
   if (status === 401) {
     return `GitHub App authentication failed for installation ${auth.installationId}: bad credentials (401), GitHub rejected the app JWT; check the App ID or Client ID (${auth.issuer}) and that the private key belongs to this app`;

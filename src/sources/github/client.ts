@@ -8,9 +8,11 @@ import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
 import { z } from 'zod';
 import { checkAppKey } from './app-key.ts';
-import { describeTokenFailure } from './auth.ts';
+import { untilAborted } from '../../lib/abortable.ts';
+import { DEFAULT_EXCHANGE_TIMEOUT_MS, describeTokenFailure } from './auth.ts';
 import type { AppInstallationAuth, GitHubAuth } from './auth.ts';
 import { httpFailure, rethrowIfAborted } from './errors.ts';
+import { boundTokenExchange, TOKEN_URL } from './exchange-deadline.ts';
 import { pathParamsProblem } from './path-params.ts';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
@@ -18,7 +20,6 @@ import { createTokenCache } from './token-cache.ts';
 
 export const GITHUB_API_URL = 'https://api.github.com';
 
-const TOKEN_URL = /\/app\/installations\/\d+\/access_tokens$/;
 /** auth-app itself retries a 401 on a token younger than this (replication delay). */
 const FRESH_TOKEN_MS = 5_000;
 
@@ -41,17 +42,18 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
   // Calling the global fetch detached from globalThis throws "Illegal invocation" in workerd.
   const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const baseUrl = (options.baseUrl ?? GITHUB_API_URL).replace(/\/+$/, '');
+  const { auth } = options;
+  const retrying = withRetries(fetch, { ...DEFAULT_RETRY_POLICY, ...options.retry });
   const common = {
     baseUrl,
     userAgent: 'groundwork',
-    request: { fetch: withRetries(fetch, { ...DEFAULT_RETRY_POLICY, ...options.retry }) },
+    request: { fetch: auth.kind === 'app-installation' ? boundTokenExchange(retrying, auth.tokens.exchangeTimeoutMs ?? DEFAULT_EXCHANGE_TIMEOUT_MS) : retrying },
     // Failures come back as values with reasons; Octokit's own error logging would be noise.
     log: { debug: () => {}, info: () => {}, warn: (message: string) => console.warn(message), error: () => {} },
   };
-  const { auth } = options;
   if (auth.kind === 'token') {
     const octokit = new Octokit({ ...common, auth: auth.token });
-    octokit.hook.wrap('request', (request, endpoint) => untilAborted(() => request(endpoint), endpoint.request?.signal));
+    octokit.hook.wrap('request', (request, endpoint) => waitFor(() => request(endpoint), endpoint.request?.signal));
     return refuseForeignPaths(octokit);
   }
   if (!auth.key.ok) {
@@ -72,13 +74,13 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
     const keyProblem = await checkAppKey(privateKey);
     if (keyProblem) throw new Error(keyProblem);
     try {
-      return await untilAborted(() => request(endpoint), signal);
+      return await waitFor(() => request(endpoint), signal);
     } catch (error) {
       rethrowIfAborted(signal);
       const failure = httpFailure(error);
       if (failure?.url && TOKEN_URL.test(failure.url)) throw new Error(describeTokenFailure(error, auth));
       if (failure?.status !== 401 || !(await renewStaleToken(octokit, auth))) throw error;
-      return untilAborted(() => request(endpoint), signal);
+      return waitFor(() => request(endpoint), signal);
     }
   });
   return refuseForeignPaths(octokit);
@@ -117,13 +119,7 @@ async function renewStaleToken(octokit: Octokit, auth: AppInstallationAuth): Pro
  * caller's signal, so a provider that times out cannot fail its neighbours' requests; each
  * caller still stops waiting when its own signal fires.
  */
-async function untilAborted<T>(start: () => T | Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
+function waitFor<T>(start: () => T | Promise<T>, signal: AbortSignal | null | undefined): Promise<T> {
   rethrowIfAborted(signal ?? undefined);
-  const promise = Promise.resolve(start());
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
+  return untilAborted(Promise.resolve(start()), signal ?? undefined);
 }

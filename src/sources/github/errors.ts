@@ -4,6 +4,7 @@
  * (status + response headers) so this module needs no transitive Octokit import.
  */
 import { z } from 'zod';
+import { isPermanentStatus } from '../permanent.ts';
 
 export interface HttpFailure {
   status: number;
@@ -52,6 +53,18 @@ export function describeFailure(error: unknown, subject: string): string {
   if (status === 404) return `not found (404): ${subject}`;
   if (status >= 500) return `GitHub API error (${status}) for ${subject}, still failing after retries`;
   return `GitHub API error (${status}) for ${subject}: ${message}`;
+}
+
+/**
+ * Whether asking again cannot help: no access, not found or unprocessable. A 403 or 429 that
+ * carries rate-limit headers is congestion, which passes.
+ */
+export function isPermanentFailure(error: unknown): boolean {
+  const failure = httpFailure(error);
+  if (!failure) return false;
+  const { status, headers } = failure;
+  const limited = headers['retry-after'] !== undefined || headers['x-ratelimit-remaining'] === '0';
+  return isPermanentStatus(status) && !(status === 403 && limited);
 }
 
 /** Aborts are the caller's decision, not a failure of the repository: rethrow them as they are. */

@@ -10,7 +10,8 @@ import { isoFromText } from '../commit-info.ts';
 import type { CommitInfo, CommitSha } from '../snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import { base64ToBytes } from './base64.ts';
-import { describeFailure, rethrowIfAborted } from './errors.ts';
+import { PermanentSourceError } from '../permanent.ts';
+import { describeFailure, isPermanentFailure, rethrowIfAborted } from './errors.ts';
 import { loadFlatTree } from './tree-walk.ts';
 import type { FetchTree } from './tree-walk.ts';
 
@@ -64,6 +65,11 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
     return blob.encoding === 'base64' ? base64ToBytes(blob.content) : new TextEncoder().encode(blob.content);
   };
 
+  const failed = (error: unknown, subject: string): Error => {
+    const reason = describeFailure(error, subject);
+    return isPermanentFailure(error) ? new PermanentSourceError(reason) : new Error(reason);
+  };
+
   const fetchCommit = async (signal?: AbortSignal): Promise<CommitInfo> => {
     const response = await octokit.request('GET /repos/{owner}/{repo}/git/commits/{commit_sha}', {
       owner,
@@ -87,7 +93,7 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
         return await loadFlatTree(fetchTree, commit, signal);
       } catch (error) {
         rethrowIfAborted(signal);
-        throw new Error(describeFailure(error, `commit ${commit} in ${owner}/${repo}`));
+        throw failed(error, `commit ${commit} in ${owner}/${repo}`);
       }
     },
     async loadBlob(oid, signal) {
@@ -95,7 +101,7 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
         return await fetchBlob(oid, signal);
       } catch (error) {
         rethrowIfAborted(signal);
-        throw new Error(describeFailure(error, `blob ${oid} in ${owner}/${repo}`));
+        throw failed(error, `blob ${oid} in ${owner}/${repo}`);
       }
     },
     async loadCommit(signal) {
@@ -103,7 +109,7 @@ export function createGitHubLoader(octokit: Octokit, { owner, repo, commit }: Gi
         return await fetchCommit(signal);
       } catch (error) {
         rethrowIfAborted(signal);
-        throw new Error(describeFailure(error, `commit ${commit} in ${owner}/${repo}`));
+        throw failed(error, `commit ${commit} in ${owner}/${repo}`);
       }
     },
   };

@@ -15,7 +15,7 @@ import { createTreeSnapshot, SkippedRead } from '../tree-snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import type { GitHubAuth } from './auth.ts';
 import { createGitHubClient, GITHUB_API_URL } from './client.ts';
-import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
+import { describeFailure, httpFailure, isPermanentFailure, rethrowIfAborted } from './errors.ts';
 import { isEmptyPlan, type ReadPlan } from '../read-plan.ts';
 import { readAhead, type RateLimitReport, type ReadAhead, type ReadAheadResult } from './graphql-read-ahead.ts';
 import { createGitHubLoader } from './loader.ts';
@@ -99,7 +99,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
     async resolve(ref, { signal, plan } = {}): Promise<ResolveResult> {
       if (COMMIT_SHA.test(ref)) return { status: 'ok', commit: ref };
       // Only ref names, never a rev-parse expression (`main~2`, `v1:dir`) or a path-like name.
-      if (!isValidRefName(ref)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}` };
+      if (!isValidRefName(ref)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}`, permanent: true };
       if (graphql && plan && !isEmptyPlan(plan)) {
         const read = await ahead(ref, plan, signal);
         if (read.status === 'ok') {
@@ -126,11 +126,12 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
         // GitHub answers an unknown ref with 422 ("No commit found for SHA") and an unknown repo with 404.
         const status = httpFailure(error)?.status;
         if (status === 404 || status === 422) return { status: 'missing', ref };
-        return { status: 'failed', ref, reason: describeFailure(error, `ref '${ref}' of ${owner}/${repo}`) };
+        const reason = describeFailure(error, `ref '${ref}' of ${owner}/${repo}`);
+        return { status: 'failed', ref, reason, ...(isPermanentFailure(error) ? { permanent: true } : {}) };
       }
     },
 
-    snapshot(commit, { plan } = {}) {
+    snapshot(commit, { plan, signal } = {}) {
       const rest = createGitHubLoader(octokit, { owner, repo, commit });
       const blobs = new Map<string, Uint8Array>();
       const loader: TreeLoader = {
@@ -168,6 +169,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
         uri: (path) => blobUrl(htmlUrl, commit, path),
         loader: options.wrapLoader ? options.wrapLoader(loader, { repository, commit }) : loader,
         ...(plan ? { plan } : {}),
+        ...(signal ? { signal } : {}),
       });
     },
   };

@@ -14,6 +14,7 @@
  * usable; whoever holds the private key can mint such tokens anyway.
  */
 import { z } from 'zod';
+import { untilAborted } from '../../lib/abortable.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import type { KeyValueStore } from '../key-value-store.ts';
 import { base64ToBytes, bytesToBase64 } from './base64.ts';
@@ -46,6 +47,11 @@ export interface TokenCacheOptions {
 export const TOKEN_KEY_PREFIX = 'installation-token:v1:';
 /** How long an isolate trusts its memory before asking the store again. */
 const MEMORY_TTL_MS = 5 * 60_000;
+/**
+ * How long a store read or write may take. The store is an optimisation inside the one token
+ * exchange every request of the installation waits on: a store that does not answer is a miss.
+ */
+const STORE_TIMEOUT_MS = 2_000;
 /** Workers KV refuses an expirationTtl under 60 seconds. */
 const MIN_STORE_TTL_SECONDS = 60;
 const SEAL_INFO = 'groundwork installation token cache v1';
@@ -75,7 +81,7 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       if (!store || !storeKey) return '';
       let sealed: string | null;
       try {
-        sealed = await store.get(storeKey, 'text');
+        sealed = await untilAborted(store.get(storeKey, 'text'), AbortSignal.timeout(STORE_TIMEOUT_MS));
       } catch {
         return '';
       }
@@ -94,7 +100,8 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
       const ttl = Math.floor((until - clock()) / 1000);
       if (!store || !storeKey || ttl < MIN_STORE_TTL_SECONDS) return;
       try {
-        await store.put(storeKey, await seal(await key(), storeKey, value), { expirationTtl: ttl });
+        const sealed = await seal(await key(), storeKey, value);
+        await untilAborted(store.put(storeKey, sealed, { expirationTtl: ttl }), AbortSignal.timeout(STORE_TIMEOUT_MS));
       } catch {
         // The store is an optimisation: the token in hand still serves this task.
       }
