@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { durableKnowledgeService } from './knowledge/durable-knowledge-service.ts';
 import { durableTaskService } from './tasks/durable-task-service.ts';
 
+export { TaskIndex } from '../durable-objects/task-index.ts';
 export { TaskObject } from '../durable-objects/task.ts';
 export { KnowledgeScope } from '../durable-objects/knowledge.ts';
 

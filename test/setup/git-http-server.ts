@@ -5,8 +5,8 @@
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
- * then deleted), `deep.git` (rules under a path longer than an entry title), and `opencode.git`
- * and `configured.git` (see buildSettingsRepos). Under `/v1/` the same repositories are served
+ * then deleted), `deep.git` (rules under a path longer than an entry title), `opencode.git`
+ * and `configured.git` (see buildSettingsRepos), and `hostile.git` (see buildHostileRepo). Under `/v1/` the same repositories are served
  * as by a server that predates protocol v2. Anything under `/_unavailable/` answers 503, as a git
  * host that is down, `/_silent/` never answers, `/_drip/` answers and then never finishes, and
  * `/_redirect/<host>/…` redirects to `<host>` on this server's port. Under `/_silent-pack/` and
@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { serveWithHttpBackend } from '../../src/cli/run/git-http-backend.ts';
+import { buildHostileRepo } from '../support/hostile-repo.ts';
 import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
 
 /** One request a server saw under a `/_tag/<tag>/` prefix. */
@@ -57,6 +58,8 @@ export interface GitHttpFixtures {
   opencode: { head: string };
   /** A `.groundwork.yml` naming GEMINI.md and `tools/skills/*`, with skills in `.agents/skills` too. */
   configured: { head: string };
+  /** Text that tries to break out of the inspector's markup (see hostile-repo.ts). */
+  hostile: { head: string };
 }
 
 declare module 'vitest' {
@@ -108,6 +111,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const settings = buildSettingsRepos(opencodeWork, configuredWork);
   cloneBare(opencodeWork, root, 'opencode.git');
   cloneBare(configuredWork, root, 'configured.git');
+
+  const hostileWork = fresh();
+  const hostile = buildHostileRepo(hostileWork);
+  cloneBare(hostileWork, root, 'hostile.git');
 
   const seen = new Map<string, SeenRequest[]>();
   const handle = (name: SeenRequest['server'], port: () => number) => (req: IncomingMessage, res: ServerResponse) => {
@@ -174,7 +181,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
   project.provide('gitHttpMirrorPort', (mirror.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings });
+  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings, hostile });
 
   return async () => {
     // Silent and dripping requests hold their connections open until told otherwise.
