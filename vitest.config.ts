@@ -1,6 +1,6 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { defineConfig } from 'vitest/config';
-import { triggerBindings } from './test/e2e/bindings.ts';
+import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
 import { boundsBindings } from './test/bounds/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
 import type { GitHubFixture } from './test/support/github-api-client.ts';
@@ -20,6 +20,7 @@ function workersProject(name: string, include: string[], exclude: string[], extr
             // Every git server of the tests listens on loopback.
             GIT_ALLOWED_HOSTS: '127.0.0.1',
             ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
+            ...inspectorBindings(inject('githubFixture')),
             ...extra(inject('githubApiPort'), inject('githubFixture')),
           },
         },
@@ -32,17 +33,21 @@ function workersProject(name: string, include: string[], exclude: string[], extr
   };
 }
 
-// Three projects, one run and one report: Worker code in workerd (as deployed, and with short
-// time and size bounds for the tests that hit them), CLI code in Node.
+// Four projects, one run and one report: Worker code in workerd (as deployed, and with short
+// time and size bounds for the tests that hit them), CLI code in Node, the inspector in Chromium.
 export default defineConfig({
   test: {
     globalSetup: ['./test/setup/git-http-server.ts', './test/setup/github-server.ts', './test/setup/hooks-server.ts'],
     projects: [
-      workersProject('workers', ['test/**/*.test.ts'], ['test/node/**', 'test/bounds/**']),
+      workersProject('workers', ['test/**/*.test.ts'], ['test/node/**', 'test/bounds/**', 'test/browser/**']),
       workersProject('workers-bounds', ['test/bounds/**/*.test.ts'], [], boundsBindings),
       {
         // Node tests start real processes (the CLI, git); on a loaded machine that can pass 5 s.
         test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'], testTimeout: 30_000 },
+      },
+      {
+        // Chromium against the Worker under `wrangler dev`, which takes a while to bundle and start.
+        test: { name: 'browser', environment: 'node', include: ['test/browser/**/*.test.ts'], testTimeout: 120_000, hookTimeout: 120_000 },
       },
     ],
   },

@@ -146,6 +146,14 @@ export class TaskStore {
       .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
   }
 
+  /** The whole transcript in order, each item with the turn it was appended in. */
+  timeline(): Array<{ turn: number; item: TranscriptItem }> {
+    return this.#sql
+      .exec<{ turn: number; item: string }>('SELECT turn, item FROM transcript ORDER BY seq')
+      .toArray()
+      .map((row) => ({ turn: row.turn, item: TranscriptItemSchema.parse(JSON.parse(row.item)) }));
+  }
+
   /**
    * The transcript as the model saw it at the start of `turn`: everything appended during earlier
    * turns, plus this turn's own host item. Items appended after it are the answer to that turn.

@@ -18,6 +18,12 @@ import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
+import type { InspectAccess, InspectResult } from '../src/tasks/inspection.ts';
+import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
+import { mayRead } from '../src/tasks/tenant-grants.ts';
+import { taskViewUrl } from '../src/tasks/view-link.ts';
+import { inspectTask, verifyLink } from './task-inspection.ts';
+import { TaskIndexSync } from './task-index-sync.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
@@ -30,6 +36,8 @@ import { turnView } from './turn-view.ts';
 
 export const MAX_ASSEMBLY_ATTEMPTS = 3;
 const RETRY_BASE_MS = 2_000;
+/** How soon a finished task reports itself to its tenant's index again after a report failed. */
+const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export type CreateResult = { id: string; status: TaskStatus; created: boolean };
@@ -41,13 +49,20 @@ export class TaskObject extends DurableObject<Env> {
   readonly #ledger: TurnLedger;
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   readonly #planDeps: TaskPlanDeps;
+  readonly #index: TaskIndexSync;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
-    void ctx.blockConcurrencyWhile(async () => migrate(ctx.storage.sql));
+    this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
+    void ctx.blockConcurrencyWhile(async () => {
+      migrate(ctx.storage.sql);
+      // A finished task stored before the index existed reports itself from its alarm.
+      const task = this.#store.task();
+      if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
+    });
     const config = getConfig(env);
     this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
     this.#planDeps = {
@@ -79,12 +94,29 @@ export class TaskObject extends DurableObject<Env> {
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
     await this.ctx.storage.setAlarm(now);
+    await this.#reportToIndex();
     return { id, status: 'pending', created: true };
   }
 
   async describe(tenant: string): Promise<TaskDescription | Denied> {
-    const task = this.#owned(tenant);
+    const task = this.#readable(tenant);
     if (!task) return { status: 'not-found' };
+    return this.#describe(task);
+  }
+
+  /** The task, its turns and its transcript for the inspector page; a link is checked against this task's id. */
+  async inspect(access: InspectAccess): Promise<InspectResult> {
+    if ('link' in access) {
+      const config = getConfig(this.env);
+      const verdict = await verifyLink({ current: config.VIEW_LINK_SECRET, previous: config.VIEW_LINK_SECRET_PREVIOUS }, this.ctx.id.toString(), access.link, Date.now());
+      if (!verdict.ok) return { status: 'forbidden', reason: verdict.reason, ...(verdict.expiredAt ? { expiredAt: verdict.expiredAt } : {}) };
+    }
+    const task = 'link' in access ? this.#store.task() : this.#readable(access.tenant);
+    if (!task) return { status: 'not-found' };
+    return { status: 'ok', inspection: inspectTask(this.#store, this.#describe(task)) };
+  }
+
+  #describe(task: TaskRow): TaskDescription {
     return {
       id: task.task_id,
       status: task.status,
@@ -137,7 +169,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   async readTurn(tenant: string, turn: number): Promise<TurnResult> {
-    if (!this.#owned(tenant)) return { status: 'not-found' };
+    if (!this.#readable(tenant)) return { status: 'not-found' };
     const first = this.#store.turn(0);
     const record = this.#store.turn(turn);
     if (!first || !record) return { status: 'conflict', message: `turn ${turn} has not begun` };
@@ -197,7 +229,8 @@ export class TaskObject extends DurableObject<Env> {
       migrate(this.ctx.storage.sql);
       return;
     }
-    await this.ctx.storage.setAlarm(task.expires_at);
+    const indexed = !this.#index.behind() || (await this.#index.report(task));
+    await this.ctx.storage.setAlarm(indexed ? task.expires_at : Date.now() + INDEX_RETRY_MS);
   }
 
   /**
@@ -219,6 +252,7 @@ export class TaskObject extends DurableObject<Env> {
     }
     const attempt = this.#store.countAttempt(Date.now());
     this.#store.setStatus('assembling', null, Date.now());
+    await this.#reportToIndex();
     let reason: string;
     try {
       const result = await this.#ledger.begin(0);
@@ -233,6 +267,7 @@ export class TaskObject extends DurableObject<Env> {
         const delay = RETRY_BASE_MS * 2 ** (attempt - 1);
         this.#store.setStatus('pending', `attempt ${attempt} failed: ${reason}; retrying in ${delay / 1000} s`, Date.now());
         await this.ctx.storage.setAlarm(Date.now() + delay);
+        await this.#reportToIndex();
         return { status: 'failed', reason };
       }
     }
@@ -250,6 +285,15 @@ export class TaskObject extends DurableObject<Env> {
     if (!task) return;
     const first = this.#store.turn(0);
     if (task.request.notify) {
+      const config = getConfig(this.env);
+      const viewUrl = await taskViewUrl(
+        { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS },
+        config.PUBLIC_URL ?? task.request.publicUrl,
+        task.task_id,
+        task.expires_at,
+        Date.now(),
+      );
+      const link = viewUrl ? { viewUrl } : {};
       const result =
         status === 'ready' && first
           ? {
@@ -257,8 +301,9 @@ export class TaskObject extends DurableObject<Env> {
               status: 'ready' as const,
               turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
               ...(first.github ? { github: first.github } : {}),
+              ...link,
             }
-          : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure' };
+          : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure', ...link };
       await notifyTaskResult(
         { config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS },
         task.request.notify,
@@ -266,11 +311,24 @@ export class TaskObject extends DurableObject<Env> {
       );
     }
     this.#store.setStatus(status, reason, Date.now());
-    await this.ctx.storage.setAlarm(task.expires_at);
+    const indexed = await this.#reportToIndex();
+    await this.ctx.storage.setAlarm(indexed ? task.expires_at : Date.now() + INDEX_RETRY_MS);
+  }
+
+  /** Tells the tenant's index the task's current state; false when that report failed (the alarm retries). */
+  async #reportToIndex(): Promise<boolean> {
+    const task = this.#store.task();
+    return task ? this.#index.report(task) : true;
   }
 
   #owned(tenant: string): TaskRow | undefined {
     const task = this.#store.task();
     return task && task.request.tenant === tenant ? task : undefined;
+  }
+
+  /** The task when `tenant` owns it or was granted its owner (`TENANT_GRANTS`): reading only. */
+  #readable(tenant: string): TaskRow | undefined {
+    const task = this.#store.task();
+    return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
 }

@@ -10,6 +10,7 @@ import { githubWebhookRoute } from './routes/github-webhook.ts';
 import { knowledgeRoutes } from './routes/knowledge.ts';
 import { slackCommandRoute } from './routes/slack-command.ts';
 import { taskRoutes } from './routes/tasks.ts';
+import { viewRoutes } from './routes/views.tsx';
 
 export type AppEnv = { Bindings: Env; Variables: { requestId: string } };
 
@@ -27,6 +28,8 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   // Triggers authenticate by signature; the tasks API by bearer token (its own middleware).
   app.route('/', githubWebhookRoute(deps));
   app.route('/', slackCommandRoute(deps));
+  // Pages first: `/tasks/:id/view` also opens with a signed link, without the API's bearer token.
+  app.route('/', viewRoutes(deps));
   app.route('/', taskRoutes(deps));
   app.route('/', knowledgeRoutes(deps));
 
@@ -36,7 +39,8 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
     if (error instanceof ApiError) return c.json(envelope(error.code, error.message, requestId), error.status);
     if (error instanceof ConfigError) {
       console.error(`[${requestId}]`, error.message);
-      return c.json(envelope('not_configured', 'the service is not configured for this request', requestId), 503);
+      const fields = error.fields.length > 0 ? `: check ${error.fields.join(', ')}` : '';
+      return c.json(envelope('not_configured', `the service is not configured for this request${fields}`, requestId), 503);
     }
     console.error(`[${requestId}] unhandled`, error);
     return c.json(envelope('internal', 'internal error', requestId), 500);

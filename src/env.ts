@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DeploymentSettingsSchema } from './providers/settings.ts';
+import { TenantGrantsSchema } from './tasks/tenant-grants.ts';
 
 const jsonString = <T extends z.ZodType>(schema: T) =>
   z.string().transform((text, ctx): z.output<T> => {
@@ -84,11 +85,31 @@ export const ConfigSchema = z.object({
    * local repositories this instance may read and the loopback smart-HTTP URL serving each.
    */
   LOCAL_REPOSITORIES: jsonString(z.record(z.string().regex(/^file:\/\/\//, 'keys must be file:/// URLs'), z.url())).default({}),
+  /** Signs inspector links (`/tasks/:id/view?exp=…&sig=…`); without it only bearer tokens open pages. */
+  VIEW_LINK_SECRET: optionalSecret,
+  /** The view link secret being rotated out; links signed with it still open. */
+  VIEW_LINK_SECRET_PREVIOUS: optionalSecret,
+  /** Hours a view link stays valid; by default (and at most) as long as its task is retained. */
+  VIEW_LINK_TTL_HOURS: z.coerce.number().int().positive().max(87_600).optional(),
+  /** This service's public origin for links; by default the origin of the request (for check runs and Slack, the one that created the task). */
+  PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin).optional(),
+  /** `{ "<API tenant>": ["github:<installation id>", "slack:<team id>"] }`: tenants whose tasks an API tenant may list and read. */
+  TENANT_GRANTS: jsonString(TenantGrantsSchema).default({}),
+}).superRefine((config, ctx) => {
+  for (const tenant of Object.keys(config.TENANT_GRANTS)) {
+    if (config.API_TOKENS[tenant] === undefined) ctx.addIssue({ code: 'custom', path: ['TENANT_GRANTS', tenant], message: `no API tenant ${tenant} in API_TOKENS` });
+  }
 });
 export type Config = z.output<typeof ConfigSchema>;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+  /** The settings that are wrong, e.g. `TENANT_GRANTS.acme.0`; names only, never values. */
+  readonly fields: readonly string[];
+  constructor(message: string, fields: readonly string[] = []) {
+    super(message);
+    this.fields = fields;
+  }
 }
 
 const parsed = new WeakMap<object, Config>();
@@ -99,7 +120,7 @@ export function getConfig(env: Env): Config {
   const result = ConfigSchema.safeParse(env);
   if (!result.success) {
     const fields = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
-    throw new ConfigError(`invalid configuration: ${fields}`);
+    throw new ConfigError(`invalid configuration: ${fields}`, [...new Set(result.error.issues.map((issue) => issue.path.join('.')))]);
   }
   parsed.set(env, result.data);
   return result.data;

@@ -8,6 +8,7 @@ import { durableKnowledgeService } from './knowledge/durable-knowledge-service.t
 import { durableTaskService } from './tasks/durable-task-service.ts';
 
 export { PullRequestTasks } from '../durable-objects/pull-request-tasks.ts';
+export { TaskIndex } from '../durable-objects/task-index.ts';
 export { TaskObject } from '../durable-objects/task.ts';
 export { KnowledgeScope } from '../durable-objects/knowledge.ts';
 

@@ -16,14 +16,19 @@ export async function tenantForToken(token: string, tokens: Readonly<Record<stri
   return checks.find((tenant) => tenant !== undefined);
 }
 
+/** The API tenant (`api:<name>`) an `Authorization` header names, or why it names none. */
+export async function bearerTenant(header: string | undefined, tokens: Readonly<Record<string, string>>): Promise<{ ok: true; tenant: string } | { ok: false; reason: 'missing' | 'invalid' }> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  if (!match?.[1]) return { ok: false, reason: 'missing' };
+  const tenant = await tenantForToken(match[1], tokens);
+  return tenant ? { ok: true, tenant: `api:${tenant}` } : { ok: false, reason: 'invalid' };
+}
+
 export const requireTenant = createMiddleware<TenantEnv>(async (c, next) => {
   // Routers mounted side by side may both guard one path; the first check decides.
   if (c.get('tenant') !== undefined) return next();
-  const header = c.req.header('authorization') ?? '';
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) throw new ApiError('unauthorized', 'Authorization: Bearer <token> is required');
-  const tenant = await tenantForToken(match[1], getConfig(c.env).API_TOKENS);
-  if (!tenant) throw new ApiError('unauthorized', 'the bearer token is not valid');
-  c.set('tenant', `api:${tenant}`);
+  const bearer = await bearerTenant(c.req.header('authorization'), getConfig(c.env).API_TOKENS);
+  if (!bearer.ok) throw new ApiError('unauthorized', bearer.reason === 'missing' ? 'Authorization: Bearer <token> is required' : 'the bearer token is not valid');
+  c.set('tenant', bearer.tenant);
   await next();
 });

@@ -17,6 +17,8 @@ export interface CheckRunInput {
   conclusion: 'success' | 'failure';
   output: CheckRunOutput;
   completedAt: Date;
+  /** The task's inspector page; GitHub shows it as the check's "View more details" link. */
+  detailsUrl?: string;
   signal?: AbortSignal;
 }
 
@@ -34,6 +36,7 @@ export async function createContextCheckRun(octokit: Octokit, input: CheckRunInp
     conclusion: input.conclusion,
     completed_at: input.completedAt.toISOString(),
     external_id: input.taskId,
+    ...(input.detailsUrl ? { details_url: input.detailsUrl } : {}),
     output: input.output,
     ...(input.signal ? { request: { signal: input.signal } } : {}),
   });

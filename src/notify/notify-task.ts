@@ -16,7 +16,8 @@ import { failureSummary, turnSummary } from './check-run-summary.ts';
 import { createContextCheckRun } from './github-check.ts';
 import { postSlackResponse, slackFailureText, slackTurnText } from './slack-response.ts';
 
-export type TaskResult = { taskId: string; status: 'ready'; turn: AssembledTurn; github?: GitHubUsage } | { taskId: string; status: 'failed'; reason: string };
+/** `viewUrl`: a signed link to the task's inspector page, when this deployment signs links. */
+export type TaskResult = ({ taskId: string; status: 'ready'; turn: AssembledTurn; github?: GitHubUsage } | { taskId: string; status: 'failed'; reason: string }) & { viewUrl?: string };
 
 export interface NotifyDeps {
   config: Config;
@@ -37,7 +38,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
   const signal = AbortSignal.timeout(deps.timeoutMs ?? NOTIFY_TIMEOUT_MS);
   try {
     if (notify.kind === 'slack') {
-      const text = result.status === 'ready' ? slackTurnText(result.turn, result.taskId) : slackFailureText(result.reason, result.taskId);
+      const text = result.status === 'ready' ? slackTurnText(result.turn, result.taskId, result.viewUrl) : slackFailureText(result.reason, result.taskId, result.viewUrl);
       const problem = await postSlackResponse(deps.fetch, notify.responseUrl, text, signal);
       if (problem) console.warn(`task ${result.taskId}: Slack response not delivered: ${problem}`);
       return;
@@ -55,6 +56,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
       conclusion: result.status === 'ready' ? 'success' : 'failure',
       output: result.status === 'ready' ? turnSummary(result.turn, result.taskId, result.github) : failureSummary(result.reason, result.taskId),
       completedAt: new Date(),
+      ...(result.viewUrl ? { detailsUrl: result.viewUrl } : {}),
       signal,
     });
   } catch (error) {

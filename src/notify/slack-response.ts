@@ -17,7 +17,12 @@ function source(entry: AssembledTurn['entries'][number]): string {
   return /^https?:\/\//.test(uri) ? `<${uri}|${label}>` : label;
 }
 
-export function slackTurnText(turn: AssembledTurn, taskId: string): string {
+/** A link Slack shows as "Open in the inspector"; the URL is ours (origin, hex id, digits). */
+function inspectorLine(viewUrl: string | undefined): string[] {
+  return viewUrl && /^https?:\/\/[^\s<>|]+$/.test(viewUrl) ? [`<${viewUrl}|Open in the inspector>`] : [];
+}
+
+export function slackTurnText(turn: AssembledTurn, taskId: string, viewUrl?: string): string {
   const outcomes = turn.providers.map((p) => `${escapeSlack(p.name)}: ${p.outcome}${p.reason ? ` (${escapeSlack(p.reason)})` : ''}`);
   const sources = turn.entries.slice(0, MAX_LISTED).map(source);
   const more = turn.entries.length > MAX_LISTED ? ` and ${turn.entries.length - MAX_LISTED} more` : '';
@@ -27,11 +32,12 @@ export function slackTurnText(turn: AssembledTurn, taskId: string): string {
     `Providers: ${outcomes.join('; ') || 'none'}`,
     `Sources: ${sources.length > 0 ? sources.join(', ') + more : 'none'}`,
     ...(warnings.length > 0 ? [`Warnings: ${warnings.slice(0, MAX_LISTED).join('; ')}`] : []),
+    ...inspectorLine(viewUrl),
   ].join('\n');
 }
 
-export function slackFailureText(reason: string, taskId: string): string {
-  return `*Context assembly failed* for task \`${taskId}\`: ${escapeSlack(reason)}`;
+export function slackFailureText(reason: string, taskId: string, viewUrl?: string): string {
+  return [`*Context assembly failed* for task \`${taskId}\`: ${escapeSlack(reason)}`, ...inspectorLine(viewUrl)].join('\n');
 }
 
 /** Resolves to an error description, or undefined when Slack accepted the message. */

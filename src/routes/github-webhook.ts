@@ -13,6 +13,7 @@ import { dispatchDelivery, signedDeliveryKey } from '../triggers/github/dispatch
 import { parseGitHubEvent } from '../triggers/github/events.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
 import { verifyWithRotation } from '../triggers/github/verify.ts';
+import { stampPublicUrl } from '../tasks/public-url.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const GITHUB_WEBHOOK_PATH = '/webhooks/github';
@@ -65,7 +66,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
       throw new ApiError('bad_request', 'body is not valid JSON');
     }
     const result = await dispatchDelivery(parseGitHubEvent(event, json), await signedDeliveryKey(event, body), {
-      tasks: deps.tasks(c.env),
+      tasks: stampPublicUrl(deps.tasks(c.env), new URL(c.req.url).origin),
       pullRequests: deps.pullRequests(c.env),
       tenants: c.env.TENANTS,
       appHandle: config.GITHUB_APP_HANDLE,

@@ -13,6 +13,7 @@ import { readBodyBytes } from '../http/read-body.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
 import { handleSlashCommand } from '../triggers/slack/handle-command.ts';
 import { verifySlackRequest } from '../triggers/slack/verify.ts';
+import { stampPublicUrl } from '../tasks/public-url.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const SLACK_COMMAND_PATH = '/slack/commands';
@@ -50,7 +51,7 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
     const timestamp = c.req.header('X-Slack-Request-Timestamp') ?? '';
     const message = await handleSlashCommand(new URLSearchParams(new TextDecoder().decode(body)), {
       signedDigest: await sha256Hex(`v0:${timestamp}:${await sha256Hex(body)}`),
-      tasks: deps.tasks(c.env),
+      tasks: stampPublicUrl(deps.tasks(c.env), new URL(c.req.url).origin),
       tenants: c.env.TENANTS,
       teamRepos: config.SLACK_TEAM_REPOS,
       lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),

@@ -3,7 +3,7 @@
  * The REST API for tasks. Thin: validate, authenticate, call the task's Durable Object, map its
  * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
  */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { resolveAgent } from '../context/agents.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
@@ -15,7 +15,13 @@ import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
+import { listTenantTasks } from '../tasks/durable-task-index.ts';
+import { listViewUrl } from '../tasks/list-link.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
+import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
+import { parseListQuery } from '../http/list-query.ts';
+import { readableTenants } from '../tasks/tenant-grants.ts';
+import { taskViewUrl } from '../tasks/view-link.ts';
 import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
@@ -64,6 +70,46 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return stub;
   };
   const notFound = (id: string) => new ApiError('not_found', `no task ${id}`);
+  const viewUrl = (c: Context<TenantEnv>, id: string, expiresAt: number): Promise<string | null> => {
+    const config = getConfig(c.env);
+    return taskViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, publicOrigin(config.PUBLIC_URL, c.req.url), id, expiresAt, deps.now());
+  };
+  /** A write refused as not-found: 403 when the caller may read the task through a grant, else 404. */
+  const refusedWrite = async (c: Context<TenantEnv>, id: string): Promise<ApiError> => {
+    const tenant = c.get('tenant');
+    if (readableTenants(getConfig(c.env).TENANT_GRANTS, tenant).length > 1) {
+      const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(tenant));
+      if (task.status !== 'not-found') return new ApiError('forbidden', `task ${id} belongs to ${task.request.tenant}; ${tenant} may read it through a grant but not change it`);
+    }
+    return notFound(id);
+  };
+
+  app.get('/tasks', async (c) => {
+    const query = parseListQuery(c.req.queries());
+    const config = getConfig(c.env);
+    const tenants = readableTenants(config.TENANT_GRANTS, c.get('tenant'));
+    const page = await listTenantTasks(c.env, tenants, { ...query, after: query.cursor, now: deps.now() });
+    const tasks = await Promise.all(
+      page.rows.map(async (row) => ({
+        id: row.taskId,
+        tenant: row.tenant,
+        status: row.status,
+        reason: row.reason,
+        origin: row.origin,
+        repo: row.repo,
+        agent: row.agent,
+        request: row.request,
+        commit: row.commit,
+        createdAt: new Date(row.createdAt).toISOString(),
+        updatedAt: new Date(row.updatedAt).toISOString(),
+        expiresAt: new Date(row.expiresAt).toISOString(),
+        viewUrl: await viewUrl(c, row.taskId, row.expiresAt),
+      })),
+    );
+    const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
+    const listUrl = await listViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, origin, c.get('tenant'), deps.now());
+    return c.json({ tasks, nextCursor: page.next, viewUrl: listUrl });
+  });
 
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
@@ -88,15 +134,17 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     }
     const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];
     if (capped) throw new ApiError('bad_request', `providers.${capped.path}: ${capped.message}`);
-    const created = await deps.tasks(c.env).create({ ...body, tenant });
-    return c.json({ id: created.id, status: created.status }, 202);
+    const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
+    const created = await stampPublicUrl(deps.tasks(c.env), origin).create({ ...body, tenant });
+    const retained = deps.now() + config.TASK_RETENTION_DAYS * 86_400_000;
+    return c.json({ id: created.id, status: created.status, viewUrl: await viewUrl(c, created.id, retained) }, 202);
   });
 
   app.get('/tasks/:id', async (c) => {
     const id = c.req.param('id');
     const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(c.get('tenant')));
     if (task.status === 'not-found') throw notFound(id);
-    return c.json(task);
+    return c.json({ ...task, viewUrl: await viewUrl(c, task.id, Date.parse(task.expiresAt)) });
   });
 
   app.get('/tasks/:id/turns/:n', async (c) => {
@@ -115,7 +163,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const stub = stubFor(c.env, id);
     const { turn } = await readJsonBody(c, BeginTurnSchema);
     const result = TurnResultSchema.parse(await stub.beginTurn(c.get('tenant'), turn));
-    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'failed') throw new ApiError('conflict', `turn ${turn} could not be assembled: ${result.reason}`);
     return c.json(result.turn);
@@ -126,7 +174,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const stub = stubFor(c.env, id);
     const { items } = await readJsonBody(c, AppendTranscriptSchema);
     const result = AppendResultSchema.parse(await stub.append(c.get('tenant'), items));
-    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', result.message);
@@ -156,7 +204,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
-    ['/tasks', 'POST'],
+    ['/tasks', 'GET, POST'],
     ['/tasks/:id', 'GET'],
     ['/tasks/:id/turns', 'POST'],
     ['/tasks/:id/turns/:n', 'GET'],

@@ -202,6 +202,8 @@ export const TaskRequestSchema = z.object({
   parentTaskId: z.string().regex(/^[0-9a-f]{64}$/, 'must be a task id').optional(),
   pullRequest: PullRequestEvidenceSchema.optional(),
   notify: NotifySchema.optional(),
+  /** The origin the creating request reached (e.g. `https://groundwork.example.com`); links posted later are built on it unless PUBLIC_URL is set. */
+  publicUrl: z.url({ protocol: /^https?$/ }).optional(),
 });
 export type TaskRequest = z.output<typeof TaskRequestSchema>;
 export type TaskRequestInput = z.input<typeof TaskRequestSchema>;

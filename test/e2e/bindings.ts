@@ -36,3 +36,22 @@ export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): 
     GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
   };
 }
+
+export const E2E_VIEW_LINK_SECRET = 'e2e-view-link-secret';
+export const E2E_PREVIOUS_VIEW_LINK_SECRET = 'e2e-previous-view-link-secret';
+/** The API tenant granted the App installation and the first Slack team (TENANT_GRANTS); globex is granted nothing. */
+export const E2E_GRANTED_TENANT = 'acme';
+
+/**
+ * Signed view links (with a secret being rotated out) and the grants of the inspector.
+ *
+ * @example
+ * miniflare: { bindings: { ...inspectorBindings(inject('githubFixture')) } }
+ */
+export function inspectorBindings(fixture: GitHubFixture): Record<string, string> {
+  return {
+    VIEW_LINK_SECRET: E2E_VIEW_LINK_SECRET,
+    VIEW_LINK_SECRET_PREVIOUS: E2E_PREVIOUS_VIEW_LINK_SECRET,
+    TENANT_GRANTS: JSON.stringify({ [E2E_GRANTED_TENANT]: [`github:${fixture.installationId}`, `slack:${E2E_SLACK_TEAM}`] }),
+  };
+}

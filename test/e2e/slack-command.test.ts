@@ -3,10 +3,9 @@ import { listDurableObjectIds } from 'cloudflare:test';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { TurnResultSchema } from '../../src/tasks/task-results.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
-import { example } from '../triggers/support.ts';
 import { E2E_SCOPE, E2E_SLACK_TEAM } from './bindings.ts';
 import { recordedHooks, routeSlackHooks } from './slack-hooks.ts';
-import { checkRunsOf, post, settledTask, signedDelivery, slashCommand, SLACK_URL, taskStub, WEBHOOK_URL } from './support.ts';
+import { checkRunsOf, installApp, post, settledTask, slashCommand, SLACK_URL, taskStub } from './support.ts';
 
 const fx = githubFixture();
 let stopRouting: () => void = () => {};
@@ -15,17 +14,6 @@ beforeAll(() => {
   stopRouting = routeSlackHooks();
 });
 afterAll(() => stopRouting());
-
-/** The App installed on the fixture's account, as GitHub announces it, so `#PR` can be looked up. */
-async function installApp(): Promise<void> {
-  const payload = example('installation', 'created');
-  payload.installation.id = fx.installationId;
-  Object.assign(payload.installation.account ?? {}, { login: fx.owner });
-  payload.installation.repository_selection = 'selected';
-  payload.repositories = [{ id: 1296269, node_id: 'R', name: fx.repo, full_name: `${fx.owner}/${fx.repo}`, private: false }];
-  const response = await post(WEBHOOK_URL, await signedDelivery(payload, { event: 'installation' }));
-  expect(await response.json()).toEqual({ installationId: fx.installationId, action: 'created', repositories: 1 });
-}
 
 it('acknowledges a slash command at once, assembles at the pull request base, and posts the result to response_url', async () => {
   await installApp();

@@ -128,3 +128,18 @@ export async function slashCommand(text: string, responsePath: string, signedAt 
   const signature = await signSlackRequest(E2E_SLACK_SECRET, timestamp, body);
   return { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-Slack-Request-Timestamp': timestamp, 'X-Slack-Signature': signature }, body };
 }
+
+/** The App installed on the fixture's account, as GitHub announces it, so `#PR` can be looked up. */
+export async function installApp(): Promise<void> {
+  const fx = githubFixture();
+  const payload = example('installation', 'created');
+  payload.installation.id = fx.installationId;
+  Object.assign(payload.installation.account ?? {}, { login: fx.owner });
+  payload.installation.repository_selection = 'selected';
+  payload.repositories = [{ id: 1296269, node_id: 'R', name: fx.repo, full_name: `${fx.owner}/${fx.repo}`, private: false }];
+  const response = await post(WEBHOOK_URL, await signedDelivery(payload, { event: 'installation' }));
+  const answer: unknown = await response.json();
+  if (response.status !== 200 || JSON.stringify(answer) !== JSON.stringify({ installationId: fx.installationId, action: 'created', repositories: 1 })) {
+    throw new Error(`installation event answered ${response.status} ${JSON.stringify(answer)}`);
+  }
+}

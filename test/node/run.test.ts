@@ -109,8 +109,13 @@ describe('groundwork run', () => {
       await banner;
       const url = /Groundwork is running at (http:\/\/127\.0\.0\.1:\d+)/.exec(stderr)?.[1];
       const token = /token: ([0-9a-f]+)/.exec(stderr)?.[1];
-      const health = await fetch(`${url}/tasks`, { headers: { authorization: `Bearer ${token}` } });
-      expect(health.status).toBe(405);
+      const listed = await fetch(`${url}/tasks`, { headers: { authorization: `Bearer ${token}` } });
+      expect(listed.status).toBe(200);
+      const [task] = ((await listed.json()) as { tasks: Array<{ id: string }> }).tasks;
+      // The banner's inspector link opens the run's task page without a token.
+      const inspector = /inspector: (http:\/\/127\.0\.0\.1:\d+\/tasks\/([0-9a-f]{64})\/view\?exp=\d+&sig=[0-9a-f]{64})/.exec(stderr);
+      expect(inspector?.[2]).toBe(task?.id);
+      expect((await fetch(inspector?.[1] ?? '')).status).toBe(200);
       const started = descendants(child.pid ?? -1);
       expect(started.length).toBeGreaterThan(0);
 

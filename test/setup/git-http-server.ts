@@ -6,15 +6,15 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
  * then deleted), `deep.git` (rules under a path longer than an entry title), `opencode.git` and
- * `configured.git` (see buildSettingsRepos), and fresh ones a test makes and pushes to
- * (`POST /_control/repos`, then `POST /_control/<name>/commit`; see git-repo-control). Under
- * `/v1/` the same repositories are served as by a server that predates protocol v2. Anything
- * under `/_unavailable/` answers 503, as a git host that is down, `/_silent/` never answers,
- * `/_drip/` answers and then never finishes, and `/_redirect/<host>/…` redirects to `<host>` on
- * this server's port. Under `/_silent-pack/` and `/_drip-pack/` the refs are listed as usual but
- * the pack (any POST to `git-upload-pack`) never comes, or never finishes coming. `/_slow/…`
- * serves the same repositories only after `SLOW_MS` (or never, if the client gives up first), as
- * a host too slow for any provider's timeout.
+ * `configured.git` (see buildSettingsRepos), `hostile.git` (see buildHostileRepo), and fresh ones
+ * a test makes and pushes to (`POST /_control/repos`, then `POST /_control/<name>/commit`; see
+ * git-repo-control). Under `/v1/` the same repositories are served as by a server that predates
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
+ * `/_silent/` never answers, `/_drip/` answers and then never finishes, and `/_redirect/<host>/…`
+ * redirects to `<host>` on this server's port. Under `/_silent-pack/` and `/_drip-pack/` the refs
+ * are listed as usual but the pack (any POST to `git-upload-pack`) never comes, or never finishes
+ * coming. `/_slow/…` serves the same repositories only after `SLOW_MS` (or never, if the client
+ * gives up first), as a host too slow for any provider's timeout.
  *
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
@@ -29,6 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { serveWithHttpBackend } from '../../src/cli/run/git-http-backend.ts';
+import { buildHostileRepo } from '../support/hostile-repo.ts';
 import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
 import { repoControl } from '../support/git-repo-control.ts';
 
@@ -60,6 +61,8 @@ export interface GitHttpFixtures {
   opencode: { head: string };
   /** A `.groundwork.yml` naming GEMINI.md and `tools/skills/*`, with skills in `.agents/skills` too. */
   configured: { head: string };
+  /** Text that tries to break out of the inspector's markup (see hostile-repo.ts). */
+  hostile: { head: string };
 }
 
 declare module 'vitest' {
@@ -111,6 +114,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const settings = buildSettingsRepos(opencodeWork, configuredWork);
   cloneBare(opencodeWork, root, 'opencode.git');
   cloneBare(configuredWork, root, 'configured.git');
+
+  const hostileWork = fresh();
+  const hostile = buildHostileRepo(hostileWork);
+  cloneBare(hostileWork, root, 'hostile.git');
+
 
   const control = repoControl(root);
   const seen = new Map<string, SeenRequest[]>();
@@ -179,7 +187,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
   project.provide('gitHttpMirrorPort', (mirror.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings });
+  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings, hostile });
 
   return async () => {
     // Silent and dripping requests hold their connections open until told otherwise.

@@ -25,8 +25,8 @@ describe('POST /tasks', () => {
   it('persists the task, answers 202 pending, and assembles turn 0 in the alarm', async () => {
     const created = await api('POST', '/tasks', { body: { repo: `${base()}/sample.git`, request: 'Explain the build.', skills: ['review'] } });
     expect(created.status).toBe(202);
-    expect(created.json).toEqual({ id: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'pending' });
     const id = String(created.json['id']);
+    expect(created.json).toEqual({ id: expect.stringMatching(/^[0-9a-f]{64}$/), status: 'pending', viewUrl: expect.stringMatching(new RegExp(`^http://groundwork\\.test/tasks/${id}/view\\?exp=\\d+&sig=[0-9a-f]{64}$`)) });
 
     const pending = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
     // The alarm for "now" may already be running.
@@ -149,7 +149,7 @@ describe('auth and tenancy', () => {
   it('answers 405 with Allow for a known path and another method', async () => {
     const res = await exports.default.fetch('http://groundwork.test/tasks', { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_TOKENS.acme}` } });
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('POST');
+    expect(res.headers.get('allow')).toBe('GET, POST');
     expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed' } });
   });
 

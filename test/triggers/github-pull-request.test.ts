@@ -33,6 +33,8 @@ describe('pull_request', () => {
       skills: [],
       pullRequest: { number: 2, url: 'https://github.com/Codertocat/Hello-World/pull/2', title: 'Update the README with new information.', body: 'This is a pretty simple change that we need to pull into master.', author: 'Codertocat', labels: [], draft: false, baseRef: 'master', headRef: 'changes', headSha: HEAD_SHA, fromFork: false, additions: 1, deletions: 1, changedFiles: 1 },
       notify: { kind: 'github-check', installationId: 4242, owner: 'Codertocat', repo: 'Hello-World', headSha: HEAD_SHA },
+      // Links posted when assembly ends are built on the origin the delivery reached.
+      publicUrl: 'http://groundwork.test',
     });
   });
 

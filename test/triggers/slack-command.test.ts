@@ -61,6 +61,8 @@ describe('commands', () => {
       trusted: true,
       skills: ['tdd'],
       notify: { kind: 'slack', responseUrl: RESPONSE_URL },
+      // Links posted when assembly ends are built on the origin the delivery reached.
+      publicUrl: 'http://groundwork.test',
     });
   });
 
@@ -90,6 +92,8 @@ describe('commands', () => {
       pullRequest: { number: 42, url: 'https://github.com/acme/widgets/pull/42', title: 'Update the README with new information.', body: 'This is a pretty simple change that we need to pull into master.', author: 'Codertocat', labels: [], draft: false, baseRef: 'master', headRef: 'changes', headSha: 'ec26c3e57ca3a959ca5aad62de7213c562f8c821', fromFork: false, additions: 1, deletions: 1, changedFiles: 1 },
       githubInstallationId: 5151,
       notify: { kind: 'slack', responseUrl: RESPONSE_URL },
+      // Links posted when assembly ends are built on the origin the delivery reached.
+      publicUrl: 'http://groundwork.test',
     });
     expect(api.calls.map((call) => call.url)).toEqual([
       'https://api.github.test/app/installations/5151/access_tokens',

@@ -10,7 +10,8 @@ import { TaskDescriptionSchema, type TaskDescription } from '../../tasks/task-re
 /** The local Worker answers in milliseconds; this only turns a hang into an error. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
-const CreatedSchema = z.object({ id: z.string(), status: z.string() });
+/** `viewUrl`: the signed link to the task's inspector page (null when the service signs no links). */
+const CreatedSchema = z.object({ id: z.string(), status: z.string(), viewUrl: z.string().nullable().optional() });
 const EnvelopeSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export interface CreateTaskBody {
@@ -26,7 +27,7 @@ export interface CreateTaskBody {
 }
 
 export interface ApiClient {
-  createTask(body: CreateTaskBody): Promise<string>;
+  createTask(body: CreateTaskBody): Promise<{ id: string; viewUrl: string | null }>;
   describe(id: string): Promise<TaskDescription>;
   turn(id: string, turn: number): Promise<AssembledTurn>;
   beginTurn(id: string, turn: number): Promise<AssembledTurn>;
@@ -48,7 +49,10 @@ export function createApiClient(base: URL, token: string): ApiClient {
     return schema.parse(json);
   };
   return {
-    createTask: async (body) => (await call(CreatedSchema, '/tasks', body)).id,
+    createTask: async (body) => {
+      const created = await call(CreatedSchema, '/tasks', body);
+      return { id: created.id, viewUrl: created.viewUrl ?? null };
+    },
     describe: (id) => call(TaskDescriptionSchema, `/tasks/${id}`),
     turn: (id, turn) => call(AssembledTurnSchema, `/tasks/${id}/turns/${turn}`),
     beginTurn: (id, turn) => call(AssembledTurnSchema, `/tasks/${id}/turns`, { turn }),

@@ -105,6 +105,8 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
       handlesInterrupts: deps.signals !== undefined,
       bindings: {
         API_TOKENS: `local=${token}`,
+        // Signs this run's inspector links; a new secret each run, so old links stop opening.
+        VIEW_LINK_SECRET: randomBytes(32).toString('hex'),
         GIT_ALLOWED_HOSTS: '127.0.0.1',
         GIT_MAX_FETCH_BYTES: String(LOCAL_MAX_FETCH_BYTES),
         LOCAL_REPOSITORIES: JSON.stringify({ [source.repository]: served.url }),
@@ -118,10 +120,11 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
 
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
-    const id = await step(
+    const { id, viewUrl } = await step(
       api.createTask({ repo: source.repository, ref: options.ref, commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
     );
     progress(`task ${id}`);
+    if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);
     const outcome = await step(followTask(api, id, (status) => progress(`  ${status}`)));
     if (!outcome.ok) {
       io.stderr(`groundwork run: task ${id} failed: ${outcome.reason}\n`);
@@ -139,7 +142,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     else io.stdout(`${turns.map(formatTurn).join('\n\n')}\n`);
 
     if (options.keep) {
-      io.stderr(keepBanner(worker.url, token, id));
+      io.stderr(keepBanner(worker.url, token, id, viewUrl));
       await interrupted.catch(() => undefined);
       progress('stopping');
     }
@@ -166,12 +169,13 @@ function prepareStateDir(stateDir: string, inRepository: boolean): void {
   if (inRepository) writeFileSync(join(stateDir, '..', '.gitignore'), '# groundwork run state\n*\n');
 }
 
-function keepBanner(url: URL, token: string, id: string): string {
+function keepBanner(url: URL, token: string, id: string, viewUrl: string | null): string {
   const base = url.origin;
   return [
     '',
     `Groundwork is running at ${base}`,
     `  token: ${token}   (tenant "local")`,
+    ...(viewUrl ? [`  inspector: ${viewUrl}`] : []),
     `  curl -s ${base}/tasks/${id} -H 'authorization: Bearer ${token}'`,
     `  curl -s ${base}/tasks/${id}/turns/0 -H 'authorization: Bearer ${token}'`,
     'Press Ctrl-C to stop.',

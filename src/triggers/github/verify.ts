@@ -4,8 +4,8 @@
  * with the current or the previous secret verifies, so a secret can be changed in GitHub and in
  * the Worker without dropping deliveries in between.
  */
-import { hmacSha256Hex, verifyHmacSha256Hex } from '../hmac.ts';
-import type { Bytes } from '../hmac.ts';
+import { hmacSha256Hex, verifyHmacSha256Hex } from '../../lib/hmac.ts';
+import type { Bytes } from '../../lib/hmac.ts';
 
 const HEADER = /^sha256=(.*)$/;
 

@@ -5,8 +5,8 @@
  * more than five minutes ago, or in the future beyond a small clock skew, is refused even when
  * its signature is right.
  */
-import { hmacSha256Hex, toBytes, verifyHmacSha256Hex } from '../hmac.ts';
-import type { Bytes } from '../hmac.ts';
+import { hmacSha256Hex, toBytes, verifyHmacSha256Hex } from '../../lib/hmac.ts';
+import type { Bytes } from '../../lib/hmac.ts';
 
 export const MAX_AGE_SECONDS = 5 * 60;
 /** Slack sends whole seconds; allow its clock and ours to disagree this much. */

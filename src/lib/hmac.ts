@@ -1,10 +1,10 @@
 /**
- * @module triggers/hmac
+ * @module lib/hmac
  * HMAC-SHA256 with Web Crypto, shared by the GitHub and Slack verifiers. Comparison happens
  * inside `crypto.subtle.verify`, which compares in constant time, so no hand-written loop can
  * leak how many leading bytes matched. Every malformed input is a plain `false`.
  */
-import { toHex } from '../lib/sha256.ts';
+import { toHex } from './sha256.ts';
 
 const encoder = new TextEncoder();
 const HEX_SHA256 = /^[0-9a-fA-F]{64}$/;

@@ -1,0 +1,81 @@
+/**
+ * @module durable-objects/task-index
+ * One SQLite Durable Object per tenant: the list of that tenant's tasks, newest first, for
+ * `GET /tasks` and `GET /view`. Each Task object reports itself here when it is created and on
+ * every status change, with a sequence number; a report with a lower number than the one stored
+ * (a retry that arrived late) changes nothing, so reports may repeat and arrive in any order.
+ * Rows of expired tasks are never listed and are deleted on the next write.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { repoKey, TaskIndexRowSchema, type TaskIndexQuery, type TaskIndexRow } from '../src/tasks/task-index.ts';
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS tasks (
+    task_id TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    origin TEXT NOT NULL,
+    repo_key TEXT NOT NULL,
+    row TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS tasks_newest ON tasks (created_at DESC, task_id DESC);`;
+
+export type RecordResult = 'stored' | 'stale';
+
+export class TaskIndex extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    void ctx.blockConcurrencyWhile(async () => this.#sql.exec(SCHEMA));
+  }
+
+  /** Stores the row unless a report with a higher `seq` is already here. */
+  async record(input: TaskIndexRow): Promise<RecordResult> {
+    const row = TaskIndexRowSchema.parse(input);
+    this.#sql.exec('DELETE FROM tasks WHERE expires_at <= ?', Date.now());
+    const stored = this.#sql.exec(
+      `INSERT INTO tasks (task_id, seq, created_at, expires_at, status, origin, repo_key, row) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (task_id) DO UPDATE SET seq = excluded.seq, expires_at = excluded.expires_at, status = excluded.status,
+         origin = excluded.origin, repo_key = excluded.repo_key, row = excluded.row
+       WHERE excluded.seq > tasks.seq
+       RETURNING task_id`,
+      row.taskId,
+      row.seq,
+      row.createdAt,
+      row.expiresAt,
+      row.status,
+      row.origin,
+      repoKey(row.repo),
+      JSON.stringify(row),
+    );
+    return stored.toArray().length > 0 ? 'stored' : 'stale';
+  }
+
+  /** Up to `limit` rows after the cursor, newest first, matching every filter given. */
+  async list(query: TaskIndexQuery): Promise<TaskIndexRow[]> {
+    const where = ['expires_at > ?'];
+    const params: Array<string | number> = [query.now];
+    if (query.after) {
+      where.push('(created_at < ? OR (created_at = ? AND task_id < ?))');
+      params.push(query.after.createdAt, query.after.createdAt, query.after.taskId);
+    }
+    const filters: Array<[string, string | undefined]> = [
+      ['status = ?', query.status],
+      ['origin = ?', query.origin],
+      ['repo_key = ?', query.repo === undefined ? undefined : repoKey(query.repo)],
+    ];
+    for (const [clause, value] of filters) {
+      if (value === undefined) continue;
+      where.push(clause);
+      params.push(value);
+    }
+    return this.#sql
+      .exec<{ row: string }>(`SELECT row FROM tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC, task_id DESC LIMIT ?`, ...params, query.limit)
+      .toArray()
+      .map((stored) => TaskIndexRowSchema.parse(JSON.parse(stored.row)));
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * @module durable-objects/task-inspection
+ * What a Task object answers for its inspector page: who may see it (the owning tenant, a
+ * tenant granted the owner, or a signed link to this task), then every stored turn with its
+ * provenance and the transcript in order.
+ */
+import type { Inspection, InspectedTurn } from '../src/tasks/inspection.ts';
+import { checkViewLink, type ViewLinkSecrets } from '../src/tasks/view-link.ts';
+import type { TaskStore } from './task-store.ts';
+
+export type LinkVerdict = { ok: true } | { ok: false; reason: 'expired' | 'bad-signature' | 'not-configured'; expiredAt?: string };
+
+/** Whether a link with `exp` and `sig` opens the task `taskId` now. */
+export async function verifyLink(secrets: ViewLinkSecrets, taskId: string, link: { exp: string; sig: string }, nowMs: number): Promise<LinkVerdict> {
+  const check = await checkViewLink(secrets, taskId, link.exp, link.sig, nowMs);
+  if (check.ok) return { ok: true };
+  return check.reason === 'expired' ? { ok: false, reason: 'expired', expiredAt: check.expiredAt.toISOString() } : { ok: false, reason: check.reason };
+}
+
+export function inspectTask(store: TaskStore, task: Inspection['task']): Inspection {
+  const turns = store.turns().map(
+    (record): InspectedTurn => ({
+      turn: record.turn,
+      digest: record.digest,
+      chars: record.chars,
+      tokens: record.tokens,
+      agent: record.agent,
+      commit: record.commit,
+      repository: record.repository,
+      createdAt: new Date(record.createdAt).toISOString(),
+      hostItemId: record.item?.id ?? null,
+      system: record.system.map((message) => message.content),
+      tools: record.tools,
+      providers: record.providers,
+      entries: record.entries,
+      ...(record.settings ? { settings: record.settings } : {}),
+      ...(record.github ? { github: record.github } : {}),
+    }),
+  );
+  return { task, turns, transcript: store.timeline() };
+}

@@ -1,0 +1,112 @@
+/**
+ * @module inspector/anatomy
+ * The prompt anatomy of one turn: its host-rendered message split back into sections, each
+ * context section joined with the entry the turn recorded for it (chars, truncation, warnings,
+ * stability, blob), and a link to its source at the pinned commit.
+ */
+import { parseSections, type ParsedSection } from '../context/section-parse.ts';
+import type { EntrySummary } from '../context/turn.ts';
+import type { RepositoryLinks } from './links.ts';
+
+/** Longer section texts are cut for the page (the API serves them whole). */
+export const MAX_SECTION_CHARS = 200_000;
+
+export interface SectionText {
+  text: string;
+  /** Characters left out of `text`. */
+  cut: number;
+}
+
+export interface SourceModel {
+  /** `path@<40-hex>`, or the URI when the entry has no path. */
+  label: string;
+  href?: string | undefined;
+  uri: string;
+  blob?: string | undefined;
+}
+
+export type SectionModel =
+  | { kind: 'task'; attributes: ReadonlyArray<readonly [string, string]>; body: SectionText }
+  | { kind: 'notice'; provider: string; body: SectionText }
+  | {
+      kind: 'context';
+      provider: string;
+      category: string;
+      title: string;
+      source: SourceModel;
+      freshness: string;
+      reviewBy?: string | undefined;
+      truncated: boolean;
+      /** From the turn's entry record; absent when no record matches the section. */
+      entry?: Pick<EntrySummary, 'chars' | 'warnings' | 'stability'> | undefined;
+      body: SectionText;
+    }
+  | { kind: 'other'; tag: string; attributes: ReadonlyArray<readonly [string, string]>; body: SectionText };
+
+export type Anatomy = { ok: true; sections: SectionModel[] } | { ok: false; text: SectionText };
+
+/** At most `max` characters of `text`, never ending inside a surrogate pair. */
+export function bounded(text: string, max = MAX_SECTION_CHARS): SectionText {
+  if (text.length <= max) return { text, cut: 0 };
+  const end = /[\uDC00-\uDFFF]/.test(text.charAt(max)) ? max - 1 : max;
+  return { text: text.slice(0, end), cut: text.length - end };
+}
+
+const attribute = (section: ParsedSection, name: string): string | undefined => section.attributes.find(([key]) => key === name)?.[1];
+
+/** What an entry's label says, as escapeAttribute left it (line breaks and tabs as spaces). */
+const asLabel = (text: string): string => text.replace(/[\r\n\t]/g, ' ');
+
+function entryLabel(entry: EntrySummary): string {
+  const { path, revision, uri } = entry.source;
+  return asLabel(path ? `${path}@${revision ?? 'unpinned'}` : uri);
+}
+
+/**
+ * Splits `content` (a turn's host item) and joins each context section with the first unused
+ * entry of the same provider, title and source.
+ */
+export function turnAnatomy(content: string, entries: readonly EntrySummary[], links: RepositoryLinks): Anatomy {
+  const parsed = parseSections(content);
+  if (!parsed) return { ok: false, text: bounded(content) };
+  const unused = [...entries];
+  return {
+    ok: true,
+    sections: parsed.map((section): SectionModel => {
+      const body = bounded(section.text);
+      switch (section.tag) {
+        case 'groundwork-task':
+          return { kind: 'task', attributes: section.attributes, body };
+        case 'groundwork-notice':
+          return { kind: 'notice', provider: attribute(section, 'provider') ?? '', body };
+        case 'groundwork-context': {
+          const provider = attribute(section, 'provider') ?? '';
+          const title = attribute(section, 'title') ?? '';
+          const label = attribute(section, 'source') ?? '';
+          const at = unused.findIndex((entry) => entry.provider === provider && asLabel(entry.title) === title && entryLabel(entry) === label);
+          const entry = at >= 0 ? unused.splice(at, 1)[0] : undefined;
+          return {
+            kind: 'context',
+            provider,
+            category: attribute(section, 'category') ?? '',
+            title,
+            source: sourceModel(label, attribute(section, 'uri'), entry, links),
+            freshness: attribute(section, 'freshness') ?? '',
+            reviewBy: attribute(section, 'review-by'),
+            truncated: attribute(section, 'truncated') === 'true',
+            entry: entry ? { chars: entry.chars, warnings: entry.warnings, stability: entry.stability } : undefined,
+            body,
+          };
+        }
+        default:
+          return { kind: 'other', tag: section.tag, attributes: section.attributes, body };
+      }
+    }),
+  };
+}
+
+function sourceModel(label: string, uri: string | undefined, entry: EntrySummary | undefined, links: RepositoryLinks): SourceModel {
+  const source = entry?.source;
+  const href = source?.revision ? links.file(source.path ?? '', source.revision) : undefined;
+  return { label, href, uri: source?.uri ?? uri ?? label, blob: source?.blob };
+}

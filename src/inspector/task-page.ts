@@ -1,0 +1,145 @@
+/**
+ * @module inspector/task-page
+ * Everything the task page shows, gathered before rendering: the header facts with their links,
+ * each turn's anatomy and provider outcomes, and the transcript timeline. Pure: the route
+ * fetches the inspection and the views only lay this out.
+ */
+import type { ProviderOutcome } from '../context/outcome.ts';
+import type { SettingsReport } from '../context/settings/report.ts';
+import { githubLine } from '../notify/check-run-summary.ts';
+import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
+import { turnAnatomy, type Anatomy } from './anatomy.ts';
+import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
+import { timelineEntries, type TimelineEntry } from './timeline.ts';
+
+export interface Linked {
+  text: string;
+  href?: string | undefined;
+}
+
+export interface TaskHeader {
+  id: string;
+  origin: string;
+  tenant: string;
+  repository: Linked;
+  commit: Linked | null;
+  /** The ref the commit was resolved from, or how it was pinned. */
+  ref: string;
+  cwd: string;
+  pullRequest?: { number: number; link: Linked; baseRef?: string | undefined; head: Linked; fromFork: boolean } | undefined;
+  agent: string;
+  trusted: boolean;
+  skills: string[];
+  status: string;
+  reason: string | null;
+  attempts: number;
+  createdAt: string;
+  /** When turn 0 was assembled. */
+  assembledAt: string | null;
+  expiresAt: string;
+  request: string;
+}
+
+export interface OutcomeRow extends ProviderOutcome {
+  /** This provider's duration over the turn's longest, 0..1. */
+  share: number;
+}
+
+export interface TurnModel {
+  turn: number;
+  digest: string;
+  chars: number;
+  tokens: number;
+  agent: string;
+  commit: Linked | null;
+  createdAt: string;
+  system: string[];
+  tools: string[];
+  hostItemId: string | null;
+  /** Null when the turn added nothing to the transcript. */
+  anatomy: Anatomy | null;
+  outcomes: OutcomeRow[];
+  settings?: SettingsReport | undefined;
+  github?: string | undefined;
+}
+
+export interface TaskPageModel {
+  header: TaskHeader;
+  turns: TurnModel[];
+  timeline: TimelineEntry[];
+}
+
+export interface PageContext {
+  /** `GITHUB_API_URL`, for links to GitHub or GitHub Enterprise pages. */
+  githubApiUrl: string;
+}
+
+export function taskPageModel(inspection: Inspection, context: PageContext): TaskPageModel {
+  const { task } = inspection;
+  const links = repositoryLinks(task.request.repo, context.githubApiUrl);
+  const contents = new Map(inspection.transcript.map(({ item }) => [item.id, 'content' in item ? item.content : '']));
+  return {
+    header: header(inspection, links),
+    turns: inspection.turns.map((turn) => turnModel(turn, contents, links)),
+    timeline: timelineEntries(inspection.transcript, new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])))),
+  };
+}
+
+function commitLink(sha: string | null, links: RepositoryLinks): Linked | null {
+  return sha ? { text: sha, href: links.commit(sha) } : null;
+}
+
+function header(inspection: Inspection, links: RepositoryLinks): TaskHeader {
+  const { task } = inspection;
+  const { request } = task;
+  const pr = request.pullRequest;
+  return {
+    id: task.id,
+    origin: request.origin,
+    tenant: request.tenant,
+    repository: { text: request.repo, href: links.repository },
+    commit: commitLink(task.commit, links),
+    ref: request.baseCommit ? `base commit ${request.baseCommit}${pr?.baseRef ? ` of ${pr.baseRef}` : ''}` : (request.ref ?? 'HEAD (default branch)'),
+    cwd: request.cwd === '' ? '.' : request.cwd,
+    pullRequest: pr
+      ? {
+          number: pr.number,
+          link: { text: `#${pr.number}`, href: safeHref(pr.url) },
+          baseRef: pr.baseRef,
+          head: { text: pr.headSha, href: links.commit(pr.headSha) },
+          fromFork: pr.fromFork,
+        }
+      : undefined,
+    agent: request.agent,
+    trusted: request.trusted,
+    skills: request.skills,
+    status: task.status,
+    reason: task.reason,
+    attempts: task.attempts,
+    createdAt: task.createdAt,
+    assembledAt: inspection.turns.find((turn) => turn.turn === 0)?.createdAt ?? null,
+    expiresAt: task.expiresAt,
+    request: request.request,
+  };
+}
+
+function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, links: RepositoryLinks): TurnModel {
+  const content = turn.hostItemId ? contents.get(turn.hostItemId) : undefined;
+  const longest = Math.max(0, ...turn.providers.map((provider) => provider.durationMs));
+  return {
+    turn: turn.turn,
+    digest: turn.digest,
+    chars: turn.chars,
+    tokens: turn.tokens,
+    agent: turn.agent,
+    commit: commitLink(turn.commit, links),
+    createdAt: turn.createdAt,
+    system: turn.system,
+    tools: turn.tools.map((tool) => tool.name),
+    hostItemId: turn.hostItemId,
+    anatomy: content === undefined ? null : turnAnatomy(content, turn.entries, links),
+    outcomes: turn.providers.map((provider) => ({ ...provider, share: longest > 0 ? provider.durationMs / longest : 0 })),
+    settings: turn.settings,
+    github: turn.github ? githubLine(turn.github) : undefined,
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * @module routes/views
+ * The inspector's pages: `GET /tasks/:id/view` (one task) and `GET /view` (a tenant's tasks).
+ * Thin: decide who is asking, fetch the data, build the page model, render. Every page is sent
+ * with a strict CSP (`default-src 'none'`, the stylesheet by nonce, no scripts), no referrer
+ * (a signed link never leaks to the sites it links to) and `no-store`.
+ *
+ * Who may look: an API token (`Authorization: Bearer`, with its tenant's grants), or for one
+ * task a signed link (`?exp=…&sig=…`), which the task's own object checks. A link that does not
+ * open the task gets a 403 page saying why, never any of the task.
+ */
+import { Hono, type Context } from 'hono';
+import { html } from 'hono/html';
+import type { Child } from 'hono/jsx';
+import { NONCE, secureHeaders } from 'hono/secure-headers';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { AppEnv } from '../app.ts';
+import { ConfigError, getConfig } from '../env.ts';
+import { bearerTenant } from '../http/bearer-auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { parseListQuery } from '../http/list-query.ts';
+import { listHref, type TaskListRow } from '../inspector/task-list.ts';
+import { taskPageModel } from '../inspector/task-page.ts';
+import { listTenantTasks } from '../tasks/durable-task-index.ts';
+import { taskStub } from '../tasks/durable-task-service.ts';
+import { InspectResultSchema, type InspectAccess } from '../tasks/inspection.ts';
+import { checkListLink, type ListLink } from '../tasks/list-link.ts';
+import { publicOrigin } from '../tasks/public-url.ts';
+import { readableTenants } from '../tasks/tenant-grants.ts';
+import { taskViewUrl } from '../tasks/view-link.ts';
+import { ErrorPage } from '../views/error-page.tsx';
+import { TaskListPage } from '../views/task-list-page.tsx';
+import { TaskPage } from '../views/task-page.tsx';
+import type { RouteDeps } from './deps.ts';
+
+type PageEnv = AppEnv & { Variables: AppEnv['Variables'] & { secureHeadersNonce?: string } };
+
+const pageHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'none'"],
+    styleSrc: [NONCE],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+  xFrameOptions: 'DENY',
+  referrerPolicy: 'no-referrer',
+});
+
+const TOKEN_HINT = 'Open the link from the check run or Slack reply, or ask for a fresh one: GET /tasks/:id (a task) or GET /tasks (the list) with an API token answers viewUrl.';
+const LIST_HINT = 'GET /tasks with an API token answers viewUrl, a link to this list that opens in a browser for a day. A single task opens with the signed link from its check run or Slack reply.';
+
+/** One value of a repeated-or-missing query parameter; anything else fails the signature check. */
+const single = (values: string[] | undefined): string => (values?.length === 1 ? (values[0] ?? '') : '');
+
+export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
+  const app = new Hono<PageEnv>();
+  app.use('/tasks/:id/view', pageHeaders);
+  app.use('/view', pageHeaders);
+
+  const page = (c: Context<PageEnv>, body: Child, status: ContentfulStatusCode = 200) => {
+    c.header('Cache-Control', 'no-store');
+    return c.html(html`<!doctype html>${body}`, status);
+  };
+  const nonce = (c: Context<PageEnv>): string => c.get('secureHeadersNonce') ?? '';
+  const errorPage = (c: Context<PageEnv>, status: ContentfulStatusCode, title: string, message: string, hint?: string) => {
+    if (status === 401) c.header('WWW-Authenticate', 'Bearer');
+    return page(c, <ErrorPage title={title} message={message} hint={hint} nonce={nonce(c)} requestId={c.get('requestId')} />, status);
+  };
+
+  /** The 403 (or 503) page for a link that does not open: which of expired, bad signature, links off. */
+  const linkRefused = (c: Context<PageEnv>, verdict: { ok: false; reason: 'expired' | 'bad-signature' | 'not-configured'; expiredAt?: Date }) => {
+    if (verdict.reason === 'not-configured') return errorPage(c, 503, 'Links are not enabled', 'This deployment signs no view links (VIEW_LINK_SECRET is not set).', 'Use an API token instead.');
+    if (verdict.reason === 'expired') return errorPage(c, 403, 'This link has expired', `The link expired at ${verdict.expiredAt?.toISOString() ?? 'an earlier time'}.`, TOKEN_HINT);
+    return errorPage(c, 403, 'This link is not valid', 'The link’s signature does not match: it was changed, made for something else, or signed with a secret this deployment no longer accepts.', TOKEN_HINT);
+  };
+
+  app.get('/tasks/:id/view', async (c) => {
+    const id = c.req.param('id');
+    const config = getConfig(c.env);
+    let access: InspectAccess;
+    if (c.req.header('authorization') !== undefined) {
+      const bearer = await bearerTenant(c.req.header('authorization'), config.API_TOKENS);
+      if (!bearer.ok) return errorPage(c, 401, 'Not signed in', 'The bearer token is not valid.', TOKEN_HINT);
+      access = { tenant: bearer.tenant };
+    } else {
+      const exp = c.req.query('exp');
+      const sig = c.req.query('sig');
+      if (exp === undefined && sig === undefined) return errorPage(c, 401, 'Not signed in', 'This page needs a signed link (with exp and sig) or an API token.', TOKEN_HINT);
+      access = { link: { exp: exp ?? '', sig: sig ?? '' } };
+    }
+    const stub = taskStub(c.env, id);
+    const result = stub ? InspectResultSchema.parse(await stub.inspect(access)) : { status: 'not-found' as const };
+    if (result.status === 'forbidden') return linkRefused(c, { ok: false, reason: result.reason, ...(result.expiredAt ? { expiredAt: new Date(result.expiredAt) } : {}) });
+    if (result.status === 'not-found') return errorPage(c, 404, 'No such task', `There is no task ${id.slice(0, 64)} that you may see. Tasks are deleted when their retention ends.`);
+    const model = taskPageModel(result.inspection, { githubApiUrl: config.GITHUB_API_URL });
+    const listLink = 'tenant' in access ? '/view' : undefined;
+    return page(c, <TaskPage model={model} nonce={nonce(c)} listHref={listLink} />);
+  });
+
+  app.get('/view', async (c) => {
+    const config = getConfig(c.env);
+    const { tenant: linkTenant, exp, sig, ...queries } = c.req.queries();
+    let tenant: string;
+    let link: ListLink | undefined;
+    if (linkTenant === undefined && exp === undefined && sig === undefined) {
+      const bearer = await bearerTenant(c.req.header('authorization'), config.API_TOKENS);
+      if (!bearer.ok) return errorPage(c, 401, 'Not signed in', 'The task list needs a signed list link or an API token (Authorization: Bearer).', LIST_HINT);
+      tenant = bearer.tenant;
+    } else {
+      link = { tenant: single(linkTenant), exp: single(exp), sig: single(sig) };
+      const verdict = await checkListLink({ current: config.VIEW_LINK_SECRET, previous: config.VIEW_LINK_SECRET_PREVIOUS }, link, deps.now());
+      if (!verdict.ok) return linkRefused(c, verdict);
+      tenant = link.tenant;
+    }
+    let query;
+    try {
+      query = parseListQuery(queries);
+    } catch (error) {
+      if (error instanceof ApiError) return errorPage(c, 400, 'Bad filter', error.message);
+      throw error;
+    }
+    const tenants = readableTenants(config.TENANT_GRANTS, tenant);
+    const listed = await listTenantTasks(c.env, tenants, { ...query, after: query.cursor, now: deps.now() });
+    const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
+    const rows = await Promise.all(
+      listed.rows.map(async (row): Promise<TaskListRow> => {
+        const signed = await taskViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, origin, row.taskId, row.expiresAt, deps.now());
+        return { ...row, href: signed ?? `/tasks/${row.taskId}/view` };
+      }),
+    );
+    const filters = { status: query.status, origin: query.origin, repo: query.repo, limit: query.limit };
+    const model = {
+      rows,
+      filters,
+      link,
+      nextHref: listed.next ? listHref(filters, listed.next, link) : undefined,
+      firstHref: query.cursor ? listHref(filters, undefined, link) : undefined,
+    };
+    return page(c, <TaskListPage model={model} nonce={nonce(c)} tenants={tenants} />);
+  });
+
+  for (const path of ['/tasks/:id/view', '/view']) {
+    app.all(path, (c) => {
+      c.header('Allow', 'GET');
+      return errorPage(c, 405, 'Method not allowed', `${c.req.method} is not allowed here; use GET.`);
+    });
+  }
+
+  app.onError((error, c) => {
+    if (error instanceof ConfigError) {
+      console.error(`[${c.get('requestId')}]`, error.message);
+      return errorPage(c, 503, 'Not configured', `The service is not configured for this request: check ${error.fields.join(', ') || 'its settings'}.`);
+    }
+    console.error(`[${c.get('requestId')}] unhandled`, error);
+    return errorPage(c, 500, 'Something went wrong', 'The page could not be made; the details are in the service log.');
+  });
+  return app;
+}

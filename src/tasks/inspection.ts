@@ -1,0 +1,55 @@
+/**
+ * @module tasks/inspection
+ * Everything the inspector page shows about one task, as the Task object answers it: the task
+ * (as `GET /tasks/:id` describes it), each stored turn with its provenance, and the transcript
+ * with the turn each item was appended in. Parsed by the route like every RPC answer.
+ */
+import { z } from 'zod';
+import { ToolSchema } from '../context/agents.ts';
+import { SettingsReportSchema } from '../context/settings/report.ts';
+import { TranscriptItemSchema } from '../context/transcript.ts';
+import { EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { GitHubUsageSchema } from '../sources/github/usage.ts';
+import { TaskDescriptionSchema } from './task-results.ts';
+
+export const InspectedTurnSchema = z.object({
+  turn: z.number().int().nonnegative(),
+  digest: z.string(),
+  chars: z.number().int().nonnegative(),
+  tokens: z.number().int().nonnegative(),
+  agent: z.string(),
+  commit: z.string().nullable(),
+  repository: z.string().nullable(),
+  createdAt: z.string(),
+  /** The transcript item this turn's context went into (`local:task`, `local:context:<n>`), or null when it had none. */
+  hostItemId: z.string().nullable(),
+  /** Host system blocks (turn 0 only). */
+  system: z.array(z.string()),
+  tools: z.array(ToolSchema),
+  providers: z.array(ProviderOutcomeSchema),
+  entries: z.array(EntrySummarySchema),
+  settings: SettingsReportSchema.optional(),
+  github: GitHubUsageSchema.optional(),
+});
+export type InspectedTurn = z.infer<typeof InspectedTurnSchema>;
+
+export const TimelineItemSchema = z.object({ turn: z.number().int().nonnegative(), item: TranscriptItemSchema });
+export type TimelineItem = z.infer<typeof TimelineItemSchema>;
+
+export const InspectionSchema = z.object({
+  task: TaskDescriptionSchema,
+  turns: z.array(InspectedTurnSchema),
+  transcript: z.array(TimelineItemSchema),
+});
+export type Inspection = z.infer<typeof InspectionSchema>;
+
+/** Who asks: a tenant (its grants apply), or a signed link to this one task. */
+export type InspectAccess = { tenant: string } | { link: { exp: string; sig: string } };
+
+export const InspectResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), inspection: InspectionSchema }),
+  z.object({ status: z.literal('not-found') }),
+  /** A link that does not open this task: `expired` (with when) or `bad-signature`; `not-configured` when no secret is set. */
+  z.object({ status: z.literal('forbidden'), reason: z.enum(['expired', 'bad-signature', 'not-configured']), expiredAt: z.string().optional() }),
+]);
+export type InspectResult = z.infer<typeof InspectResultSchema>;

@@ -1,0 +1,108 @@
+/**
+ * @module tasks/task-index
+ * What a tenant's task index keeps about each task, and how it is queried: newest first, by
+ * keyset (`createdAt`, then task id), so a page never repeats or skips a task when tasks are
+ * created between pages (a new task sorts before every cursor already handed out).
+ *
+ * Each row carries the task's `seq`, a counter the task bumps before every report: reports can
+ * arrive twice or out of order (at-least-once), and the index keeps only the highest.
+ */
+import { z } from 'zod';
+import { ORIGINS } from '../context/provider.ts';
+import { isGitUrl, isLocalRepo, TASK_STATUSES, type TaskRequest } from './task-request.ts';
+
+const TASK_ID = /^[0-9a-f]{64}$/;
+/** Characters of the request text the list shows. */
+export const REQUEST_PREVIEW_CHARS = 200;
+
+export const TaskIndexRowSchema = z.object({
+  taskId: z.string().regex(TASK_ID),
+  tenant: z.string().min(1),
+  seq: z.number().int().nonnegative(),
+  status: z.enum(TASK_STATUSES),
+  reason: z.string().nullable(),
+  origin: z.enum(ORIGINS),
+  /** As it may be shown: a git URL without credentials. */
+  repo: z.string(),
+  agent: z.string(),
+  /** The start of the request text. */
+  request: z.string(),
+  commit: z.string().nullable(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+  expiresAt: z.number().int(),
+});
+export type TaskIndexRow = z.infer<typeof TaskIndexRowSchema>;
+
+export interface TaskCursor {
+  createdAt: number;
+  taskId: string;
+}
+
+export interface TaskIndexQuery {
+  limit: number;
+  /** Only tasks that sort after this one (older, or as old with a lower id). */
+  after?: TaskCursor | undefined;
+  status?: TaskIndexRow['status'] | undefined;
+  origin?: TaskIndexRow['origin'] | undefined;
+  /** Compared by `repoKey`: GitHub names in any case. */
+  repo?: string | undefined;
+  /** Tasks that expired by then are not listed. */
+  now: number;
+}
+
+/**
+ * The repository as the list filters it: GitHub names ignore case, git URLs do not.
+ *
+ * @example
+ * repoKey('Acme/Widgets') // 'acme/widgets'
+ */
+export function repoKey(repo: string): string {
+  return isGitUrl(repo) || isLocalRepo(repo) ? repo : repo.toLowerCase();
+}
+
+/** The first `REQUEST_PREVIEW_CHARS` code points of the request, on one line. */
+export function requestPreview(request: TaskRequest['request']): string {
+  const line = request.replace(/\s+/g, ' ').trim();
+  const points = Array.from(line);
+  return points.length <= REQUEST_PREVIEW_CHARS ? line : `${points.slice(0, REQUEST_PREVIEW_CHARS - 1).join('')}…`;
+}
+
+/** `<createdAt>-<task id>`: opaque to clients, checked strictly when it comes back. */
+export function encodeCursor(cursor: TaskCursor): string {
+  return `${cursor.createdAt}-${cursor.taskId}`;
+}
+
+export function decodeCursor(text: string): TaskCursor | undefined {
+  const match = /^(0|[1-9][0-9]{0,15})-([0-9a-f]{64})$/.exec(text);
+  if (!match?.[1] || !match[2]) return undefined;
+  const createdAt = Number(match[1]);
+  return Number.isSafeInteger(createdAt) ? { createdAt, taskId: match[2] } : undefined;
+}
+
+/** Newest first: later `createdAt`, then the higher task id. */
+export function newestFirst(a: TaskCursor, b: TaskCursor): number {
+  if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
+  return a.taskId < b.taskId ? 1 : a.taskId > b.taskId ? -1 : 0;
+}
+
+export interface TaskPage {
+  rows: TaskIndexRow[];
+  /** Where the next page starts, or null on the last page. */
+  next: string | null;
+}
+
+/**
+ * One page over the indexes of several tenants (a tenant and those it was granted): each index
+ * answers one more than a page from the same cursor, and the merge keeps the newest `limit`.
+ *
+ * @example
+ * await listTaskPage(['api:acme', 'github:42'], { limit: 20, now }, (tenant, query) => indexOf(tenant).list(query))
+ */
+export async function listTaskPage(tenants: readonly string[], query: TaskIndexQuery, read: (tenant: string, query: TaskIndexQuery) => Promise<TaskIndexRow[]>): Promise<TaskPage> {
+  const pages = await Promise.all(tenants.map((tenant) => read(tenant, { ...query, limit: query.limit + 1 })));
+  const merged = pages.flat().sort(newestFirst);
+  const rows = merged.slice(0, query.limit);
+  const last = rows.at(-1);
+  return { rows, next: merged.length > query.limit && last ? encodeCursor(last) : null };
+}

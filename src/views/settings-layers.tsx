@@ -1,0 +1,87 @@
+/**
+ * @module views/settings-layers
+ * The settings a turn was assembled with: what each layer did, and each provider's effective
+ * settings with the layer that set each field.
+ */
+import type { Child } from 'hono/jsx';
+import type { SettingsReport } from '../context/settings/report.ts';
+import { count, Visible } from './text.tsx';
+
+export function SettingsLayers({ turn, settings }: { turn: number; settings: SettingsReport }): Child {
+  return (
+    <section aria-labelledby={`settings-${turn}`}>
+      <h3 id={`settings-${turn}`}>Settings</h3>
+      <div class="scroll">
+        <table>
+          <caption class="muted">Layers, lowest precedence first</caption>
+          <thead>
+            <tr>
+              <th scope="col">Layer</th>
+              <th scope="col">Status</th>
+              <th scope="col">Source</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {settings.layers.map((layer) => (
+              <tr>
+                <th scope="row">{layer.layer}</th>
+                <td>{layer.status}</td>
+                <td>{layer.source ? <code><Visible text={layer.source} /></code> : <span class="muted">—</span>}</td>
+                <td class="reason">{layer.reason ? <Visible text={layer.reason} /> : <span class="muted">—</span>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <details>
+        <summary>Effective provider settings</summary>
+        <div class="scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Provider</th>
+                <th scope="col">Enabled</th>
+                <th scope="col" class="num">Budget</th>
+                <th scope="col">Set by a layer</th>
+                <th scope="col">Config</th>
+              </tr>
+            </thead>
+            <tbody>
+              {settings.providers.map((provider) => (
+                <tr>
+                  <th scope="row">
+                    <Visible text={provider.name} />
+                  </th>
+                  <td>{provider.enabled ? 'yes' : 'no'}</td>
+                  <td class="num">{count(provider.budget)}</td>
+                  <td>
+                    {Object.keys(provider.set).length === 0 ? (
+                      <span class="muted">defaults</span>
+                    ) : (
+                      <Visible text={Object.entries(provider.set).map(([field, layer]) => `${field} (${layer})`).join(', ')} />
+                    )}
+                  </td>
+                  <td>
+                    <code>
+                      <Visible text={JSON.stringify(provider.config)} />
+                    </code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+      {settings.warnings.length > 0 ? (
+        <ul class="warnings">
+          {settings.warnings.map((warning) => (
+            <li>
+              <Visible text={warning} />
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * @module views/task-page
+ * `GET /tasks/:id/view`: the task's header, each turn (outcomes, prompt anatomy, settings), and
+ * the transcript timeline.
+ */
+import type { Child } from 'hono/jsx';
+import type { TaskPageModel } from '../inspector/task-page.ts';
+import { Layout } from './layout.tsx';
+import { TaskHeaderSection } from './task-header.tsx';
+import { Timeline } from './timeline.tsx';
+import { TurnSection } from './turn-section.tsx';
+
+export function TaskPage({ model, nonce, listHref }: { model: TaskPageModel; nonce: string; listHref?: string | undefined }): Child {
+  return (
+    <Layout title={`Task ${model.header.id.slice(0, 12)} · Groundwork inspector`} nonce={nonce}>
+      <nav class="crumbs" aria-label="Breadcrumb">
+        Groundwork inspector{listHref ? <> · <a href={listHref}>all tasks</a></> : null}
+      </nav>
+      <TaskHeaderSection header={model.header} />
+      {model.turns.length === 0 ? (
+        <section aria-labelledby="no-turns">
+          <h2 id="no-turns">Turns</h2>
+          <p class="muted">No turn has been assembled yet. Reload this page once the task is ready.</p>
+        </section>
+      ) : (
+        model.turns.map((turn) => <TurnSection turn={turn} />)
+      )}
+      <Timeline entries={model.timeline} />
+    </Layout>
+  );
+}
