@@ -179,12 +179,15 @@ describe('assembly failures and retention', () => {
     const id = await create();
     const task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
     expect(Date.parse(task.expiresAt) - Date.parse(task.createdAt)).toBe(30 * 86_400_000);
-    const alarm = await runInDurableObject(stubOf(id), async (_, state) => {
-      const scheduled = await state.storage.getAlarm();
-      state.storage.sql.exec('UPDATE task SET expires_at = ?', Date.now() - 1);
-      return scheduled;
-    });
+    // The status is readable while the finishing alarm still reports to the task index; the
+    // retention alarm is set right after that report, so wait for it (bounded) before expiring.
+    let alarm: number | null = null;
+    for (let i = 0; i < 100 && alarm !== Date.parse(task.expiresAt); i++) {
+      alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+      if (alarm !== Date.parse(task.expiresAt)) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     expect(alarm).toBe(Date.parse(task.expiresAt));
+    await runInDurableObject(stubOf(id), (_, state) => void state.storage.sql.exec('UPDATE task SET expires_at = ?', Date.now() - 1));
     expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
     expect((await api('GET', `/tasks/${id}`)).status).toBe(404);
     const rows = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec('SELECT COUNT(*) AS n FROM transcript').one());
