@@ -21,9 +21,9 @@ import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import type { InspectAccess, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayRead } from '../src/tasks/tenant-grants.ts';
-import { taskViewUrl } from '../src/tasks/view-link.ts';
 import { inspectTask, verifyLink } from './task-inspection.ts';
 import { TaskIndexSync } from './task-index-sync.ts';
+import { taskReport } from './task-report.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
@@ -283,36 +283,16 @@ export class TaskObject extends DurableObject<Env> {
   async #finish(status: 'ready' | 'failed', reason: string | null): Promise<void> {
     const task = this.#store.task();
     if (!task) return;
-    const first = this.#store.turn(0);
     if (task.request.notify) {
       const config = getConfig(this.env);
-      const viewUrl = await taskViewUrl(
-        { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS },
-        config.PUBLIC_URL ?? task.request.publicUrl,
-        task.task_id,
-        task.expires_at,
-        Date.now(),
-      );
-      const link = viewUrl ? { viewUrl } : {};
-      const result =
-        status === 'ready' && first
-          ? {
-              taskId: task.task_id,
-              status: 'ready' as const,
-              turn: turnView(first, first, this.#store.requestTranscript(0, first.item?.id ?? null)),
-              ...(first.github ? { github: first.github } : {}),
-              ...link,
-            }
-          : { taskId: task.task_id, status: 'failed' as const, reason: reason ?? 'unknown failure', ...link };
-      await notifyTaskResult(
-        { config: getConfig(this.env), fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS },
-        task.request.notify,
-        result,
-      );
+      const result = await taskReport(config, this.#store, task, { status, reason }, Date.now());
+      await notifyTaskResult({ config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS }, task.request.notify, result);
     }
+    // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
+    // armed; a failed index report then brings the alarm forward to retry it.
     this.#store.setStatus(status, reason, Date.now());
-    const indexed = await this.#reportToIndex();
-    await this.ctx.storage.setAlarm(indexed ? task.expires_at : Date.now() + INDEX_RETRY_MS);
+    await this.ctx.storage.setAlarm(task.expires_at);
+    if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
   }
 
   /** Tells the tenant's index the task's current state; false when that report failed (the alarm retries). */

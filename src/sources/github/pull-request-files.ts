@@ -6,23 +6,14 @@
  */
 import { z } from 'zod';
 import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
-import type { GitHubAuth } from './auth.ts';
 import { createGitHubClient } from './client.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
-import type { Fetch, RetryPolicy } from './retry.ts';
 import { readPullRequest } from './pull-request-state.ts';
-import type { UsageMeter } from './usage.ts';
+import type { Fetch } from './retry.ts';
+import type { GitHubSourceOptions } from './source.ts';
 
-export interface GitHubApiOptions {
-  owner: string;
-  repo: string;
-  auth: GitHubAuth;
-  baseUrl?: string;
-  fetch?: Fetch;
-  retry?: Partial<RetryPolicy>;
-  /** Counts these requests with the task's other GitHub reads. */
-  meter?: UsageMeter;
-}
+/** The source's connection to one repository (owner, name, credential, host, retries, meter). */
+export type GitHubApiOptions = Pick<GitHubSourceOptions, 'owner' | 'repo' | 'auth' | 'baseUrl' | 'fetch' | 'retry' | 'meter'>;
 
 /** GitHub's largest page for this endpoint. */
 const MAX_PER_PAGE = 100;
