@@ -14,7 +14,7 @@ Compares the sources a task's context at COMMIT held (rules files, selected skil
 index) with REF as it is now, by git blob id, and says which changed. Reads committed objects only.
 
 Options:
-  --since COMMIT       the commit the context was read at (required)
+  --since COMMIT       the commit the context was read at, e.g. HEAD~1 (required)
   --repo PATH          repository to read (default: the repository of the current directory)
   --ref REF            what to compare with, as it is now (default: HEAD)
   --cwd DIR            the task's working directory (default: where you are in it)
