@@ -187,7 +187,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const body = await readJsonBody(c, MailboxPostSchema);
     const post = { from: body.from, text: body.text, ...(body.id === undefined ? {} : { key: `api:${body.id}` }) };
     const result = MailboxResultSchema.parse(await stub.mailbox(c.get('tenant'), post));
-    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
     return c.json({ item: result.item, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
