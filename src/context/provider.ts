@@ -31,6 +31,7 @@ import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput, Source } from './entry.ts';
 import type { KnowledgeReader } from './knowledge.ts';
+import type { MissingNotice } from './notices.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -170,6 +171,11 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
   readonly budget: number;
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
+  /**
+   * What the host's notice says when this provider ends without delivering (timed out, failed,
+   * left out by the budget). Rules, skills and memory have theirs by category.
+   */
+  readonly missing?: MissingNotice;
   run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[] | ProviderResult>;
   /**
    * What `run` will list and read from the snapshot, said before any provider runs, so the host

@@ -4,6 +4,8 @@ import type { EarlierEntry } from '../../src/context/provider.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { gatherContext } from '../../src/context/turn.ts';
 import { createFreshnessProvider } from '../../src/providers/freshness/provider.ts';
+import type { RepositorySource } from '../../src/sources/snapshot.ts';
+import { memorySnapshot } from '../support/memory-tree.ts';
 import { COMMIT } from '../support/providers.ts';
 import { taskView } from '../support/task.ts';
 
@@ -28,5 +30,25 @@ describe('the freshness provider without the repository', () => {
     expect(gathered.entries).toHaveLength(1);
     expect(gathered.entries[0]).toMatchObject({ title: 'Freshness: could not check main', freshness: 'volatile', source: { uri: 'groundwork:freshness' } });
     expect(gathered.entries[0]?.body).toMatch(/^Could not check whether main moved since your context was read at [0-9a-f]{7}: the repository could not be read \(repo:read /);
+  });
+});
+
+describe('the freshness provider when it cannot finish', () => {
+  it('leaves a host notice that the model must not assume its sources are current, the same on every retry', async () => {
+    // A remote that never answers and a provider timeout below the check's own deadline.
+    const snapshot = await memorySnapshot({ 'AGENTS.md': '# Rules\n' }, COMMIT);
+    const source: RepositorySource = { repository: 'file:///repo', resolve: () => new Promise(() => undefined), snapshot: () => snapshot };
+    const slow = createRegistry([createFreshnessProvider({ timeoutMs: 60 })]);
+    const run = () => gatherContext({ registry: slow, agent, available: ['repo:read'], source, snapshot, task: taskView({ ref: 'main', commit: COMMIT }), turn: 1, history: [RULES] });
+    const [first, retry] = [await run(), await run()];
+    expect(first.outcomes).toEqual([expect.objectContaining({ name: 'freshness', outcome: 'timed-out' })]);
+    expect(first.notices).toEqual([
+      {
+        provider: 'freshness',
+        stability: 'task',
+        text: 'Whether the repository sources you were given are still current could not be checked (timed out after 60 ms). Do not assume they are current; re-read the rules, skills and files you rely on before acting.',
+      },
+    ]);
+    expect(retry.notices).toEqual(first.notices);
   });
 });

@@ -59,6 +59,14 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     turns: 'all',
     timeoutMs: options.timeoutMs ?? 8_000,
     budget: options.budget ?? 1_500,
+    // Its own deadline makes a check that cannot reach the remote a notice of its own; this is
+    // for the provider itself failing, outrunning its timeout or not fitting the budget.
+    missing: {
+      subject: 'Whether the repository sources you were given are still current',
+      plural: false,
+      failed: 'could not be checked',
+      claim: 'Do not assume they are current; re-read the rules, skills and files you rely on before acting.',
+    },
     async run({ turn, task, source, snapshot, history, github, withheld, config, signal, now }) {
       if (turn === 0) return { entries: [], notes: ['turn 0: nothing to compare yet'] };
       const sources = trackedSources(history);
