@@ -4,6 +4,7 @@
  * the one they stand in), pin the ref to a commit, and settle the working directory (by default
  * where they stand in the tree). A `--cwd` not in the tree at that commit is a usage error.
  */
+import { revisionProblem } from '../sources/git/ancestry.ts';
 import { discoverRepository } from '../sources/git/discover.ts';
 import { createLocalGitSource } from '../sources/git/local-source.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
@@ -30,6 +31,8 @@ export async function openLocalRepository(input: OpenLocalInput): Promise<Opened
   const given = input.repo ?? process.cwd();
   const found = discoverRepository(given);
   if (!found.ok) return { ok: false, exit: 1, error: `cannot read ${given}: ${found.reason}` };
+  const problem = revisionProblem(input.ref);
+  if (problem !== undefined) return { ok: false, exit: 2, error: `${input.refOption ?? '--ref'}: ${problem}` };
   const source = (input.openSource ?? createLocalGitSource)(found.root);
   const resolved = await source.resolve(input.ref);
   if (resolved.status === 'missing') return { ok: false, exit: 1, error: `${input.refOption ?? '--ref'}: ${input.ref} does not name a commit in ${source.repository}` };

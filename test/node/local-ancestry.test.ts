@@ -53,6 +53,18 @@ describe('ancestry suffixes on a local repository (HEAD~1, main^2)', () => {
     expect(parseAncestry('main')).toBeUndefined();
   });
 
+  it('calls a malformed --since a usage error naming the option (exit 2), before reading anything', async () => {
+    for (const [since, message] of [
+      ['HEAD~99999', '--since: "HEAD~99999" is more than 10000 steps'],
+      ['~2', '--since: "~2" has no revision before ~2'],
+      ['a..b', '--since: invalid ref name: "a..b"'],
+    ]) {
+      let stderr = '';
+      const code = await runFreshnessCommand(['--repo', repo.dir, '--since', since ?? ''], { stdout: () => undefined, stderr: (t) => (stderr += t) });
+      expect([code, stderr.trim()]).toEqual([2, `groundwork freshness: ${message}`]);
+    }
+  });
+
   it('lets groundwork freshness compare from HEAD~1', async () => {
     let stdout = '';
     const code = await runFreshnessCommand(['--repo', repo.dir, '--since', 'HEAD~2'], { stdout: (t) => (stdout += t), stderr: () => undefined });

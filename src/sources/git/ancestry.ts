@@ -4,6 +4,7 @@
  * `abc123~3^2`. `~n` follows first parents n times; `^n` takes the n-th parent (`^` is `^1`,
  * `^0` the commit itself). The base is looked up as any ref; the walk is bounded.
  */
+import { isValidRefName } from './ref-name.ts';
 
 export interface Ancestry {
   base: string;
@@ -15,6 +16,13 @@ export interface Ancestry {
 export const MAX_ANCESTRY_STEPS = 10_000;
 
 const SUFFIX = /(?:[~^]\d*)+$/;
+
+/** Why `rev` is not a revision this reads (a ref name or sha, with ancestry suffixes), or undefined. */
+export function revisionProblem(rev: string): string | undefined {
+  const ancestry = parseAncestry(rev);
+  if (ancestry && 'error' in ancestry) return ancestry.error;
+  return isValidRefName(ancestry?.base ?? rev) ? undefined : `invalid ref name: ${JSON.stringify(rev)}`;
+}
 
 /** The base and steps of `rev`, or undefined when it has no suffix; an error for a bad one. */
 export function parseAncestry(rev: string): Ancestry | { error: string } | undefined {
