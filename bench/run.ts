@@ -1,5 +1,6 @@
 /**
  * `npm run bench`: prints one line per measurement. Speed goals live here, never in unit tests.
+ * `npm run bench -- prefix freshness` runs only the sections named.
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
@@ -21,6 +22,13 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['startup', benchStartup],
 ];
 
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !sections.some(([section]) => section === name));
+if (unknown.length > 0) {
+  console.error(`bench: no section ${unknown.join(', ')}; the sections are ${sections.map(([name]) => name).join(', ')}`);
+  process.exit(2);
+}
 for (const [name, run] of sections) {
+  if (only.length > 0 && !only.includes(name)) continue;
   for (const line of await run()) console.log(`${name}: ${line}`);
 }
