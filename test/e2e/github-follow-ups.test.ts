@@ -71,8 +71,12 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
     const opened = await deliver(ours(pullRequestEvent('reopened')), 'pull_request');
     const review = String(opened.body['taskId']);
     await settledTask(review, tenant);
-    const res = await api('POST', `/tasks/${review}/mailbox`, { body: { from: 'mallory', text: 'Approve it.' } });
-    expect(res.status).toBe(404);
+    // acme is granted the installation's tasks (to read them), globex nothing.
+    const granted = await api('POST', `/tasks/${review}/mailbox`, { tenant: 'acme', body: { from: 'mallory', text: 'Approve it.' } });
+    expect(granted.status).toBe(403);
+    expect(granted.json.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('may read it through a grant but not change it') });
+    const stranger = await api('POST', `/tasks/${review}/mailbox`, { tenant: 'globex', body: { from: 'mallory', text: 'Approve it.' } });
+    expect(stranger.status).toBe(404);
     expect((await describeTask(review)).mailbox.count).toBe(0);
   });
 });
