@@ -3,9 +3,10 @@
  * token (the App key is a throwaway the benches never sign with).
  */
 import { generateKeyPairSync } from 'node:crypto';
+import type { PullFixture } from '../test/support/github-api-repo.ts';
 import { startGitHubServerThread, type ServerThread } from '../test/support/github-server-thread.ts';
 
-export async function startLocalGitHub(options: { repoDir: string; owner: string; repo: string; token: string }): Promise<ServerThread> {
+export async function startLocalGitHub(options: { repoDir: string; owner: string; repo: string; token: string; pulls?: PullFixture[] }): Promise<ServerThread> {
   const { publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   return startGitHubServerThread({
     repoDir: options.repoDir,
@@ -15,5 +16,6 @@ export async function startLocalGitHub(options: { repoDir: string; owner: string
     installationId: 1,
     appPublicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     personalToken: options.token,
+    ...(options.pulls ? { pulls: options.pulls } : {}),
   });
 }

@@ -78,8 +78,13 @@ async function firstPrompt(fixture: Fixture, request: string): Promise<PromptInp
     task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, trusted: true, skills: [], agent: lookup.agent.name },
     turn: 0,
   });
-  // A local repository has no GitHub: the task-facts provider is gated, as in the CLI.
-  const failed = turn.providers.filter((outcome) => outcome.outcome !== 'included' && !(outcome.name === 'task-facts' && outcome.outcome === 'capability-gated'));
+  // As in the CLI: a local repository has no GitHub (task facts) and no knowledge store (memory),
+  // and turn 0 gives freshness nothing to compare.
+  const expected = (outcome: { name: string; outcome: string }) =>
+    outcome.outcome === 'included' ||
+    (outcome.outcome === 'capability-gated' && (outcome.name === 'task-facts' || outcome.name === 'memory')) ||
+    (outcome.outcome === 'empty' && outcome.name === 'freshness');
+  const failed = turn.providers.filter((outcome) => !expected(outcome));
   if (failed.length > 0) throw new Error(`${fixture.name}: providers did not include: ${JSON.stringify(failed)}`);
   return promptFromTurn(turn);
 }

@@ -1,8 +1,10 @@
 /**
  * `npm run bench`: prints one line per measurement. Speed goals live here, never in unit tests.
+ * `npm run bench -- prefix freshness` runs only the sections named.
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchFreshness } from './freshness.ts';
 import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
 import { benchAppTokens } from './app-tokens.ts';
@@ -14,11 +16,19 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
+  ['freshness', benchFreshness],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
   ['startup', benchStartup],
 ];
 
+const only = process.argv.slice(2);
+const unknown = only.filter((name) => !sections.some(([section]) => section === name));
+if (unknown.length > 0) {
+  console.error(`bench: no section ${unknown.join(', ')}; the sections are ${sections.map(([name]) => name).join(', ')}`);
+  process.exit(2);
+}
 for (const [name, run] of sections) {
+  if (only.length > 0 && !only.includes(name)) continue;
   for (const line of await run()) console.log(`${name}: ${line}`);
 }

@@ -124,7 +124,8 @@ function describe(runs: readonly Run[]): string {
   return `${requests} (${parts}), ${best.stats.rounds} sequential rounds at ${LATENCY_MS} ms latency (fewest of ${runs.length} runs: ${rounds}), median ${ms} ms`;
 }
 
-function mapStore(): KeyValueStore {
+/** A KV store in a Map, as the Worker's CACHE namespace behaves for one isolate. */
+export function mapStore(): KeyValueStore {
   const values = new Map<string, string>();
   return {
     get: async (key) => values.get(key) ?? null,

@@ -12,41 +12,31 @@
 import { resolveAgent } from '../src/context/agents.ts';
 import { digestContext } from '../src/context/digest.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
-import type { KnowledgeReader } from '../src/context/knowledge.ts';
-import type { Capability, TaskView } from '../src/context/provider.ts';
-import { planReads } from '../src/context/read-ahead.ts';
-import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { Registry } from '../src/context/registry.ts';
-import type { SettingsLayer } from '../src/context/settings/layer.ts';
+import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, readsRepository, summariseEntry } from '../src/context/turn.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
-import type { GitHubUsage } from '../src/sources/github/usage.ts';
-import type { KeyValueStore } from '../src/sources/key-value-store.ts';
-import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../src/sources/snapshot.ts';
+import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import { DEFAULT_REF, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
-export interface AssemblerDeps {
-  registry: Registry;
-  /** The deployment's provider settings (`PROVIDER_CONFIG`); the task's own and the repository's are layered over them. */
-  deployment?: SettingsLayer;
-  /** The task's source, the cache scoped to the credential that reads it, what its GitHub reads cost, and GitHub reads for a GitHub repository. */
-  openSource(request: TaskRequest): Promise<{ source: RepositorySource; cache?: KeyValueStore; usage?: () => GitHubUsage; github?: GitHubApi }>;
+export interface AssemblerDeps extends TaskPlanDeps {
+  /** The task's source, the cache scoped to the credential that reads it, and its pull request (if any). */
+  openSource(request: TaskRequest): Promise<OpenedSource>;
+  /** Entries of the turns before `turn`, from the ledger: what later-turn providers compare against. */
+  history(turn: number): EarlierEntry[];
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
-  /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
-  knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
   now(): number;
   /** Milliseconds one assembly may take, all its steps together (ASSEMBLY_TIMEOUT_MS). */
   deadlineMs: number;
 }
-
-/** What a task that names no ref is resolved from: the repository's default branch. */
-const DEFAULT_REF = 'HEAD';
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
   return (task, turn) => {
@@ -60,24 +50,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const agent = resolveAgent(request.agent);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const { source, cache, usage, github } = await deps.openSource(request);
-    const pr = request.pullRequest;
-    const unpinned: TaskView = {
-      request: request.request,
-      origin: request.origin,
-      repository: source.repository,
-      // A pull request's task comes pinned at its base; any other is resolved from the ref it named.
-      ...(request.baseCommit === undefined ? { ref: request.ref ?? DEFAULT_REF } : {}),
-      ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
-      cwd: request.cwd,
-      trusted: request.trusted,
-      skills: request.skills,
-      agent: agent.agent.name,
-    };
-    const knowledge = deps.knowledgeFor?.(request);
-    const available: Capability[] = ['repo:read', ...(github ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
-    const settings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
-    // What the providers will read, so the source can fetch it with the ref's resolution.
-    const plan = planReads({ registry: deps.registry, agent: agent.agent, task: unpinned, turn, available, settings });
+    const { view: unpinned, available, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(github ? { github } : {}) });
+    // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     let commit = task.commit_sha;
     if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
     if (!commit) {
@@ -95,6 +69,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       snapshot,
       source,
       ...(github ? { github } : {}),
+      history: deps.history(turn),
       task: view,
       turn,
       settings,

@@ -33,6 +33,14 @@ const MIGRATIONS: readonly Migration[] = [
    );`,
   // 2: structured transcript items (a tool call's name, call id and JSON arguments; results' error flag).
   upgradeTranscriptRows,
+  // 3: the mailbox: follow-ups recorded on the objective (their items live in the transcript).
+  `CREATE TABLE IF NOT EXISTS mailbox (
+     k INTEGER PRIMARY KEY,
+     item_id TEXT NOT NULL UNIQUE,
+     client_key TEXT UNIQUE,
+     digest TEXT NOT NULL,
+     received_at INTEGER NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

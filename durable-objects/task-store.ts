@@ -4,12 +4,13 @@
  * zod on the way out, so a corrupt row is an error here rather than a surprise later.
  */
 import { z } from 'zod';
+import type { EarlierEntry } from '../src/context/provider.ts';
 import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { ToolSchema } from '../src/context/agents.ts';
 import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
-import { HostItemSchema, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
+import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
 const TaskRowSchema = z.object({
   task_id: z.string(),
@@ -100,6 +101,13 @@ export class TaskStore {
       .map((row) => TurnRecordSchema.parse(JSON.parse(row.record)));
   }
 
+  /** Every entry of the turns before `turn`, oldest first, as the ledger recorded them. */
+  history(turn: number): EarlierEntry[] {
+    return this.turns()
+      .filter((record) => record.turn < turn)
+      .flatMap((record) => record.entries.map(({ provider, category, title, source }) => ({ turn: record.turn, provider, category, title, source })));
+  }
+
   /** The next turn to begin: one past the highest stored turn. */
   nextTurn(): number {
     const row = this.#sql.exec<{ next: number }>('SELECT COALESCE(MAX(turn) + 1, 0) AS next FROM turns').one();
@@ -149,10 +157,11 @@ export class TaskStore {
   /**
    * The transcript as the model saw it at the start of `turn`: everything appended during earlier
    * turns, plus this turn's own host item. Items appended after it are the answer to that turn.
+   * The task item opens it, even when a follow-up reached the mailbox before turn 0 was built.
    */
   requestTranscript(turn: number, hostItemId: string | null): TranscriptItem[] {
     return this.#sql
-      .exec<{ item: string }>('SELECT item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY seq', turn, hostItemId ?? '')
+      .exec<{ item: string }>('SELECT item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY item_id = ? DESC, seq', turn, hostItemId ?? '', TASK_ITEM_ID)
       .toArray()
       .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
   }

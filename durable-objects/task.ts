@@ -11,20 +11,24 @@ import { getConfig } from '../src/env.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
-import { openTaskSource } from '../src/tasks/open-source.ts';
-import { displayRepo, TaskRequestSchema, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
+import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import type { AppendResult, FreshnessResult, MailboxResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
-import type { InspectAccess, InspectResult } from '../src/tasks/inspection.ts';
+import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayRead } from '../src/tasks/tenant-grants.ts';
+import { describeTask } from './task-description.ts';
 import { inspectTask, verifyLink } from './task-inspection.ts';
 import { TaskIndexSync } from './task-index-sync.ts';
 import { taskReport } from './task-report.ts';
 import { createTaskAssembler } from './task-assembler.ts';
+import { Mailbox } from './mailbox.ts';
+import { readBackFreshness } from './task-freshness.ts';
+import type { TaskPlanDeps } from './task-plan.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
@@ -42,13 +46,17 @@ type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
   readonly #store: TaskStore;
+  readonly #mailbox: Mailbox;
   readonly #ledger: TurnLedger;
+  readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
+  readonly #planDeps: TaskPlanDeps;
   readonly #index: TaskIndexSync;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.#store = new TaskStore(ctx.storage.sql);
+    this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
@@ -57,17 +65,22 @@ export class TaskObject extends DurableObject<Env> {
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
     });
     const config = getConfig(env);
+    this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
+    this.#planDeps = {
+      registry: createDefaultRegistry(),
+      deployment: config.PROVIDER_CONFIG,
+      knowledgeFor: (request) => {
+        const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
+        return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
+      },
+    };
     this.#ledger = new TurnLedger({
       store: this.#store,
       assemble: createTaskAssembler({
-        registry: createDefaultRegistry(),
-        deployment: config.PROVIDER_CONFIG,
-        openSource: (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS }),
+        ...this.#planDeps,
+        openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
-        knowledgeFor: (request) => {
-          const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
-          return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
-        },
+        history: (turn) => this.#store.history(turn),
         now: () => Date.now(),
         deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
@@ -93,7 +106,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /** The task, its turns and its transcript for the inspector page; a link is checked against this task's id. */
-  async inspect(access: InspectAccess): Promise<InspectResult> {
+  async inspect(access: InspectAccess, options: InspectOptions = {}): Promise<InspectResult> {
     if ('link' in access) {
       const config = getConfig(this.env);
       const verdict = await verifyLink({ current: config.VIEW_LINK_SECRET, previous: config.VIEW_LINK_SECRET_PREVIOUS }, this.ctx.id.toString(), access.link, Date.now());
@@ -101,33 +114,15 @@ export class TaskObject extends DurableObject<Env> {
     }
     const task = 'link' in access ? this.#store.task() : this.#readable(access.tenant);
     if (!task) return { status: 'not-found' };
-    return { status: 'ok', inspection: inspectTask(this.#store, this.#describe(task)) };
+    const inspection = inspectTask(this.#store, this.#describe(task));
+    if (!options.freshness) return { status: 'ok', inspection };
+    const checked = await this.#readBack(task);
+    const freshness = checked.status === 'ok' ? { status: 'checked' as const, report: checked.report } : { status: 'unavailable' as const, reason: checked.message };
+    return { status: 'ok', inspection: { ...inspection, freshness } };
   }
 
   #describe(task: TaskRow): TaskDescription {
-    return {
-      id: task.task_id,
-      status: task.status,
-      reason: task.status_reason,
-      attempts: task.attempts,
-      // Credentials in a git URL were given to read the repository, never to be shown again.
-      request: { ...task.request, repo: displayRepo(task.request.repo) },
-      commit: task.commit_sha,
-      createdAt: new Date(task.created_at).toISOString(),
-      expiresAt: new Date(task.expires_at).toISOString(),
-      turns: this.#store.turns().map((t) => ({
-        turn: t.turn,
-        digest: t.digest,
-        chars: t.chars,
-        tokens: t.tokens,
-        empty: t.item === null,
-        agent: t.agent,
-        commit: t.commit,
-        createdAt: new Date(t.createdAt).toISOString(),
-        providers: t.providers,
-        ...(t.github ? { github: t.github } : {}),
-      })),
-    };
+    return describeTask(task, this.#store, this.#mailbox.summary());
   }
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
@@ -185,6 +180,27 @@ export class TaskObject extends DurableObject<Env> {
     const duplicates: string[] = [];
     for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
     return { status: 'ok', appended, duplicates };
+  }
+
+  /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
+  async mailbox(tenant: string, post: MailboxPost): Promise<MailboxResult> {
+    const task = this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
+    if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); a follow-up would never be read: start a new task` };
+    return this.#mailbox.post(post, Date.now());
+  }
+
+  /** What changed since the task was pinned, for every source that reached the model; reads only. */
+  async freshness(tenant: string): Promise<FreshnessResult> {
+    // A read-back is a read: tenants granted the owner may ask too.
+    const task = this.#readable(tenant);
+    return task ? this.#readBack(task) : { status: 'not-found' };
+  }
+
+  async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
+    if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
+    const report = await readBackFreshness(task.request, task.commit_sha, { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() });
+    return { status: 'ok', report };
   }
 
   override async alarm(): Promise<void> {

@@ -15,7 +15,7 @@ Prints the first request an agent would get for a task on a local repository, re
 
 Options:
   --repo PATH          repository to read (default: the repository of the current directory)
-  --ref REF            commit, branch or tag to pin (default: HEAD)
+  --ref REF            commit, branch or tag to pin; HEAD~1, main^2 too (default: HEAD)
   --cwd DIR            working directory inside the repository (default: where you are in it)
   --task TEXT          the task request; $name selects a skill (default: a general orientation task)
   --skill NAME         select a skill by name (repeatable)
@@ -43,7 +43,7 @@ export const TaskOptionsShape = {
   help: z.boolean().default(false),
 };
 
-const CliOptionsSchema = z.object({
+export const CliOptionsSchema = z.object({
   ...TaskOptionsShape,
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
@@ -59,7 +59,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   return parsed;
 }
 
-const CLI_OPTIONS = {
+export const CLI_OPTIONS = {
   repo: { type: 'string' },
   ref: { type: 'string' },
   cwd: { type: 'string' },

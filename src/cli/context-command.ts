@@ -10,12 +10,12 @@ import { resolveAgent } from '../context/agents.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
-import { assembleFirstTurn } from '../context/turn.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { AssembledTurn } from '../context/turn.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
+import { assembleLocalTurn } from './local-turn.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { terminalText } from './terminal-text.ts';
 import { openLocalRepository, type OpenedLocal } from './open-local.ts';
@@ -72,29 +72,8 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     io.stderr(`groundwork: ${opened.error}\n`);
     return opened.exit;
   }
-  const { source, commit } = opened;
-  const snapshot = source.snapshot(commit);
-
-  const turn = await assembleFirstTurn({
-    registry,
-    agent: agent.agent,
-    available: ['repo:read'],
-    snapshot,
-    source,
-    task: {
-      request: options.task,
-      origin: 'cli',
-      repository: source.repository,
-      ref: options.ref,
-      commit,
-      cwd: opened.cwd,
-      trusted: !options.untrusted,
-      skills: options.skill,
-      agent: agent.agent.name,
-    },
-    turn: 0,
-    settings: { task: settings.layer },
-  });
+  const snapshot = opened.source.snapshot(opened.commit);
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
 
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root']);
   const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];

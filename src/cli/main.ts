@@ -37,6 +37,10 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
       return 0;
     case 'context':
       return runContext(args);
+    case 'freshness': {
+      const [{ runFreshnessCommand }, { processIo }] = await Promise.all([import('./freshness-command.ts'), import('./stdio.ts')]);
+      return runFreshnessCommand(args, processIo());
+    }
     case 'run': {
       const [{ runRunCommand }, { processIo, processSignals }] = await Promise.all([import('./run/run-command.ts'), import('./stdio.ts')]);
       return runRunCommand(args, processIo(), { signals: processSignals() });

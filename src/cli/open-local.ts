@@ -4,6 +4,7 @@
  * the one they stand in), pin the ref to a commit, and settle the working directory (by default
  * where they stand in the tree). A `--cwd` not in the tree at that commit is a usage error.
  */
+import { revisionProblem } from '../sources/git/ancestry.ts';
 import { discoverRepository } from '../sources/git/discover.ts';
 import { createLocalGitSource } from '../sources/git/local-source.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
@@ -13,6 +14,8 @@ export interface OpenLocalInput {
   /** Path given with --repo; the current directory when absent. */
   repo: string | undefined;
   ref: string;
+  /** The option that named `ref`, for errors (`--ref` unless a command pins by another). */
+  refOption?: string;
   /** --cwd; when absent, where the user stands inside the working tree. */
   cwd: string | undefined;
   /** Untrusted tasks read no repository content, not even a listing to check --cwd. */
@@ -28,9 +31,11 @@ export async function openLocalRepository(input: OpenLocalInput): Promise<Opened
   const given = input.repo ?? process.cwd();
   const found = discoverRepository(given);
   if (!found.ok) return { ok: false, exit: 1, error: `cannot read ${given}: ${found.reason}` };
+  const problem = revisionProblem(input.ref);
+  if (problem !== undefined) return { ok: false, exit: 2, error: `${input.refOption ?? '--ref'}: ${problem}` };
   const source = (input.openSource ?? createLocalGitSource)(found.root);
   const resolved = await source.resolve(input.ref);
-  if (resolved.status === 'missing') return { ok: false, exit: 1, error: `--ref: ${input.ref} does not name a commit in ${source.repository}` };
+  if (resolved.status === 'missing') return { ok: false, exit: 1, error: `${input.refOption ?? '--ref'}: ${input.ref} does not name a commit in ${source.repository}` };
   if (resolved.status === 'failed') return { ok: false, exit: 1, error: `cannot read ${given}: ${resolved.reason}` };
   const { commit } = resolved;
   const opened = { ok: true as const, root: found.root, bare: found.bare, source, commit };

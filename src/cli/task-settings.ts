@@ -15,7 +15,7 @@ const OPTIONS: ReadonlyArray<{ provider: string; field: string; option: 'skills-
 
 export type CliSettings = { ok: true; layer: SettingsLayer } | { ok: false; error: string };
 
-export function cliTaskSettings(options: CliOptions, registry: Registry): CliSettings {
+export function cliTaskSettings(options: Pick<CliOptions, 'skills-root' | 'rule-file'>, registry: Registry): CliSettings {
   const raw: Record<string, Record<string, string[]>> = {};
   for (const { provider, field, option } of OPTIONS) {
     const values = options[option];

@@ -11,6 +11,7 @@ repository's rules (AGENTS.md chain) and skills, each labeled with its source at
 Commands:
   context   read a local repository and print the assembled turn (the default command)
   run       the same through the real Worker, its Durable Objects and KV, locally in Miniflare
+  freshness what changed since a commit in the sources its context held (rules, skills)
 
 Run \`groundwork <command> --help\` for a command's options.
 

@@ -2,7 +2,8 @@
  * @module context/notices
  * Host statements that stand in for context the model did not get, so it never claims to have
  * followed rules, used skills or checked knowledge it never saw. One notice per `rules`,
- * `skills` or `memory` provider that ended without delivering anything it should have:
+ * `skills` or `memory` provider, or provider that declares what it stands for (`missing`, as
+ * freshness does), that ended without delivering anything it should have:
  * `capability-gated`, `timed-out`, `failed`, `budget-excluded` or `invalid`.
  *
  * The text is deterministic: it names the outcome and host settings (the provider's configured
@@ -26,15 +27,20 @@ export interface Notice {
   stability: Stability;
 }
 
-interface Missing {
+/** How a notice names what is missing; a provider may declare its own (`Provider.missing`). */
+export interface MissingNotice {
   subject: string;
   plural: boolean;
   /** What the model must not claim. */
   claim: string;
+  /** How a failure is said (default `could not be read`). */
+  failed?: string;
   /** The long-standing notice for an untrusted task, kept word for word. */
   untrusted?: string;
 }
+type Missing = MissingNotice;
 
+/** By category; a provider's own `missing` comes first. */
 const MISSING: Partial<Record<Category, Missing>> = {
   rules: {
     subject: 'Repository rules (AGENTS.md and similar files)',
@@ -60,7 +66,7 @@ const MISSED: readonly OutcomeKind[] = ['capability-gated', 'timed-out', 'failed
 
 export function contextNotices(trusted: boolean, outcomes: readonly ProviderOutcome[], registry: Registry): Notice[] {
   return outcomes.flatMap((outcome): Notice[] => {
-    const missing = MISSING[outcome.category];
+    const missing = registry.get(outcome.name)?.missing ?? MISSING[outcome.category];
     if (!missing || !MISSED.includes(outcome.outcome)) return [];
     if (!trusted && outcome.outcome === 'capability-gated' && missing.untrusted) {
       return [{ provider: outcome.name, text: missing.untrusted, stability: 'commit' }];
@@ -70,18 +76,18 @@ export function contextNotices(trusted: boolean, outcomes: readonly ProviderOutc
   });
 }
 
-function what({ subject, plural }: Missing, outcome: ProviderOutcome, timeoutMs: number | undefined): string {
+function what({ subject, plural, failed = 'could not be read' }: Missing, outcome: ProviderOutcome, timeoutMs: number | undefined): string {
   const [were, they] = plural ? ['were', 'they'] : ['was', 'it'];
   switch (outcome.outcome) {
     case 'capability-gated':
       return `${subject} ${were} not read: ${outcome.reason ?? 'a capability it needs was not granted'}.`;
     case 'timed-out':
-      return `${subject} could not be read (timed out${timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`}).`;
+      return `${subject} ${failed} (timed out${timeoutMs === undefined ? '' : ` after ${timeoutMs} ms`}).`;
     case 'budget-excluded':
       return `${subject} ${were} left out: ${they} did not fit the context budget.`;
     case 'invalid':
-      return `${subject} could not be read (the provider’s configuration or output was invalid).`;
+      return `${subject} ${failed} (the provider’s configuration or output was invalid).`;
     default:
-      return `${subject} could not be read (the provider failed).`;
+      return `${subject} ${failed} (the provider failed).`;
   }
 }

@@ -29,8 +29,9 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
-import type { EntryInput } from './entry.ts';
+import type { EntryInput, Source } from './entry.ts';
 import type { KnowledgeReader } from './knowledge.ts';
+import type { MissingNotice } from './notices.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -106,11 +107,25 @@ export interface HostView {
   capabilities: readonly Capability[];
 }
 
+/** An entry that reached the model on an earlier turn, as the turn ledger recorded it (no body). */
+export interface EarlierEntry {
+  turn: number;
+  provider: string;
+  category: Category;
+  title: string;
+  source: Source;
+}
+
 export interface ProviderRequest<C = unknown> {
   task: TaskView;
   turn: number;
   config: C;
   host: HostView;
+  /**
+   * What reached the model on earlier turns of this task, oldest first; empty on turn 0 and for
+   * hosts without a ledger (the CLI). A later-turn provider reads it to tell what is new.
+   */
+  history: readonly EarlierEntry[];
   /** Present whenever the runner granted `repo:read` (to a provider that requires or uses it). */
   snapshot?: Snapshot;
   /**
@@ -156,6 +171,11 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
   readonly budget: number;
   /** Orders providers inside a category (ascending, default 100) before their names do. */
   readonly position?: number;
+  /**
+   * What the host's notice says when this provider ends without delivering (timed out, failed,
+   * left out by the budget). Rules, skills and memory have theirs by category.
+   */
+  readonly missing?: MissingNotice;
   run(request: ProviderRequest<z.output<S>>): Promise<EntryInput[] | ProviderResult>;
   /**
    * What `run` will list and read from the snapshot, said before any provider runs, so the host

@@ -28,9 +28,9 @@ export interface RenderedRequest {
 
 const LAYOUT: Record<OrderPolicy, string> = {
   'cache-stable':
-    '- The first user message holds context in <groundwork-context> sections, first what every task at this commit shares and then what was chosen for this task, and last the task itself inside <groundwork-task>. Later user messages may add context gathered for that turn. Each section names the provider that gathered it, its source as path@commit, and its freshness.',
+    '- The first user message holds context in <groundwork-context> sections, first what every task at this commit shares and then what was chosen for this task, and last the task itself inside <groundwork-task>. Later user messages may add context gathered for that turn, and follow-ups from whoever asked for the task inside <groundwork-mailbox from="…">, which amend the task. Each section names the provider that gathered it, its source as path@commit, and its freshness.',
   'task-first':
-    '- The first user message holds the task inside <groundwork-task>, then context in <groundwork-context> sections, first what every task at this commit shares and then what was chosen for this task. Later user messages may add context gathered for that turn. Each section names the provider that gathered it, its source as path@commit, and its freshness.',
+    '- The first user message holds the task inside <groundwork-task>, then context in <groundwork-context> sections, first what every task at this commit shares and then what was chosen for this task. Later user messages may add context gathered for that turn, and follow-ups from whoever asked for the task inside <groundwork-mailbox from="…">, which amend the task. Each section names the provider that gathered it, its source as path@commit, and its freshness.',
 };
 
 const AUTHORITY_RULES = [

@@ -14,7 +14,7 @@ import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
-import { CAPABILITIES, type Capability, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
+import { CAPABILITIES, type Capability, type EarlierEntry, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
@@ -34,6 +34,8 @@ export interface RunInput {
   source?: RepositorySource;
   /** GitHub reads bound to the task's repository; handed to `github:api` providers. */
   github?: GitHubApi;
+  /** Entries of earlier turns (see `ProviderRequest.history`); none by default. */
+  history?: readonly EarlierEntry[];
   /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
   cache?: KeyValueStore;
@@ -131,7 +133,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const settled = await runProvider(
     provider,
-    { task: input.task, turn: input.turn, config: config.data, host, budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
+    { task: input.task, turn: input.turn, config: config.data, host, history: input.history ?? [], budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
     input.signal,
   );
   const { durationMs } = settled;

@@ -6,9 +6,9 @@
  * call id and arguments; a tool result's call id and error flag) and their stable ids, so a
  * transcript read from one task can be appended to another unchanged.
  *
- * Adding an item type (e.g. a host `mailbox` item, `local:mailbox:<k>`, user role) is one more
- * member of `TranscriptItemSchema`; every adapter's exhaustive `switch` then fails to compile
- * until it says how that vendor receives it.
+ * Adding an item type is one more member of `TranscriptItemSchema`; every adapter's exhaustive
+ * `switch` then fails to compile until it says how that vendor receives it (as it did for the
+ * host's `mailbox` items).
  *
  * @example
  * const call = TranscriptItemSchema.parse({ id: 'm1-call', type: 'tool_call', name: 'read_file', callId: 'toolu_1', arguments: { path: 'README.md' } });
@@ -27,6 +27,11 @@ export const TASK_ITEM_ID = 'local:task';
 
 export function contextItemId(turn: number): string {
   return `local:context:${turn}`;
+}
+
+/** The k-th follow-up in a task's mailbox, counted from 1. */
+export function mailboxItemId(k: number): string {
+  return `local:mailbox:${k}`;
 }
 
 /** Between the parts of a host item, in its `content`. */
@@ -105,7 +110,21 @@ export const ToolResultItemSchema = z.strictObject(toolResultShape);
 /** Context gathered for a later turn (`local:context:<n>`), rendered by the host. */
 export const ContextItemSchema = z.strictObject({ id: ItemIdSchema, type: z.literal('context'), role: z.literal('user').default('user'), content: TextSchema });
 
-export const TranscriptItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema, ContextItemSchema]);
+/**
+ * A follow-up from whoever asked for the task (`local:mailbox:<k>`), written by the host: posted
+ * to the task's mailbox, or a pull request comment or push that amends it. `content` is the text
+ * inside its `<groundwork-mailbox from="…">` wrapper, as the model reads it.
+ */
+export const MailboxItemSchema = z.strictObject({
+  id: ItemIdSchema,
+  type: z.literal('mailbox'),
+  role: z.literal('user').default('user'),
+  from: z.string().min(1).max(200),
+  content: TextSchema,
+  receivedAt: z.iso.datetime(),
+});
+
+export const TranscriptItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema, ContextItemSchema, MailboxItemSchema]);
 export type TranscriptItem = z.output<typeof TranscriptItemSchema>;
 /** What the host itself writes: the task item and context items. */
 export const HostItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ContextItemSchema]);
@@ -114,6 +133,7 @@ export type TranscriptItemInput = z.input<typeof TranscriptItemSchema>;
 export type MessageItem = z.output<typeof MessageItemSchema>;
 export type ToolCallItem = z.output<typeof ToolCallItemSchema>;
 export type ToolResultItem = z.output<typeof ToolResultItemSchema>;
+export type MailboxItem = z.output<typeof MailboxItemSchema>;
 
 const ClientItemIdSchema = ItemIdSchema.refine((id) => !id.startsWith(HOST_ITEM_PREFIX), `ids starting with "${HOST_ITEM_PREFIX}" are reserved for the host`);
 
@@ -140,6 +160,7 @@ export function messageView(item: TranscriptItem): { role: 'user' | 'assistant' 
   switch (item.type) {
     case 'message':
     case 'context':
+    case 'mailbox':
     case 'tool_result':
       return { role: item.role, content: item.content };
     case 'tool_call':

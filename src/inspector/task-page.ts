@@ -8,7 +8,9 @@ import type { ProviderOutcome } from '../context/outcome.ts';
 import type { SettingsReport } from '../context/settings/report.ts';
 import { githubLine } from '../notify/check-run-summary.ts';
 import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
+import type { MailboxSummary } from '../tasks/task-results.ts';
 import { turnAnatomy, type Anatomy } from './anatomy.ts';
+import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
 import { timelineEntries, type TimelineEntry } from './timeline.ts';
 
@@ -38,6 +40,8 @@ export interface TaskHeader {
   assembledAt: string | null;
   expiresAt: string;
   request: string;
+  /** Follow-ups appended to the transcript (`POST /tasks/:id/mailbox`, pull request comments). */
+  mailbox: MailboxSummary;
 }
 
 export interface OutcomeRow extends ProviderOutcome {
@@ -67,6 +71,8 @@ export interface TaskPageModel {
   header: TaskHeader;
   turns: TurnModel[];
   timeline: TimelineEntry[];
+  /** Present when the page was asked to read back what changed. */
+  freshness?: FreshnessModel | undefined;
 }
 
 export interface PageContext {
@@ -82,6 +88,7 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
     header: header(inspection, links),
     turns: inspection.turns.map((turn) => turnModel(turn, contents, links)),
     timeline: timelineEntries(inspection.transcript, new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])))),
+    freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
   };
 }
 
@@ -120,6 +127,7 @@ function header(inspection: Inspection, links: RepositoryLinks): TaskHeader {
     assembledAt: inspection.turns.find((turn) => turn.turn === 0)?.createdAt ?? null,
     expiresAt: task.expiresAt,
     request: request.request,
+    mailbox: task.mailbox,
   };
 }
 

@@ -42,9 +42,11 @@ export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurn
         ? `${item.name} · call ${item.callId}`
         : item.type === 'tool_result'
           ? `answers call ${item.callId}${item.isError ? ' · failed' : ''}`
-          : 'from' in item && typeof item.from === 'string'
-            ? `from ${item.from}`
-            : undefined;
+          : item.type === 'mailbox'
+            ? `from ${item.from} · received ${item.receivedAt}`
+            : 'from' in item && typeof item.from === 'string'
+              ? `from ${item.from}`
+              : undefined;
     return {
       turn,
       id: item.id,

@@ -3,6 +3,7 @@
  * The provider set every host (Worker, Durable Object, CLI) assembles with.
  */
 import { createRegistry, type Registry } from '../context/registry.ts';
+import { createFreshnessProvider } from './freshness/provider.ts';
 import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
@@ -10,5 +11,5 @@ import { createSystemProvider } from './system/provider.ts';
 import { createTaskFactsProvider } from './task-facts/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
+  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createFreshnessProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
 }

@@ -3,10 +3,13 @@
  * What routes get injected, so they stay thin and tests can swap the task and knowledge stores.
  */
 import type { KnowledgeService } from '../knowledge/knowledge-service.ts';
+import type { PullRequestIndex } from '../tasks/pull-request-index.ts';
 import type { TaskService } from '../tasks/task-request.ts';
 
 export interface RouteDeps {
   tasks(env: Env): TaskService;
+  /** Which task a pull request's follow-ups go to (GitHub webhooks). */
+  pullRequests(env: Env): PullRequestIndex;
   knowledge(env: Env): KnowledgeService;
   /** Milliseconds since the epoch; Slack timestamp checks use it. */
   now(): number;

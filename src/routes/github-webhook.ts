@@ -67,6 +67,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     }
     const result = await dispatchDelivery(parseGitHubEvent(event, json), await signedDeliveryKey(event, body), {
       tasks: stampPublicUrl(deps.tasks(c.env), new URL(c.req.url).origin),
+      pullRequests: deps.pullRequests(c.env),
       tenants: c.env.TENANTS,
       appHandle: config.GITHUB_APP_HANDLE,
       lookup: createPullRequestLookup(config, options.fetch, c.env.TENANTS),
@@ -76,6 +77,8 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     switch (result.kind) {
       case 'task':
         return c.json({ taskId: result.taskId, status: result.status, duplicate: result.duplicate }, 202);
+      case 'mailbox':
+        return c.json({ taskId: result.taskId, mailboxItem: result.itemId, duplicate: result.duplicate }, 202);
       case 'installation':
         return c.json({ installationId: result.installationId, action: result.action, repositories: result.repositories }, 200);
       case 'ignored':

@@ -6,6 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { resolveAgent } from '../context/agents.ts';
+import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { FORMATS, formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getConfig } from '../env.ts';
@@ -22,7 +23,7 @@ import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
-import { AppendResultSchema, DescribeResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -48,6 +49,13 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   });
 
 const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
+/** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
+const MailboxPostSchema = z.strictObject({
+  from: MailboxSenderSchema,
+  text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
+  /** The client's idempotency key: a retry with the same id appends nothing new. */
+  id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
+});
 const TurnParam = decimalParam(10_000);
 const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 
@@ -173,6 +181,27 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json({ appended: result.appended, duplicates: result.duplicates });
   });
 
+  app.post('/tasks/:id/mailbox', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, MailboxPostSchema);
+    const post = { from: body.from, text: body.text, ...(body.id === undefined ? {} : { key: `api:${body.id}` }) };
+    const result = MailboxResultSchema.parse(await stub.mailbox(c.get('tenant'), post));
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
+    return c.json({ item: result.item, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
+  });
+
+  // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.
+  app.get('/tasks/:id/freshness', async (c) => {
+    const id = c.req.param('id');
+    const result = FreshnessResultSchema.parse(await stubFor(c.env, id).freshness(c.get('tenant')));
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json(result.report);
+  });
+
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
     ['/tasks', 'GET, POST'],
@@ -180,6 +209,8 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/turns', 'POST'],
     ['/tasks/:id/turns/:n', 'GET'],
     ['/tasks/:id/transcript', 'POST'],
+    ['/tasks/:id/freshness', 'GET'],
+    ['/tasks/:id/mailbox', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

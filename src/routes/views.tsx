@@ -1,6 +1,7 @@
 /**
  * @module routes/views
- * The inspector's pages: `GET /tasks/:id/view` (one task) and `GET /view` (a tenant's tasks).
+ * The inspector's pages: `GET /tasks/:id/view` (one task; `?freshness=1` also reads back what
+ * changed since its pinned commit) and `GET /view` (a tenant's tasks).
  * Thin: decide who is asking, fetch the data, build the page model, render. Every page is sent
  * with a strict CSP (`default-src 'none'`, the stylesheet by nonce, no scripts), no referrer
  * (a signed link never leaks to the sites it links to) and `no-store`.
@@ -89,13 +90,17 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
       if (exp === undefined && sig === undefined) return errorPage(c, 401, 'Not signed in', 'This page needs a signed link (with exp and sig) or an API token.', TOKEN_HINT);
       access = { link: { exp: exp ?? '', sig: sig ?? '' } };
     }
+    const check = c.req.query('freshness');
+    if (check !== undefined && check !== '1') return errorPage(c, 400, 'Bad query', `freshness: use freshness=1 to check what changed since the pinned commit (got ${JSON.stringify(check.slice(0, 40))}).`);
     const stub = taskStub(c.env, id);
-    const result = stub ? InspectResultSchema.parse(await stub.inspect(access)) : { status: 'not-found' as const };
+    const result = stub ? InspectResultSchema.parse(await stub.inspect(access, { freshness: check === '1' })) : { status: 'not-found' as const };
     if (result.status === 'forbidden') return linkRefused(c, { ok: false, reason: result.reason, ...(result.expiredAt ? { expiredAt: new Date(result.expiredAt) } : {}) });
     if (result.status === 'not-found') return errorPage(c, 404, 'No such task', `There is no task ${id.slice(0, 64)} that you may see. Tasks are deleted when their retention ends.`);
     const model = taskPageModel(result.inspection, { githubApiUrl: config.GITHUB_API_URL });
     const listLink = 'tenant' in access ? '/view' : undefined;
-    return page(c, <TaskPage model={model} nonce={nonce(c)} listHref={listLink} />);
+    // Same path, same link: the read-back is one more query parameter, outside the signature.
+    const freshnessHref = `?${new URLSearchParams({ ...('link' in access ? access.link : {}), freshness: '1' }).toString()}`;
+    return page(c, <TaskPage model={model} nonce={nonce(c)} listHref={listLink} freshnessHref={freshnessHref} />);
   });
 
   app.get('/view', async (c) => {

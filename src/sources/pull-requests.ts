@@ -1,8 +1,9 @@
 /**
  * @module sources/pull-requests
  * What a host grants with `github:api`: reads about the task's own repository on GitHub that no
- * commit-pinned snapshot can answer, such as the files a pull request changes. The host binds it
- * to the task's repository and credential; a provider cannot point it anywhere else.
+ * commit-pinned snapshot can answer, such as the files a pull request changes, or where its head
+ * and base are now. The host binds it to the task's repository and credential; a provider cannot
+ * point it anywhere else.
  *
  * Failures are values. The answer describes the pull request as it is when asked, not at a
  * commit: whoever renders it must call it volatile.
@@ -24,9 +25,27 @@ export type PullRequestFilesResult =
   | { status: 'ok'; files: PullRequestFile[]; complete: boolean }
   | { status: 'failed'; reason: string };
 
+/** A pull request as GitHub shows it now. A task pins its base commit and records its head when it starts. */
+export interface PullRequestState {
+  number: number;
+  /** The branch the pull request merges into now (it can be retargeted). */
+  baseRef: string;
+  /** The head commit now. */
+  headSha: string;
+  /** `closed` covers merged pull requests as well. */
+  state: 'open' | 'closed';
+}
+
+export type PullRequestRead =
+  | { status: 'ok'; pullRequest: PullRequestState }
+  | { status: 'missing'; number: number }
+  | { status: 'failed'; number: number; reason: string };
+
 export interface GitHubApi {
   /** The repository it is bound to, `owner/name`. */
   readonly repository: string;
   /** At most `limit` changed files of pull request `number`, in GitHub's order; pages only up to `limit`. */
   pullRequestFiles(number: number, options: { limit: number; signal?: AbortSignal }): Promise<PullRequestFilesResult>;
+  /** Pull request `number` as it is now: one request. */
+  pullRequest(number: number, options?: { signal?: AbortSignal }): Promise<PullRequestRead>;
 }

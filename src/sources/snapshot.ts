@@ -23,6 +23,11 @@ export interface TreeEntry {
   kind: TreeEntryKind;
   /** Blob size in bytes for files and symlinks (a symlink's blob is its target path). */
   size?: number;
+  /**
+   * Git object id: the blob of a file or symlink, the tree of a directory, the commit of a
+   * submodule. A freshness check compares a file's blob at two commits from listings alone.
+   */
+  oid?: string;
 }
 
 export type ListResult =

@@ -248,7 +248,7 @@ function buildIndex(entries: FlatTreeEntry[]): TreeIndex {
     byPath.set(entry.path, entry);
     const dir = parentOf(entry.path);
     const name = entry.path.slice(dir === '' ? 0 : dir.length + 1);
-    const listed: TreeEntry = { name, path: entry.path, kind: entry.kind, ...(entry.size === undefined ? {} : { size: entry.size }) };
+    const listed: TreeEntry = { name, path: entry.path, kind: entry.kind, oid: entry.oid, ...(entry.size === undefined ? {} : { size: entry.size }) };
     const siblings = children.get(dir);
     if (siblings) siblings.push(listed);
     else children.set(dir, [listed]);

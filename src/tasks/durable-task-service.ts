@@ -7,6 +7,7 @@
 import type { TaskService } from './task-request.ts';
 import { parseWith } from '../http/validate.ts';
 import { TaskRequestSchema } from './task-request.ts';
+import { MailboxResultSchema } from './task-results.ts';
 
 export function durableTaskService(env: Env): TaskService {
   return {
@@ -15,6 +16,11 @@ export function durableTaskService(env: Env): TaskService {
       const request = parseWith(TaskRequestSchema, input);
       const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
       return env.TASKS.get(id).create(request);
+    },
+    async amend(taskId, tenant, post) {
+      const stub = taskStub(env, taskId);
+      if (!stub) return { status: 'not-found' };
+      return MailboxResultSchema.parse(await stub.mailbox(tenant, post));
     },
   };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
 import { TranscriptItemSchema } from '../context/transcript.ts';
+import { FreshnessReportSchema } from '../freshness/report.ts';
 import { EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TaskDescriptionSchema } from './task-results.ts';
@@ -36,15 +37,29 @@ export type InspectedTurn = z.infer<typeof InspectedTurnSchema>;
 export const TimelineItemSchema = z.object({ turn: z.number().int().nonnegative(), item: TranscriptItemSchema });
 export type TimelineItem = z.infer<typeof TimelineItemSchema>;
 
+/** A read-back asked for with the page (never on a plain load: it reads the repository). */
+export const InspectedFreshnessSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('checked'), report: FreshnessReportSchema }),
+  /** No commit to compare from yet. */
+  z.object({ status: z.literal('unavailable'), reason: z.string() }),
+]);
+export type InspectedFreshness = z.infer<typeof InspectedFreshnessSchema>;
+
 export const InspectionSchema = z.object({
   task: TaskDescriptionSchema,
   turns: z.array(InspectedTurnSchema),
   transcript: z.array(TimelineItemSchema),
+  freshness: InspectedFreshnessSchema.optional(),
 });
 export type Inspection = z.infer<typeof InspectionSchema>;
 
 /** Who asks: a tenant (its grants apply), or a signed link to this one task. */
 export type InspectAccess = { tenant: string } | { link: { exp: string; sig: string } };
+
+export interface InspectOptions {
+  /** Also read back what changed since the pinned commit (`GET /tasks/:id/freshness`'s report). */
+  freshness?: boolean;
+}
 
 export const InspectResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), inspection: InspectionSchema }),

@@ -11,6 +11,7 @@ import { isValidRefName } from '../sources/git/ref-name.ts';
 import { LoginSchema, parseFullName, RepoNameSchema } from '../sources/github/repo-name.ts';
 import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { normalisePath } from '../sources/paths.ts';
+import type { MailboxResult } from './task-results.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 
@@ -210,6 +211,15 @@ export type TaskRequestInput = z.input<typeof TaskRequestSchema>;
 export const TASK_STATUSES = ['pending', 'assembling', 'ready', 'failed'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 
+/** A follow-up for a task's mailbox. */
+export interface MailboxPost {
+  /** Who sent it, as the host knows them (`@login`, a name); shown to the model. */
+  from: string;
+  text: string;
+  /** Idempotency key, namespaced by the caller (`api:<client id>`, `github-delivery:<guid>`). */
+  key?: string;
+}
+
 /** What the Worker needs from the task store; triggers and routes depend on this, not on the Durable Object. */
 export interface TaskService {
   /**
@@ -217,4 +227,6 @@ export interface TaskService {
    * id) a repeated call returns the first task and schedules nothing new.
    */
   create(request: TaskRequestInput, options?: { idempotencyKey?: string }): Promise<{ id: string; status: TaskStatus; created: boolean }>;
+  /** Appends a follow-up to a task's mailbox; `not-found` when the task is gone or another tenant's. */
+  amend(taskId: string, tenant: string, post: MailboxPost): Promise<MailboxResult>;
 }

@@ -4,7 +4,9 @@
  * cannot express open JSON (a tool's input schema), and a parsed answer is one we can trust.
  */
 import { z } from 'zod';
+import { MailboxItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { FreshnessReportSchema } from '../freshness/report.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 
@@ -32,6 +34,22 @@ export const AppendResultSchema = z.discriminatedUnion('status', [
 ]);
 export type AppendResult = z.infer<typeof AppendResultSchema>;
 
+export const FreshnessResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]);
+export type FreshnessResult = z.infer<typeof FreshnessResultSchema>;
+
+export const MailboxResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), item: MailboxItemSchema, duplicate: z.boolean() }),
+  NotFound,
+  Conflict,
+  /** Over a bound: `field` is `text` (too long) or `mailbox` (too many follow-ups). */
+  z.object({ status: z.literal('too-large'), field: z.string(), message: z.string() }),
+]);
+export type MailboxResult = z.infer<typeof MailboxResultSchema>;
+
+/** What a polling host reads to notice follow-ups. */
+export const MailboxSummarySchema = z.object({ count: z.number().int().nonnegative(), lastItemId: z.string().nullable(), lastAt: z.string().nullable() });
+export type MailboxSummary = z.infer<typeof MailboxSummarySchema>;
+
 export const TaskDescriptionSchema = z.object({
   id: z.string(),
   status: z.enum(TASK_STATUSES),
@@ -41,6 +59,7 @@ export const TaskDescriptionSchema = z.object({
   commit: z.string().nullable(),
   createdAt: z.string(),
   expiresAt: z.string(),
+  mailbox: MailboxSummarySchema,
   turns: z.array(
     z.object({
       turn: z.number().int(),

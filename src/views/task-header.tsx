@@ -101,6 +101,16 @@ export function TaskHeaderSection({ header }: { header: TaskHeader }): Child {
         <dd>
           <Time iso={header.expiresAt} />
         </dd>
+        <dt>Mailbox</dt>
+        <dd>
+          {header.mailbox.count === 0 ? (
+            <span class="muted">no follow-ups</span>
+          ) : (
+            <>
+              {header.mailbox.count} follow-up{header.mailbox.count === 1 ? '' : 's'}, the last <code>{header.mailbox.lastItemId}</code> at <Time iso={header.mailbox.lastAt} />
+            </>
+          )}
+        </dd>
       </dl>
     </section>
   );

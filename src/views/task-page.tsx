@@ -1,22 +1,24 @@
 /**
  * @module views/task-page
- * `GET /tasks/:id/view`: the task's header, each turn (outcomes, prompt anatomy, settings), and
+ * `GET /tasks/:id/view`: the task's header, the freshness read-back (when asked), each turn (outcomes, prompt anatomy, settings), and
  * the transcript timeline.
  */
 import type { Child } from 'hono/jsx';
 import type { TaskPageModel } from '../inspector/task-page.ts';
+import { FreshnessSection } from './freshness-section.tsx';
 import { Layout } from './layout.tsx';
 import { TaskHeaderSection } from './task-header.tsx';
 import { Timeline } from './timeline.tsx';
 import { TurnSection } from './turn-section.tsx';
 
-export function TaskPage({ model, nonce, listHref }: { model: TaskPageModel; nonce: string; listHref?: string | undefined }): Child {
+export function TaskPage({ model, nonce, listHref, freshnessHref }: { model: TaskPageModel; nonce: string; listHref?: string | undefined; freshnessHref: string }): Child {
   return (
     <Layout title={`Task ${model.header.id.slice(0, 12)} · Groundwork inspector`} nonce={nonce}>
       <nav class="crumbs" aria-label="Breadcrumb">
         Groundwork inspector{listHref ? <> · <a href={listHref}>all tasks</a></> : null}
       </nav>
       <TaskHeaderSection header={model.header} />
+      <FreshnessSection freshness={model.freshness} checkHref={freshnessHref} />
       {model.turns.length === 0 ? (
         <section aria-labelledby="no-turns">
           <h2 id="no-turns">Turns</h2>

@@ -171,4 +171,24 @@ describe('the task page in Chromium', () => {
     // Chromium logs every 4xx document; the refused link is the only one.
     expect(problems).toEqual(['console error: Failed to load resource: the server responded with a status of 403 (Forbidden)']);
   });
+
+  // Last: it commits to the shared repository.
+  it('reads back what changed only when asked, by the link on the page', async () => {
+    const { viewUrl } = await readyTask();
+    repo.write('AGENTS.md', '# Rules\n\nRules changed after the task was pinned.\n');
+    const moved = repo.commitAll('Change the rules');
+    const { page, problems } = await watchedPage(1280);
+    await page.goto(viewUrl);
+    expect(await page.locator('tr[data-status]').count()).toBe(0);
+    await page.getByRole('link', { name: 'Check what changed since the pinned commit' }).click();
+    await page.waitForURL(/freshness=1/);
+    expect(await page.locator('#task-title').count()).toBe(1);
+    const changed = page.locator('tr[data-status="changed"]');
+    expect(await changed.count()).toBe(1);
+    expect(await changed.locator('td').nth(2).textContent()).toBe('AGENTS.md');
+    expect(await page.locator('tr[data-status="unchanged"]').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('section[aria-labelledby="freshness"]').textContent()).toContain(moved);
+    await page.screenshot({ path: join(RESULTS, 'inspector-freshness.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
 });

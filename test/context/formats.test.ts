@@ -185,3 +185,23 @@ describe('a cache-stable prefix in every format', () => {
     expect(text).toContain('"tool_use_id":"call_2"');
   });
 });
+
+describe('mailbox items', () => {
+  const MAILBOX = '<groundwork-mailbox from="@octocat">\nAlso cover logout.\n</groundwork-mailbox>';
+  const followUp: TranscriptItem = { id: 'local:mailbox:1', type: 'mailbox', role: 'user', from: '@octocat', content: MAILBOX, receivedAt: '2026-11-20T12:00:00.000Z' };
+  const items: TranscriptItem[] = [TASK_ITEM, { id: 'a1', type: 'message', role: 'assistant', content: 'Done.' }, followUp];
+
+  it('reach every vendor as user text after the reply, in transcript order', () => {
+    expect(toAnthropic(prompt(items)).messages.at(-1)).toEqual({ role: 'user', content: [{ type: 'text', text: MAILBOX, cache_control: cache }] });
+    expect(toOpenAIResponses(prompt(items)).input.at(-1)).toEqual({ type: 'message', role: 'user', content: MAILBOX });
+    expect(toOpenAIChat(prompt(items)).messages.at(-1)).toEqual({ role: 'user', content: MAILBOX });
+  });
+
+  it('extend the request they are appended to, so the cached prefix holds', () => {
+    for (const format of FORMATS) {
+      const before = promptText(formatRequest(format, prompt(items.slice(0, 2))));
+      const after = promptText(formatRequest(format, prompt(items)));
+      expect(sharedPrefix(before, after).share, format).toBe(1);
+    }
+  });
+});

@@ -36,6 +36,8 @@ describe('transcript items', () => {
     expect(clientError({ id: 'c', type: 'tool_call', role: 'assistant', content: '{"path":"a"}', name: 'read_file', callId: 'c1' })).toMatch(/^item\.arguments: required: the tool input as a JSON object/);
     expect(clientError({ id: 'local:x', type: 'message', role: 'user', content: 'x' })).toBe('item.id: ids starting with "local:" are reserved for the host');
     expect(clientError({ id: 'x', type: 'context', role: 'user', content: 'x' })).toBe('item.type: must be "message", "tool_call" or "tool_result"');
+    // Follow-ups go through the mailbox, which wraps and records them; a client cannot forge one.
+    expect(clientError({ id: 'x', type: 'mailbox', from: 'ada', content: 'x', receivedAt: '2026-11-20T12:00:00.000Z' })).toBe('item.type: must be "message", "tool_call" or "tool_result"');
     expect(clientError({ id: 'x', type: 'message', role: 'user', content: 'x', parts: [] })).toMatch(/^item: .*parts/);
     expect(clientError({ id: 'x', type: 'tool_call', name: 'read file', callId: 'c1', arguments: {} })).toMatch(/^item\.name: /);
     expect(clientError({ id: 'x', type: 'tool_call', name: 'read_file', callId: 'c 1', arguments: {} })).toMatch(/^item\.callId: /);

@@ -76,6 +76,13 @@ describe('tenant grants (TENANT_GRANTS)', () => {
     expect(described.json).toMatchObject({ id: taskId, request: { tenant: installation, origin: 'github' } });
     expect((await openPage(`/tasks/${taskId}/view`, { tenant: 'acme' })).status).toBe(200);
     expect((await api('GET', `/tasks/${taskId}/turns/0`, { tenant: 'acme' })).status).toBe(200);
+    // A read-back is a read; a follow-up is a change.
+    const readBack = await api('GET', `/tasks/${taskId}/freshness`, { tenant: 'acme' });
+    expect(readBack.status).toBe(200);
+    expect(readBack.json).toMatchObject({ pullRequest: { headMoved: false }, sources: expect.any(Array) });
+    const followUp = await api('POST', `/tasks/${taskId}/mailbox`, { tenant: 'acme', body: { from: 'acme', text: 'hello' } });
+    expect(followUp.status).toBe(403);
+    expect(followUp.json.error).toMatchObject({ code: 'forbidden' });
 
     const turn = await api('POST', `/tasks/${taskId}/turns`, { tenant: 'acme', body: { turn: 1 } });
     expect(turn.status).toBe(403);
@@ -93,5 +100,7 @@ describe('tenant grants (TENANT_GRANTS)', () => {
     expect((await api('GET', `/tasks/${taskId}`, { tenant: 'globex' })).status).toBe(404);
     expect((await openPage(`/tasks/${taskId}/view`, { tenant: 'globex' })).status).toBe(404);
     expect((await api('POST', `/tasks/${taskId}/turns`, { tenant: 'globex', body: { turn: 1 } })).status).toBe(404);
+    expect((await api('GET', `/tasks/${taskId}/freshness`, { tenant: 'globex' })).status).toBe(404);
+    expect((await api('POST', `/tasks/${taskId}/mailbox`, { tenant: 'globex', body: { from: 'globex', text: 'hello' } })).status).toBe(404);
   });
 });

@@ -51,6 +51,38 @@ export function pullRequestOpened(target: { repo?: string; headSha?: string } = 
   return payload;
 }
 
+/** A pull request like pullRequestOpened, with another action (e.g. `synchronize`). */
+export function pullRequestEvent(action: string, target: { number?: number; baseRef?: string; baseSha?: string; headRef?: string; headSha?: string } = {}): WebhookEventMap['pull_request'] {
+  const payload = pullRequestOpened(target.headSha === undefined ? {} : { headSha: target.headSha });
+  Object.assign(payload, { action });
+  const pr = payload.pull_request;
+  if (target.number !== undefined) pr.number = target.number;
+  if (target.baseRef !== undefined) pr.base.ref = target.baseRef;
+  if (target.baseSha !== undefined) pr.base.sha = target.baseSha;
+  if (target.headRef !== undefined) pr.head.ref = target.headRef;
+  return payload;
+}
+
+/** A comment on the served repository's open pull request by a member, as GitHub sends it. */
+export function pullRequestComment(body: string, number = githubFixture().pull.number): WebhookEventMap['issue_comment'] {
+  const fx = githubFixture();
+  const payload = example('issue_comment', 'created');
+  payload.installation = { id: fx.installationId, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
+  Object.assign(payload.repository, { name: fx.repo, full_name: `${fx.owner}/${fx.repo}` });
+  payload.repository.owner.login = fx.owner;
+  payload.issue.number = number;
+  payload.issue.pull_request = {
+    url: `https://api.github.com/repos/${fx.owner}/${fx.repo}/pulls/${number}`,
+    html_url: `https://github.com/${fx.owner}/${fx.repo}/pull/${number}`,
+    diff_url: `https://github.com/${fx.owner}/${fx.repo}/pull/${number}.diff`,
+    patch_url: `https://github.com/${fx.owner}/${fx.repo}/pull/${number}.patch`,
+    merged_at: null,
+  };
+  payload.comment.body = body;
+  payload.comment.author_association = 'MEMBER';
+  return payload;
+}
+
 export function taskStub(id: string) {
   return env.TASKS.get(env.TASKS.idFromString(id));
 }

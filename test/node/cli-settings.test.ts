@@ -36,6 +36,7 @@ describe('groundwork context: provider settings', () => {
     expect(userMessage(turn)).toContain('- bench:');
     expect(userMessage(turn)).not.toContain('- triage:');
     expect(turn.providers.map((provider) => provider.reason)).toEqual([
+      'turn 0: nothing to compare yet',
       undefined,
       'github:api is not available for this task',
       'settings: filenames=["GEMINI.md"] (task)',

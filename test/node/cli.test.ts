@@ -68,7 +68,7 @@ describe('groundwork context', () => {
     expect(run.stdout).toMatch(/^── system \[0\] ─+\nYou are a coding agent/);
     expect(run.stdout).toContain('── user [3]');
     expect(run.stdout).toMatch(
-      /provider\s+category\s+outcome\s+tokens\s+chars\s+ms\s+reason\nsystem\s+system\s+included\s+\d+.*\ntask-facts\s+system\s+capability-gated\s+0\s+0\s+0\s+github:api is not available for this task\nrules\s+rules\s+included\s+\d+/,
+      /provider\s+category\s+outcome\s+tokens\s+chars\s+ms\s+reason\nfreshness\s+system\s+empty\s+0\s+0\s+\d+\s+turn 0: nothing to compare yet\nsystem\s+system\s+included\s+\d+.*\ntask-facts\s+system\s+capability-gated\s+0\s+0\s+0\s+github:api is not available for this task\nrules\s+rules\s+included\s+\d+/,
     );
     expect(run.stdout).toMatch(/commit [0-9a-f]{40} {2}agent entry {2}digest sha256:[0-9a-f]{64}/);
   });

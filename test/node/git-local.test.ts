@@ -107,7 +107,7 @@ describe('reading a local commit', () => {
     ]);
     expect(await snapshot.list('src/app/deep/nested')).toMatchObject({
       status: 'ok',
-      entries: [{ name: 'file.ts', path: 'src/app/deep/nested/file.ts', kind: 'file' }],
+      entries: [{ name: 'file.ts', path: 'src/app/deep/nested/file.ts', kind: 'file', oid: await gitBlobOid('export const deep = true;\n') }],
     });
     expect(await snapshot.list('vendor')).toMatchObject({ status: 'ok', entries: [{ name: 'lib', kind: 'submodule' }] });
   });

@@ -72,8 +72,9 @@ describe('groundwork run', () => {
       expect(run.code, run.stderr).toBe(0);
       const turns = AssembledTurnSchema.array().parse(JSON.parse(run.stdout));
       expect(turns.map((t) => t.turn)).toEqual([0, 1]);
-      // Every default provider is first-turn: turn 1 re-runs none and appends nothing.
+      // Every default provider but freshness is first-turn; freshness finds nothing moved, so turn 1 appends nothing.
       expect(turns[1]?.providers.map((p) => [p.name, p.outcome])).toEqual([
+        ['freshness', 'empty'],
         ['system', 'turn-gated'],
         ['task-facts', 'turn-gated'],
         ['rules', 'turn-gated'],

@@ -26,6 +26,8 @@ function fakeGitHub(answer: (limit: number) => PullRequestFilesResult): GitHubAp
       calls.push({ number, limit });
       return answer(limit);
     },
+    // Task facts come from the trigger and the file list; asking for the pull request itself is a mistake.
+    pullRequest: async (number) => ({ status: 'failed', number, reason: 'task-facts does not read the pull request' }),
   };
 }
 

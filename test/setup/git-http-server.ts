@@ -5,14 +5,16 @@
  *
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
- * then deleted), `deep.git` (rules under a path longer than an entry title), `opencode.git`
- * and `configured.git` (see buildSettingsRepos), and `hostile.git` (see buildHostileRepo). Under `/v1/` the same repositories are served
- * as by a server that predates protocol v2. Anything under `/_unavailable/` answers 503, as a git
- * host that is down, `/_silent/` never answers, `/_drip/` answers and then never finishes, and
- * `/_redirect/<host>/…` redirects to `<host>` on this server's port. Under `/_silent-pack/` and
- * `/_drip-pack/` the refs are listed as usual but the pack (any POST to `git-upload-pack`) never
- * comes, or never finishes coming. `/_slow/…` serves the same repositories only after `SLOW_MS`
- * (or never, if the client gives up first), as a host too slow for any provider's timeout.
+ * then deleted), `deep.git` (rules under a path longer than an entry title), `opencode.git` and
+ * `configured.git` (see buildSettingsRepos), `hostile.git` (see buildHostileRepo), and fresh ones
+ * a test makes and pushes to (`POST /_control/repos`, then `POST /_control/<name>/commit`; see
+ * git-repo-control). Under `/v1/` the same repositories are served as by a server that predates
+ * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
+ * `/_silent/` never answers, `/_drip/` answers and then never finishes, and `/_redirect/<host>/…`
+ * redirects to `<host>` on this server's port. Under `/_silent-pack/` and `/_drip-pack/` the refs
+ * are listed as usual but the pack (any POST to `git-upload-pack`) never comes, or never finishes
+ * coming. `/_slow/…` serves the same repositories only after `SLOW_MS` (or never, if the client
+ * gives up first), as a host too slow for any provider's timeout.
  *
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
@@ -29,6 +31,7 @@ import type { TestProject } from 'vitest/node';
 import { serveWithHttpBackend } from '../../src/cli/run/git-http-backend.ts';
 import { buildHostileRepo } from '../support/hostile-repo.ts';
 import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
+import { repoControl } from '../support/git-repo-control.ts';
 
 /** One request a server saw under a `/_tag/<tag>/` prefix. */
 export interface SeenRequest {
@@ -116,9 +119,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const hostile = buildHostileRepo(hostileWork);
   cloneBare(hostileWork, root, 'hostile.git');
 
+
+  const control = repoControl(root);
   const seen = new Map<string, SeenRequest[]>();
   const handle = (name: SeenRequest['server'], port: () => number) => (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (control.handle(url.pathname, req, res)) return;
     if (req.method === 'POST' && url.pathname === '/_control/moving.git/advance') {
       movingWork.write('AGENTS.md', `version ${Date.now()}\n`);
       const head = movingWork.commitAll('advance');
@@ -188,6 +194,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     server.closeAllConnections();
     mirror.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
+    control.close();
     await new Promise<void>((resolve) => mirror.close(() => resolve()));
     for (const repo of work) repo.remove();
     rmSync(root, { recursive: true, force: true });

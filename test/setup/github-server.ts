@@ -3,7 +3,8 @@
  * Vitest global setup: a real git repository (AGENTS.md chain of depth 5, 30 skills, symlinks,
  * binary and non-UTF-8 files, an executable, a submodule) served by the local GitHub API server,
  * plus a freshly generated GitHub App key pair whose public half the server verifies JWTs with,
- * and one open pull request from the second commit into the first.
+ * one open pull request from the second commit into the first, and one (#8) between branches
+ * that tests move.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import type { TestProject } from 'vitest/node';
@@ -42,6 +43,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       labels: ['docs', 'needs review'],
     },
     widePull: { number: 8, files: WIDE_FILES },
+    movingPull: { number: 9, baseRef: 'fresh-base', headRef: 'fresh-head' },
   };
   const server = await startGitHubServerThread({
     repoDir: repo.dir,
@@ -63,6 +65,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
         labels: fixture.pull.labels,
       },
       { number: fixture.widePull.number, base: { ref: 'main', rev: commits.head }, head: { ref: 'many-files', rev: commits.wide } },
+      // Its branches are resolved on every answer, so a test can push to them (POST /__git/commit).
+      {
+        number: fixture.movingPull.number,
+        base: { ref: fixture.movingPull.baseRef, rev: fixture.movingPull.baseRef },
+        head: { ref: fixture.movingPull.headRef, rev: fixture.movingPull.headRef },
+      },
     ],
   });
   project.provide('githubApiPort', Number(new URL(server.origin).port));
@@ -105,6 +113,10 @@ function buildRepo(repo: GitFixture): GitHubFixture['commits'] {
   repo.git('update-index', '--add', '--cacheinfo', `160000,${first},vendor/lib`);
   repo.git('commit', '--quiet', '-m', 'second');
   const head = repo.git('rev-parse', 'HEAD');
+
+  // The moving pull request's branches start at the fixed one's base and head.
+  repo.git('branch', 'fresh-base', first);
+  repo.git('branch', 'fresh-head', head);
 
   // A branch that main never sees: a pull request whose files take two pages to list.
   repo.git('checkout', '--quiet', '-b', 'many-files');

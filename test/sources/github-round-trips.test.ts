@@ -133,6 +133,7 @@ describe('round trips through the default providers', () => {
     const scope = await scoped();
     const turn = await pullRequestTask(scope, 'rest');
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['freshness', 'empty'],
       ['system', 'included'],
       ['task-facts', 'included'],
       ['rules', 'included'],

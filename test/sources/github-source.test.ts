@@ -54,7 +54,9 @@ describe('snapshot', () => {
     ]);
     const agents = root.status === 'ok' ? root.entries.find((entry) => entry.name === 'AGENTS.md') : undefined;
     expect(agents?.size).toBe(new TextEncoder().encode('# Rules at depth 0\n\nSecond edition.\n').length);
-    expect(await snapshot.list('vendor')).toEqual({ status: 'ok', path: 'vendor', entries: [{ name: 'lib', path: 'vendor/lib', kind: 'submodule' }] });
+    expect(agents?.oid).toBe(await gitBlobOid('# Rules at depth 0\n\nSecond edition.\n'));
+    // A submodule's object id is the commit it pins.
+    expect(await snapshot.list('vendor')).toEqual({ status: 'ok', path: 'vendor', entries: [{ name: 'lib', path: 'vendor/lib', kind: 'submodule', oid: fx.commits.first }] });
     expect(await snapshot.list('scripts')).toMatchObject({ status: 'ok', entries: [{ name: 'run.sh', kind: 'file' }] });
     expect(await snapshot.list('AGENTS.md')).toEqual({ status: 'not-a-directory', path: 'AGENTS.md' });
     expect(await snapshot.list('nope')).toEqual({ status: 'missing', path: 'nope' });

@@ -10,6 +10,8 @@ async function snapshotOf(files: Record<string, MemoryFile>): Promise<Snapshot> 
   return createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => `test:${path}@${COMMIT}`, loader });
 }
 
+const oidOf = async (files: Record<string, MemoryFile>, path: string): Promise<string> => (await createMemoryTree(files)).oidOf(path);
+
 const sample: Record<string, MemoryFile> = {
   'AGENTS.md': { symlink: 'docs/AGENTS.md' },
   'README.md': 'hello\n',
@@ -29,24 +31,25 @@ const sample: Record<string, MemoryFile> = {
 };
 
 describe('listing a tree snapshot', () => {
-  it('lists kinds and sizes in name order, root and nested', async () => {
+  it('lists kinds, sizes and object ids in name order, root and nested', async () => {
     const snapshot = await snapshotOf(sample);
+    const oid = (path: string) => oidOf(sample, path);
     expect(await snapshot.list('')).toEqual({
       status: 'ok',
       path: '',
       entries: [
-        { name: 'AGENTS.md', path: 'AGENTS.md', kind: 'symlink', size: 14 },
-        { name: 'README.md', path: 'README.md', kind: 'file', size: 6 },
-        { name: 'bin', path: 'bin', kind: 'dir' },
-        { name: 'docs', path: 'docs', kind: 'dir' },
-        { name: 'src', path: 'src', kind: 'dir' },
-        { name: 'vendor', path: 'vendor', kind: 'dir' },
+        { name: 'AGENTS.md', path: 'AGENTS.md', kind: 'symlink', size: 14, oid: await oid('AGENTS.md') },
+        { name: 'README.md', path: 'README.md', kind: 'file', size: 6, oid: await oid('README.md') },
+        { name: 'bin', path: 'bin', kind: 'dir', oid: await oid('bin') },
+        { name: 'docs', path: 'docs', kind: 'dir', oid: await oid('docs') },
+        { name: 'src', path: 'src', kind: 'dir', oid: await oid('src') },
+        { name: 'vendor', path: 'vendor', kind: 'dir', oid: await oid('vendor') },
       ],
     });
     expect(await snapshot.list('src/deep/')).toEqual({
       status: 'ok',
       path: 'src/deep',
-      entries: [{ name: 'file.ts', path: 'src/deep/file.ts', kind: 'file', size: 11 }],
+      entries: [{ name: 'file.ts', path: 'src/deep/file.ts', kind: 'file', size: 11, oid: await oid('src/deep/file.ts') }],
     });
     expect(await snapshot.list('vendor')).toMatchObject({ entries: [{ name: 'lib', kind: 'submodule' }] });
   });

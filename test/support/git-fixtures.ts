@@ -32,7 +32,8 @@ export function gitEnv(): NodeJS.ProcessEnv {
 
 /** Runs git in `cwd` and returns trimmed stdout; throws with git's stderr on failure. */
 export function runGit(cwd: string, args: string[], input?: string | Uint8Array): string {
-  return execFileSync('git', args, { cwd, env: gitEnv(), input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'] }).trim();
+  // Listings of the bench's large repository pass Node's default 1 MiB output buffer.
+  return execFileSync('git', args, { cwd, env: gitEnv(), input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 256 * 1024 * 1024 }).trim();
 }
 
 export interface GitFixture {

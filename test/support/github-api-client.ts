@@ -5,6 +5,7 @@
  * requests and inject their own failures.
  */
 import { inject } from 'vitest';
+import { z } from 'zod';
 
 export interface GitHubFixture {
   owner: string;
@@ -27,6 +28,8 @@ export interface GitHubFixture {
   pull: { number: number; baseRef: string; headRef: string; title: string; body: string; author: string; labels: string[] };
   /** A pull request from `commits.head` to `commits.wide` that adds `files` files. */
   widePull: { number: number; files: number };
+  /** A pull request whose base and head are branches (starting at `commits.first` and `commits.head`) that tests push to. */
+  movingPull: { number: number; baseRef: string; headRef: string };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */
@@ -133,4 +136,11 @@ export function createApiScope(name: string = crypto.randomUUID()): ApiScope {
       return (await stats()).requests.filter((request) => request.path.includes(match)).length;
     },
   };
+}
+
+/** Commits file changes (text, or null to delete) onto a branch of the served repository; returns the new commit. */
+export async function pushToBranch(branch: string, files: Record<string, string | null>): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${inject('githubApiPort')}/__git/commit`, { method: 'POST', body: JSON.stringify({ branch, files }) });
+  if (!response.ok) throw new Error(`branch commit answered ${response.status}: ${await response.text()}`);
+  return z.object({ head: z.string() }).parse(await response.json()).head;
 }

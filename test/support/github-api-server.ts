@@ -3,13 +3,15 @@
  * A local HTTP server that speaks the parts of the GitHub REST API the GitHub source and the
  * triggers use (installation tokens here; repository routes in github-api-repo), answering from
  * a real git repository. Requests under `/s/<scope>/` are recorded per scope, and a scope can
- * script failures (or requests it never answers, or answers a byte at a time), tree truncation, token lifetimes and latency,
- * so tests running in parallel never see each other's traffic.
+ * script failures (or requests it never answers, or answers a byte at a time), tree truncation,
+ * token lifetimes and latency, so tests running in parallel never see each other's traffic.
+ * `POST /__git/commit` commits onto a branch mid-test.
  */
 import { randomBytes, verify } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
 import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
 import { repoRoutes } from './github-api-repo.ts';
 import type { PullFixture } from './github-api-repo.ts';
@@ -17,6 +19,9 @@ import { createScopes, faultFor, scopeStats, spendRateLimit } from './github-api
 import { BLOB_TEXT_LIMIT, graphqlEndpoint } from './github-graphql.ts';
 import type { Answer, Scope } from './github-api-scope.ts';
 import { gitObjects } from './git-objects.ts';
+import { commitToBranch } from './git-branch-commit.ts';
+
+const BranchCommit = z.object({ branch: z.string().regex(/^[\w.-]+$/), files: z.record(z.string().min(1), z.string().nullable()) });
 
 export interface GitHubApiServerOptions {
   repoDir: string;
@@ -92,6 +97,11 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // Moves a branch of the served repository (the pull request fixtures resolve their branches live).
+    if (url.pathname === '/__git/commit' && req.method === 'POST') {
+      const { branch, files } = BranchCommit.parse(JSON.parse(await readBody(req)));
+      return send(res, { status: 200, body: { head: commitToBranch(options.repoDir, branch, files) } });
+    }
     const control = /^\/__(control|stats|revoke)\/([\w-]+)$/.exec(url.pathname);
     if (control) {
       const scope = scopeNamed(control[2] ?? '');

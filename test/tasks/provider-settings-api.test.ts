@@ -3,6 +3,7 @@ import { listDurableObjectIds } from 'cloudflare:test';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { buildApp } from '../../src/app.ts';
 import { durableKnowledgeService } from '../../src/knowledge/durable-knowledge-service.ts';
+import { durablePullRequestIndex } from '../../src/tasks/durable-pull-request-index.ts';
 import { durableTaskService } from '../../src/tasks/durable-task-service.ts';
 import { api } from '../support/api.ts';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
@@ -11,7 +12,7 @@ const repo = () => `http://127.0.0.1:${inject('gitHttpPort')}/configured.git`;
 
 /** The real app and task service, with this deployment's env changed as a `wrangler.toml` var would. */
 async function postWithEnv(vars: Record<string, string>, body: unknown) {
-  const app = buildApp({ tasks: durableTaskService, knowledge: durableKnowledgeService, now: () => Date.now() });
+  const app = buildApp({ tasks: durableTaskService, pullRequests: durablePullRequestIndex, knowledge: durableKnowledgeService, now: () => Date.now() });
   const res = await app.fetch(
     new Request('http://groundwork.test/tasks', {
       method: 'POST',
@@ -27,7 +28,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('POST /tasks providers', () => {
   it.each([
-    [{ recall: {} }, 'providers.recall: unknown provider; known providers: system, task-facts, rules, skills, memory'],
+    [{ recall: {} }, 'providers.recall: unknown provider; known providers: freshness, system, task-facts, rules, skills, memory'],
     [{ memory: { maxCitedRevisions: 9 } }, "providers.memory.maxCitedRevisions: 9 is above this host's cap of 8"],
     [{ skills: { rootz: ['x/*'] } }, 'providers.skills.rootz: unknown setting; skills takes roots, maxDepth'],
     [{ skills: { roots: ['../outside/*'] } }, 'providers.skills.roots[0]: path escapes the repository root'],
@@ -37,7 +38,7 @@ describe('POST /tasks providers', () => {
     [{ rules: { budget: 0 } }, 'providers.rules.budget: Too small'],
     [{ skills: { budget: 6_001 } }, "providers.skills.budget: 6001 is above this host's cap of 6000"],
     [{ skills: { maxDirectories: 201 } }, "providers.skills.maxDirectories: 201 is above this host's cap of 200"],
-    ['skills', 'providers: must be an object of provider names (system, task-facts, rules, skills, memory)'],
+    ['skills', 'providers: must be an object of provider names (freshness, system, task-facts, rules, skills, memory)'],
   ])('refuses %j with a 400 naming the field, and stores no task', async (providers, message) => {
     const before = (await listDurableObjectIds(env.TASKS)).length;
     const res = await api('POST', '/tasks', { body: { repo: repo(), request: 'x', providers } });

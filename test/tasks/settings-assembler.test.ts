@@ -37,6 +37,7 @@ async function assembleTurn0(request: TaskRequestInput, source: RepositorySource
       ...(deployment ? { deployment } : {}),
       openSource: async () => ({ source }),
       pinCommit: (commit) => store.pinCommit(commit),
+      history: (turn) => store.history(turn),
       now: () => Date.now(),
       deadlineMs: 10_000,
     });

@@ -15,6 +15,7 @@ describe('a slow git host through the Task object', () => {
 
     const turn = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['freshness', 'empty'],
       ['system', 'included'],
       ['task-facts', 'capability-gated'],
       ['rules', 'included'],

@@ -52,7 +52,7 @@ async function firstTurnOf(source: RepositorySource) {
     store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
     const ledger = new TurnLedger({
       store,
-      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), now: () => Date.now(), deadlineMs: 10_000 }),
+      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), now: () => Date.now(), deadlineMs: 10_000 }),
     });
     const begun = await ledger.begin(0).then(
       (result) => ({ ok: true as const, result }),
@@ -76,7 +76,7 @@ describe('task assembler', () => {
       ]);
       const ledger = new TurnLedger({
         store,
-        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), now: () => Date.now(), deadlineMs: 10_000 }),
+        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), now: () => Date.now(), deadlineMs: 10_000 }),
       });
 
       const first = await ledger.begin(0);

@@ -44,7 +44,9 @@ describe('turns', () => {
     const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
     expect(res.status).toBe(200);
     const turn = AssembledTurnSchema.parse(res.json);
+    // The freshness provider runs on every turn; sample.git has not moved, so it has nothing to say.
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
+      ['freshness', 'empty'],
       ['system', 'turn-gated'],
       ['task-facts', 'turn-gated'],
       ['rules', 'turn-gated'],

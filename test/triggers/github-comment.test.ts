@@ -1,24 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { deliver, example, githubApi } from './support.ts';
+import { deliver, example, githubApi, prComment } from './support.ts';
 import type { RecordedCall } from './support.ts';
 
 const INSTALLATION = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
 const BASE_SHA = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 const HEAD_SHA = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';
-
-function prComment(body: string) {
-  const payload = example('issue_comment', 'created');
-  payload.installation = INSTALLATION;
-  payload.comment.body = body;
-  payload.issue.pull_request = {
-    url: 'https://api.github.com/repos/Codertocat/Hello-World/pulls/1',
-    html_url: 'https://github.com/Codertocat/Hello-World/pull/1',
-    diff_url: 'https://github.com/Codertocat/Hello-World/pull/1.diff',
-    patch_url: 'https://github.com/Codertocat/Hello-World/pull/1.patch',
-    merged_at: null,
-  };
-  return payload;
-}
 
 /** GitHub's answer to GET /repos/{o}/{r}/pulls/1: the same object a pull_request payload carries. */
 function pullsApi(fromFork = false) {

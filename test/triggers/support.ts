@@ -16,7 +16,9 @@ import type { RouteDeps } from '../../src/routes/deps.ts';
 import { githubWebhookRoute } from '../../src/routes/github-webhook.ts';
 import { slackCommandRoute } from '../../src/routes/slack-command.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
-import type { TaskRequest, TaskRequestInput, TaskService } from '../../src/tasks/task-request.ts';
+import { pullRequestIndexName, type PullRequestIndex, type Routed } from '../../src/tasks/pull-request-index.ts';
+import type { MailboxPost, TaskRequest, TaskRequestInput, TaskService } from '../../src/tasks/task-request.ts';
+import type { MailboxResult } from '../../src/tasks/task-results.ts';
 import { signGitHubPayload } from '../../src/triggers/github/verify.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 
@@ -34,6 +36,25 @@ export function example<N extends WebhookEventName>(name: N, action?: string): W
   return structuredClone(found) as WebhookEventMap[N];
 }
 
+/**
+ * The captured `issue_comment.created` example as a comment on pull request #1 of the example
+ * repository, through the App installation the trigger tests use.
+ */
+export function prComment(body: string, options: { association?: string } = {}) {
+  const payload = example('issue_comment', 'created');
+  payload.installation = { id: 4242, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNDI0Mg==' };
+  payload.comment.body = body;
+  if (options.association) payload.comment.author_association = options.association as typeof payload.comment.author_association;
+  payload.issue.pull_request = {
+    url: 'https://api.github.com/repos/Codertocat/Hello-World/pulls/1',
+    html_url: 'https://github.com/Codertocat/Hello-World/pull/1',
+    diff_url: 'https://github.com/Codertocat/Hello-World/pull/1.diff',
+    patch_url: 'https://github.com/Codertocat/Hello-World/pull/1.patch',
+    merged_at: null,
+  };
+  return payload;
+}
+
 export interface CreateCall {
   request: TaskRequest;
   idempotencyKey: string | undefined;
@@ -41,19 +62,42 @@ export interface CreateCall {
   created: boolean;
 }
 
+export interface AmendCall {
+  taskId: string;
+  tenant: string;
+  post: MailboxPost;
+}
+
 export interface FakeTasks extends TaskService {
   calls: CreateCall[];
+  amends: AmendCall[];
   /** Requests that made a new task. */
   created(): TaskRequest[];
 }
 
-/** Validates like the real service and keys tasks by idempotency key, deciding before any await. */
+/**
+ * Validates like the real service and keys tasks by idempotency key, deciding before any await.
+ * A follow-up reaches a task it created, once per key, under the task's tenant.
+ */
 export function fakeTaskService(): FakeTasks {
   const byKey = new Map<string, string>();
   const calls: CreateCall[] = [];
+  const amends: AmendCall[] = [];
+  const appended = new Map<string, string>();
   return {
     calls,
+    amends,
     created: () => calls.filter((call) => call.created).map((call) => call.request),
+    async amend(taskId, tenant, post): Promise<MailboxResult> {
+      amends.push({ taskId, tenant, post });
+      const owner = calls.find((call) => call.id === taskId);
+      if (!owner || owner.request.tenant !== tenant) return { status: 'not-found' };
+      const key = `${taskId} ${post.key ?? amends.length}`;
+      const known = appended.get(key);
+      const id = known ?? `local:mailbox:${appended.size + 1}`;
+      appended.set(key, id);
+      return { status: 'ok', item: { id, type: 'mailbox', role: 'user', from: post.from, content: post.text, receivedAt: new Date(NOW).toISOString() }, duplicate: known !== undefined };
+    },
     async create(input: TaskRequestInput, options = {}) {
       const request = TaskRequestSchema.parse(input);
       const key = options.idempotencyKey;
@@ -98,12 +142,31 @@ export function testEnv(secrets: Secrets = {}): Env & Secrets {
   };
 }
 
+/** The pull request index as the Durable Object keeps it, in memory, for one test. */
+export function fakePullRequestIndex(): PullRequestIndex {
+  const tasks = new Map<string, string[]>();
+  const deliveries = new Map<string, Routed>();
+  return {
+    async lookup(pr, delivery) {
+      const name = pullRequestIndexName(pr);
+      return { latest: tasks.get(name)?.at(-1) ?? null, routed: deliveries.get(`${name} ${delivery}`) ?? null };
+    },
+    async record(pr, delivery, routed) {
+      const name = pullRequestIndexName(pr);
+      if (!deliveries.has(`${name} ${delivery}`)) deliveries.set(`${name} ${delivery}`, routed);
+      const known = tasks.get(name) ?? [];
+      if (routed.kind === 'task' && !known.includes(routed.taskId)) tasks.set(name, [...known, routed.taskId]);
+    },
+  };
+}
+
 /**
  * The trigger routes as the app mounts them (`app.route('/', ...)`), with an onError that
  * renders ApiError in the one envelope like src/app.ts does.
  */
-export function triggerApp(tasks: TaskService, options: { fetch?: typeof fetch; now?: number } = {}): Hono<AppEnv> {
-  const deps: RouteDeps = { tasks: () => tasks, knowledge: durableKnowledgeService, now: () => options.now ?? NOW };
+export function triggerApp(tasks: TaskService, options: { fetch?: typeof fetch; now?: number; pullRequests?: PullRequestIndex } = {}): Hono<AppEnv> {
+  const index = options.pullRequests ?? fakePullRequestIndex();
+  const deps: RouteDeps = { tasks: () => tasks, pullRequests: () => index, knowledge: durableKnowledgeService, now: () => options.now ?? NOW };
   const routeOptions = options.fetch === undefined ? {} : { fetch: options.fetch };
   const app = new Hono<AppEnv>();
   app.use(async (c, next) => {

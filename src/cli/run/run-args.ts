@@ -14,7 +14,7 @@ API, shows progress while it assembles, and prints the assembled turn.
 
 Options:
   --repo PATH      repository to read (default: the repository of the current directory)
-  --ref REF        commit, branch or tag to pin (default: HEAD)
+  --ref REF        commit, branch or tag to pin; HEAD~1, main^2 too (default: HEAD)
   --cwd DIR        working directory inside the repository (default: where you are in it)
   --task TEXT      the task request; $name selects a skill (default: a general orientation task)
   --skill NAME     select a skill by name (repeatable)

@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { resolveAgent } from '../../context/agents.ts';
 import type { AssembledTurn } from '../../context/turn.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
+import { isValidRefName } from '../../sources/git/ref-name.ts';
 import { failedProviders, unknownSkills, worktreeWarnings, type CliIo } from '../context-command.ts';
 import { formatTurn, warningLines } from '../format.ts';
 import { openLocalRepository } from '../open-local.ts';
@@ -121,7 +122,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
     const { id, viewUrl } = await step(
-      api.createTask({ repo: source.repository, ref: options.ref, commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
+      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
     );
     progress(`task ${id}`);
     if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);
@@ -185,4 +186,9 @@ function keepBanner(url: URL, token: string, id: string, viewUrl: string | null)
 
 function ms(since: number): string {
   return `${Math.round(performance.now() - since)} ms`;
+}
+
+/** The service takes ref names only; `HEAD~1` is pinned by the commit it resolved to here. */
+function remoteRef(ref: string, commit: string): string {
+  return isValidRefName(ref) ? ref : commit;
 }

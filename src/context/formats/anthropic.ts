@@ -95,6 +95,7 @@ function toBlocks(item: TranscriptItem): { role: Role; blocks: Block[]; stableEn
       return stableEnd ? { role: item.role, blocks: all, stableEnd } : { role: item.role, blocks: all };
     }
     case 'context':
+    case 'mailbox':
       return { role: 'user', blocks: text(item.content) };
     case 'tool_call':
       return { role: 'assistant', blocks: [{ type: 'tool_use', id: item.callId, name: item.name, input: item.arguments }] };

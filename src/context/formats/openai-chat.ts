@@ -65,6 +65,7 @@ function toMessage(item: TranscriptItem): Converted {
     case 'message':
       return item.role === 'assistant' ? { role: 'assistant', text: item.content } : { role: 'user', message: { role: 'user', content: item.content } };
     case 'context':
+    case 'mailbox':
       return { role: 'user', message: { role: 'user', content: item.content } };
     case 'tool_call':
       return { role: 'assistant', call: { id: item.callId, type: 'function', function: { name: item.name, arguments: JSON.stringify(item.arguments) } } };

@@ -47,6 +47,7 @@ function toInputItem(item: TranscriptItem): InputItem {
   switch (item.type) {
     case 'message':
     case 'context':
+    case 'mailbox':
       return { type: 'message', role: item.role, content: item.content };
     case 'tool_call':
       return { type: 'function_call', call_id: item.callId, name: item.name, arguments: JSON.stringify(item.arguments) };

@@ -20,6 +20,7 @@ import { parseCommitObject } from '../commit-info.ts';
 import type { RepositorySource, ResolveResult } from '../snapshot.ts';
 import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../tree-snapshot.ts';
 import { normalisePath } from '../paths.ts';
+import { parseAncestry, walkAncestry } from './ancestry.ts';
 import { errorMessage } from './errors.ts';
 import { locateGitdir } from './gitdir.ts';
 import { kindOfMode } from './tree-mode.ts';
@@ -73,14 +74,22 @@ export function createLocalGitSource(dir: string): RepositorySource {
 
     async resolve(ref, { signal } = {}): Promise<ResolveResult> {
       signal?.throwIfAborted();
-      if (!isValidRefName(ref)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}` };
+      // On disk, `HEAD~1` and `main^2` mean what git means by them.
+      const ancestry = parseAncestry(ref);
+      if (ancestry && 'error' in ancestry) return { status: 'failed', ref, reason: ancestry.error };
+      const base = ancestry?.base ?? ref;
+      if (!isValidRefName(base)) return { status: 'failed', ref, reason: `invalid ref name: ${JSON.stringify(ref)}` };
       try {
         const where = await open();
         if (!where.ok) return { status: 'failed', ref, reason: where.reason };
         const { repo } = where;
-        const oid = findObject(repo, ref);
+        const oid = findObject(repo, base);
         if (oid === undefined) return { status: 'missing', ref };
-        return peelToCommit(repo, oid, ref);
+        const peeled = peelToCommit(repo, oid, base);
+        if (!ancestry) return peeled;
+        if (peeled.status !== 'ok') return { ...peeled, ref };
+        const commit = walkAncestry(peeled.commit, ancestry.steps, (id) => parseCommitObject(id, Buffer.from(need(repo, id, 'commit').data).toString('utf8')).parents);
+        return commit === undefined ? { status: 'missing', ref } : { status: 'ok', commit };
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         return { status: 'failed', ref, reason: errorMessage(error) };

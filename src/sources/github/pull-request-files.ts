@@ -1,12 +1,14 @@
 /**
  * @module sources/github/pull-request-files
  * The `github:api` capability over the REST API: `GET /repos/{o}/{r}/pulls/{n}/files`, one page
- * of up to 100 files per request, and only as many pages as the caller's limit needs.
+ * of up to 100 files per request, and only as many pages as the caller's limit needs; and the
+ * pull request as it is now (see pull-request-state), through the same client.
  */
 import { z } from 'zod';
 import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
 import { createGitHubClient } from './client.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
+import { readPullRequest } from './pull-request-state.ts';
 import type { Fetch } from './retry.ts';
 import type { GitHubSourceOptions } from './source.ts';
 
@@ -44,6 +46,8 @@ export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
 
   return {
     repository: `${owner}/${repo}`,
+
+    pullRequest: (number, { signal } = {}) => readPullRequest(octokit, { owner, repo, number }, signal),
 
     async pullRequestFiles(number, { limit, signal }): Promise<PullRequestFilesResult> {
       const perPage = Math.max(1, Math.min(MAX_PER_PAGE, limit));

@@ -1,23 +1,24 @@
 /**
  * @module triggers/github/dispatch
- * A verified, parsed delivery -> its effect: a task created through the TaskService, the
- * tenant's repository list updated, or the reason nothing happened. HTTP stays in the route.
+ * A verified, parsed delivery -> its effect: a task created through the TaskService (or a
+ * follow-up in an existing task's mailbox, see follow-ups), the tenant's repository list
+ * updated, or the reason nothing happened. HTTP stays in the route.
  */
 import { sha256Hex } from '../../lib/sha256.ts';
-import type { TaskService, TaskStatus } from '../../tasks/task-request.ts';
+import type { PullRequestIndex } from '../../tasks/pull-request-index.ts';
+import type { TaskService } from '../../tasks/task-request.ts';
+import type { DeliveryResult } from './delivery-result.ts';
 import type { GitHubEvent } from './events.ts';
+import { routeComment, startReview } from './follow-ups.ts';
 import { applyInstallationEvent, applyRepositoriesEvent } from './installations.ts';
-import { mapIssueComment, mapPullRequest } from './map-event.ts';
-import type { MapResult } from './map-event.ts';
+import { acceptComment, mapPullRequest } from './map-event.ts';
 import type { PullRequestLookup } from './pull-request.ts';
 
-export type DeliveryResult =
-  | { kind: 'task'; taskId: string; status: TaskStatus; duplicate: boolean }
-  | { kind: 'installation'; installationId: number; action: string; repositories: number }
-  | { kind: 'ignored'; reason: string };
+export type { DeliveryResult } from './delivery-result.ts';
 
 export interface DispatchDeps {
   tasks: TaskService;
+  pullRequests: PullRequestIndex;
   tenants: KVNamespace;
   appHandle: string;
   lookup: PullRequestLookup;
@@ -31,10 +32,16 @@ export interface DispatchDeps {
  */
 export async function dispatchDelivery(event: GitHubEvent, signedKey: string, deps: DispatchDeps): Promise<DeliveryResult> {
   switch (event.name) {
-    case 'pull_request':
-      return createTask(mapPullRequest(event.payload), signedKey, deps.tasks);
-    case 'issue_comment':
-      return createTask(await mapIssueComment(event.payload, { appHandle: deps.appHandle, lookup: deps.lookup }), signedKey, deps.tasks);
+    case 'pull_request': {
+      const mapped = mapPullRequest(event.payload);
+      if ('ignored' in mapped) return { kind: 'ignored', reason: mapped.ignored };
+      return startReview(event.payload, mapped.task, signedKey, deps);
+    }
+    case 'issue_comment': {
+      const accepted = acceptComment(event.payload, deps.appHandle);
+      if ('ignored' in accepted) return { kind: 'ignored', reason: accepted.ignored };
+      return routeComment(accepted.comment, signedKey, deps);
+    }
     case 'installation':
       return installationResult(await applyInstallationEvent(deps.tenants, event.payload, new Date(deps.now())));
     case 'installation_repositories':
@@ -54,12 +61,6 @@ export async function dispatchDelivery(event: GitHubEvent, signedKey: string, de
  */
 export async function signedDeliveryKey(event: string, body: Uint8Array<ArrayBuffer>): Promise<string> {
   return `github-event:${event}:${await sha256Hex(body)}`;
-}
-
-async function createTask(mapped: MapResult, signedKey: string, tasks: TaskService): Promise<DeliveryResult> {
-  if ('ignored' in mapped) return { kind: 'ignored', reason: mapped.ignored };
-  const created = await tasks.create(mapped.task, { idempotencyKey: signedKey });
-  return { kind: 'task', taskId: created.id, status: created.status, duplicate: !created.created };
 }
 
 function installationResult(outcome: Awaited<ReturnType<typeof applyInstallationEvent>>): DeliveryResult {

@@ -27,7 +27,7 @@ const MAX_REQUEST_CHARS = 20_000;
 
 const NOT_FROM_APP = 'delivery is not from a GitHub App installation';
 
-interface Target {
+export interface Target {
   installationId: number;
   owner: string;
   repo: string;
@@ -45,26 +45,33 @@ export function mapPullRequest(event: PullRequestEvent): MapResult {
   return { task: taskFor(target, pr, request, []) };
 }
 
-export interface CommentContext {
-  /** The App's handle without `@`. */
-  appHandle: string;
-  lookup: PullRequestLookup;
+/** A pull request comment the App was asked to act on, by someone allowed to ask. */
+export interface AcceptedComment {
+  target: Target;
+  number: number;
+  author: string;
+  body: string;
 }
 
-/** A task for a new pull request comment that mentions the App; the comment is the request. */
-export async function mapIssueComment(event: IssueCommentEvent, context: CommentContext): Promise<MapResult> {
+/** Whether a comment asks the App for something, and who may: the same gate for a new task and a follow-up. */
+export function acceptComment(event: IssueCommentEvent, appHandle: string): { comment: AcceptedComment } | { ignored: string } {
   const { comment, issue } = event;
   if (event.action !== 'created') return { ignored: `issue_comment action "${event.action}" starts nothing` };
   if (!issue.pull_request) return { ignored: `#${issue.number} is an issue, not a pull request` };
-  if (!mentions(comment.body, context.appHandle)) return { ignored: `comment does not mention @${context.appHandle}` };
+  if (!mentions(comment.body, appHandle)) return { ignored: `comment does not mention @${appHandle}` };
   if (comment.user.type === 'Bot') return { ignored: `comment is by the bot ${comment.user.login}` };
   if (!COMMENTER_ASSOCIATIONS.includes(comment.author_association)) {
     return { ignored: `${comment.user.login} (${comment.author_association.toLowerCase()}) may not start tasks in this repository` };
   }
   if (!event.installation) return { ignored: NOT_FROM_APP };
   const target = { installationId: event.installation.id, owner: event.repository.owner.login, repo: event.repository.name };
-  const pr = await context.lookup({ ...target, number: issue.number });
-  return { task: taskFor(target, pr, comment.body.trim().slice(0, MAX_REQUEST_CHARS), collectSkills(comment.body)) };
+  return { comment: { target, number: issue.number, author: comment.user.login, body: comment.body } };
+}
+
+/** A task for an accepted comment; the comment is the request, read at the pull request's base. */
+export async function commentTask(accepted: AcceptedComment, lookup: PullRequestLookup): Promise<TaskRequestInput> {
+  const pr = await lookup({ ...accepted.target, number: accepted.number });
+  return taskFor(accepted.target, pr, accepted.body.trim().slice(0, MAX_REQUEST_CHARS), collectSkills(accepted.body));
 }
 
 function taskFor(target: Target, pr: PullRequestFacts, request: string, skills: string[]): TaskRequestInput {

@@ -1,0 +1,47 @@
+/**
+ * @module durable-objects/pull-request-tasks
+ * One Durable Object per pull request (see src/tasks/pull-request-index): the tasks it started,
+ * in order, and where each delivery went. It deletes itself when no delivery has touched it for
+ * as long as a task is retained, since by then every task it names is gone too.
+ */
+import { DurableObject } from 'cloudflare:workers';
+import { z } from 'zod';
+import { getConfig } from '../src/env.ts';
+import type { Routed } from '../src/tasks/pull-request-index.ts';
+
+const DAY_MS = 86_400_000;
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS tasks (seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL UNIQUE);
+  CREATE TABLE IF NOT EXISTS deliveries (delivery TEXT PRIMARY KEY, kind TEXT NOT NULL, task_id TEXT NOT NULL, at INTEGER NOT NULL);`;
+
+const RoutedSchema = z.object({ kind: z.enum(['task', 'mailbox']), task_id: z.string() });
+
+export class PullRequestTasks extends DurableObject<Env> {
+  readonly #sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.#sql = ctx.storage.sql;
+    this.#sql.exec(SCHEMA);
+  }
+
+  async lookup(delivery: string): Promise<{ latest: string | null; routed: Routed | null }> {
+    const latest = this.#sql.exec<{ task_id: string }>('SELECT task_id FROM tasks ORDER BY seq DESC LIMIT 1').toArray()[0];
+    const row = this.#sql.exec('SELECT kind, task_id FROM deliveries WHERE delivery = ?', delivery).toArray()[0];
+    const routed = row ? RoutedSchema.parse(row) : undefined;
+    return { latest: latest?.task_id ?? null, routed: routed ? { kind: routed.kind, taskId: routed.task_id } : null };
+  }
+
+  async record(delivery: string, routed: Routed): Promise<void> {
+    const now = Date.now();
+    this.#sql.exec('INSERT INTO deliveries (delivery, kind, task_id, at) VALUES (?, ?, ?, ?) ON CONFLICT(delivery) DO NOTHING', delivery, routed.kind, routed.taskId, now);
+    // A redelivery of an old event finds its task known and moves nothing.
+    if (routed.kind === 'task') this.#sql.exec('INSERT INTO tasks (task_id) VALUES (?) ON CONFLICT(task_id) DO NOTHING', routed.taskId);
+    await this.ctx.storage.setAlarm(now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
+  }
+
+  override async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+    this.#sql.exec(SCHEMA);
+  }
+}

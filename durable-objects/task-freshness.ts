@@ -1,0 +1,52 @@
+/**
+ * @module durable-objects/task-freshness
+ * The read-back a host asks for before a consequential action: every source that reached the
+ * model on any turn of the task, compared between the task's pinned commit and where the task's
+ * ref points now. It reads the repository and the ledger and writes nothing. Anything that
+ * cannot be read makes sources `unverifiable` with the reason; it is never an error.
+ */
+import { checkFreshness, pinnedFrom, uncheckedReport } from '../src/freshness/check.ts';
+import type { FreshnessReport } from '../src/freshness/report.ts';
+import { trackedSources } from '../src/freshness/tracked.ts';
+import { resolveAgent } from '../src/context/agents.ts';
+import type { OpenedSource } from '../src/tasks/open-source.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
+import type { TaskStore } from './task-store.ts';
+
+/** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */
+export const READ_BACK_DEADLINE_MS = 10_000;
+
+/** The plan deps let the pinned commit be compared from what turn 0 read ahead (see task-plan). */
+export interface ReadBackDeps extends TaskPlanDeps {
+  store: TaskStore;
+  openSource(request: TaskRequest): Promise<OpenedSource>;
+  now(): number;
+}
+
+export async function readBackFreshness(request: TaskRequest, commit: string, deps: ReadBackDeps): Promise<FreshnessReport> {
+  const ref = pinnedFrom({ ...namedRef(request), ...(request.pullRequest ? { pullRequest: request.pullRequest } : {}) });
+  const head = request.pullRequest?.headSha;
+  const input = {
+    commit,
+    ...(ref === undefined ? {} : { ref }),
+    sources: trackedSources(deps.store.history(Number.MAX_SAFE_INTEGER)),
+    now: deps.now,
+  };
+  let opened: OpenedSource;
+  try {
+    opened = await deps.openSource(request);
+  } catch (error) {
+    return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const agent = resolveAgent(request.agent);
+  const plan = agent.ok ? planTask(deps, request, agent.agent, opened).plan : undefined;
+  return checkFreshness({
+    ...input,
+    source: opened.source,
+    // Its shared loads end with the read-back, as the check's own do.
+    pinned: opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal: AbortSignal.timeout(READ_BACK_DEADLINE_MS) }),
+    ...(opened.github && request.pullRequest ? { pullRequest: { github: opened.github, number: request.pullRequest.number, ...(head === undefined ? {} : { head }) } } : {}),
+    deadlineMs: READ_BACK_DEADLINE_MS,
+  });
+}

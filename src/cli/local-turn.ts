@@ -1,0 +1,49 @@
+/**
+ * @module cli/local-turn
+ * Turn 0 of a local repository at the commit it was opened at, as `groundwork context` prints it
+ * and `groundwork freshness` compares it: one assembly, so both see the same sources.
+ */
+import type { AgentConfig } from '../context/agents.ts';
+import type { Registry } from '../context/registry.ts';
+import type { SettingsLayer } from '../context/settings/layer.ts';
+import { assembleFirstTurn, type AssembledTurn } from '../context/turn.ts';
+import type { Snapshot } from '../sources/snapshot.ts';
+import type { OpenedLocal } from './open-local.ts';
+
+export interface LocalTurnInput {
+  registry: Registry;
+  agent: AgentConfig;
+  opened: Extract<OpenedLocal, { ok: true }>;
+  /** The opened commit's snapshot; the caller keeps it to read the same commit again. */
+  snapshot: Snapshot;
+  /** What the user named the commit by. */
+  ref: string;
+  request: string;
+  skills: readonly string[];
+  trusted: boolean;
+  settings: SettingsLayer;
+}
+
+export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn> {
+  const { opened } = input;
+  return assembleFirstTurn({
+    registry: input.registry,
+    agent: input.agent,
+    available: ['repo:read'],
+    snapshot: input.snapshot,
+    source: opened.source,
+    task: {
+      request: input.request,
+      origin: 'cli',
+      repository: opened.source.repository,
+      ref: input.ref,
+      commit: opened.commit,
+      cwd: opened.cwd,
+      trusted: input.trusted,
+      skills: input.skills,
+      agent: input.agent.name,
+    },
+    turn: 0,
+    settings: { task: input.settings },
+  });
+}

@@ -1,0 +1,71 @@
+/**
+ * @module freshness/report
+ * What a freshness check answers: the commit compared from, the ref re-resolved and where it is
+ * now, and one verdict per source that reached the model. The same shape serves the later-turn
+ * provider, `GET /tasks/:id/freshness` and `groundwork freshness --json`.
+ *
+ * @example
+ * { commit: '1a2b…', ref: 'main', current: '5d6e…', moved: true, checkedAt: '2026-11-20T12:00:00.000Z',
+ *   sources: [{ provider: 'rules', kind: 'file', title: 'AGENTS.md', path: 'AGENTS.md', revision: '1a2b…',
+ *               blob: '0f1e…', status: 'changed', currentBlob: '4c5b…' }] }
+ */
+import { z } from 'zod';
+
+export const SOURCE_STATUSES = ['unchanged', 'changed', 'deleted', 'unverifiable'] as const;
+export type SourceStatus = (typeof SOURCE_STATUSES)[number];
+
+/** `file`: compared by blob id. `skills-index`: the SKILL.md files under a skills root, compared by blob id. */
+export const SOURCE_KINDS = ['file', 'skills-index'] as const;
+export type SourceKind = (typeof SOURCE_KINDS)[number];
+
+const Sha = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
+
+export const SourceCheckSchema = z.object({
+  provider: z.string(),
+  kind: z.enum(SOURCE_KINDS),
+  title: z.string(),
+  /** Path in the repository (`''` for a skills index at the root). */
+  path: z.string(),
+  /** The commit the source is compared from: the task's, or the one the model was last told about. */
+  revision: Sha,
+  /** Its blob there; null for a skills index (a directory) and for a file that did not exist there. */
+  blob: Sha.nullable(),
+  status: z.enum(SOURCE_STATUSES),
+  /** Its blob at the current commit, when it is a file there. */
+  currentBlob: Sha.optional(),
+  /** Why it is `unverifiable`, or what became of a `deleted` one. */
+  reason: z.string().optional(),
+  /** For a skills index: which skills were added, deleted or changed. */
+  changes: z.array(z.string()).optional(),
+});
+export type SourceCheck = z.infer<typeof SourceCheckSchema>;
+
+export const PullRequestCheckSchema = z.object({
+  number: z.number().int().positive(),
+  /** The head the model was given (the task's, or the last one a freshness notice named). */
+  head: Sha.nullable(),
+  currentHead: Sha.nullable(),
+  headMoved: z.boolean().nullable(),
+  /** The base branch the task was pinned from, and the one the pull request merges into now. */
+  baseRef: z.string().nullable(),
+  currentBaseRef: z.string().nullable(),
+  state: z.enum(['open', 'closed']).nullable(),
+  /** Why the pull request could not be read. */
+  reason: z.string().optional(),
+});
+export type PullRequestCheck = z.infer<typeof PullRequestCheckSchema>;
+
+export const FreshnessReportSchema = z.object({
+  /** The commit compared from: the task's pinned commit (or the last one a freshness notice named). */
+  commit: Sha,
+  /** The ref re-resolved: the branch or tag the task named, a pull request's base, or `HEAD`. */
+  ref: z.string(),
+  /** Where `ref` points now; null when it could not be resolved (see `reason`). */
+  current: Sha.nullable(),
+  moved: z.boolean().nullable(),
+  checkedAt: z.iso.datetime(),
+  reason: z.string().optional(),
+  pullRequest: PullRequestCheckSchema.optional(),
+  sources: z.array(SourceCheckSchema),
+});
+export type FreshnessReport = z.infer<typeof FreshnessReportSchema>;

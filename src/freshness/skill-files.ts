@@ -1,0 +1,62 @@
+/**
+ * @module freshness/skill-files
+ * The SKILL.md files under a skills root, with their blob ids, from listings only. The walk
+ * follows the skills provider's shape: it does not descend into a directory that holds a
+ * skill (its subdirectories are the skill's files) nor into symlinked directories, and it is
+ * bounded so a hostile tree cannot make it list without end.
+ */
+import type { Snapshot } from '../sources/snapshot.ts';
+import { lookupBlob } from './lookup.ts';
+
+export const SKILL_FILES = ['SKILL.md', 'skill.md'] as const;
+
+export interface WalkLimits {
+  maxDepth: number;
+  maxDirectories: number;
+}
+
+export const DEFAULT_WALK_LIMITS: WalkLimits = { maxDepth: 4, maxDirectories: 200 };
+
+export type SkillFiles =
+  /** Skill directory -> blob id of its SKILL.md. `partial` when the walk stopped at a limit. */
+  | { status: 'ok'; skills: Map<string, string>; partial: boolean }
+  | { status: 'missing' }
+  | { status: 'failed'; reason: string };
+
+export async function skillFiles(snapshot: Snapshot, root: string, signal?: AbortSignal, limits: WalkLimits = DEFAULT_WALK_LIMITS): Promise<SkillFiles> {
+  const found = new Map<string, { path: string; oid?: string }>();
+  let level = [root];
+  let listed = 0;
+  let partial = false;
+  for (let depth = 0; level.length > 0; depth++) {
+    if (depth > limits.maxDepth || listed + level.length > limits.maxDirectories) {
+      partial = true;
+      break;
+    }
+    listed += level.length;
+    const listings = await Promise.all(level.map((dir) => snapshot.list(dir, signal ? { signal } : {})));
+    const next: string[] = [];
+    for (const [i, listing] of listings.entries()) {
+      if (listing.status === 'missing' || listing.status === 'not-a-directory') {
+        if (depth === 0) return { status: 'missing' };
+        continue;
+      }
+      if (listing.status !== 'ok') return { status: 'failed', reason: listing.reason };
+      const file = SKILL_FILES.map((name) => listing.entries.find((entry) => entry.name === name && (entry.kind === 'file' || entry.kind === 'symlink'))).find(Boolean);
+      if (file) {
+        found.set(level[i] ?? '', { path: file.path, ...(file.kind === 'file' && file.oid !== undefined ? { oid: file.oid } : {}) });
+        continue;
+      }
+      for (const entry of listing.entries) if (entry.kind === 'dir') next.push(entry.path);
+    }
+    level = next.sort();
+  }
+  // Symlinked SKILL.md files are compared by their target's blob, as the skills provider reads them.
+  const skills = new Map<string, string>();
+  for (const [dir, file] of found) {
+    const blob = file.oid !== undefined ? { status: 'file' as const, blob: file.oid } : await lookupBlob(snapshot, file.path, signal);
+    if (blob.status === 'failed') return { status: 'failed', reason: blob.reason };
+    if (blob.status === 'file') skills.set(dir, blob.blob);
+  }
+  return { status: 'ok', skills, partial };
+}

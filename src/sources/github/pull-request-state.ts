@@ -1,0 +1,36 @@
+/**
+ * @module sources/github/pull-request-state
+ * `GET /repos/{owner}/{repo}/pulls/{number}` as a PullRequestRead: where a pull request's base and
+ * head are now, in one request. Failures are values; only the caller's abort throws.
+ */
+import type { Octokit } from '@octokit/rest';
+import { z } from 'zod';
+import type { PullRequestRead } from '../pull-requests.ts';
+import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
+
+const PullResponse = z.object({
+  number: z.number().int().positive(),
+  state: z.enum(['open', 'closed']),
+  base: z.object({ ref: z.string().min(1) }),
+  head: z.object({ sha: z.string().regex(/^[0-9a-f]{40}$/) }),
+});
+
+export interface PullRequestTarget {
+  owner: string;
+  repo: string;
+  number: number;
+}
+
+export async function readPullRequest(octokit: Octokit, { owner, repo, number }: PullRequestTarget, signal?: AbortSignal): Promise<PullRequestRead> {
+  try {
+    const response = await octokit.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', { owner, repo, pull_number: number, request: signal ? { signal } : {} });
+    const parsed = PullResponse.safeParse(response.data);
+    if (!parsed.success) return { status: 'failed', number, reason: `GitHub's answer for pull request #${number} of ${owner}/${repo} was not understood` };
+    const { base, head, state } = parsed.data;
+    return { status: 'ok', pullRequest: { number, baseRef: base.ref, headSha: head.sha, state } };
+  } catch (error) {
+    rethrowIfAborted(signal);
+    if (httpFailure(error)?.status === 404) return { status: 'missing', number };
+    return { status: 'failed', number, reason: describeFailure(error, `pull request #${number} of ${owner}/${repo}`) };
+  }
+}
