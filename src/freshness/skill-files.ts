@@ -6,16 +6,12 @@
  * bounded so a hostile tree cannot make it list without end.
  */
 import type { Snapshot } from '../sources/snapshot.ts';
+import { findSkillFile } from '../lib/skill-file.ts';
 import { lookupBlob } from './lookup.ts';
 
-export const SKILL_FILES = ['SKILL.md', 'skill.md'] as const;
-
-export interface WalkLimits {
-  maxDepth: number;
-  maxDirectories: number;
-}
-
-export const DEFAULT_WALK_LIMITS: WalkLimits = { maxDepth: 4, maxDirectories: 200 };
+/** As deep and as wide as the skills provider walks by default. */
+const MAX_DEPTH = 4;
+const MAX_DIRECTORIES = 200;
 
 export type SkillFiles =
   /** Skill directory -> blob id of its SKILL.md. `partial` when the walk stopped at a limit. */
@@ -23,13 +19,13 @@ export type SkillFiles =
   | { status: 'missing' }
   | { status: 'failed'; reason: string };
 
-export async function skillFiles(snapshot: Snapshot, root: string, signal?: AbortSignal, limits: WalkLimits = DEFAULT_WALK_LIMITS): Promise<SkillFiles> {
+export async function skillFiles(snapshot: Snapshot, root: string, signal?: AbortSignal): Promise<SkillFiles> {
   const found = new Map<string, { path: string; oid?: string }>();
   let level = [root];
   let listed = 0;
   let partial = false;
   for (let depth = 0; level.length > 0; depth++) {
-    if (depth > limits.maxDepth || listed + level.length > limits.maxDirectories) {
+    if (depth > MAX_DEPTH || listed + level.length > MAX_DIRECTORIES) {
       partial = true;
       break;
     }
@@ -42,7 +38,7 @@ export async function skillFiles(snapshot: Snapshot, root: string, signal?: Abor
         continue;
       }
       if (listing.status !== 'ok') return { status: 'failed', reason: listing.reason };
-      const file = SKILL_FILES.map((name) => listing.entries.find((entry) => entry.name === name && (entry.kind === 'file' || entry.kind === 'symlink'))).find(Boolean);
+      const file = findSkillFile(listing.entries);
       if (file) {
         found.set(level[i] ?? '', { path: file.path, ...(file.kind === 'file' && file.oid !== undefined ? { oid: file.oid } : {}) });
         continue;

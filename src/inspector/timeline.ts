@@ -44,9 +44,7 @@ export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurn
           ? `answers call ${item.callId}${item.isError ? ' · failed' : ''}`
           : item.type === 'mailbox'
             ? `from ${item.from} · received ${item.receivedAt}`
-            : 'from' in item && typeof item.from === 'string'
-              ? `from ${item.from}`
-              : undefined;
+            : undefined;
     return {
       turn,
       id: item.id,

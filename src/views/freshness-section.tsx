@@ -5,7 +5,7 @@
  */
 import type { Child } from 'hono/jsx';
 import type { FreshnessModel, FreshnessRow } from '../inspector/freshness.ts';
-import { MaybeLink, Time, Visible } from './text.tsx';
+import { MaybeLink, OptionalFact, Time, Visible } from './text.tsx';
 
 export function FreshnessSection({ freshness, checkHref }: { freshness: FreshnessModel | undefined; checkHref: string }): Child {
   return (
@@ -52,14 +52,7 @@ function Checked({ freshness, checkHref }: { freshness: Extract<FreshnessModel, 
         </dd>
         <dt>Now</dt>
         <dd>{freshness.current ? <MaybeLink text={freshness.current.text} href={freshness.current.href} mono /> : <span class="muted">unknown</span>}</dd>
-        {freshness.reason ? (
-          <>
-            <dt>Reason</dt>
-            <dd>
-              <Visible text={freshness.reason} />
-            </dd>
-          </>
-        ) : null}
+        <OptionalFact label="Reason" text={freshness.reason} />
         {freshness.pullRequest ? (
           <>
             <dt>Pull request</dt>

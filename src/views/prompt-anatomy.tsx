@@ -7,7 +7,7 @@
 import type { Child } from 'hono/jsx';
 import type { SectionModel } from '../inspector/anatomy.ts';
 import type { TurnModel } from '../inspector/task-page.ts';
-import { Body, count, MaybeLink, Visible } from './text.tsx';
+import { Body, count, MaybeLink, OptionalFact, Visible } from './text.tsx';
 
 const CUT = 'the turn API (GET /tasks/:id/turns/:n) has the whole text.';
 
@@ -112,14 +112,7 @@ function ContextSection({ section }: { section: Extract<SectionModel, { kind: 'c
           {section.freshness}
           {section.entry?.stability ? <span class="muted"> · {section.entry.stability}-stable</span> : null}
         </dd>
-        {section.reviewBy ? (
-          <>
-            <dt>Review by</dt>
-            <dd>
-              <Visible text={section.reviewBy} />
-            </dd>
-          </>
-        ) : null}
+        <OptionalFact label="Review by" text={section.reviewBy} />
         <dt>Size</dt>
         <dd>
           {section.entry ? `${count(section.entry.chars)} chars` : 'not recorded'}

@@ -54,3 +54,15 @@ export function MaybeLink({ text, href, mono = false }: { text: string; href?: s
 }
 
 export const count = (n: number): string => n.toLocaleString('en-US');
+
+/** A `<dt>`/`<dd>` pair for a fact that may be absent: nothing when it is. */
+export function OptionalFact({ label, text }: { label: string; text: string | null | undefined }): Child {
+  return text ? (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <Visible text={text} />
+      </dd>
+    </>
+  ) : null;
+}

@@ -8,7 +8,7 @@ import type { TurnModel } from '../inspector/task-page.ts';
 import { OutcomeTable } from './outcome-table.tsx';
 import { PromptAnatomy } from './prompt-anatomy.tsx';
 import { SettingsLayers } from './settings-layers.tsx';
-import { count, MaybeLink, Time, Visible } from './text.tsx';
+import { count, MaybeLink, OptionalFact, Time, Visible } from './text.tsx';
 
 export function TurnSection({ turn }: { turn: TurnModel }): Child {
   return (
@@ -44,14 +44,7 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
             </dd>
           </>
         ) : null}
-        {turn.github ? (
-          <>
-            <dt>GitHub cost</dt>
-            <dd>
-              <Visible text={turn.github} />
-            </dd>
-          </>
-        ) : null}
+        <OptionalFact label="GitHub cost" text={turn.github} />
       </dl>
       <OutcomeTable turn={turn.turn} outcomes={turn.outcomes} />
       <PromptAnatomy turn={turn} />

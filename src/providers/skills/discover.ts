@@ -12,11 +12,9 @@
  */
 import type { ListResult, Snapshot, TreeEntry } from '../../sources/snapshot.ts';
 import type { RootPattern } from './config.ts';
+import { findSkillFile, SKILL_FILE } from '../../lib/skill-file.ts';
 import { ruleWarning } from './rules.ts';
 
-export const SKILL_FILE = 'SKILL.md';
-/** In order of preference. */
-export const SKILL_FILES = [SKILL_FILE, 'skill.md'] as const;
 
 export interface FoundSkill {
   /** Directory of the skill; its base name should equal the skill's name. */
@@ -117,7 +115,7 @@ function admit(level: Step[], listings: ReadonlyMap<string, unknown>, maxDirecto
 
 /** Matches the rest of the pattern against one listed directory; records skills, returns the next steps. */
 function expand(root: RootPattern, step: Step, entries: readonly TreeEntry[], found: Map<string, FoundSkill>, warnings: string[]): Step[] {
-  const skillFile = SKILL_FILES.find((name) => entries.some((entry) => entry.name === name && (entry.kind === 'file' || entry.kind === 'symlink')));
+  const skillFile = findSkillFile(entries)?.name;
   const dirs = entries.filter((entry) => entry.kind === 'dir');
   const next: Step[] = [];
   const down = (dir: string, at: number) => next.push({ dir, at, depth: step.depth + 1 });

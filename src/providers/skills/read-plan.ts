@@ -6,7 +6,7 @@
  */
 import type { ReadPlan } from '../../sources/read-plan.ts';
 import { configuredRoots, type SkillsConfig } from './config.ts';
-import { SKILL_FILE } from './discover.ts';
+import { SKILL_FILE } from '../../lib/skill-file.ts';
 
 export function skillsReadPlan(config: SkillsConfig): ReadPlan {
   const walks = configuredRoots(config).map((root) => {
