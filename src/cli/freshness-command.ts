@@ -14,6 +14,7 @@ import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
 import { trackedSources } from '../freshness/tracked.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
+import { revisionProblem } from '../sources/git/ancestry.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import type { CliIo } from './context-command.ts';
 import { FRESHNESS_USAGE, parseFreshnessArgs } from './freshness-args.ts';
@@ -49,6 +50,12 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   const agent = resolveAgent(options.agent);
   if (!agent.ok) {
     stderr(`groundwork freshness: --agent: ${agent.error}\n`);
+    return FRESHNESS_EXIT.usage;
+  }
+  // --since is checked when the repository opens; --ref is only resolved after assembly.
+  const refProblem = revisionProblem(options.ref);
+  if (refProblem !== undefined) {
+    stderr(`groundwork freshness: --ref: ${refProblem}\n`);
     return FRESHNESS_EXIT.usage;
   }
   const registry = deps.registry ?? createDefaultRegistry();

@@ -53,14 +53,16 @@ describe('ancestry suffixes on a local repository (HEAD~1, main^2)', () => {
     expect(parseAncestry('main')).toBeUndefined();
   });
 
-  it('calls a malformed --since a usage error naming the option (exit 2), before reading anything', async () => {
-    for (const [since, message] of [
-      ['HEAD~99999', '--since: "HEAD~99999" is more than 10000 steps'],
-      ['~2', '--since: "~2" has no revision before ~2'],
-      ['a..b', '--since: invalid ref name: "a..b"'],
-    ]) {
+  it('calls a malformed --since or --ref a usage error naming the option (exit 2), before reading anything', async () => {
+    for (const [args, message] of [
+      [['--since', 'HEAD~99999'], '--since: "HEAD~99999" is more than 10000 steps'],
+      [['--since', '~2'], '--since: "~2" has no revision before ~2'],
+      [['--since', 'a..b'], '--since: invalid ref name: "a..b"'],
+      [['--since', 'HEAD~1', '--ref', 'ma:in'], '--ref: invalid ref name: "ma:in"'],
+      [['--since', 'HEAD~1', '--ref', '^1'], '--ref: "^1" has no revision before ^1'],
+    ] as const) {
       let stderr = '';
-      const code = await runFreshnessCommand(['--repo', repo.dir, '--since', since ?? ''], { stdout: () => undefined, stderr: (t) => (stderr += t) });
+      const code = await runFreshnessCommand(['--repo', repo.dir, ...args], { stdout: () => undefined, stderr: (t) => (stderr += t) });
       expect([code, stderr.trim()]).toEqual([2, `groundwork freshness: ${message}`]);
     }
   });
@@ -71,5 +73,13 @@ describe('ancestry suffixes on a local repository (HEAD~1, main^2)', () => {
     expect(code).toBe(3);
     expect(stdout).toContain(`HEAD moved ${repo.git('rev-parse', '--short=7', 'HEAD~2')} -> ${repo.git('rev-parse', '--short=7', 'HEAD')}`);
     expect(stdout).toContain('- AGENTS.md: changed');
+  });
+
+  it('compares with an ancestry given as --ref', async () => {
+    let stdout = '';
+    const code = await runFreshnessCommand(['--repo', repo.dir, '--since', 'HEAD~2', '--ref', 'HEAD^2', '--json'], { stdout: (t) => (stdout += t), stderr: () => undefined });
+    // HEAD^2 (c) only added side.md: AGENTS.md is as it was at a.
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ ref: 'HEAD^2', current: repo.git('rev-parse', 'HEAD^2'), moved: true });
   });
 });

@@ -66,12 +66,14 @@ describe('groundwork run', () => {
   );
 
   it(
-    'runs later turns through the turn protocol with --turns',
+    'runs later turns through the turn protocol with --turns, pinned by an ancestry such as HEAD^0',
     async () => {
-      const run = await runInProcess(['--repo', repo.dir, '--state', state, '--turns', '2', '--json']);
+      // The service takes ref names only: an ancestry is sent as the commit it resolved to here.
+      const run = await runInProcess(['--repo', repo.dir, '--ref', 'HEAD^0', '--state', state, '--turns', '2', '--json']);
       expect(run.code, run.stderr).toBe(0);
       const turns = AssembledTurnSchema.array().parse(JSON.parse(run.stdout));
       expect(turns.map((t) => t.turn)).toEqual([0, 1]);
+      expect(turns[0]?.commit).toBe(repo.git('rev-parse', 'HEAD'));
       // Every default provider but freshness is first-turn; freshness finds nothing moved, so turn 1 appends nothing.
       expect(turns[1]?.providers.map((p) => [p.name, p.outcome])).toEqual([
         ['freshness', 'empty'],
