@@ -48,9 +48,11 @@ export async function skillFiles(snapshot: Snapshot, root: string, signal?: Abor
     level = next.sort();
   }
   // Symlinked SKILL.md files are compared by their target's blob, as the skills provider reads them.
+  const blobs = await Promise.all(
+    [...found].map(async ([dir, file]) => [dir, file.oid !== undefined ? { status: 'file' as const, blob: file.oid } : await lookupBlob(snapshot, file.path, signal)] as const),
+  );
   const skills = new Map<string, string>();
-  for (const [dir, file] of found) {
-    const blob = file.oid !== undefined ? { status: 'file' as const, blob: file.oid } : await lookupBlob(snapshot, file.path, signal);
+  for (const [dir, blob] of blobs) {
     if (blob.status === 'failed') return { status: 'failed', reason: blob.reason };
     if (blob.status === 'file') skills.set(dir, blob.blob);
   }
