@@ -11,7 +11,7 @@ import { trackedSources } from '../src/freshness/tracked.ts';
 import { resolveAgent } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
-import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
+import { namedRef, NO_FOCUS, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskStore } from './task-store.ts';
 
 /** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */
@@ -40,7 +40,7 @@ export async function readBackFreshness(request: TaskRequest, commit: string, de
     return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
   }
   const agent = resolveAgent(request.agent);
-  const plan = agent.ok ? planTask(deps, request, agent.agent, opened).plan : undefined;
+  const plan = agent.ok ? planTask(deps, request, agent.agent, opened, deps.store.turn(0)?.focus ?? NO_FOCUS).plan : undefined;
   return checkFreshness({
     ...input,
     source: opened.source,

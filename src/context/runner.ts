@@ -7,17 +7,19 @@
 import { z } from 'zod';
 import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { GitHubApi } from '../sources/pull-requests.ts';
+import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { EntrySchema, type Entry } from './entry.ts';
+import { EntrySchema, STABILITIES, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
-import { CAPABILITIES, type Capability, type EarlierEntry, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
+import type { Notice } from './notices.ts';
+import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostView, type Moved, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
+import { runsOnTurn, turnGateReason } from './turn-policy.ts';
 import { describeIssues, fieldPath } from './zod-issues.ts';
 
 export interface RunInput {
@@ -36,6 +38,12 @@ export interface RunInput {
   github?: GitHubApi;
   /** Entries of earlier turns (see `ProviderRequest.history`); none by default. */
   history?: readonly EarlierEntry[];
+  /** What the host recorded as new for this turn (see `ProviderRequest.moved`); nothing by default. */
+  moved?: Moved;
+  /** Focus paths known to name files (see `ProviderRequest.focusFiles`); none by default. */
+  focusFiles?: readonly string[];
+  /** The pull request's changed files as the host listed them (see `ProviderRequest.pullRequestFiles`). */
+  pullRequestFiles?: PullRequestFilesResult;
   /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
   cache?: KeyValueStore;
@@ -69,12 +77,25 @@ export interface RunResult {
   outcomes: ProviderOutcome[];
   /** In render order, after both budgets. */
   entries: ContextEntry[];
+  /** The notices providers asked for about material they left out, in render order (`ProviderResult.notices`). */
+  notices: Notice[];
 }
 
-/** Entries are checked one by one below, so one bad entry costs only itself. */
-const ResultSchema = z.object({ entries: z.array(z.unknown()), notes: z.array(z.string()).default([]) });
+/** Bounds of the notices one provider may ask for; they are host text the model reads. */
+const MAX_NOTICES = 8;
+const MAX_NOTICE_CHARS = 4_000;
 
-type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[] };
+/** Entries are checked one by one below, so one bad entry costs only itself. */
+const ResultSchema = z.object({
+  entries: z.array(z.unknown()),
+  notes: z.array(z.string()).default([]),
+  notices: z
+    .array(z.object({ text: z.string().min(1).max(MAX_NOTICE_CHARS), stability: z.enum(STABILITIES) }))
+    .max(MAX_NOTICES)
+    .default([]),
+});
+
+type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[] };
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
@@ -111,7 +132,10 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
       durationMs: verdict.durationMs,
     };
   });
-  return { outcomes, entries: total.kept };
+  // A provider left out whole gets its category's notice instead (see context/notices).
+  const delivered = (i: number) => outcomes[i]?.outcome === 'included' || outcomes[i]?.outcome === 'empty';
+  const notices = verdicts.flatMap(({ verdict }, i) => (delivered(i) ? (verdict.notices ?? []) : []));
+  return { outcomes, entries: total.kept, notices };
 }
 
 async function judge(provider: Provider, input: RunInput, host: HostView, now: () => number): Promise<Verdict> {
@@ -124,7 +148,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
   // Turn first: a provider that would not run on this turn anyway is not missing anything, so
   // later turns carry no notice for it.
-  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
+  if (!runsOnTurn(provider.turns, input.turn, input.moved ?? NOT_MOVED)) return gated('turn-gated', turnGateReason(provider.turns, input.turn));
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
   const access = grantAccess(provider, input);
@@ -133,7 +157,20 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const settled = await runProvider(
     provider,
-    { task: input.task, turn: input.turn, config: config.data, host, history: input.history ?? [], budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
+    {
+      task: input.task,
+      turn: input.turn,
+      config: config.data,
+      host,
+      history: input.history ?? [],
+      moved: input.moved ?? NOT_MOVED,
+      focusFiles: input.focusFiles ?? [],
+      ...(input.pullRequestFiles ? { pullRequestFiles: input.pullRequestFiles } : {}),
+      budget,
+      now,
+      ...access,
+      ...(input.cache ? { cache: input.cache } : {}),
+    },
     input.signal,
   );
   const { durationMs } = settled;
@@ -142,6 +179,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
+  const notices = returned.data.notices.map((notice): Notice => ({ provider: provider.name, ...notice }));
   const { entries, invalid } = validateEntries(returned.data.entries);
   if (entries.length === 0 && invalid.length > 0) {
     return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
@@ -151,9 +189,9 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   const fit = fitProviderBudget(provider, budget, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
   const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
-  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
+  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [], notices };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
-  return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+  return { outcome: 'included', ...reason, durationMs, entries: fit.kept, notices };
 }
 
 /** Valid entries in order, and one issue line per invalid entry naming its index and field. */

@@ -22,8 +22,8 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
-import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
-import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { FocusPathsSchema, gitHostAllowed, isGitUrl, isLocalRepo, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
+import { AppendResultSchema, DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -32,6 +32,7 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   ref: true,
   commit: true,
   cwd: true,
+  paths: true,
   request: true,
   agent: true,
   trusted: true,
@@ -56,6 +57,13 @@ const MailboxPostSchema = z.strictObject({
   /** The client's idempotency key: a retry with the same id appends nothing new. */
   id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
 });
+/** Focus for the next turn: at least one path or skill; each list bounded like the task request's. */
+const FocusPostSchema = z
+  .strictObject({
+    paths: FocusPathsSchema.optional(),
+    skills: z.array(SkillNameSchema).max(8, 'at most 8 skills').optional(),
+  })
+  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) > 0, { message: 'name at least one path or skill', path: ['paths'] });
 const TurnParam = decimalParam(10_000);
 const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 
@@ -193,6 +201,19 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json({ item: result.item, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
   });
 
+  // Where the agent moved: the next turn to begin adds the rules those paths bring, and the skills asked for.
+  app.post('/tasks/:id/paths', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, FocusPostSchema);
+    const result = FocusResultSchema.parse(await stub.focusOn(c.get('tenant'), { paths: body.paths ?? [], skills: body.skills ?? [] }));
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
+    const recorded = result.paths.recorded.length + result.skills.recorded.length > 0;
+    return c.json({ paths: result.paths, skills: result.skills, nextTurn: result.nextTurn }, recorded ? 201 : 200);
+  });
+
   // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.
   app.get('/tasks/:id/freshness', async (c) => {
     const id = c.req.param('id');
@@ -211,6 +232,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],
+    ['/tasks/:id/paths', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

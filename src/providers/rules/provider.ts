@@ -1,39 +1,27 @@
 /**
  * @module providers/rules/provider
- * Repository rules: the AGENTS.md chain from the root to the task's working directory, read at
- * the pinned commit (a pull request's trusted base), general before specific, each file with
- * a fair share of the budget. Every entry is commit-stable: all tasks on one commit and working
- * directory get the same rules, so they belong to the prompt prefix those tasks share.
+ * Repository rules: the instruction file of every directory on the chains of the task's working
+ * directory and focus paths (chain.ts), read at the pinned commit (a pull request's trusted
+ * base), general before specific, each file with a fair share of the budget (chain-budget.ts).
+ * What the working directory's chain gives is commit-stable: every task on one commit and
+ * working directory gets the same bytes, the prefix those tasks share; what only focus paths
+ * bring is task-stable and renders after it (chain-entries.ts).
+ *
+ * Later turns (`turns: 'moved'`): when the host recorded new focus paths for the turn, the files
+ * their chains bring that the model was not given on an earlier turn (later-turn.ts).
  */
-import { z } from 'zod';
-import type { EntryInput } from '../../context/entry.ts';
-import { defineProvider, type Provider } from '../../context/provider.ts';
-import { pathTitle } from '../../context/title.ts';
-import { countTokens } from '../../context/tokens.ts';
-import { truncateToTokens } from '../../context/truncate.ts';
-import type { ReadResult } from '../../sources/snapshot.ts';
-import { directoryChain, findInstructionFiles } from './chain.ts';
-import { fairShare } from './fair-share.ts';
+import { FOCUS_LIMITS, pullRequestFocus } from '../../context/focus.ts';
+import { defineProvider, type Provider, type ProviderRequest, type ProviderResult } from '../../context/provider.ts';
+import type { Snapshot } from '../../sources/snapshot.ts';
+import { focusDirectories } from './chain.ts';
+import { chainEntries } from './chain-entries.ts';
+import { boundNotice, budgetNotice, leftOutNotice, unlistedNotice } from './chain-notices.ts';
+import { focusNotes, readChainFiles } from './chain-reads.ts';
+import { RulesConfigSchema, type RulesConfig } from './config.ts';
+import { readFocusChains } from './focus-chains.ts';
+import { laterTurnRules } from './later-turn.ts';
 
-export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];
-
-export const RulesConfigSchema = z.object({
-  /** In each directory the first of these names present is the instruction file. */
-  filenames: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .max(255)
-        .regex(/^[^/\\\0]+$/, 'a file name, not a path')
-        .refine((name) => name !== '.' && name !== '..', 'a file name, not a path'),
-    )
-    .min(1)
-    .max(16)
-    .default(DEFAULT_RULE_FILES),
-  /** Bytes read from one file; larger files are read up to this and say so. */
-  maxFileBytes: z.number().int().positive().default(1024 * 1024),
-});
+export { DEFAULT_RULE_FILES, RulesConfigSchema, type RulesConfig } from './config.ts';
 
 export interface RulesProviderOptions {
   timeoutMs?: number;
@@ -45,73 +33,51 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     name: 'rules',
     category: 'rules',
     config: RulesConfigSchema,
-    limits: ['maxFileBytes'],
+    limits: ['maxFileBytes', 'maxDirectories'],
     requires: ['repo:read'],
-    turns: 'first',
+    turns: 'moved',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 8_000,
-    plan({ task, config }) {
-      const dirs = directoryChain(task.cwd);
+    // The first files of a pull request are focus paths (context/focus).
+    pullRequestFilesNeeded: () => FOCUS_LIMITS.pullRequestFiles,
+    plan({ task, config, focusFiles }) {
+      const { dirs } = focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: config.maxDirectories });
       return { dirs, files: dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), walks: [] };
     },
-    async run({ task, snapshot, config, budget, signal }) {
+    run(request) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
-      if (!snapshot) throw new Error('no repository snapshot was provided');
-      const notes: string[] = [];
-      const links = await findInstructionFiles(snapshot, task.cwd, config.filenames, signal);
-      for (const link of links) if (link.status === 'unavailable') notes.push(`left out ${link.reason}`);
-
-      const paths = links.flatMap((link) => (link.status === 'found' ? [link.path] : []));
-      const reads = await Promise.all(paths.map((path) => snapshot.read(path, { maxBytes: config.maxFileBytes, signal })));
-      const texts: Array<{ read: Extract<ReadResult, { status: 'ok' }> }> = [];
-      for (const read of reads) {
-        if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
-        if (read.status === 'ok') texts.push({ read });
-        else notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
-      }
-
-      const shares = fairShare(texts.map(({ read }) => countTokens(read.text)), budget);
-      const entries: EntryInput[] = [];
-      texts.forEach(({ read }, i) => {
-        const cut = truncateToTokens(read.text, shares[i] ?? 0, read.path);
-        if (!cut) {
-          notes.push(`left out ${read.path}: its share of the ${budget}-token budget cannot hold even the truncation marker`);
-          return;
-        }
-        const warnings: string[] = [];
-        if (read.resolvedFrom) warnings.push(`${read.path} is a symlink to ${read.resolvedFrom.target}, resolved at this commit`);
-        if (read.truncated) warnings.push(`${read.path}: read the first ${config.maxFileBytes} of ${read.size} bytes`);
-        if (cut.truncated) warnings.push(`${read.path}: truncated to a fair share of ${shares[i]} tokens, shown ${cut.shown}/${cut.total} chars`);
-        entries.push({
-          title: pathTitle(read.path),
-          body: cut.text,
-          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit, blob: read.blob },
-          freshness: 'pinned',
-          // The chain depends only on the repository, the commit and the working directory.
-          stability: 'commit',
-          warnings,
-          truncated: cut.truncated,
-        });
-      });
-      if (paths.length === 0) notes.push(`no ${config.filenames.join(', ')} from the root to ${task.cwd || '.'}`);
-      return { entries, notes };
+      if (!request.snapshot) throw new Error('no repository snapshot was provided');
+      return request.turn === 0 ? firstTurnRules(request, request.snapshot) : laterTurnRules(request, request.snapshot);
     },
   });
 }
 
-function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' }>): string {
-  switch (read.status) {
-    case 'missing':
-      return 'not in the tree at this commit';
-    case 'not-a-file':
-      return `is a ${read.kind}`;
-    case 'binary':
-      return read.reason === 'nul-byte' ? 'binary file' : 'not valid UTF-8';
-    case 'unresolved-symlink':
-      return `symlink to ${read.target} not followed (${read.reason})`;
-    case 'skipped':
-      return read.reason;
-    case 'invalid-path':
-      return read.reason;
+async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot): Promise<ProviderResult> {
+  const { task, config, budget, signal } = request;
+  const focused = task.focusPaths.length > 0 || task.pullRequest !== undefined;
+  const chains = await readFocusChains(snapshot, { cwd: task.cwd, focusPaths: task.focusPaths, focusFiles: request.focusFiles, filenames: config.filenames, maxDirectories: config.maxDirectories }, signal);
+  const { texts, notes } = await readChainFiles(snapshot, chains.files, config.maxFileBytes, signal);
+  notes.unshift(...focusNotes(chains, config.maxDirectories));
+  const made = chainEntries(snapshot, texts, { budget, maxFileBytes: config.maxFileBytes, order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], shareable: true });
+  notes.push(...made.notes);
+
+  const stability = focused ? ('task' as const) : ('commit' as const);
+  const notices: NonNullable<ProviderResult['notices']> = [];
+  const pr = task.pullRequest;
+  if (pr) {
+    const files = request.pullRequestFiles;
+    if (files?.status !== 'ok') {
+      notices.push({ text: unlistedNotice(pr.number, files?.status === 'failed'), stability: 'task' });
+      notes.push(files ? `the pull request's changed files could not be listed: ${files.reason}` : "the pull request's changed files were not listed for this task");
+    } else {
+      const focus = pullRequestFocus(files.files, files.complete, pr.changedFiles);
+      if (focus.leftOut.count > 0 || !focus.leftOut.exact) notices.push({ text: leftOutNotice(pr.number, focus.leftOut), stability: 'task' });
+      if (focus.unusable > 0) notes.push(`${focus.unusable} changed ${focus.unusable === 1 ? 'path is' : 'paths are'} not a path inside the tree and ${focus.unusable === 1 ? 'was' : 'were'} not followed`);
+    }
   }
+  if (chains.cut.length > 0) notices.push({ text: boundNotice(chains.cut, config.maxDirectories), stability });
+  if (made.dropped.length > 0) notices.push({ text: budgetNotice(made.dropped, budget), stability });
+  if (made.entries.length === 0 && chains.files.length === 0) notes.push(`no ${config.filenames.join(', ')} on the chains of ${task.cwd || '.'}${task.focusPaths.length > 0 ? ` and ${task.focusPaths.length} focus paths` : ''}`);
+  return { entries: made.entries, notes, notices };
 }
+

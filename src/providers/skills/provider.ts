@@ -26,12 +26,12 @@ import { defineProvider, type Provider } from '../../context/provider.ts';
 import { countTokens } from '../../context/tokens.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { configuredRoots, SkillsConfigSchema, type SkillsConfig } from './config.ts';
-import { listBundledFiles, type BundledListing } from './bundled-files.ts';
 import { cachedSkillIndex } from './index-cache.ts';
 import { fitIndex } from './index-entry.ts';
-import { describeUnreadable } from './load-index.ts';
+import { laterTurnSkills } from './later-turn.ts';
 import { skillsReadPlan } from './read-plan.ts';
-import { selectedEntry, type SkillFile } from './selected-entry.ts';
+import { selectedEntry } from './selected-entry.ts';
+import { listSelected, readSelected } from './selected-reads.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
 import type { Skill } from './skill-index.ts';
 
@@ -51,14 +51,17 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     config: SkillsConfigSchema,
     limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxBundledFiles', 'maxBundledDepth'],
     requires: ['repo:read'],
-    turns: 'first',
+    // Later turns: only the skills the host asked for by name since (later-turn.ts).
+    turns: 'moved',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 6_000,
     ...(options.position === undefined ? {} : { position: options.position }),
     plan: ({ config }) => skillsReadPlan(config),
-    async run({ task, snapshot, cache, config, budget, signal }) {
+    async run(request) {
+      const { task, snapshot, cache, config, budget, signal } = request;
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
+      if (request.turn > 0) return laterTurnSkills(request, snapshot);
       const { index, files } = await cachedSkillIndex(cache, snapshot, config, signal);
       const selection = selectSkills(index.skills, task.request, task.skills);
       const warnings = [...index.warnings, ...duplicateNameWarnings(index.skills), ...selection.warnings];
@@ -98,33 +101,6 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       return { entries: [indexEntry, ...selected], notes: [] };
     },
   });
-}
-
-/** Bodies of the selected skills, from this run's reads when the index was just built, else read now. */
-async function readSelected(
-  snapshot: Snapshot,
-  skills: readonly Skill[],
-  files: ReadonlyMap<string, SkillFile>,
-  config: SkillsConfig,
-  signal: AbortSignal,
-): Promise<Array<[Skill, SkillFile | string]>> {
-  return Promise.all(
-    skills.map(async (skill): Promise<[Skill, SkillFile | string]> => {
-      const known = files.get(skill.path);
-      if (known) return [skill, known];
-      // The index already names the skill; its body is what a source short of API budget may skip.
-      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal, optional: true });
-      if (read.status === 'failed') throw new Error(`could not read selected skill ${skill.path}: ${read.reason}`);
-      return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
-    }),
-  );
-}
-
-/** What each selected skill bundles besides its SKILL.md; none when `maxBundledFiles` is 0. */
-async function listSelected(snapshot: Snapshot, skills: readonly Skill[], config: SkillsConfig, signal: AbortSignal): Promise<Array<BundledListing | undefined>> {
-  if (config.maxBundledFiles === 0) return skills.map(() => undefined);
-  const limits = { maxFiles: config.maxBundledFiles, maxDepth: config.maxBundledDepth };
-  return Promise.all(skills.map((skill) => listBundledFiles(snapshot, skill.path, limits, signal)));
 }
 
 /**

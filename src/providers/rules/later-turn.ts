@@ -1,0 +1,48 @@
+/**
+ * @module providers/rules/later-turn
+ * The rules a later turn adds when the agent moved: the instruction files on the chains of the
+ * focus paths the host recorded for this turn (`moved.paths`) that the model was not given on an
+ * earlier turn. Given means: an earlier entry with the same path, or with the same blob (the
+ * same text under another name), as the ledger's history has them. Nothing new: no entries, so
+ * the turn appends no item for rules. Everything here depends on the task: `task`-stable.
+ */
+import type { ProviderRequest, ProviderResult } from '../../context/provider.ts';
+import type { Snapshot } from '../../sources/snapshot.ts';
+import { chainEntries } from './chain-entries.ts';
+import { boundNotice, budgetNotice } from './chain-notices.ts';
+import { readFocusChains } from './focus-chains.ts';
+import { focusNotes, readChainFiles } from './chain-reads.ts';
+import type { RulesConfig } from './config.ts';
+
+export async function laterTurnRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot): Promise<ProviderResult> {
+  const { task, moved, history, config, budget, signal } = request;
+  if (moved.paths.length === 0) return { entries: [], notes: [`no new focus paths on turn ${request.turn}`] };
+  const given = history.filter((entry) => entry.source.revision === snapshot.commit && entry.source.path !== undefined);
+  const paths = new Map(given.map((entry) => [entry.source.path, entry.turn]));
+  const blobs = new Map(given.flatMap((entry) => (entry.source.blob === undefined ? [] : [[entry.source.blob, entry.source.path ?? ''] as const])));
+
+  const chains = await readFocusChains(snapshot, { cwd: task.cwd, focusPaths: moved.paths, focusFiles: request.focusFiles, filenames: config.filenames, maxDirectories: config.maxDirectories }, signal);
+  const newPaths = new Set(moved.paths);
+  // Only what the new paths bring: the working directory's own chain was turn 0's to give.
+  const brought = chains.files.filter((file) => file.appliesTo.some((label) => newPaths.has(label)));
+  const notes = focusNotes(chains, config.maxDirectories);
+  const unseen = brought.filter((file) => {
+    const turn = paths.get(file.path);
+    if (turn !== undefined) notes.push(`${file.path} was given on turn ${turn}`);
+    return turn === undefined;
+  });
+  const read = await readChainFiles(snapshot, unseen, config.maxFileBytes, signal);
+  notes.push(...read.notes);
+  const fresh = read.texts.filter(({ read: text }) => {
+    const as = blobs.get(text.blob);
+    if (as !== undefined) notes.push(`${text.path} has the same content as ${as}, given on an earlier turn`);
+    return as === undefined;
+  });
+  const made = chainEntries(snapshot, fresh, { budget, maxFileBytes: config.maxFileBytes, order: moved.paths, shareable: false });
+  notes.push(...made.notes);
+  if (made.entries.length === 0) notes.push(`the ${moved.paths.length} new focus ${moved.paths.length === 1 ? 'path brings' : 'paths bring'} no rules the model was not given`);
+  const notices: NonNullable<ProviderResult['notices']> = [];
+  if (chains.cut.length > 0) notices.push({ text: boundNotice(chains.cut, config.maxDirectories), stability: 'task' });
+  if (made.dropped.length > 0) notices.push({ text: budgetNotice(made.dropped, budget), stability: 'task' });
+  return { entries: made.entries, notes, notices };
+}
