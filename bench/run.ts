@@ -4,6 +4,7 @@
  */
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchFocusReads } from './focus-reads.ts';
 import { benchFreshness } from './freshness.ts';
 import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
@@ -16,6 +17,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
+  ['focus', benchFocusReads],
   ['freshness', benchFreshness],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],

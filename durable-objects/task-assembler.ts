@@ -24,8 +24,9 @@ import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { GitHubApi } from '../src/sources/pull-requests.ts';
-import { firstTurnFocus, laterTurnFocus, type PostedFocus, type TurnFocus } from './task-focus.ts';
-import { DEFAULT_REF, NO_FOCUS, planTask, type TaskPlan, type TaskPlanDeps } from './task-plan.ts';
+import { firstTurnFocus, NO_FOCUS, type PostedFocus, type TurnFocus } from '../src/tasks/turn-focus.ts';
+import { laterTurnFocus } from './task-focus.ts';
+import { DEFAULT_REF, planTask, type TaskPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps extends TaskPlanDeps {

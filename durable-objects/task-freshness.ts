@@ -11,7 +11,8 @@ import { trackedSources } from '../src/freshness/tracked.ts';
 import { resolveAgent } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
-import { namedRef, NO_FOCUS, planTask, type TaskPlanDeps } from './task-plan.ts';
+import { NO_FOCUS } from '../src/tasks/turn-focus.ts';
+import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskStore } from './task-store.ts';
 
 /** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */

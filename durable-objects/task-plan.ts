@@ -16,6 +16,7 @@ import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { NO_FOCUS, type FocusPaths } from '../src/tasks/turn-focus.ts';
 
 export interface TaskPlanDeps {
   registry: Registry;
@@ -24,14 +25,6 @@ export interface TaskPlanDeps {
   /** The task's knowledge scope (its tenant and repository), when this host keeps knowledge. */
   knowledgeFor?(request: TaskRequest): KnowledgeReader | undefined;
 }
-
-/** The focus paths a task view and its read plan are made with, and which of them are known files. */
-export interface FocusPaths {
-  paths: readonly string[];
-  files: readonly string[];
-}
-
-export const NO_FOCUS: FocusPaths = { paths: [], files: [] };
 
 export interface TaskPlan {
   /** The task view without its commit. */

@@ -73,9 +73,9 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     return opened.exit;
   }
   const snapshot = opened.source.snapshot(opened.commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, paths: options.path, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
 
-  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root']);
+  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root'], options.path);
   const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
   for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
   if (options.format) io.stdout(`${JSON.stringify(formatRequest(options.format, await promptFromTurn(turn)).body, null, 2)}\n`);
@@ -84,13 +84,14 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
 }
 
 /** Only the checked-out commit has a working tree to differ from. */
-export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }>, snapshot: Snapshot, ref: string, skillRoots: readonly string[]): Promise<string[]> {
+export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }>, snapshot: Snapshot, ref: string, skillRoots: readonly string[], focusPaths: readonly string[] = []): Promise<string[]> {
   const head = ref === 'HEAD' ? { status: 'ok' as const, commit: opened.commit } : await opened.source.resolve('HEAD');
   if (head.status !== 'ok' || head.commit !== opened.commit) return [];
   return uncommittedChanges({
     committed: snapshot,
     worktree: createWorktreeSnapshot(opened.root, opened.commit),
     cwd: opened.cwd,
+    focusPaths,
     skillRoots,
     shown: ref,
   });

@@ -72,7 +72,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, skills: options.skill, trusted: true, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer });
   const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
 
   stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);

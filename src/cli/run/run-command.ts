@@ -69,7 +69,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     return opened.exit;
   }
   const { source, commit, cwd, root } = opened;
-  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, []);
+  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, [], options.path);
   for (const warning of [...opened.warnings, ...worktree]) io.stderr(`warning: ${warning}\n`);
   const bundle = findWorkerBundle();
   if (!bundle.ok) {
@@ -122,7 +122,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
     const { id, viewUrl } = await step(
-      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
+      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, paths: options.path, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
     );
     progress(`task ${id}`);
     if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);
