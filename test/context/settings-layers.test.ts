@@ -185,7 +185,7 @@ describe('reading .groundwork.yml', () => {
 
   it('uses the defaults of the rule files when nothing is set', async () => {
     const { turn } = await assembleAt(REPO);
-    expect(effectiveOf(turn, 'rules')?.config).toEqual({ filenames: DEFAULT_RULE_FILES, maxFileBytes: 1024 * 1024 });
+    expect(effectiveOf(turn, 'rules')?.config).toEqual({ filenames: DEFAULT_RULE_FILES, maxFileBytes: 1024 * 1024, maxDirectories: 64 });
     expect(titles(turn)[0]).toBe('AGENTS.md');
   });
 });
