@@ -14,7 +14,7 @@ import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema, STABILITIES, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
-import type { Notice } from './notices.ts';
+import { droppedNotice, type Notice } from './notices.ts';
 import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostView, type Moved, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
@@ -134,7 +134,11 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
   });
   // A provider left out whole gets its category's notice instead (see context/notices).
   const delivered = (i: number) => outcomes[i]?.outcome === 'included' || outcomes[i]?.outcome === 'empty';
-  const notices = verdicts.flatMap(({ verdict }, i) => (delivered(i) ? (verdict.notices ?? []) : []));
+  const notices = verdicts.flatMap(({ provider, verdict }, i) => {
+    if (!delivered(i)) return [];
+    const dropped = outcomes[i]?.outcome === 'included' ? droppedNotice(provider.name, provider.category, total.dropped.get(provider.name) ?? [], input.registry) : undefined;
+    return [...(verdict.notices ?? []), ...(dropped ? [dropped] : [])];
+  });
   return { outcomes, entries: total.kept, notices };
 }
 

@@ -94,6 +94,19 @@ describe('notices a provider asks for', () => {
     expect(renderContext(gathered.entries, gathered.notices)).toContain('provider="delivered">\nThe rules of pkg/x were left out.\n');
   });
 
+  it('name the rules files the total budget dropped from a provider that delivered the rest', async () => {
+    const registry = createRegistry([provider('chain', 'first', { entries: [entry('AGENTS.md', 'a'.repeat(400)), entry('pkg/AGENTS.md', 'b'.repeat(400))] })]);
+    const result = await runProviders({ registry, selection: 'all', task: taskView(), turn: 0, capabilities: grant, totalBudget: 150 });
+    expect(result.outcomes[0]).toMatchObject({ outcome: 'included', reason: 'dropped for the total budget of 150 tokens: pkg/AGENTS.md' });
+    expect(result.notices).toEqual([
+      {
+        provider: 'chain',
+        text: 'Part of repository rules (AGENTS.md and similar files) was left out to fit the context budget: "pkg/AGENTS.md". For those, do not say you followed the repository’s rules; say they were unavailable.',
+        stability: 'task',
+      },
+    ]);
+  });
+
   it('are bounded: a provider that asks for too many, or too long ones, is invalid', async () => {
     const many = Array.from({ length: 9 }, (_, i) => ({ text: `notice ${i}`, stability: 'task' as const }));
     const registry = createRegistry([provider('chatty', 'first', { entries: [entry('r', 'rules')], notices: many })]);
