@@ -2,7 +2,7 @@
  * @module cli/args
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
 import { SkillNameSchema } from '../tasks/task-request.ts';
 import { parseOptions } from './parse-options.ts';

@@ -10,7 +10,7 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { describeRoute, generateSpecs, resolver, validator, type ContentWithResolver, type ResponsesWithResolver } from 'hono-openapi';
 import type { OpenAPIV3_1 } from 'openapi-types';
-import { z } from 'zod';
+import * as z from 'zod';
 import { packageVersion } from '../cli/version.ts';
 import { KnowledgeSchema } from '../context/knowledge.ts';
 import { MailboxItemSchema, TranscriptItemSchema } from '../context/transcript.ts';

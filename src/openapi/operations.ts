@@ -14,7 +14,7 @@
  *   responses: { 200: { description: 'The paths the task now has', schema: PathsSchema } },
  *   errors: [400, 401, 403, 404, 409, 413, 415] }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AssembledTurnSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
 import { TaskListQuerySchema } from '../http/list-query.ts';

@@ -5,7 +5,7 @@
  * larger ones (a task, a turn, a freshness report, knowledge) are the schemas the routes parse
  * those answers with, imported where the operations are described.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { ERROR_STATUS, type ErrorCode } from '../http/errors.ts';
 import { TASK_STATUSES } from '../tasks/task-request.ts';

@@ -3,7 +3,7 @@
  * The knowledge list's query, as the zod schema its route validates with (bodies are in
  * knowledge/input); the OpenAPI document (src/openapi/) is generated from the same schemas.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIST_STATUSES } from '../knowledge/results.ts';
 import { RepoSchema } from '../tasks/task-request.ts';
 

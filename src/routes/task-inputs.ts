@@ -3,7 +3,7 @@
  * What the tasks API accepts, as the zod schemas its routes validate with; the OpenAPI document
  * (src/openapi/) is generated from the same schemas.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveAgent } from '../context/agents.ts';
 import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';

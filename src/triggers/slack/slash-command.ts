@@ -2,7 +2,7 @@
  * @module triggers/slack/slash-command
  * The fields of a slash command's form body that Groundwork reads, as Slack posts them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SlashCommandSchema = z.object({
   team_id: z.string().min(1),
