@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn.ts';
@@ -57,6 +57,10 @@ describe('npm start', () => {
       expect(created.status).toBe(202);
       const other = await fetch(`${url}/tasks`, { method: 'POST', headers, body: JSON.stringify({ repo: 'file:///somewhere/else', request: 'x' }) });
       expect(other.status).toBe(400);
+      // The OpenAPI document, from the bundle's assets, without a token.
+      const openapi = await fetch(`${url}/openapi.json`);
+      expect(openapi.status).toBe(200);
+      expect(await openapi.json()).toEqual(JSON.parse(readFileSync(join(DIST, '..', 'docs', 'openapi.json'), 'utf8')));
 
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
