@@ -32,11 +32,16 @@ describe('npm start', () => {
       const child = spawn(process.execPath, [join(DIST, 'start.js'), '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      // The turn (stdout) and the banner (stderr) come down two pipes: wait for both to be whole.
       const banner = new Promise<void>((resolve, reject) => {
+        const whole = () => stderr.includes('Press Ctrl-C to stop.') && stdout.endsWith('}\n');
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (whole()) resolve();
+        });
         child.stderr.on('data', (chunk: Buffer) => {
           stderr += chunk.toString();
-          if (stderr.includes('Press Ctrl-C to stop.')) resolve();
+          if (whole()) resolve();
         });
         child.on('exit', () => reject(new Error(`exited before serving: ${stderr}`)));
       });
