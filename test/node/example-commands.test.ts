@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn.ts';
 import { BUILT_CLI } from './cli-support.ts';
 
@@ -30,6 +30,10 @@ describe('npm start', () => {
     'prints what the walkthrough uses (URL, token, the file:// repository, an export line), accepts tasks on that repository, and deletes it when stopped',
     async () => {
       const child = spawn(process.execPath, [join(DIST, 'start.js'), '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      // A failed assertion must not leave the service (and its example repository) behind.
+      onTestFinished(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      });
       let stdout = '';
       let stderr = '';
       // The turn (stdout) and the banner (stderr) come down two pipes: wait for both to be whole.
