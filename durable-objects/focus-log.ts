@@ -6,7 +6,7 @@
  * previous turn began is what that turn moved to. Recording is idempotent: a path or skill
  * already recorded (or already the task's own) is a duplicate and changes nothing.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FOCUS_LIMITS } from '../src/context/focus.ts';
 import type { Moved } from '../src/context/provider.ts';
 import type { FocusPost, FocusResult } from '../src/tasks/task-results.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { resolveAgent } from '../../src/context/agents.ts';
 import { grantCapabilities } from '../../src/context/capabilities.ts';
 import { defineProvider, type Moved, type Provider, type ProviderResult, type TurnPolicy } from '../../src/context/provider.ts';

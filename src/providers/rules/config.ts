@@ -3,7 +3,7 @@
  * The rules provider's settings: which file names are instruction files, and the bounds of one
  * turn's reads. Every numeric field is a limit the host caps (see context/settings).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FOCUS_LIMITS } from '../../context/focus.ts';
 
 /** In each directory the first present is its instruction file (Codex reads an override before AGENTS.md). */
