@@ -41,6 +41,12 @@ const MIGRATIONS: readonly Migration[] = [
      digest TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
+  // 4: what the model API reported for each turn's request (POST /tasks/:id/turns/:n/usage), at most one per turn.
+  `CREATE TABLE IF NOT EXISTS usage (
+     turn INTEGER PRIMARY KEY,
+     record TEXT NOT NULL,
+     received_at INTEGER NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
