@@ -18,7 +18,7 @@
  * a whole number of at most `MAX_TOKENS`, and a cached count above the input it is part of is
  * refused, naming the field.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
 
 /** More than any context window: a larger count is a mistake, not a request. */
