@@ -87,7 +87,7 @@ export function requestItems(transcript: readonly TimelineItem[], turn: number, 
 }
 
 export interface WindowInput {
-  turn: InspectedTurn;
+  turn: Pick<InspectedTurn, 'turn' | 'tools'>;
   /** Turn 0's system blocks: every request has them. */
   system: readonly string[];
   /** What `requestItems` gives for this turn. */
