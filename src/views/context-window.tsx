@@ -40,20 +40,23 @@ export function ContextWindow({ turn, window }: { turn: number; window: WindowMo
         <Marker x={scale(window.sharedPrefix)} kind="prefix" title={`shared prefix ends: ${count(window.sharedPrefix)} tokens`} />
         {window.earlierRequest !== undefined ? <Marker x={scale(window.earlierRequest)} kind="earlier" title={`turn ${turn - 1}’s request ends: ${count(window.earlierRequest)} tokens`} /> : null}
       </svg>
-      <ol class="groups">
+      <ol class="groups" aria-label="The request's parts, in the order the model reads them">
         {groups.map(({ group, tokens }) => (
           <li>
-            {GROUP_LABELS[group]} <span class="muted">{count(tokens)} ({percent(tokens, total)})</span>
+            {GROUP_LABELS[group]} <span class="muted figures">{count(tokens)} ({percent(tokens, total)})</span>
           </li>
         ))}
       </ol>
-      <ul class="legend">
+      <ul class="legend" aria-label="Tokens by kind">
         {window.legend.map((row) => (
           <li data-kind={row.kind}>
             <svg class="swatch" viewBox="0 0 10 10" aria-hidden="true">
               <rect class={`w-${row.kind}`} x="0" y="0" width="10" height="10" />
             </svg>
-            {KIND_LABELS[row.kind]} <span class="num">{count(row.tokens)}</span> <span class="muted">{percent(row.tokens, total)}</span>
+            {KIND_LABELS[row.kind]}{' '}
+            <span class="figures">
+              {count(row.tokens)} <span class="muted">{percent(row.tokens, total)}</span>
+            </span>
           </li>
         ))}
         <li>

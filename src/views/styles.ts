@@ -50,6 +50,7 @@ svg.window .mark-earlier { stroke-dasharray: 5 3; stroke: var(--accent); }
 ol.groups, ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 0.88rem; }
 ol.groups li + li::before { content: "→ "; color: var(--muted); }
 ul.legend li { display: inline-flex; align-items: center; gap: 4px; }
+.figures { white-space: nowrap; overflow-wrap: normal; font-variant-numeric: tabular-nums; }
 svg.swatch { width: 11px; height: 11px; flex: none; }
 ul.budgets { list-style: none; padding: 0; margin: 4px 0; font-size: 0.92rem; }
 ul.budgets > li { margin: 3px 0; }
