@@ -81,7 +81,7 @@ export const applyKnowledgeCheck: ActionCheck<ApplyKnowledgeDetails> = {
     const found: Finding = { stop: [], unknown: [], go: [] };
     for (const { check, reasons } of objects) found[check.verdict === 'holds' ? 'go' : check.verdict === 'unverifiable' ? 'unknown' : 'stop'].push(...reasons);
     if (unchecked > 0) found.unknown.push(`${unchecked} more knowledge object${unchecked === 1 ? ' was' : 's were'} not checked (at most ${MAX_KNOWLEDGE_CHECKED} per check)`);
-    return { ...decide(found), details: { ref, current, objects: objects.map((one) => one.check), unchecked } };
+    return { ...decide(found), subject: { ...plan.subject, commit: current }, details: { ref, current, objects: objects.map((one) => one.check), unchecked } };
   },
 };
 

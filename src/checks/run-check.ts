@@ -18,7 +18,7 @@ import { mergeCheck } from './merge.ts';
 import { pushCheck } from './push.ts';
 import { reportCiCheck } from './report-ci.ts';
 import type { CheckResult } from './result.ts';
-import { boundReasons } from './verdict.ts';
+import { boundReasons, type Finding } from './verdict.ts';
 
 /** Hosts call this on their way to acting: it answers within this, whatever the remote does. */
 export const CHECK_DEADLINE_MS = 10_000;
@@ -56,10 +56,10 @@ type Answer<D> = Pick<CheckResult, 'verdict' | 'checkedAt' | 'subject' | 'reason
 
 async function run<D>(check: ActionCheck<D>, { task, request, reads, deadlineMs, signal }: RunCheckInput): Promise<Answer<D>> {
   const plan = check.plan(task, request);
-  const answer = (found: { verdict: Answer<D>['verdict']; reasons: string[]; details: D }): Answer<D> => ({
+  const answer = (found: Finding<D>): Answer<D> => ({
     verdict: found.verdict,
     checkedAt: new Date(reads.now()).toISOString(),
-    subject: plan.subject,
+    subject: found.subject ?? plan.subject,
     reasons: boundReasons(found.reasons),
     details: found.details,
   });

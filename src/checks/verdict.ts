@@ -35,6 +35,8 @@ export interface Finding<D> {
   verdict: Verdict;
   reasons: string[];
   details: D;
+  /** What was read, when reading it told more than the plan knew (the commit a ref points to now). */
+  subject?: CheckSubject;
 }
 
 /**
