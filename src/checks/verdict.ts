@@ -45,12 +45,29 @@ export interface Finding<D> {
  */
 export function decide(found: { stop: string[]; unknown: string[]; go: string[] }): { verdict: Verdict; reasons: string[] } {
   const verdict: Verdict = found.stop.length > 0 ? 'stop' : found.unknown.length > 0 ? 'unknown' : 'go';
-  return { verdict, reasons: boundReasons([...found.stop, ...found.unknown, ...found.go]) };
+  return { verdict, reasons: [...found.stop, ...found.unknown, ...found.go] };
 }
 
+const MORE = /^\+(\d+) more$/;
+
+/**
+ * At most {@link MAX_REASONS} reasons, each at most {@link MAX_REASON_CHARS}, and `+N more` for
+ * the rest. A list bounded before keeps counting what it left out, so bounding again (after adding
+ * a reason before the count) never loses the count.
+ */
 export function boundReasons(reasons: readonly string[]): string[] {
-  const cut = reasons.map((reason) => (reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason));
-  return cut.length > MAX_REASONS ? [...cut.slice(0, MAX_REASONS), `+${cut.length - MAX_REASONS} more`] : cut;
+  let list = reasons.map((reason) => (reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS - 1)}…` : reason));
+  let more = 0;
+  const counted = MORE.exec(list.at(-1) ?? '');
+  if (counted) {
+    more = Number(counted[1]);
+    list = list.slice(0, -1);
+  }
+  if (list.length > MAX_REASONS) {
+    more += list.length - MAX_REASONS;
+    list = list.slice(0, MAX_REASONS);
+  }
+  return more > 0 ? [...list, `+${more} more`] : list;
 }
 
 export function short(sha: string): string {

@@ -70,7 +70,9 @@ async function checkPush(options: CheckOptions, opened: Opened, upstream: Upstre
   const result = await runCheck({ task, request: { action: 'push', branch, commit: opened.commit }, reads, deadlineMs: CHECK_DEADLINE_MS });
   if (!upstream.ok) return result;
   const note = `as the last fetch recorded ${branch}: this did not fetch (git fetch, then check again, to see pushes since)`;
-  return { ...result, reasons: boundReasons([...result.reasons, note]) };
+  // Second, after the reason that decided: the line shows the first, the list the rest.
+  const [first = '', ...rest] = result.reasons;
+  return { ...result, reasons: boundReasons([first, note, ...rest]) };
 }
 
 async function checkReportCi(options: CheckOptions, opened: Opened, upstream: Upstream, deps: CheckCommandDeps & { now: () => number }): Promise<CheckResult> {
