@@ -6,7 +6,7 @@
  * the bound holds however many checks arrive together. Nothing here touches the transcript or
  * the turns: a check never changes what the model was given.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckRecordSchema, type CheckLog, type CheckRecord, type CheckResult } from '../src/checks/result.ts';
 
 export const MAX_CHECK_RECORDS = 50;

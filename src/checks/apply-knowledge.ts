@@ -7,7 +7,7 @@
  * points now (unchanged, changed, deleted), by blob id. `stop` naming each object that no longer
  * holds; `unknown` when one could not be checked or nothing was rendered.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { pinnedFrom, targetRef } from '../freshness/check.ts';
 import { compareSource } from '../freshness/compare.ts';
 import { utcDate } from '../lib/utc-date.ts';

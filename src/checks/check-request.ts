@@ -8,7 +8,7 @@
  * @example
  * CheckRequestSchema.parse({ action: 'push', branch: 'fix-login', commit: '1a2b…' })
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidRefName } from '../sources/git/ref-name.ts';
 import { COMMIT_SHA } from '../sources/snapshot.ts';
 

@@ -6,7 +6,7 @@
  * pending; every other conclusion fails. None at all, a listing cut at its bound, or one GitHub
  * could not give is `unknown`: nothing can be said about checks nobody read.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing } from '../sources/commit-checks.ts';
 import { short } from './verdict.ts';
 

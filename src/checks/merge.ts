@@ -7,7 +7,7 @@
  * mergeability or cannot answer. Read in one round: the checks are those of the head the host
  * knows, and a head that moved is a `stop` of its own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PullRequestReview } from '../sources/commit-checks.ts';
 import type { ActionCheck } from './action.ts';
 import { CiSummarySchema, MAX_CHECKS, readCi } from './ci.ts';

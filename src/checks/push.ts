@@ -8,7 +8,7 @@
  * moved and the host asked to be told (`stopIfBaseMoved`); a base that moved is reported either
  * way.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { targetRef } from '../freshness/check.ts';
 import type { PullRequestRead } from '../sources/pull-requests.ts';
 import type { ResolveResult } from '../sources/snapshot.ts';

@@ -7,7 +7,7 @@
  * the newer head; `unknown` when there are no checks, GitHub cannot answer, or the repository is
  * not on GitHub (a git URL has no checks API).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { targetRef } from '../freshness/check.ts';
 import type { PullRequestRead } from '../sources/pull-requests.ts';
 import type { ResolveResult } from '../sources/snapshot.ts';

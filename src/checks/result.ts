@@ -10,7 +10,7 @@
  *   subject: { repository: 'github:github.com/acme/widgets', ref: 'fix-login', commit: '1a2b…', pullRequest: 7 },
  *   reasons: ['build failed', '1a2b3c4 is still the head of pull request #7'], details: { … } }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApplyKnowledgeDetailsSchema } from './apply-knowledge.ts';
 import { MergeDetailsSchema } from './merge.ts';
 import { PushDetailsSchema } from './push.ts';

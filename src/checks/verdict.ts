@@ -5,7 +5,7 @@
  * read (`subject`) and the reasons, in words a person and a model can act on. The details are
  * the action's own (see each action's module).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const VERDICTS = ['go', 'stop', 'unknown'] as const;
 export type Verdict = (typeof VERDICTS)[number];

@@ -3,7 +3,7 @@
  * `groundwork check push|report-ci` options, parsed strictly and validated with zod; every error
  * names its option. The action comes first, as a word.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { LoginSchema, RepoNameSchema } from '../sources/github/repo-name.ts';
 import { parseOptions, type ParsedOptions } from './parse-options.ts';
 

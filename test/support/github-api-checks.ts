@@ -7,7 +7,7 @@
  * most 100, `Link` to the next and last page). Held by the server, not by a scope: tests keep
  * apart by using commits and pull request numbers of their own.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Answer } from './github-api-scope.ts';
 
 export const CheckRunFixtureSchema = z.object({

@@ -7,7 +7,7 @@
  * the question and the answer.
  */
 import type { Octokit } from '@octokit/rest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { plainText } from '../../lib/plain-text.ts';
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing, PullRequestReview } from '../commit-checks.ts';
 import { COMMIT_SHA } from '../snapshot.ts';

@@ -5,7 +5,7 @@
  * request as it is now (see pull-request-state); and, for the read-back before an action, the
  * checks, statuses and reviews GitHub has (see commit-checks), all through the same client.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { CommitChecksApi } from '../commit-checks.ts';
 import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
 import { createGitHubClient } from './client.ts';
