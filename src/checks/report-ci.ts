@@ -43,7 +43,7 @@ export const reportCiCheck: ActionCheck<ReportCiDetails> = {
     const { commit, headOf } = plan.details;
     const { github } = reads;
     if (!github) {
-      const reason = `${task.repository} is not read through the GitHub API: a git URL has no checks API, so nothing here says CI passed on ${short(commit)}`;
+      const reason = `${task.repository} is not a GitHub repository (owner/name): only GitHub has check runs and statuses to read, so nothing here says CI passed on ${short(commit)}`;
       return { verdict: 'unknown', reasons: [reason], details: plan.details };
     }
     const pr = task.pullRequest;

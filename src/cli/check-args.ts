@@ -19,16 +19,16 @@ the reasons (what POST /tasks/:id/checks answers for a task).
              GITHUB_TOKEN; without them the answer is unknown.
 
 Options:
-  --since COMMIT     push: the commit your work was built on; report-ci: the commit whose CI you
-                     would report (e.g. HEAD) (required)
-  --repo PATH        repository to read (default: the repository of the current directory)
-  --branch NAME      push: the branch to push (default: the one checked out); report-ci: the
-                     branch on GitHub the commit must head (default: the upstream's, else the
-                     one checked out)
-  --github OWNER/NAME  report-ci: the repository on GitHub (API at GITHUB_API_URL, default
-                     https://api.github.com)
-  --json             print the answer as JSON (the shape POST /tasks/:id/checks answers)
-  -h, --help         show this help
+  --since COMMIT        push: the commit your work was built on; report-ci: the commit whose
+                        CI you would report (e.g. HEAD) (required)
+  --repo PATH           repository to read (default: the repository of the current directory)
+  --branch NAME         push: the branch to push (default: the one checked out); report-ci:
+                        the branch on GitHub the commit must head (default: the upstream's,
+                        else the one checked out)
+  --github OWNER/NAME   report-ci: the repository on GitHub (API at GITHUB_API_URL, default
+                        https://api.github.com)
+  --json                print the answer as JSON (the shape POST /tasks/:id/checks answers)
+  -h, --help            show this help
 
 Exit codes: 0 go, 3 stop, 1 unknown (nothing could be said for sure, or the repository could
 not be read), 2 bad usage.`;

@@ -25,7 +25,7 @@ describe('the checks before acting on the task page', () => {
     const at = (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
     const text = checksSection((await openPage(viewUrl)).html);
     expect(text).toContain('2 checks.');
-    expect(text.indexOf(`unknown #2 report-ci on ${short(remote.first)} at ${at(ci.checkedAt)}: unknown, ${remote.url} is not read through the GitHub API`)).toBeGreaterThan(-1);
+    expect(text.indexOf(`unknown #2 report-ci on ${short(remote.first)} at ${at(ci.checkedAt)}: unknown, ${remote.url} is not a GitHub repository (owner/name)`)).toBeGreaterThan(-1);
     expect(text.indexOf(`go #1 push on ${short(remote.first)} at ${at(push.checkedAt)}: go, main is still at ${short(remote.first)} on the remote, the commit you built on`)).toBeGreaterThan(text.indexOf('#2 report-ci'));
   });
 

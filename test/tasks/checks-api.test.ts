@@ -65,7 +65,7 @@ describe('report-ci for a task that is not on GitHub', () => {
     expect(await check(id, { action: 'report-ci' })).toMatchObject({
       verdict: 'unknown',
       subject: { ref: 'main', commit: remote.first },
-      reasons: [`${remote.url} is not read through the GitHub API: a git URL has no checks API, so nothing here says CI passed on ${short(remote.first)}`],
+      reasons: [`${remote.url} is not a GitHub repository (owner/name): only GitHub has check runs and statuses to read, so nothing here says CI passed on ${short(remote.first)}`],
       details: { commit: remote.first, headOf: 'main', currentHead: null, isHead: null, ci: null },
     });
   });
