@@ -59,7 +59,7 @@ describe('push before pushing, for a git URL task', () => {
 });
 
 describe('report-ci for a task that is not on GitHub', () => {
-  it('says unknown with the reason: a git URL has no checks API', async () => {
+  it('says unknown with the reason: only GitHub has checks to read', async () => {
     const remote = await createTestRemote(FILES);
     const id = await readyTask(remote);
     expect(await check(id, { action: 'report-ci' })).toMatchObject({
@@ -126,7 +126,7 @@ describe('the record of checks on the task', () => {
     expect(task.checks).toMatchObject({ count: 52, dropped: 2 });
     expect(task.checks.recent).toHaveLength(50);
     expect(task.checks.recent.map((entry) => entry.id)).toEqual(Array.from({ length: 50 }, (_, i) => 52 - i));
-    expect(task.checks.recent[0]).toEqual({ id: 52, action: 'report-ci', verdict: 'unknown', checkedAt: expect.any(String), subject: { repository: remote.url, ref: 'main', commit: remote.first }, reasons: [expect.stringContaining('has no checks API')] });
+    expect(task.checks.recent[0]).toEqual({ id: 52, action: 'report-ci', verdict: 'unknown', checkedAt: expect.any(String), subject: { repository: remote.url, ref: 'main', commit: remote.first }, reasons: [expect.stringContaining('is not a GitHub repository')] });
     expect(first.id).toBe(1);
 
     expect(await ledger(id)).toEqual(before);
