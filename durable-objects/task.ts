@@ -17,7 +17,7 @@ import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, Task
 import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { unfitFor } from '../src/checks/run-check.ts';
 import { CheckLogStore } from './check-log.ts';
-import { checkTask, checkTaskOf, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
+import { checkTask, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
@@ -222,7 +222,7 @@ export class TaskObject extends DurableObject<Env> {
     const request = CheckRequestSchema.parse(input);
     const commit = task.commit_sha;
     if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
-    const unfit = unfitFor(checkTaskOf(task.request, commit, []), request);
+    const unfit = unfitFor(task.request, request);
     if (unfit) return { status: 'conflict', message: unfit };
     return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#checkDeps) };
   }

@@ -34,7 +34,7 @@ export interface RunCheckInput {
 }
 
 /** Why a check cannot be asked of this task at all (a client's mistake, not a finding), or undefined. */
-export function unfitFor(task: Pick<CheckTask, 'pullRequest'>, request: Pick<CheckRequest, 'action' | 'branch'>): string | undefined {
+export function unfitFor(task: { pullRequest?: unknown }, request: Pick<CheckRequest, 'action'>): string | undefined {
   if (request.action === 'merge' && !task.pullRequest) return 'merge: this task is not about a pull request; there is nothing to merge';
   return undefined;
 }
