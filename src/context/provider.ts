@@ -89,6 +89,11 @@ export interface TaskView {
   headFromFork?: boolean;
   /** Working directory inside the repository, normalised; `''` is the root. */
   cwd: string;
+  /**
+   * Paths the task touches besides its working directory (a pull request's changed files, paths
+   * the host named), normalised like `cwd`, deduplicated, bounded; `[]` when none.
+   */
+  focusPaths: readonly string[];
   trusted: boolean;
   /** Skill names the task selected explicitly (`$name` in the request is parsed by the skills provider). */
   skills: readonly string[];
