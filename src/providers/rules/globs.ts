@@ -125,3 +125,10 @@ export function firstMatch(globs: readonly RuleGlob[], paths: readonly string[])
 export function quote(text: string): string {
   return JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
 }
+
+/** Why a rule whose globs were all refused never applies: the first refusal, without the file name. */
+export function noUsableGlob(field: string, warnings: readonly string[]): string {
+  const first = warnings[0];
+  const why = first === undefined ? '' : `: ${first.slice(first.indexOf(': ') + 2)}`;
+  return `${field} names no usable glob${why}`;
+}

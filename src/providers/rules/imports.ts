@@ -82,7 +82,7 @@ async function expand(file: { path: string; text: string }, stack: readonly stri
       continue;
     }
     if (stack.includes(target.path)) {
-      out.problems.push({ path: target.path, importedBy: file.path, reason: `import cycle ${[...stack, target.path].join(' -> ')}: not followed again`, warn: true });
+      out.problems.push({ path: file.path, importedBy: file.path, reason: `import cycle ${[...stack, target.path].join(' -> ')}: not followed again`, warn: true });
       continue;
     }
     if (options.given.has(target.path)) continue;

@@ -6,7 +6,7 @@
  */
 import type { EntryInput, Stability } from '../../context/entry.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
-import { pathTitle } from '../../context/title.ts';
+import { clipTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
@@ -46,8 +46,8 @@ export async function withImports(pieces: readonly RulePiece[], options: Omit<Im
     if (!options.enabled || !piece.imports || !piece.read) continue;
     const expanded = await expandImports({ path: piece.read.path, text: piece.body }, { ...options, given });
     for (const file of expanded.files) {
-      const title = pathTitle(file.path);
-      out.push({ title, read: file.read, body: file.read.text, stability: piece.stability, warnings: [`${file.path}: imported by ${file.importedBy}`], imports: false });
+      const title = clipTitle(`${file.path} (imported by ${file.importedBy})`);
+      out.push({ title, read: file.read, body: file.read.text, stability: piece.stability, warnings: [], imports: false });
       verdicts.push({ path: file.path, blob: file.read.blob, format: 'import', verdict: 'applied', reason: `imported by ${file.importedBy}${file.depth > 1 ? ` (${file.depth} levels down)` : ''}`, entry: title });
     }
     for (const problem of expanded.problems) {

@@ -88,9 +88,8 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
         const warnings: string[] = [];
         if (read.resolvedFrom) warnings.push(`${read.path} is a symlink to ${read.resolvedFrom.target}, resolved at this commit`);
         if (read.truncated) warnings.push(`${read.path}: read the first ${config.maxFileBytes} of ${read.size} bytes`);
-        const dir = read.path.includes('/') ? read.path.slice(0, read.path.lastIndexOf('/')) : '.';
         chain.push({ title: pathTitle(read.path), read, body: read.text, stability: 'commit', warnings, imports: importsIn(read.path) });
-        verdicts.push({ path: read.path, blob: read.blob, format: 'directory-file', verdict: 'applied', reason: `directory chain of ${task.cwd || '.'} (the file of ${dir})`, entry: pathTitle(read.path) });
+        verdicts.push({ path: read.path, blob: read.blob, format: 'directory-file', verdict: 'applied', reason: `directory chain of ${task.cwd || '.'}`, entry: pathTitle(read.path) });
       }
       notes.push(...formats.notes);
       verdicts.push(...formats.verdicts);

@@ -3,7 +3,7 @@
  * Claude Code's modular rules, `.claude/rules/**\/*.md`: frontmatter `paths` (a glob or a list)
  * scopes a rule to matching files; a rule without `paths` applies always.
  */
-import { parseGlobs } from '../globs.ts';
+import { noUsableGlob, parseGlobs } from '../globs.ts';
 import type { FormatContext, FormatFinding } from './context.ts';
 import { globsField } from './rule-frontmatter.ts';
 import { findScoped } from './scoped.ts';
@@ -21,7 +21,7 @@ export function findClaudeRules(context: FormatContext): Promise<FormatFinding> 
       if (paths === 'bad') return { activation: { kind: 'never', why: 'paths is neither a string nor a list of strings' }, warnings: [] };
       if (paths === undefined) return { activation: { kind: 'always', why: 'always (a Claude rule without paths)' }, warnings: [] };
       const parsed = parseGlobs(paths, 'claude', '', path);
-      if (parsed.globs.length === 0) return { activation: { kind: 'never', why: 'paths names no usable glob' }, warnings: parsed.warnings };
+      if (parsed.globs.length === 0) return { activation: { kind: 'never', why: noUsableGlob('paths', parsed.warnings) }, warnings: parsed.warnings };
       return { activation: { kind: 'globs', field: 'paths', globs: parsed.globs }, warnings: parsed.warnings };
     },
   });

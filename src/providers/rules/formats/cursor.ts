@@ -7,7 +7,7 @@
  * (never applied automatically). A nested rule's globs are relative to its directory (the
  * parent of its `.cursor/`), and it applies only to focus paths inside that directory.
  */
-import { parseGlobs } from '../globs.ts';
+import { noUsableGlob, parseGlobs } from '../globs.ts';
 import type { FormatContext, FormatFinding } from './context.ts';
 import { disabled, readRuleFile, readWarnings } from './context.ts';
 import { booleanField, globsField, stringField } from './rule-frontmatter.ts';
@@ -34,6 +34,7 @@ export function findCursorRules(context: FormatContext, root: string): Promise<F
         const parsed = parseGlobs(globs, 'cursor', root, path);
         warnings.push(...parsed.warnings);
         if (parsed.globs.length > 0) return { activation: { kind: 'globs', field: 'globs', globs: parsed.globs }, warnings };
+        if (stringField(fields, 'description') === undefined) return { activation: { kind: 'never', why: noUsableGlob('globs', parsed.warnings) }, warnings };
       }
       const description = stringField(fields, 'description');
       if (description !== undefined) return { activation: { kind: 'requested', description }, warnings };

@@ -6,7 +6,7 @@
  * `coding-agent` keeps them from one of Copilot's agents; Groundwork counts the agents named in
  * `reviewAgents` as code review and every other as a coding agent.
  */
-import { parseGlobs } from '../globs.ts';
+import { noUsableGlob, parseGlobs } from '../globs.ts';
 import type { FormatContext, FormatFinding } from './context.ts';
 import { globsField, stringField } from './rule-frontmatter.ts';
 import { findScoped } from './scoped.ts';
@@ -32,7 +32,7 @@ export function findGithubInstructions(context: FormatContext, agentKind: 'code-
       if (applyTo === undefined) return { activation: { kind: 'never', why: 'no applyTo: Copilot applies such a file only when it is attached by hand' }, warnings };
       const parsed = parseGlobs(applyTo, 'copilot', '', path);
       warnings.push(...parsed.warnings);
-      if (parsed.globs.length === 0) return { activation: { kind: 'never', why: 'applyTo names no usable glob' }, warnings };
+      if (parsed.globs.length === 0) return { activation: { kind: 'never', why: noUsableGlob('applyTo', parsed.warnings) }, warnings };
       return { activation: { kind: 'globs', field: 'applyTo', globs: parsed.globs }, warnings };
     },
   });
