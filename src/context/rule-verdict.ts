@@ -7,7 +7,7 @@
  *
  * Bounded, because repository text decides how many files there are and what their paths say.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied'] as const;
 export type RuleVerdictKind = (typeof RULE_VERDICTS)[number];

@@ -4,7 +4,7 @@
  * format on by default and switchable in every settings layer, and the bounds of the work they
  * cause (capped by the host: repository and task settings may only lower them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const on = () => z.boolean().default(true);
 
