@@ -3,7 +3,7 @@
  * Bindings and configuration, parsed once per Env object with zod. Nothing deeper in the Worker
  * reads `env` strings directly; it gets this typed config.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { DeploymentSettingsSchema } from './providers/settings.ts';
 import { TenantGrantsSchema } from './tasks/tenant-grants.ts';
 

@@ -9,7 +9,7 @@
  * commit-stable (the prompt prefix tasks on that commit share); what only a focus path
  * brings is task-stable.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import { pathTitle } from '../../context/title.ts';
