@@ -3,6 +3,8 @@ import { resolveAgent } from '../../src/context/agents.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import { RulesConfigSchema } from '../../src/providers/rules/provider.ts';
+import { renderRequestedRule } from '../../src/providers/rules/requested.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { RULE_FORMAT_FILES } from '../support/rule-formats-repo.ts';
@@ -153,5 +155,30 @@ describe('instruction formats through the CLI, on a monorepo that uses all of th
     const dropped = verdicts(turn).filter((v) => v.reason.endsWith('but the token budget left it out'));
     expect(dropped.length).toBeGreaterThan(0);
     for (const verdict of dropped) expect(ofProvider(turn, 'rules').entries.map((e) => e.source.path)).not.toContain(verdict.path);
+  });
+});
+
+describe('asking for an indexed rule by name', () => {
+  it('renders the agent-requested rule at the commit, task-stable, and names the known ones otherwise', async () => {
+    const repo = createGitRepo();
+    try {
+      for (const [path, text] of Object.entries(RULE_FORMAT_FILES)) repo.write(path, text);
+      const commit = repo.commitAll('formats');
+      const task: TaskView = { request: 'Migrate.', origin: 'cli', repository: 'test', commit, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'entry' };
+      const config = RulesConfigSchema.parse({});
+      const snapshot = createLocalGitSource(repo.dir).snapshot(commit);
+      const rendered = await renderRequestedRule({ snapshot, task, config, name: 'database', budget: 1_000, signal: new AbortController().signal });
+      if (rendered.status !== 'ok') throw new Error(rendered.reason);
+      expect(rendered.entries).toEqual([
+        expect.objectContaining({ title: '.cursor/rules/database.mdc', body: 'Migrations: never edit an applied one.\n', stability: 'task', source: expect.objectContaining({ path: '.cursor/rules/database.mdc', revision: commit }) }),
+      ]);
+      expect(rendered.verdicts[0]).toMatchObject({ verdict: 'applied', reason: 'requested by name (database)' });
+      expect(await renderRequestedRule({ snapshot, task, config, name: 'always', budget: 1_000, signal: new AbortController().signal })).toEqual({
+        status: 'unknown',
+        reason: 'no agent-requested rule named "always" at this commit; the index lists database',
+      });
+    } finally {
+      repo.remove();
+    }
   });
 });
