@@ -41,6 +41,14 @@ const MIGRATIONS: readonly Migration[] = [
      digest TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
+  // 4: checks before an action (push, report-ci, merge, apply-knowledge): the last 50, and how many older ones were dropped.
+  `CREATE TABLE IF NOT EXISTS checks (
+     id INTEGER PRIMARY KEY,
+     action TEXT NOT NULL,
+     verdict TEXT NOT NULL,
+     checked_at INTEGER NOT NULL,
+     record TEXT NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

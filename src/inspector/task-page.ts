@@ -11,6 +11,7 @@ import { githubLine } from '../notify/check-run-summary.ts';
 import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
 import type { MailboxSummary } from '../tasks/task-results.ts';
 import { turnAnatomy, type Anatomy } from './anatomy.ts';
+import { checksModel, type ChecksModel } from './checks.ts';
 import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
 import { timelineEntries, type TimelineEntry } from './timeline.ts';
@@ -82,6 +83,8 @@ export interface TaskPageModel {
   timeline: TimelineEntry[];
   /** Present when the page was asked to read back what changed. */
   freshness?: FreshnessModel | undefined;
+  /** Checks a host asked for before acting, newest first. */
+  checks: ChecksModel;
 }
 
 export interface PageContext {
@@ -98,6 +101,7 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
     turns: inspection.turns.map((turn) => turnModel(turn, contents, links)),
     timeline: timelineEntries(inspection.transcript, new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])))),
     freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
+    checks: checksModel(task.checks),
   };
 }
 
