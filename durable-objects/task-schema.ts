@@ -41,7 +41,15 @@ const MIGRATIONS: readonly Migration[] = [
      digest TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
-  // 4: what the model API reported for each turn's request (POST /tasks/:id/turns/:n/usage), at most one per turn.
+  // 4: checks before an action (push, report-ci, merge, apply-knowledge): the last 50, and how many older ones were dropped.
+  `CREATE TABLE IF NOT EXISTS checks (
+     id INTEGER PRIMARY KEY,
+     action TEXT NOT NULL,
+     verdict TEXT NOT NULL,
+     checked_at INTEGER NOT NULL,
+     record TEXT NOT NULL
+   );`,
+  // 5: what the model API reported for each turn's request (POST /tasks/:id/turns/:n/usage), at most one per turn.
   `CREATE TABLE IF NOT EXISTS usage (
      turn INTEGER PRIMARY KEY,
      record TEXT NOT NULL,

@@ -13,8 +13,12 @@ import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, FreshnessResult, MailboxResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
+import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
+import { unfitFor } from '../src/checks/run-check.ts';
+import { CheckLogStore } from './check-log.ts';
+import { checkTask, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
@@ -52,6 +56,8 @@ export class TaskObject extends DurableObject<Env> {
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   readonly #planDeps: TaskPlanDeps;
   readonly #index: TaskIndexSync;
+  readonly #checks: CheckLogStore;
+  readonly #checkDeps: TaskCheckDeps;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -59,6 +65,7 @@ export class TaskObject extends DurableObject<Env> {
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
+    this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
       // A finished task stored before the index existed reports itself from its alarm.
@@ -74,6 +81,13 @@ export class TaskObject extends DurableObject<Env> {
         const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
         return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
       },
+    };
+    this.#checkDeps = {
+      turns: () => this.#store.turns(),
+      log: this.#checks,
+      openSource: this.#openSource,
+      knowledgeFor: knowledgeLineage(durableKnowledgeService(env), config.GITHUB_API_URL),
+      now: () => Date.now(),
     };
     this.#ledger = new TurnLedger({
       store: this.#store,
@@ -123,7 +137,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   #describe(task: TaskRow): TaskDescription {
-    return describeTask(task, this.#store, this.#mailbox.summary());
+    return describeTask(task, this.#store, this.#mailbox.summary(), this.#checks.log());
   }
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
@@ -212,6 +226,22 @@ export class TaskObject extends DurableObject<Env> {
     // A read-back is a read: tenants granted the owner may ask too.
     const task = this.#readable(tenant);
     return task ? this.#readBack(task) : { status: 'not-found' };
+  }
+
+  /**
+   * Reads what one consequential action depends on (push, report-ci, merge, apply-knowledge) and
+   * records the answer. A read of the world, so granted tenants may ask too; it never touches the
+   * transcript or a turn.
+   */
+  async check(tenant: string, input: CheckRequestInput): Promise<CheckResultRpc> {
+    const task = this.#readable(tenant);
+    if (!task) return { status: 'not-found' };
+    const request = CheckRequestSchema.parse(input);
+    const commit = task.commit_sha;
+    if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
+    const unfit = unfitFor(task.request, request);
+    if (unfit) return { status: 'conflict', message: unfit };
+    return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#checkDeps) };
   }
 
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {

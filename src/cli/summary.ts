@@ -48,8 +48,17 @@ function sourceLines(turn: AssembledTurn, sections: readonly SectionModel[], win
     const title = named === section.source.label.replace(/@[0-9a-f]{40}$/, '') ? '' : ` (${named})`;
     return [['applied', section.provider, `${where}${title}`, blob, `${tokens.get(section.anchor) ?? 0} tokens`, section.freshness, section.truncated ? 'truncated' : '']];
   });
-  const notGiven = providerBudgets(turn, turn.settings, sections).flatMap((row) => row.cuts.map((cut) => [cut.text.startsWith('not given') ? 'not given' : 'cut', row.provider, cut.text.replace(/^not given: /, '')]));
-  return table([...rows, ...notGiven]).map((line) => `  ${line}`);
+  // Rule files the rules provider indexed (named, not rendered in full); the ones not applied are among the cuts.
+  const indexed = turn.providers.flatMap((outcome) =>
+    (outcome.verdicts ?? []).filter((verdict) => verdict.verdict === 'indexed').map((verdict) => ['indexed', outcome.name, `${verdict.path} (${verdict.reason})`]),
+  );
+  const notGiven = providerBudgets(turn, turn.settings, sections).flatMap((row) =>
+    row.cuts.map((cut) => {
+      const kind = /^not (given|applied): /.exec(cut.text)?.[0].slice(0, -2) ?? 'cut';
+      return [kind, row.provider, cut.text.replace(/^not (given|applied): /, '')];
+    }),
+  );
+  return table([...rows, ...indexed, ...notGiven]).map((line) => `  ${line}`);
 }
 
 /** The bar: each kind's letters in request order, `|` where the shared prefix ends. */

@@ -32,6 +32,7 @@ import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput, Source } from './entry.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import type { MissingNotice } from './notices.ts';
+import type { RuleVerdictInput } from './rule-verdict.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
@@ -193,6 +194,8 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
 export interface ProviderResult {
   entries: EntryInput[];
   notes?: string[];
+  /** What happened to each instruction file found (see context/rule-verdict). */
+  verdicts?: RuleVerdictInput[];
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */

@@ -5,11 +5,13 @@
  * fetches the inspection and the views only lay this out.
  */
 import type { ProviderOutcome } from '../context/outcome.ts';
+import type { RuleVerdict } from '../context/rule-verdict.ts';
 import type { SettingsReport } from '../context/settings/report.ts';
 import { githubLine } from '../notify/check-run-summary.ts';
 import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
 import type { MailboxSummary } from '../tasks/task-results.ts';
 import { turnAnatomy, type Anatomy } from './anatomy.ts';
+import { checksModel, type ChecksModel } from './checks.ts';
 import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
 import { timelineEntries, type TimelineEntry } from './timeline.ts';
@@ -52,6 +54,12 @@ export interface OutcomeRow extends ProviderOutcome {
   share: number;
 }
 
+/** One rule file's verdict, with a link to the file at the turn's commit when it has one. */
+export interface RuleFileRow extends RuleVerdict {
+  provider: string;
+  href?: string | undefined;
+}
+
 export interface TurnModel {
   turn: number;
   digest: string;
@@ -72,6 +80,8 @@ export interface TurnModel {
   /** What the model API reported for the request, once a host posted it. */
   usage?: UsageModel | undefined;
   outcomes: OutcomeRow[];
+  /** Every rule file the turn's providers found, in their order (anchor `#rule-files-<turn>`). */
+  ruleFiles: RuleFileRow[];
   settings?: SettingsReport | undefined;
   github?: string | undefined;
 }
@@ -87,6 +97,8 @@ export interface TaskPageModel {
   timeline: TimelineEntry[];
   /** Present when the page was asked to read back what changed. */
   freshness?: FreshnessModel | undefined;
+  /** Checks a host asked for before acting, newest first. */
+  checks: ChecksModel;
 }
 
 export interface PageContext {
@@ -107,6 +119,7 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
     turns: inspection.turns.map((turn) => turnModel(turn, contents, links, window(turn))),
     timeline: timelineEntries(inspection.transcript, hostTurns, begun),
     freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
+    checks: checksModel(task.checks),
   };
 }
 
@@ -169,6 +182,9 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     budgets: providerBudgets(turn, turn.settings, anatomy?.ok ? anatomy.sections : []),
     usage: turn.usage ? { ...turn.usage, share: cachedShare(turn.usage) } : undefined,
     outcomes: turn.providers.map((provider) => ({ ...provider, share: longest > 0 ? provider.durationMs / longest : 0 })),
+    ruleFiles: turn.providers.flatMap((provider) =>
+      (provider.verdicts ?? []).map((verdict) => ({ ...verdict, provider: provider.name, href: verdict.blob && turn.commit ? links.file(verdict.path, turn.commit) : undefined })),
+    ),
     settings: turn.settings,
     github: turn.github ? githubLine(turn.github) : undefined,
   };

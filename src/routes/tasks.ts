@@ -22,6 +22,8 @@ import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts'
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
 import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { checkBefore } from '../tasks/check-before.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
 import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
 
@@ -180,6 +182,18 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.report);
   });
 
+  // Reads what the action depends on and records the answer on the task; never the transcript.
+  app.post('/tasks/:id/checks', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, CheckRequestSchema);
+    const result = await checkBefore(stub, c.get('tenant'), body);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json(result.check);
+  });
+
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
     ['/tasks', 'GET, POST'],
@@ -190,6 +204,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],
+    ['/tasks/:id/checks', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

@@ -29,21 +29,43 @@ const sections: SectionModel[] = [
   { kind: 'context', anchor: 't0-s2', provider: 'memory', category: 'memory', title: 'fact k_1', source: source('https://wiki.test'), freshness: 'snapshot', truncated: true, entry: { chars: 5, stability: 'task', warnings: [] }, body },
 ];
 
-const turn: Pick<InspectedTurn, 'providers' | 'entries'> = {
+const turn: Pick<InspectedTurn, 'turn' | 'providers' | 'entries'> = {
+  turn: 0,
   entries: [],
   providers: [
-    { name: 'rules', category: 'rules', outcome: 'timed-out', reason: 'exceeded 5000 ms', chars: 0, tokens: 0, durationMs: 5000 },
+    {
+      name: 'rules',
+      category: 'rules',
+      outcome: 'timed-out',
+      reason: 'exceeded 5000 ms',
+      chars: 0,
+      tokens: 0,
+      durationMs: 5000,
+      verdicts: [
+        { path: '.github/instructions/api.instructions.md', format: 'github-instructions', verdict: 'not-applied', reason: 'no focus path matched applyTo src/api/**' },
+        { path: 'AGENTS.md', format: 'agents-md', verdict: 'applied', reason: 'directory chain of .' },
+      ],
+    },
     { name: 'skills', category: 'skills', outcome: 'included', chars: 10, tokens: 300, durationMs: 3 },
     { name: 'memory', category: 'memory', outcome: 'included', reason: 'dropped for the total budget of 24000 tokens: fact k_2', chars: 5, tokens: 2, durationMs: 1 },
   ],
 };
 
 describe('providerBudgets', () => {
-  it('lists what each budget cut, linked to its section, and the budget each provider had', () => {
+  it('lists what each budget cut, linked to its section (rule files not applied to the Rule files verdicts), and the budget each provider had', () => {
     const settings = { layers: [], warnings: [], providers: [{ name: 'skills', enabled: true, budget: 400, config: {}, set: {} }] };
     const rows = providerBudgets(turn, settings, sections);
     expect(rows).toEqual([
-      { provider: 'rules', category: 'rules', outcome: 'timed-out', tokens: 0, cuts: [{ text: 'not given: timed-out (exceeded 5000 ms)', anchor: 't0-s0' }] },
+      {
+        provider: 'rules',
+        category: 'rules',
+        outcome: 'timed-out',
+        tokens: 0,
+        cuts: [
+          { text: 'not applied: .github/instructions/api.instructions.md (no focus path matched applyTo src/api/**)', anchor: 'rule-files-0' },
+          { text: 'not given: timed-out (exceeded 5000 ms)', anchor: 't0-s0' },
+        ],
+      },
       {
         provider: 'skills',
         category: 'skills',
