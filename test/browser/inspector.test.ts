@@ -2,8 +2,9 @@
  * The inspector in a real browser: the Worker under `wrangler dev`, a task assembled from a real
  * git remote (a repository served by `git http-backend` whose files try to break out of the page)
  * with rules, skills, memory, a reply, a follow-up and a reported usage block, and the page
- * opened by its signed link in Chromium. The screenshots the docs show are written to docs/, the
- * others to test-results/.
+ * opened by its signed link in Chromium. Screenshots go to test-results/; with
+ * GROUNDWORK_SCREENSHOTS=docs the ones the docs show replace docs/inspector*.png (a test run must
+ * not dirty the working tree).
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +20,7 @@ import { launchChromium } from './chromium.ts';
 
 const TOKEN = 'browser-test-token-0123456789';
 const RESULTS = join(import.meta.dirname, '..', '..', 'test-results');
-const DOCS = join(import.meta.dirname, '..', '..', 'docs');
+const DOCS = process.env.GROUNDWORK_SCREENSHOTS === 'docs' ? join(import.meta.dirname, '..', '..', 'docs') : RESULTS;
 const MEMORY = 'Square roots of negative numbers throw a RangeError; the tests check the message.';
 const TurnSchema = z.object({
   providers: z.array(z.object({ name: z.string(), outcome: z.string() })),
