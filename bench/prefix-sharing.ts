@@ -11,7 +11,7 @@
  */
 import { cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { FORMATS, formatRequest, type Format } from '../src/context/formats/format.ts';
 import { promptFromTurn, type PromptInput } from '../src/context/formats/prompt.ts';
 import { promptText, sharedPrefix } from '../src/context/formats/prompt-prefix.ts';

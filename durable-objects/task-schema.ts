@@ -41,6 +41,8 @@ const MIGRATIONS: readonly Migration[] = [
      digest TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
+  // 4: the agent configuration the task was created with (JSON); NULL for tasks stored before it was kept.
+  addAgentConfigColumn,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -53,4 +55,10 @@ function upgradeTranscriptRows(sql: SqlStorage): void {
   const rows = sql.exec<{ seq: number; item: string }>('SELECT seq, item FROM transcript ORDER BY seq').toArray();
   const items = upgradeLegacyItems(rows.map((row) => JSON.parse(row.item)));
   rows.forEach((row, i) => sql.exec('UPDATE transcript SET item = ? WHERE seq = ?', JSON.stringify(items[i]), row.seq));
+}
+
+/** Idempotent like every step: an object that already has the column (a step run twice) keeps it. */
+function addAgentConfigColumn(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>('PRAGMA table_info(task)').toArray();
+  if (!columns.some((column) => column.name === 'agent_config')) sql.exec('ALTER TABLE task ADD COLUMN agent_config TEXT');
 }

@@ -5,11 +5,10 @@
  */
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { resolveAgent } from '../context/agents.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { FORMATS, formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
-import { getConfig } from '../env.ts';
+import { getAgents, getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
@@ -22,6 +21,7 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
+import { taskAgent } from '../tasks/task-agent.ts';
 import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
@@ -38,13 +38,14 @@ const CreateTaskSchema = TaskRequestSchema.pick({
   skills: true,
   providers: true,
   parentTaskId: true,
+  facts: true,
+  tools: true,
 })
   // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
   .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
+  // `agent` and `tools` are checked against this deployment's agents after parsing (taskAgent).
   .superRefine((body, ctx) => {
-    const agent = resolveAgent(body.agent);
-    if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
     if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
   });
 
@@ -114,6 +115,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
     const tenant = c.get('tenant');
+    // The task service checks again (every trigger goes through it); here it comes before any lookup.
+    const agent = taskAgent(deps.agents?.() ?? getAgents(), body);
+    if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
     if (body.parentTaskId) {
       const stub = taskStub(c.env, body.parentTaskId);
       const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
