@@ -188,7 +188,7 @@ describe('what a repository says about tools', () => {
       await waitForTask(id, settled, 20_000);
       return AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
     };
-    const [claimed, quiet]: AssembledTurn[] = await Promise.all([read(claims.url), read(plain.url)]);
+    const [claimed, quiet]: [AssembledTurn, AssembledTurn] = await Promise.all([read(claims.url), read(plain.url)]);
     expect(claimed.tools).toEqual(quiet.tools);
     expect(claimed.system).toEqual(quiet.system);
     expect(claimed.agentHash).toBe(quiet.agentHash);
