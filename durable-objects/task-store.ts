@@ -3,7 +3,7 @@
  * Typed access to one Task object's SQLite rows. Parameterised SQL only; every row is parsed with
  * zod on the way out, so a corrupt row is an error here rather than a surprise later.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EarlierEntry } from '../src/context/provider.ts';
 import { AgentHashSchema, EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { AgentConfigSchema, ToolSchema, type AgentConfig } from '../src/context/agents.ts';

@@ -4,8 +4,10 @@
  * Reads one turn of a Groundwork task as a model request body and sends it with the vendor's
  * own SDK. Without the vendor's API key it prints the body instead, so it is safe to try.
  *
- *   GROUNDWORK_URL=http://localhost:8787 GROUNDWORK_TOKEN=local-dev-token-0123456789 \
- *     npx node examples/call-model.ts <task id> [turn=0] [format=anthropic]
+ *   GROUNDWORK_URL=http://127.0.0.1:PORT GROUNDWORK_TOKEN=… npm run -s call-model -- <task id> [turn=0] [format=anthropic]
+ *
+ * (`npm run call-model` runs it on the Node 22 this project pins, which runs TypeScript as it is;
+ * so does `npx node examples/call-model.ts`. A plain `node` older than 22.18 cannot.)
  *
  * The body is ready to send except for what only the caller decides: the model (`MODEL`, or a
  * default per vendor) and the output limit. Keys: `ANTHROPIC_API_KEY` for `anthropic`,
@@ -57,11 +59,13 @@ async function main(argv: string[]): Promise<void> {
   const base = process.env['GROUNDWORK_URL'] ?? 'http://localhost:8787';
   const token = process.env['GROUNDWORK_TOKEN'];
   if (!taskId || !token || !isFormat(format)) {
-    throw new Error(`usage: GROUNDWORK_TOKEN=… npx node examples/call-model.ts <task id> [turn] [${FORMATS.join('|')}]`);
+    throw new Error(`usage: GROUNDWORK_URL=… GROUNDWORK_TOKEN=… npm run -s call-model -- <task id> [turn] [${FORMATS.join('|')}]`);
   }
   const request = await readTurnRequest(base, token, taskId, Number(turn), format);
-  const apiKey = process.env[request.format === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY'];
+  const keyName = request.format === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  const apiKey = process.env[keyName];
   if (!apiKey) {
+    console.error(`${keyName} is not set, so the ${request.format} request body is printed, not sent (set ${keyName}, and MODEL to choose the model, to send it).`);
     console.log(JSON.stringify(request.body, null, 2));
     return;
   }

@@ -3,7 +3,7 @@
  * Bindings and configuration, parsed once per Env object with zod. Nothing deeper in the Worker
  * reads `env` strings directly; it gets this typed config.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { AgentCatalog } from './context/agent-catalog.ts';
 import { loadDeploymentAgents } from './deployment-agents.ts';
 import { DeploymentSettingsSchema } from './providers/settings.ts';

@@ -2,9 +2,9 @@
  * @module cli/args
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
-import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+import { SkillNameSchema } from '../tasks/task-request.ts';
 import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
@@ -35,7 +35,8 @@ Options:
 export const TaskOptionsShape = {
   repo: z.string().min(1, 'must not be empty').optional(),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.optional(),
+  // Checked against the repository it names (an absolute path inside it is accepted): cli/cwd-option.
+  cwd: z.string().max(1024, 'must be at most 1024 characters').optional(),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
   agent: z.string().default('entry'),

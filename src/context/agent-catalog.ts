@@ -14,7 +14,7 @@
  * const agent = resolveAgent('reviewer', catalog);
  * const shown = agent.ok ? narrowTools(agent.agent, ['read_file']) : agent;
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex } from '../lib/sha256.ts';
 import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts';
 

@@ -4,7 +4,7 @@
  * capabilities it has and which tools it is shown. Host-owned and declarative; a repository can
  * never add to or change one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORDER_POLICY_NAMES } from './order-policy.ts';
 import { CAPABILITIES } from './provider.ts';
 import { ProviderSelectionSchema } from './provider-selection.ts';

@@ -10,7 +10,7 @@
  * @example
  * HostFactsSchema.parse([{ title: 'Node.js', body: 'node 22.12.0 on the devbox', freshness: 'snapshot', source: { uri: 'https://ci.example.com/runners/7' } }])
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const HOST_FACT_LIMITS = { maxFacts: 16, maxTitle: 120, maxBody: 4_000, maxTotalBody: 16_000, maxUri: 2_048 } as const;
 

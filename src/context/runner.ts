@@ -4,7 +4,7 @@
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';

@@ -8,7 +8,7 @@
  * @example
  * const earlier = await request.tasks?.earlier({ limit: 5, signal: request.signal });
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const TASK_ID = /^[0-9a-f]{64}$/;
 const COMMIT = /^[0-9a-f]{40}$/;

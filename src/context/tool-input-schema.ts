@@ -7,7 +7,7 @@
  * `type` names JSON types), so a mistake fails at start, naming the field, rather than as a 400
  * from the vendor on every request. Other keywords pass through as written.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const INPUT_SCHEMA_LIMITS = { maxDepth: 24, maxBytes: 32_768 } as const;
 

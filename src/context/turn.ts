@@ -3,7 +3,7 @@
  * The assembled-turn JSON that the CLI, the API and the Task Durable Object all return, and the
  * composition that makes it: grant capabilities -> run providers -> render -> digest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { agentHash } from './agent-catalog.ts';
 import type { AgentConfig } from './agents.ts';
 import { ToolSchema } from './agents.ts';

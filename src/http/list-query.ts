@@ -4,7 +4,7 @@
  * previous page), and the filters `status`, `origin` and `repo`. A bad, repeated or unknown
  * parameter is a 400 naming it; an empty one (a form's "any") is as if absent.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { decodeCursor, type TaskCursor } from '../tasks/task-index.ts';
 import { TASK_STATUSES } from '../tasks/task-request.ts';

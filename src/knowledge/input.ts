@@ -5,7 +5,7 @@
  * it applies to, and a review date no earlier than today and at most a year ahead (default 90
  * days). Schemas that check dates are made for one `today`, so the rule and the clock meet here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KNOWLEDGE_KINDS, KnowledgeSchema, MAX_STATEMENT_CHARS } from '../context/knowledge.ts';
 import { addDays, addYears } from '../lib/utc-date.ts';
 import { normalisePath } from '../sources/paths.ts';

@@ -4,7 +4,7 @@
  * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { FORMATS, formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';

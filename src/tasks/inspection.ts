@@ -4,7 +4,7 @@
  * (as `GET /tasks/:id` describes it), each stored turn with its provenance, and the transcript
  * with the turn each item was appended in. Parsed by the route like every RPC answer.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
 import { TranscriptItemSchema } from '../context/transcript.ts';

@@ -7,7 +7,7 @@
  * Each row carries the task's `seq`, a counter the task bumps before every report: reports can
  * arrive twice or out of order (at-least-once), and the index keeps only the highest.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { isGitUrl, isLocalRepo, TASK_STATUSES, type TaskRequest } from './task-request.ts';
 

@@ -3,7 +3,7 @@
  * What every trigger (REST API, GitHub webhook, Slack command, CLI) turns its input into, and
  * what a Task Durable Object persists as its durable objective.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AGENT_LIMITS, ToolSchema } from '../context/agents.ts';
 import { HostFactsSchema } from '../context/host-facts.ts';
 import { ORIGINS } from '../context/provider.ts';

@@ -3,7 +3,7 @@
  * What a Task object's RPC methods answer, as zod schemas. Routes parse every answer: RPC types
  * cannot express open JSON (a tool's input schema), and a parsed answer is one we can trust.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';

@@ -2,7 +2,7 @@
  * @module cli/run/run-args
  * `groundwork run` options, parsed strictly and validated with zod; errors name the option.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { TaskOptionsShape } from '../args.ts';
 import { parseOptions, type ParsedOptions } from '../parse-options.ts';
 

@@ -143,7 +143,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     else io.stdout(`${turns.map(formatTurn).join('\n\n')}\n`);
 
     if (options.keep) {
-      io.stderr(keepBanner(worker.url, token, id, viewUrl));
+      io.stderr(keepBanner(worker.url, token, id, viewUrl, source.repository));
       await interrupted.catch(() => undefined);
       progress('stopping');
     }
@@ -170,13 +170,15 @@ function prepareStateDir(stateDir: string, inRepository: boolean): void {
   if (inRepository) writeFileSync(join(stateDir, '..', '.gitignore'), '# groundwork run state\n*\n');
 }
 
-function keepBanner(url: URL, token: string, id: string, viewUrl: string | null): string {
+function keepBanner(url: URL, token: string, id: string, viewUrl: string | null, repository: string): string {
   const base = url.origin;
   return [
     '',
     `Groundwork is running at ${base}`,
     `  token: ${token}   (tenant "local")`,
+    `  repository: ${repository}   (the one repository this instance serves; tasks may name it as "repo")`,
     ...(viewUrl ? [`  inspector: ${viewUrl}`] : []),
+    `  export GROUNDWORK_URL=${base} GROUNDWORK_TOKEN=${token} GROUNDWORK_REPO=${repository} GROUNDWORK_TASK=${id}`,
     `  curl -s ${base}/tasks/${id} -H 'authorization: Bearer ${token}'`,
     `  curl -s ${base}/tasks/${id}/turns/0 -H 'authorization: Bearer ${token}'`,
     'Press Ctrl-C to stop.',

@@ -11,7 +11,7 @@
  * settingsLayerSchema(registry).parse({ skills: { roots: ['.opencode/skills/*'], budget: 3000 } })
  * // -> { skills: { roots: ['.opencode/skills/*'], budget: 3000 } }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Provider } from '../provider.ts';
 import type { Registry } from '../registry.ts';
 

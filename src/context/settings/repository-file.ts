@@ -14,7 +14,7 @@
  *   rules: { filenames: [GEMINI.md, AGENTS.md] }
  */
 import { parseDocument } from 'yaml';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
 import { withDeadline } from '../deadline.ts';
 import { fieldPath } from '../zod-issues.ts';

@@ -9,7 +9,7 @@
  * With `knowledge:read` too it names the knowledge each task recorded (active objects whose
  * source is that task), from one read of the scope; without it each entry says why not.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Knowledge, KnowledgeReader } from '../../context/knowledge.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { earlierTaskEntry, type RecordedKnowledge } from './render.ts';

@@ -9,7 +9,7 @@
  * same commit may have other facts) and rendered like every section, so a fact that looks like a
  * wrapper or an instruction is only text; the authority notice says host facts are evidence.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { clipTitle } from '../../context/title.ts';
 

@@ -5,7 +5,7 @@
  * a fair share of the budget. Every entry is commit-stable: all tasks on one commit and working
  * directory get the same rules, so they belong to the prompt prefix those tasks share.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { pathTitle } from '../../context/title.ts';

@@ -8,7 +8,7 @@
  * `tools/**`. Partial globs such as `skill-*` are refused: they would need a
  * matcher whose behaviour a newcomer has to guess.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { normalisePath } from '../../sources/paths.ts';
 
 export type RootSegment = { kind: 'literal'; name: string } | { kind: 'any' } | { kind: 'deep' };

@@ -5,7 +5,7 @@
  * and reads nothing from the source. Selected bodies are not cached: they are read per task.
  * Without a store (e.g. the CLI), every run builds the index.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { cacheKey } from '../../sources/cache-key.ts';
 import { readCachedJson, writeCachedJson } from '../../sources/cached-json.ts';

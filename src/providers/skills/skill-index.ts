@@ -3,7 +3,7 @@
  * The parsed skills index of one commit: what discovery and validation produce, what the cache
  * stores, and what selection and the index entry read. Selected bodies are not part of it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SkillSchema = z.object({
   /**

@@ -5,7 +5,7 @@
  * dropped as the REST path drops them, and texts are only candidates until their bytes hash
  * to the blob id (see graphql-read-ahead).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoFromText } from '../commit-info.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import { normalisePath } from '../paths.ts';

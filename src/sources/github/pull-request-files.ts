@@ -4,7 +4,7 @@
  * of up to 100 files per request, and only as many pages as the caller's limit needs; and the
  * pull request as it is now (see pull-request-state), through the same client.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
 import { createGitHubClient } from './client.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';

@@ -4,7 +4,7 @@
  * head are now, in one request. Failures are values; only the caller's abort throws.
  */
 import type { Octokit } from '@octokit/rest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { PullRequestRead } from '../pull-requests.ts';
 import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
 

@@ -5,7 +5,7 @@
  * gets the usage text, a repository the team may not target is refused, and an upstream
  * failure is explained.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../../http/errors.ts';
 import type { TaskRequestInput, TaskService } from '../../tasks/task-request.ts';
 import { pullRequestEvidence, type PullRequestLookup } from '../github/pull-request.ts';
