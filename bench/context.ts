@@ -12,7 +12,7 @@ import { digestRequest } from '../src/context/digest.ts';
 import { assembleFirstTurn } from '../src/context/turn.ts';
 
 const COMMIT = 'c'.repeat(40);
-const task: TaskView = { request: 'bench', origin: 'cli', commit: COMMIT, cwd: '', trusted: true, skills: [], agent: 'entry' };
+const task: TaskView = { request: 'bench', origin: 'cli', commit: COMMIT, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'entry' };
 const lookup = resolveAgent('entry');
 if (!lookup.ok) throw new Error(lookup.error);
 const agent = lookup.agent;

@@ -72,6 +72,7 @@ async function measure(open: (store: KeyValueStore) => Backend, pinned: { base: 
     repository: backend.source.repository,
     ...('ref' in pinned ? { ref: pinned.ref } : { headCommit: pinned.pullRequest.headSha, headFromFork: false, pullRequest: pinned.pullRequest }),
     cwd: SHAPE.cwd,
+    focusPaths: [],
     trusted: true,
     skills: [],
     agent: agent.name,

@@ -75,7 +75,7 @@ async function firstPrompt(fixture: Fixture, request: string): Promise<PromptInp
     agent: lookup.agent,
     available: ['repo:read'],
     snapshot: source.snapshot(head.commit),
-    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, trusted: true, skills: [], agent: lookup.agent.name },
+    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, focusPaths: [], trusted: true, skills: [], agent: lookup.agent.name },
     turn: 0,
   });
   // As in the CLI: a local repository has no GitHub (task facts), no knowledge store (memory) and

@@ -82,7 +82,7 @@ export async function assembleWithProviders(snapshot: Snapshot, shape: RepoShape
     available: ['repo:read'],
     snapshot,
     ...(cache ? { cache } : {}),
-    task: { request: 'bench', origin: 'cli', repository: snapshot.repository, commit: snapshot.commit, cwd: shape.cwd, trusted: true, skills: [], agent: agent.name },
+    task: { request: 'bench', origin: 'cli', repository: snapshot.repository, commit: snapshot.commit, cwd: shape.cwd, focusPaths: [], trusted: true, skills: [], agent: agent.name },
     turn: 0,
   });
   // A reason other than the settings a .groundwork.yml set means something was left out.

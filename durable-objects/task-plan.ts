@@ -51,6 +51,7 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
     ...namedRef(request),
     ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
     cwd: request.cwd,
+    focusPaths: [],
     trusted: request.trusted,
     skills: request.skills,
     agent: agent.name,

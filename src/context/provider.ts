@@ -33,6 +33,7 @@ import type { EntryInput, Source } from './entry.ts';
 import type { HostFact } from './host-facts.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import type { MissingNotice } from './notices.ts';
+import type { RuleVerdictInput } from './rule-verdict.ts';
 import type { TaskHistoryReader } from './task-history.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
@@ -92,6 +93,11 @@ export interface TaskView {
   headFromFork?: boolean;
   /** Working directory inside the repository, normalised; `''` is the root. */
   cwd: string;
+  /**
+   * Paths the task touches besides its working directory (a pull request's changed files, paths
+   * the host named), normalised like `cwd`, deduplicated, bounded; `[]` when none.
+   */
+  focusPaths: readonly string[];
   trusted: boolean;
   /** Skill names the task selected explicitly (`$name` in the request is parsed by the skills provider). */
   skills: readonly string[];
@@ -198,6 +204,8 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
 export interface ProviderResult {
   entries: EntryInput[];
   notes?: string[];
+  /** What happened to each instruction file found (see context/rule-verdict). */
+  verdicts?: RuleVerdictInput[];
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */

@@ -12,6 +12,7 @@ import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
+import { RuleVerdictSchema } from './rule-verdict.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
@@ -31,6 +32,8 @@ export const ProviderOutcomeSchema = z.object({
   chars: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
+  /** Rules: one verdict per instruction file found. Absent for other providers and on turns stored before verdicts. */
+  verdicts: z.array(RuleVerdictSchema).optional(),
 });
 
 export const EntrySummarySchema = z.object({

@@ -5,6 +5,7 @@
  * fetches the inspection and the views only lay this out.
  */
 import type { ProviderOutcome } from '../context/outcome.ts';
+import type { RuleVerdict } from '../context/rule-verdict.ts';
 import type { SettingsReport } from '../context/settings/report.ts';
 import { githubLine } from '../notify/check-run-summary.ts';
 import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
@@ -49,6 +50,12 @@ export interface OutcomeRow extends ProviderOutcome {
   share: number;
 }
 
+/** One rule file's verdict, with a link to the file at the turn's commit when it has one. */
+export interface RuleFileRow extends RuleVerdict {
+  provider: string;
+  href?: string | undefined;
+}
+
 export interface TurnModel {
   turn: number;
   digest: string;
@@ -65,6 +72,8 @@ export interface TurnModel {
   /** Null when the turn added nothing to the transcript. */
   anatomy: Anatomy | null;
   outcomes: OutcomeRow[];
+  /** Every rule file the turn's providers found, in their order (anchor `#rule-files-<turn>`). */
+  ruleFiles: RuleFileRow[];
   settings?: SettingsReport | undefined;
   github?: string | undefined;
 }
@@ -150,6 +159,9 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     hostItemId: turn.hostItemId,
     anatomy: content === undefined ? null : turnAnatomy(content, turn.entries, links),
     outcomes: turn.providers.map((provider) => ({ ...provider, share: longest > 0 ? provider.durationMs / longest : 0 })),
+    ruleFiles: turn.providers.flatMap((provider) =>
+      (provider.verdicts ?? []).map((verdict) => ({ ...verdict, provider: provider.name, href: verdict.blob && turn.commit ? links.file(verdict.path, turn.commit) : undefined })),
+    ),
     settings: turn.settings,
     github: turn.github ? githubLine(turn.github) : undefined,
   };

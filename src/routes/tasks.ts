@@ -4,15 +4,12 @@
  * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
  */
 import { Hono, type Context } from 'hono';
-import * as z from 'zod';
-import { MailboxSenderSchema } from '../context/mailbox.ts';
-import { FORMATS, formatRequest } from '../context/formats/format.ts';
+import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getAgents, getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
-import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { listViewUrl } from '../tasks/list-link.ts';
@@ -22,43 +19,11 @@ import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
-import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
+import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
-
-const CreateTaskSchema = TaskRequestSchema.pick({
-  repo: true,
-  ref: true,
-  commit: true,
-  cwd: true,
-  request: true,
-  agent: true,
-  trusted: true,
-  skills: true,
-  providers: true,
-  parentTaskId: true,
-  facts: true,
-  tools: true,
-})
-  // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
-  .extend({ origin: z.enum(['api', 'cli']).default('api') })
-  .strict()
-  // `agent` and `tools` are checked against this deployment's agents after parsing (taskAgent).
-  .superRefine((body, ctx) => {
-    if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
-  });
-
-const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
-/** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
-const MailboxPostSchema = z.strictObject({
-  from: MailboxSenderSchema,
-  text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
-  /** The client's idempotency key: a retry with the same id appends nothing new. */
-  id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
-});
-const TurnParam = decimalParam(10_000);
-const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
+import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn.ts';
 import { BUILT_CLI } from './cli-support.ts';
 
@@ -30,13 +30,22 @@ describe('npm start', () => {
     'prints what the walkthrough uses (URL, token, the file:// repository, an export line), accepts tasks on that repository, and deletes it when stopped',
     async () => {
       const child = spawn(process.execPath, [join(DIST, 'start.js'), '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      // A failed assertion must not leave the service (and its example repository) behind.
+      onTestFinished(() => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      });
       let stdout = '';
       let stderr = '';
-      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      // The turn (stdout) and the banner (stderr) come down two pipes: wait for both to be whole.
       const banner = new Promise<void>((resolve, reject) => {
+        const whole = () => stderr.includes('Press Ctrl-C to stop.') && stdout.endsWith('}\n');
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (whole()) resolve();
+        });
         child.stderr.on('data', (chunk: Buffer) => {
           stderr += chunk.toString();
-          if (stderr.includes('Press Ctrl-C to stop.')) resolve();
+          if (whole()) resolve();
         });
         child.on('exit', () => reject(new Error(`exited before serving: ${stderr}`)));
       });
@@ -57,6 +66,10 @@ describe('npm start', () => {
       expect(created.status).toBe(202);
       const other = await fetch(`${url}/tasks`, { method: 'POST', headers, body: JSON.stringify({ repo: 'file:///somewhere/else', request: 'x' }) });
       expect(other.status).toBe(400);
+      // The OpenAPI document, from the bundle's assets, without a token.
+      const openapi = await fetch(`${url}/openapi.json`);
+      expect(openapi.status).toBe(200);
+      expect(await openapi.json()).toEqual(JSON.parse(readFileSync(join(DIST, '..', 'docs', 'openapi.json'), 'utf8')));
 
       child.kill('SIGINT');
       const code = await new Promise<number | null>((resolve) => child.on('close', resolve));

@@ -124,7 +124,7 @@ describe('system provider on a real repository', () => {
       available: ['repo:read'],
       snapshot: source.snapshot(commit),
       source,
-      task: { request: 'Summarise.', origin: 'cli', repository: source.repository, ref: 'main', commit, cwd: '', trusted: true, skills: [], agent: 'communicator' },
+      task: { request: 'Summarise.', origin: 'cli', repository: source.repository, ref: 'main', commit, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'communicator' },
       turn: 0,
     });
     expect(calls).toEqual({ resolve: 0, list: 0, read: 0, commitInfo: 0 });
@@ -155,7 +155,7 @@ describe('system provider on a real repository', () => {
       available: ['repo:read'],
       snapshot: slow,
       settings: { task: { system: { readTimeoutMs: 50 } } },
-      task: { request: 'Explain.', origin: 'cli', repository: local.repository, ref: 'main', commit, cwd: '', trusted: true, skills: [], agent: 'explorer' },
+      task: { request: 'Explain.', origin: 'cli', repository: local.repository, ref: 'main', commit, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'explorer' },
       turn: 0,
     });
     expect(turn.entries.map((e) => e.title)).toEqual(['Pinned commit', 'How the commit was chosen']);

@@ -119,6 +119,7 @@ describe('round trips through the default providers', () => {
       headCommit: fx.commits.head,
       pullRequest: { number: fx.pull.number, headSha: fx.commits.head, fromFork: false },
       cwd: CHAIN[CHAIN.length - 1] ?? '',
+      focusPaths: [],
       trusted: true,
       skills: [],
       agent: 'reviewer',

@@ -47,6 +47,7 @@ export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graph
     origin: 'api' as const,
     repository: source.repository,
     cwd: c.cwd ?? '',
+    focusPaths: [],
     trusted: true,
     skills: c.skills ?? [],
     agent: lookup.agent.name,
