@@ -33,7 +33,7 @@ const FactUri = z
 
 export const HostFactSchema = z.strictObject({
   title: z.string().trim().min(1, 'must not be empty').max(HOST_FACT_LIMITS.maxTitle),
-  body: z.string().refine((body) => body.trim() !== '', 'must not be empty').pipe(z.string().max(HOST_FACT_LIMITS.maxBody)),
+  body: z.string().max(HOST_FACT_LIMITS.maxBody).refine((body) => body.trim() !== '', 'must not be empty'),
   /** `snapshot`: true when the task was created, may have changed since; `volatile`: check it again before relying on it. */
   freshness: z.enum(['snapshot', 'volatile']),
   /** Where the host learned it: what a person or a program can look at to confirm it. */
