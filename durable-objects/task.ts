@@ -7,7 +7,8 @@
  */
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
-import { getConfig } from '../src/env.ts';
+import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
+import { getAgents, getConfig } from '../src/env.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
@@ -36,6 +37,8 @@ import { readBackFreshness } from './task-freshness.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
+import { storedAgent } from './stored-agent.ts';
+import { earlierTasksFor } from './task-history.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
@@ -58,6 +61,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #index: TaskIndexSync;
   readonly #checks: CheckLogStore;
   readonly #checkDeps: TaskCheckDeps;
+  readonly #agents: ReturnType<typeof getAgents>;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -73,6 +77,7 @@ export class TaskObject extends DurableObject<Env> {
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
     });
     const config = getConfig(env);
+    this.#agents = getAgents();
     this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
     this.#planDeps = {
       registry: createDefaultRegistry(),
@@ -96,19 +101,22 @@ export class TaskObject extends DurableObject<Env> {
         openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
+        agents: this.#agents,
+        earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
         now: () => Date.now(),
         deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
     });
   }
 
-  async create(input: TaskRequestInput): Promise<CreateResult> {
+  /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
+  async create(input: TaskRequestInput, agent: AgentConfig): Promise<CreateResult> {
     const id = this.ctx.id.toString();
     const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
+    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
     await this.ctx.storage.setAlarm(now);
     await this.#reportToIndex();
     return { id, status: 'pending', created: true };
@@ -246,7 +254,9 @@ export class TaskObject extends DurableObject<Env> {
 
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const report = await readBackFreshness(task.request, task.commit_sha, { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() });
+    const agent = storedAgent(task, this.#agents);
+    const deps = { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() };
+    const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, deps);
     return { status: 'ok', report };
   }
 

@@ -14,6 +14,7 @@ import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
+import type { TaskHistoryReader } from './task-history.ts';
 import { CAPABILITIES, type Capability, type EarlierEntry, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
@@ -39,6 +40,8 @@ export interface RunInput {
   history?: readonly EarlierEntry[];
   /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
+  /** The tenant's earlier tasks on the repository; handed to providers granted `tasks:read`. */
+  tasks?: TaskHistoryReader;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -215,12 +218,12 @@ function validateEntries(raw: readonly unknown[]): { entries: Entry[]; invalid: 
   return { entries, invalid };
 }
 
-type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'withheld'>;
+type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'tasks' | 'withheld'>;
 
 /**
  * What a provider is handed for the capabilities it requires or uses: a snapshot pinned at the
  * task's commit (with its source) for `repo:read`, the GitHub reads for `github:api`, the task's
- * knowledge scope for `knowledge:read`. A required one that cannot be served gates the provider;
+ * knowledge scope for `knowledge:read`, its earlier tasks for `tasks:read`. A required one that cannot be served gates the provider;
  * a used one is left out and named in `withheld`.
  */
 function grantAccess(provider: Provider, input: RunInput): Access | { gated: string } {
@@ -236,6 +239,7 @@ function grantAccess(provider: Provider, input: RunInput): Access | { gated: str
       }
       if (capability === 'github:api' && input.github) access.github = input.github;
       if (capability === 'knowledge:read' && input.knowledge) access.knowledge = input.knowledge;
+      if (capability === 'tasks:read' && input.tasks) access.tasks = input.tasks;
     } else if (provider.requires.includes(capability)) {
       return { gated: problem };
     } else {
@@ -253,6 +257,7 @@ function unservable(capability: Capability, input: RunInput): string | undefined
   }
   if (capability === 'github:api' && !input.github) return 'github:api: no GitHub client for this task';
   if (capability === 'knowledge:read' && !input.knowledge) return 'knowledge:read: no knowledge store for this task';
+  if (capability === 'tasks:read' && !input.tasks) return 'tasks:read: no task store for this task';
   return undefined;
 }
 

@@ -66,6 +66,8 @@ export interface TurnModel {
   chars: number;
   tokens: number;
   agent: string;
+  /** The agent configuration's hash, when the turn recorded it. */
+  agentHash?: string | undefined;
   commit: Linked | null;
   createdAt: string;
   system: string[];
@@ -172,6 +174,7 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     chars: turn.chars,
     tokens: turn.tokens,
     agent: turn.agent,
+    agentHash: turn.agentHash,
     commit: commitLink(turn.commit, links),
     createdAt: turn.createdAt,
     system: turn.system,

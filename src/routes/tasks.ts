@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
-import { getConfig } from '../env.ts';
+import { getAgents, getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
@@ -18,6 +18,7 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
+import { taskAgent } from '../tasks/task-agent.ts';
 import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
 import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
@@ -82,6 +83,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
     const tenant = c.get('tenant');
+    // The task service checks again (every trigger goes through it); here it comes before any lookup.
+    const agent = taskAgent(deps.agents?.() ?? getAgents(), body);
+    if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
     if (body.parentTaskId) {
       const stub = taskStub(c.env, body.parentTaskId);
       const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;

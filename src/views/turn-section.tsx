@@ -31,6 +31,12 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
         <dt>Agent</dt>
         <dd>
           {turn.agent}
+          {turn.agentHash ? (
+            <span class="muted">
+              {' '}
+              · configuration <code title={turn.agentHash}>{turn.agentHash.slice(0, 19)}</code>
+            </span>
+          ) : null}
           {turn.tools.length > 0 ? <span class="muted"> · tools {turn.tools.join(', ')}</span> : null}
         </dd>
         <dt>Commit</dt>

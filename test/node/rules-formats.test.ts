@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
