@@ -9,7 +9,7 @@
  * every package's rules and the same digest, or the bench fails.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { FOCUS_LIMITS } from '../src/context/focus.ts';
 import { NOT_MOVED, type Capability, type TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';

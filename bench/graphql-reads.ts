@@ -9,7 +9,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { z } from 'zod';
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { createRegistry } from '../src/context/registry.ts';

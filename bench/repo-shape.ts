@@ -4,7 +4,7 @@
  * to read it: directly through a Snapshot (as the providers do), and through the real rules and
  * skills providers via `assembleFirstTurn`.
  */
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { createRegistry } from '../src/context/registry.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../src/context/turn.ts';
 import { directoryChain } from '../src/providers/rules/chain.ts';

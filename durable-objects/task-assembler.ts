@@ -9,11 +9,14 @@
  * the deadline even if a step ignores it, naming the step in progress and so the repository and
  * its host. A repository that cannot be read is a failed assembly, never a turn without its rules.
  */
-import { resolveAgent, type AgentConfig } from '../src/context/agents.ts';
+import type { AgentConfig } from '../src/context/agents.ts';
+import { agentHash, type AgentCatalog } from '../src/context/agent-catalog.ts';
 import { digestContext } from '../src/context/digest.ts';
+import { BUILTIN_AGENTS } from '../src/context/agents.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
 import type { Registry } from '../src/context/registry.ts';
-import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { Capability, EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { TaskHistoryReader } from '../src/context/task-history.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, readsRepository, summariseEntry } from '../src/context/turn.ts';
@@ -25,6 +28,7 @@ import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { GitHubApi } from '../src/sources/pull-requests.ts';
 import { firstTurnFocus, NO_FOCUS, type PostedFocus, type TurnFocus } from '../src/tasks/turn-focus.ts';
+import { storedAgent } from './stored-agent.ts';
 import { laterTurnFocus } from './task-focus.ts';
 import { DEFAULT_REF, planTask, type TaskPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
@@ -38,6 +42,10 @@ export interface AssemblerDeps extends TaskPlanDeps {
   record(turn: number): TurnRecord | undefined;
   /** Focus posted on the task after it was created. */
   posted: PostedFocus;
+  /** This deployment's agents, for tasks stored before their configuration was kept with them. */
+  agents?: AgentCatalog;
+  /** The tenant's earlier tasks on the task's repository (`tasks:read`), when this host keeps an index of them. */
+  earlierTasks?(task: TaskRow): TaskHistoryReader | undefined;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -54,15 +62,18 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
   async function assemble(task: TaskRow, turn: number, signal: AbortSignal, progress: (step: string) => void): Promise<TurnRecord> {
     const { request } = task;
-    const agent = resolveAgent(request.agent);
+    const agent = storedAgent(task, deps.agents ?? BUILTIN_AGENTS);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
+    const hash = await agentHash(agent.agent);
     const { source, cache, usage, github } = await deps.openSource(request);
     const opened = { source, ...(github ? { github } : {}) };
     const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
     // Every turn plans with turn 0's focus, so it shares turn 0's read-ahead.
     const planFocus = turn === 0 ? focus : (deps.record(0)?.focus ?? NO_FOCUS);
-    const { view: planned, available, settings, knowledge, plan } = planTask(deps, request, agent.agent, opened, planFocus);
+    const { view: planned, available: capabilities, settings, knowledge, plan } = planTask(deps, request, agent.agent, opened, planFocus);
     const unpinned: TaskView = { ...planned, focusPaths: focus.paths, skills: focus.skills };
+    const tasks = deps.earlierTasks?.(task);
+    const available: Capability[] = [...capabilities, ...(tasks ? (['tasks:read'] as const) : [])];
     // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     let commit = task.commit_sha;
     if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
@@ -78,6 +89,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       agent: agent.agent,
       available,
       ...(knowledge ? { knowledge } : {}),
+      ...(tasks ? { tasks } : {}),
       snapshot,
       source,
       ...(github ? { github } : {}),
@@ -115,6 +127,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         tokens: first.providers.reduce((sum, p) => sum + p.tokens, 0),
         item,
         agent: first.agent,
+        agentHash: hash,
         commit,
         repository: source.repository,
         system: first.system.map((content) => ({ role: 'system' as const, content })),
@@ -134,11 +147,12 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
-      digest: await digestContext(content, gathered.settings),
+      digest: await digestContext(content, gathered.settings, hash),
       chars: content.length,
       tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
       agent: agent.agent.name,
+      agentHash: hash,
       commit,
       repository: source.repository,
       system: [],

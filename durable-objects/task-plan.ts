@@ -60,6 +60,7 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
     trusted: request.trusted,
     skills: request.skills,
     agent: agent.name,
+    ...(request.facts && request.facts.length > 0 ? { facts: request.facts } : {}),
   };
   const settings: HostSettings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
   const knowledge = deps.knowledgeFor?.(request);

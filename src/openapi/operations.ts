@@ -17,6 +17,8 @@
 import * as z from 'zod';
 import { AssembledTurnSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
+import { CheckRecordSchema } from '../checks/result.ts';
 import { TaskListQuerySchema } from '../http/list-query.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { KnowledgeSchema } from '../context/knowledge.ts';
@@ -26,6 +28,7 @@ import { ListQuerySchema as KnowledgeListQuerySchema } from '../routes/knowledge
 import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from '../routes/task-inputs.ts';
 import { SlashCommandSchema } from '../triggers/slack/slash-command.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendedSchema, CreatedTaskSchema, FocusAnswerSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
 
 /** Who may call a route: an API token, an API token or a signed inspector link, a signed webhook, or anyone. */
@@ -129,6 +132,16 @@ export const OPERATIONS: readonly ApiOperation[] = [
     responses: { 200: json('The ids appended and the ids already present.', AppendedSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
   },
   {
+    method: 'post', path: '/tasks/:id/turns/:n/usage', tag: 'tasks', summary: 'Report what the model API said about a turn’s request', auth: 'bearer', params: TurnParams, body: UsageReportSchema,
+    description:
+      'The `usage` block the vendor answered for this turn’s request, in its own shape (`anthropic`, `openai-responses`, `openai-chat`), so the inspector shows input, cached and written tokens beside Groundwork’s estimate. Once per turn: the same report again answers 200 with the recorded one; a different one is a 409, as is a turn that has not begun.',
+    responses: {
+      201: json('Recorded.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(false) })),
+      200: json('Already recorded: the same report.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(true) })),
+    },
+    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
     method: 'post', path: '/tasks/:id/mailbox', tag: 'tasks', summary: 'Post a follow-up', auth: 'bearer', params: TaskIdParams, body: MailboxPostSchema,
     description: 'Appends a `local:mailbox:<k>` item; the next turn carries it. The same `id` again answers 200 with the same item.',
     responses: {
@@ -151,6 +164,12 @@ export const OPERATIONS: readonly ApiOperation[] = [
     method: 'get', path: '/tasks/:id/freshness', tag: 'tasks', summary: 'Read back what changed since the task was pinned', auth: 'bearer', params: TaskIdParams,
     description: 'Compares every source that reached the model with where the task\u2019s ref points now. Reads, never writes.',
     responses: { 200: json('The freshness report.', FreshnessReportSchema) }, errors: [401, 404, 409, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/checks', tag: 'tasks', summary: 'Check before an action (push, report-ci, merge, apply-knowledge)', auth: 'bearer', params: TaskIdParams, body: CheckRequestSchema,
+    description:
+      'Reads exactly what the action depends on (the branch on the remote, GitHub\u2019s checks on the commit, the pull request, the knowledge the model was given) and says go, stop or unknown with the reasons; a read that fails or does not finish within 10 s is unknown, never go. The answer is recorded on the task (the last 50); the transcript and the turns are never touched. A field the action does not take is a 400 naming it; 409 before the commit is pinned, and for merge on a task that is not about a pull request.',
+    responses: { 200: json('The verdict, what was read and why, as recorded on the task.', CheckRecordSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
   },
   {
     method: 'post', path: '/tasks/:id/knowledge', tag: 'knowledge', summary: 'Record what a task learned', auth: 'bearer', params: TaskIdParams, body: taskKnowledgeSchema(DESCRIBED_ON),

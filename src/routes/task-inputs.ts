@@ -4,7 +4,6 @@
  * (src/openapi/) is generated from the same schemas.
  */
 import * as z from 'zod';
-import { resolveAgent } from '../context/agents.ts';
 import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
@@ -22,13 +21,14 @@ export const CreateTaskSchema = TaskRequestSchema.pick({
   skills: true,
   providers: true,
   parentTaskId: true,
+  facts: true,
+  tools: true,
 })
   // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
   .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
+  // `agent` and `tools` are checked against this deployment's agents after parsing (tasks/task-agent).
   .superRefine((body, ctx) => {
-    const agent = resolveAgent(body.agent);
-    if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
     if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
   });
 

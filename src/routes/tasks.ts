@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
-import { getConfig } from '../env.ts';
+import { getAgents, getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
@@ -18,9 +18,13 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
+import { taskAgent } from '../tasks/task-agent.ts';
 import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
-import { AppendResultSchema, DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { AppendResultSchema, DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
+import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { checkBefore } from '../tasks/check-before.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
 import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
 
@@ -79,6 +83,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
     const tenant = c.get('tenant');
+    // The task service checks again (every trigger goes through it); here it comes before any lookup.
+    const agent = taskAgent(deps.agents?.() ?? getAgents(), body);
+    if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
     if (body.parentTaskId) {
       const stub = taskStub(c.env, body.parentTaskId);
       const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
@@ -134,6 +141,18 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.turn);
   });
 
+  // What the model API answered about the turn's request: idempotent per turn, small by nature.
+  app.post('/tasks/:id/turns/:n/usage', async (c) => {
+    const id = c.req.param('id');
+    const turn = parseWith(TurnParam, c.req.param('n'), 'n');
+    const stub = stubFor(c.env, id);
+    const report = await readJsonBody(c, UsageReportSchema, MAX_USAGE_BYTES);
+    const result = UsageResultSchema.parse(await stub.reportUsage(c.get('tenant'), turn, report));
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json({ usage: result.usage, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
+  });
+
   app.post('/tasks/:id/transcript', async (c) => {
     const id = c.req.param('id');
     const stub = stubFor(c.env, id);
@@ -180,16 +199,30 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.report);
   });
 
+  // Reads what the action depends on and records the answer on the task; never the transcript.
+  app.post('/tasks/:id/checks', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, CheckRequestSchema);
+    const result = await checkBefore(stub, c.get('tenant'), body);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json(result.check);
+  });
+
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
     ['/tasks', 'GET, POST'],
     ['/tasks/:id', 'GET'],
     ['/tasks/:id/turns', 'POST'],
     ['/tasks/:id/turns/:n', 'GET'],
+    ['/tasks/:id/turns/:n/usage', 'POST'],
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],
     ['/tasks/:id/paths', 'POST'],
+    ['/tasks/:id/checks', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

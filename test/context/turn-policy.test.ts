@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { grantCapabilities } from '../../src/context/capabilities.ts';
 import { defineProvider, type Moved, type Provider, type ProviderResult, type TurnPolicy } from '../../src/context/provider.ts';
 import { planReads, pullRequestFilesNeeded } from '../../src/context/read-ahead.ts';

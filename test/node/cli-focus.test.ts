@@ -45,8 +45,8 @@ describe('focus paths through the CLI', () => {
   });
 
   it('assembles the same --path turn through the Worker (groundwork run) as groundwork context does', { timeout: 120_000 }, async () => {
-    const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--path', 'services/billing/src/invoice.ts', '--task', 'Why are refunds logged?', '--agent', 'reviewer'];
-    // The reviewer has no knowledge store locally or in the Worker, so both hosts give it the same providers.
+    const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--path', 'services/billing/src/invoice.ts', '--task', 'Why are refunds logged?', '--agent', 'explorer'];
+    // The explorer reads neither knowledge nor earlier tasks, so both hosts give it the same providers.
     const local = await runCliJson(inputs);
     expect(ofProvider(local, 'rules').entries.map((e) => [e.title, e.stability])).toEqual([
       ['AGENTS.md', 'commit'],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';

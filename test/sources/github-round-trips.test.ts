@@ -1,9 +1,12 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { NOT_MOVED } from '../../src/context/provider.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
+import { firstTurnFocus } from '../../src/tasks/turn-focus.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { createGitHubApi } from '../../src/sources/github/pull-request-files.ts';
@@ -126,35 +129,54 @@ describe('round trips through the default providers', () => {
     };
     const registry = createDefaultRegistry();
     const available = ['repo:read', 'github:api'] as const;
-    const plan = planReads({ registry, agent: lookup.agent, task, turn: 0, available });
-    return assembleFirstTurn({ registry, agent: lookup.agent, available, snapshot: source.snapshot(fx.commits.first, { plan }), source, github: createGitHubApi(client), task, turn: 0 });
+    const github = createGitHubApi(client);
+    // As the Task object does: the pull request's files are listed once, before the plan is made.
+    const request = TaskRequestSchema.parse({ origin: 'github', tenant: 'github:1', repo: `${fx.owner}/${fx.repo}`, baseCommit: fx.commits.first, request: task.request, cwd: task.cwd, agent: 'reviewer', pullRequest: task.pullRequest });
+    const focus = await firstTurnFocus({ request, plan: { registry, agent: lookup.agent, task, turn: 0, available }, github, posted: { through: () => 0, between: () => NOT_MOVED }, signal: AbortSignal.timeout(30_000), progress: () => undefined });
+    const view: TaskView = { ...task, focusPaths: focus.paths };
+    const plan = planReads({ registry, agent: lookup.agent, task: view, turn: 0, available, focusFiles: focus.files });
+    return assembleFirstTurn({
+      registry,
+      agent: lookup.agent,
+      available,
+      snapshot: source.snapshot(fx.commits.first, { plan }),
+      source,
+      github,
+      task: view,
+      turn: 0,
+      focusFiles: focus.files,
+      ...(focus.pullRequestFiles ? { pullRequestFiles: focus.pullRequestFiles } : {}),
+    });
   }
 
-  it('adds requests but no round for a pull request task: commit facts and changed files go with the tree', async () => {
+  it('adds one round over REST for a pull request task: its files first (the focus they give decides the plan), then the tree with the commit facts, then the blobs', async () => {
     const scope = await scoped();
     const turn = await pullRequestTask(scope, 'rest');
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['freshness', 'empty'],
+      ['host', 'empty'],
       ['system', 'included'],
       ['task-facts', 'included'],
       ['rules', 'included'],
       ['skills', 'included'],
+      // Earlier tasks come from the Task object's host; this one has no task store.
+      ['history', 'capability-gated'],
     ]);
     const stats = await scope.stats();
-    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
+    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(3);
     expect(await scope.count('/git/trees/')).toBe(1);
     expect(await scope.count('/git/commits/')).toBe(1);
     expect(await scope.count(`/pulls/${fx.pull.number}/files`)).toBe(1);
     expect(stats.count).toBe(3 + CHAIN.length + SKILL_COUNT);
   });
 
-  it('costs two requests with the GraphQL read-ahead: the query brings commit facts and sizes, then the files request; the turn is the same', async () => {
+  it('costs two requests with the GraphQL read-ahead: the files request, then the query with commit facts, sizes and every focus directory; the turn is the same', async () => {
     const scope = await scoped();
     const turn = await pullRequestTask(scope, 'graphql');
     const stats = await scope.stats();
-    // Providers run once the settings are settled, and the settings file is read in the query's round.
+    // The files are listed once, by the host, before the plan; task facts and rules both use that listing.
     expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
-    expect(stats.requests.map((request) => request.path.replace(/\?.*$/, ''))).toEqual(['/graphql', `/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`]);
+    expect(stats.requests.map((request) => request.path.replace(/\?.*$/, ''))).toEqual([`/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`, '/graphql']);
     // The same scope: links in the context carry the API base URL.
     const rest = await pullRequestTask(scope, 'rest');
     const comparable = (of: typeof turn) => ({ ...of, providers: of.providers.map(({ durationMs: _, ...outcome }) => outcome) });

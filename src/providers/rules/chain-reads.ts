@@ -4,26 +4,31 @@
  * followed (a focus path that took a nearer directory's chain, directories past the bound).
  */
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
-import type { ReadChainFile } from './chain-entries.ts';
+import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
+import type { ReadChainFile } from './chain-pieces.ts';
 import type { ChainFile, FocusChains } from './focus-chains.ts';
 
-/** Reads every found file in parallel; what cannot be read as text is a note, a failed read a failure. */
+/** Reads every found file in parallel; what cannot be read as text is a note and a verdict, a failed read a failure. */
 export async function readChainFiles(
   snapshot: Snapshot,
   files: readonly ChainFile[],
   maxBytes: number,
   signal: AbortSignal,
-): Promise<{ texts: ReadChainFile[]; notes: string[] }> {
+): Promise<{ texts: ReadChainFile[]; notes: string[]; verdicts: RuleVerdictInput[] }> {
   const reads = await Promise.all(files.map((file) => snapshot.read(file.path, { maxBytes, signal })));
   const texts: ReadChainFile[] = [];
   const notes: string[] = [];
+  const verdicts: RuleVerdictInput[] = [];
   reads.forEach((read, i) => {
     const file = files[i];
     if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
     if (read.status === 'ok' && file) texts.push({ file, read });
-    else if (read.status !== 'ok') notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
+    else if (read.status !== 'ok') {
+      notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
+      verdicts.push({ path: read.path, format: 'directory-file', verdict: 'not-applied', reason: describeUnreadable(read) });
+    }
   });
-  return { texts, notes };
+  return { texts, notes, verdicts };
 }
 
 /** Focus paths that took a nearer directory's chain, directories past the bound, directories that could not be listed. */
@@ -38,7 +43,7 @@ export function focusNotes(chains: FocusChains, maxDirectories: number): string[
   return [...notes, ...chains.problems.map((problem) => `left out ${problem}`)];
 }
 
-function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' }>): string {
+export function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' }>): string {
   switch (read.status) {
     case 'missing':
       return 'not in the tree at this commit';

@@ -8,11 +8,12 @@
  */
 import type { ProviderRequest, ProviderResult } from '../../context/provider.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { chainEntries } from './chain-entries.ts';
+import { buildRules } from './build-rules.ts';
 import { boundNotice, budgetNotice } from './chain-notices.ts';
-import { readFocusChains } from './focus-chains.ts';
+import { chainPieces } from './chain-pieces.ts';
 import { focusNotes, readChainFiles } from './chain-reads.ts';
 import type { RulesConfig } from './config.ts';
+import { readFocusChains } from './focus-chains.ts';
 
 export async function laterTurnRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot): Promise<ProviderResult> {
   const { task, moved, history, config, budget, signal } = request;
@@ -38,11 +39,12 @@ export async function laterTurnRules(request: ProviderRequest<RulesConfig>, snap
     if (as !== undefined) notes.push(`${text.path} has the same content as ${as}, given on an earlier turn`);
     return as === undefined;
   });
-  const made = chainEntries(snapshot, fresh, { budget, maxFileBytes: config.maxFileBytes, order: moved.paths, shareable: false });
+  const chain = chainPieces(fresh, { order: moved.paths, maxFileBytes: config.maxFileBytes, shareable: false });
+  const made = await buildRules({ snapshot, ranked: chain.ranked, pieces: [], verdicts: [...chain.verdicts, ...read.verdicts], config, budget, signal });
   notes.push(...made.notes);
   if (made.entries.length === 0) notes.push(`the ${moved.paths.length} new focus ${moved.paths.length === 1 ? 'path brings' : 'paths bring'} no rules the model was not given`);
   const notices: NonNullable<ProviderResult['notices']> = [];
   if (chains.cut.length > 0) notices.push({ text: boundNotice(chains.cut, config.maxDirectories), stability: 'task' });
   if (made.dropped.length > 0) notices.push({ text: budgetNotice(made.dropped, budget), stability: 'task' });
-  return { entries: made.entries, notes, notices };
+  return { entries: made.entries, notes, notices, verdicts: made.verdicts };
 }

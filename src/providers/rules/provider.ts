@@ -1,24 +1,36 @@
 /**
  * @module providers/rules/provider
- * Repository rules: the instruction file of every directory on the chains of the task's working
- * directory and focus paths (chain.ts), read at the pinned commit (a pull request's trusted
- * base), general before specific, each file with a fair share of the budget (chain-budget.ts).
- * What the working directory's chain gives is commit-stable: every task on one commit and
- * working directory gets the same bytes, the prefix those tasks share; what only focus paths
- * bring is task-stable and renders after it (chain-entries.ts).
+ * Repository rules, read at the pinned commit (a pull request's trusted base): the instruction
+ * file of every directory on the chains of the task's working directory and focus paths
+ * (chain.ts, focus-chains.ts), general before specific, then the other instruction formats
+ * (Copilot, Cursor, Claude rules; see format-rules), each file's `@path` imports right after it
+ * where its tool defines them, and the index of agent-requested rules. Every piece shares the
+ * budget max-min fairly, the file nearest to each focus path kept longest (rule-entries), and
+ * every file found gets a verdict. What the working directory's chain gives, and what applies
+ * whatever the task touches, is commit-stable: every task on one commit and working directory
+ * gets the same bytes, the prefix those tasks share; what only focus paths bring is task-stable
+ * and renders after it.
  *
  * Later turns (`turns: 'moved'`): when the host recorded new focus paths for the turn, the files
- * their chains bring that the model was not given on an earlier turn (later-turn.ts).
+ * their chains bring and the scoped rules they newly match, that the model was not given on an
+ * earlier turn (later-turn.ts).
  */
 import { FOCUS_LIMITS, pullRequestFocus } from '../../context/focus.ts';
-import { defineProvider, type Provider, type ProviderRequest, type ProviderResult } from '../../context/provider.ts';
+import { defineProvider, type Provider, type ProviderRequest, type ProviderResult, type TaskView } from '../../context/provider.ts';
+import type { ReadPlan } from '../../sources/read-plan.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
+import { buildRules } from './build-rules.ts';
 import { focusDirectories } from './chain.ts';
-import { chainEntries } from './chain-entries.ts';
 import { boundNotice, budgetNotice, leftOutNotice, unlistedNotice } from './chain-notices.ts';
+import { chainPieces } from './chain-pieces.ts';
 import { focusNotes, readChainFiles } from './chain-reads.ts';
-import { RulesConfigSchema, type RulesConfig } from './config.ts';
+import { RULES_LIMITS, RulesConfigSchema, type RulesConfig } from './config.ts';
 import { readFocusChains } from './focus-chains.ts';
+import { gatherFormatRules } from './format-rules.ts';
+import { CLAUDE_RULES_DIR } from './formats/claude-rules.ts';
+import { COPILOT_INSTRUCTIONS } from './formats/copilot.ts';
+import { cursorRulesDir, LEGACY_CURSOR_RULES } from './formats/cursor.ts';
+import { GITHUB_INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX } from './formats/github-instructions.ts';
 import { laterTurnRules } from './later-turn.ts';
 
 export { DEFAULT_RULE_FILES, RulesConfigSchema, type RulesConfig } from './config.ts';
@@ -33,7 +45,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     name: 'rules',
     category: 'rules',
     config: RulesConfigSchema,
-    limits: ['maxFileBytes', 'maxDirectories'],
+    limits: [...RULES_LIMITS],
     requires: ['repo:read'],
     turns: 'moved',
     timeoutMs: options.timeoutMs ?? 5_000,
@@ -41,8 +53,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     // The first files of a pull request are focus paths (context/focus).
     pullRequestFilesNeeded: () => FOCUS_LIMITS.pullRequestFiles,
     plan({ task, config, focusFiles }) {
-      const { dirs } = focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: config.maxDirectories });
-      return { dirs, files: dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), walks: [] };
+      return rulesReadPlan(task, config, focusFiles);
     },
     run(request) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
@@ -52,14 +63,35 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
   });
 }
 
+/**
+ * The directory files of every focus chain, and the formats' files and directories (nested
+ * `.cursor/rules` along the same chains), said ahead so a GitHub task reads them all in its one
+ * query. Turned-off formats are still listed: their files get a verdict saying so.
+ */
+export function rulesReadPlan(task: TaskView, config: RulesConfig, focusFiles: readonly string[] = []): ReadPlan {
+  const { dirs } = focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: config.maxDirectories });
+  const depth = config.maxRuleDepth;
+  const walk = (prefix: string, suffixes: readonly string[]) => ({ prefix, depth, read: [], readSuffixes: suffixes, readFrom: 0, unbounded: false });
+  return {
+    dirs: [...dirs, '.github'],
+    files: [...dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), COPILOT_INSTRUCTIONS, LEGACY_CURSOR_RULES],
+    walks: [walk(GITHUB_INSTRUCTIONS_DIR, [INSTRUCTIONS_SUFFIX]), walk(CLAUDE_RULES_DIR, ['.md']), ...dirs.map((dir) => walk(cursorRulesDir(dir), ['.mdc', '.md']))],
+  };
+}
+
 async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot): Promise<ProviderResult> {
   const { task, config, budget, signal } = request;
   const focused = task.focusPaths.length > 0 || task.pullRequest !== undefined;
-  const chains = await readFocusChains(snapshot, { cwd: task.cwd, focusPaths: task.focusPaths, focusFiles: request.focusFiles, filenames: config.filenames, maxDirectories: config.maxDirectories }, signal);
-  const { texts, notes } = await readChainFiles(snapshot, chains.files, config.maxFileBytes, signal);
-  notes.unshift(...focusNotes(chains, config.maxDirectories));
-  const made = chainEntries(snapshot, texts, { budget, maxFileBytes: config.maxFileBytes, order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], shareable: true });
-  notes.push(...made.notes);
+  const readChains = async () => {
+    const chains = await readFocusChains(snapshot, { cwd: task.cwd, focusPaths: task.focusPaths, focusFiles: request.focusFiles, filenames: config.filenames, maxDirectories: config.maxDirectories }, signal);
+    return { chains, read: await readChainFiles(snapshot, chains.files, config.maxFileBytes, signal) };
+  };
+  // Both read from the same planned part of the tree, so neither waits for the other.
+  const [{ chains, read }, formats] = await Promise.all([readChains(), gatherFormatRules({ snapshot, task, focusFiles: request.focusFiles, config, signal })]);
+  const notes = [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes];
+  const chain = chainPieces(read.texts, { order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], maxFileBytes: config.maxFileBytes, shareable: true });
+  const built = await buildRules({ snapshot, ranked: chain.ranked, pieces: formats.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...formats.verdicts], config, budget, signal });
+  notes.push(...built.notes);
 
   const stability = focused ? ('task' as const) : ('commit' as const);
   const notices: NonNullable<ProviderResult['notices']> = [];
@@ -76,8 +108,7 @@ async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: S
     }
   }
   if (chains.cut.length > 0) notices.push({ text: boundNotice(chains.cut, config.maxDirectories), stability });
-  if (made.dropped.length > 0) notices.push({ text: budgetNotice(made.dropped, budget), stability });
-  if (made.entries.length === 0 && chains.files.length === 0) notes.push(`no ${config.filenames.join(', ')} on the chains of ${task.cwd || '.'}${task.focusPaths.length > 0 ? ` and ${task.focusPaths.length} focus paths` : ''}`);
-  return { entries: made.entries, notes, notices };
+  if (built.dropped.length > 0) notices.push({ text: budgetNotice(built.dropped, budget), stability });
+  if (chains.files.length === 0 && formats.pieces.length === 0) notes.push(`no ${config.filenames.join(', ')} on the chains of ${task.cwd || '.'}${task.focusPaths.length > 0 ? ` and ${task.focusPaths.length} focus paths` : ''}`);
+  return { entries: built.entries, notes, notices, verdicts: built.verdicts };
 }
-

@@ -9,16 +9,21 @@ import type { EntryInput } from '../../context/entry.ts';
 import type { ProviderRequest, ProviderResult } from '../../context/provider.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import type { SkillsConfig } from './config.ts';
-import { cachedSkillIndex } from './index-cache.ts';
 import { selectedEntry } from './selected-entry.ts';
 import { listSelected, readSelected } from './selected-reads.ts';
 import { selectSkills } from './select.ts';
+import { compareSkills } from './skill-index.ts';
+import { loadIndexes } from './task-indexes.ts';
 
 export async function laterTurnSkills(request: ProviderRequest<SkillsConfig>, snapshot: Snapshot): Promise<ProviderResult> {
-  const { moved, history, cache, config, budget, signal } = request;
+  const { task, moved, history, cache, config, budget, signal } = request;
   if (moved.skills.length === 0) return { entries: [], notes: [`no skills asked for on turn ${request.turn}`] };
-  const { index, files } = await cachedSkillIndex(cache, snapshot, config, signal);
-  const selection = selectSkills(index.skills, '', moved.skills);
+  // The indexes turn 0 read (cached), so a skill found along a focus chain can be asked for too.
+  const { shared, focus } = await loadIndexes(cache, snapshot, config, task, signal);
+  const sharedPaths = new Set(shared.index.skills.map((skill) => skill.path));
+  const all = [...shared.index.skills, ...(focus ? focus.index.skills.filter((skill) => !sharedPaths.has(skill.path)) : [])].sort(compareSkills);
+  const files = new Map([...(focus?.files ?? []), ...shared.files]);
+  const selection = selectSkills(all, '', moved.skills);
   const notes = [...selection.warnings];
   const given = new Map(history.flatMap((entry) => (entry.category === 'skills' && entry.source.path !== undefined ? [[entry.source.path, entry.turn] as const] : [])));
   const wanted = selection.selected.filter((skill) => {
