@@ -108,6 +108,41 @@ describe('POST /tasks/:id/paths', () => {
     expect(two.items.map((item) => item.id)).toEqual([TASK_ITEM_ID, contextItemId(1)]);
   });
 
+  it('gives the next turn the scoped rules a new path newly matches (Copilot applyTo, Cursor globs, Claude paths), each once, with verdicts', async () => {
+    const remote = await createTestRemote({
+      ...MONOREPO,
+      '.github/instructions/web.instructions.md': '---\napplyTo: "packages/web/**"\n---\nCopilot web: use the design tokens.\n',
+      '.github/instructions/api.instructions.md': '---\napplyTo: "packages/api/**"\n---\nCopilot api: errors are typed.\n',
+      '.cursor/rules/widgets.mdc': '---\nglobs: "packages/web/src/widgets/**"\nalwaysApply: false\n---\nCursor widgets: one story per widget.\n',
+      '.cursor/rules/always.mdc': '---\nalwaysApply: true\n---\nCursor: keep functions short.\n',
+      'packages/web/.cursor/rules/nested.mdc': '---\nalwaysApply: true\n---\nCursor nested web: no default exports.\n',
+      '.claude/rules/web.md': '---\npaths: packages/web/**/*.tsx\n---\nClaude web: no inline styles.\n',
+    });
+    const id = await readyTask(remote, { cwd: 'packages/api' });
+    const first = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
+    expect(rulesOf(first)).toEqual(expect.arrayContaining(['.github/instructions/api.instructions.md', '.cursor/rules/always.mdc']));
+    expect(rulesOf(first)).not.toContain('.github/instructions/web.instructions.md');
+
+    expect((await api('POST', `/tasks/${id}/paths`, { body: { paths: ['packages/web/src/app.tsx'] } })).status).toBe(201);
+    const one = await turn(id, 1);
+    expect(rulesOf(one)).toEqual(['packages/web/AGENTS.md', 'packages/web/.cursor/rules/nested.mdc', '.claude/rules/web.md', '.github/instructions/web.instructions.md']);
+    const verdicts = one.providers.find((p) => p.name === 'rules')?.verdicts ?? [];
+    expect(verdicts.map((v) => [v.path, v.verdict, v.reason])).toEqual(
+      expect.arrayContaining([
+        ['.github/instructions/web.instructions.md', 'applied', 'applyTo "packages/web/**" matched packages/web/src/app.tsx'],
+        ['.claude/rules/web.md', 'applied', expect.stringContaining('matched packages/web/src/app.tsx')],
+      ]),
+    );
+    // Given on turn 0, or matching nothing the new path is: never in the later turn.
+    for (const path of ['.cursor/rules/always.mdc', '.github/instructions/api.instructions.md', '.cursor/rules/widgets.mdc']) expect(verdicts.map((v) => v.path)).not.toContain(path);
+
+    expect((await api('POST', `/tasks/${id}/paths`, { body: { paths: ['packages/web/src/widgets/button.tsx'] } })).status).toBe(201);
+    const two = await turn(id, 2);
+    // The widgets' own chain file and the Cursor rule whose globs only this path matches; what turn 1 gave is not repeated.
+    expect(rulesOf(two)).toEqual(['packages/web/src/widgets/AGENTS.md', '.cursor/rules/widgets.mdc']);
+    expect(two.providers.find((p) => p.name === 'rules')?.reason).toContain('.claude/rules/web.md was given on turn 1');
+  });
+
   it('appends nothing when the new paths bring no rules the model was not given', async () => {
     const remote = await createTestRemote(MONOREPO);
     const id = await readyTask(remote, { cwd: 'packages/web' });
