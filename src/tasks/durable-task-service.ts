@@ -15,7 +15,8 @@ export function durableTaskService(env: Env): TaskService {
       // A trigger that maps an event to a bad request is answered 400 naming the field, not 500.
       const request = parseWith(TaskRequestSchema, input);
       const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
-      return env.TASKS.get(id).create(request);
+      // A keyed create is a trigger's delivery: its sender waits for the answer, the index need not.
+      return env.TASKS.get(id).create(request, { indexReport: options?.idempotencyKey ? 'with-assembly' : 'now' });
     },
     async amend(taskId, tenant, post) {
       const stub = taskStub(env, taskId);
