@@ -16,7 +16,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const PARAMS = ['limit', 'cursor', 'status', 'origin', 'repo'] as const;
 
-const ListQuerySchema = z.object({
+export const TaskListQuerySchema = z.object({
   limit: decimalParam(MAX_LIMIT)
     .pipe(z.number().min(1, `must be between 1 and ${MAX_LIMIT}`))
     .default(DEFAULT_LIMIT),
@@ -37,7 +37,7 @@ const ListQuerySchema = z.object({
     .regex(/^[^\p{Cc}\s]+$/u, 'must be owner/name or a git URL, without spaces or control characters')
     .optional(),
 });
-export type ListQuery = z.output<typeof ListQuerySchema>;
+export type ListQuery = z.output<typeof TaskListQuerySchema>;
 
 /**
  * @example
@@ -52,5 +52,5 @@ export function parseListQuery(queries: Readonly<Record<string, readonly string[
     const [value] = given;
     if (value !== undefined && value !== '') values[name] = value;
   }
-  return parseWith(ListQuerySchema, values);
+  return parseWith(TaskListQuerySchema, values);
 }
