@@ -50,6 +50,14 @@ const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export type CreateResult = { id: string; status: TaskStatus; created: boolean };
+export interface CreateOptions {
+  /**
+   * `with-assembly`: answer as soon as the task is stored; the tenant's index first hears of it
+   * from the assembly the alarm starts (a webhook's accept path, which GitHub times). `now`
+   * (the default): before answering, so the API's own task list shows what it just created.
+   */
+  indexReport?: 'now' | 'with-assembly';
+}
 type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
@@ -110,15 +118,16 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
-  async create(input: TaskRequestInput, agent: AgentConfig): Promise<CreateResult> {
+  async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
     const id = this.ctx.id.toString();
     const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
-    await this.#reportToIndex();
+    if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
     return { id, status: 'pending', created: true };
   }
 
