@@ -64,7 +64,7 @@ describe('links from where a task was started', () => {
 });
 
 describe('tenant grants (TENANT_GRANTS)', () => {
-  it('let a granted API tenant list and read a webhook task, but not change it', async () => {
+  it('let a granted API tenant list and read a webhook task, but not change it (turns, transcript, mailbox, knowledge)', async () => {
     const taskId = await pullRequestTask();
     const listed = await api('GET', '/tasks?origin=github', { tenant: 'acme' });
     expect(listed.status).toBe(200);
@@ -89,6 +89,13 @@ describe('tenant grants (TENANT_GRANTS)', () => {
     expect(turn.json.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('may read it through a grant but not change it') });
     const appended = await api('POST', `/tasks/${taskId}/transcript`, { tenant: 'acme', body: { items: [{ type: 'message', id: 'm1', role: 'assistant', content: 'hi' }] } });
     expect(appended.status).toBe(403);
+    // Knowledge recorded from the task is a change too: a grant reads, and writes nothing anywhere.
+    const statement = `Learned through a grant ${crypto.randomUUID()}`;
+    const learned = await api('POST', `/tasks/${taskId}/knowledge`, { tenant: 'acme', body: { statement } });
+    expect(learned.status).toBe(403);
+    expect(learned.json.error).toMatchObject({ code: 'forbidden', message: `task ${taskId} belongs to ${installation}; api:acme may read it through a grant but not change it` });
+    const kept = await api('GET', `/knowledge?repo=${fx.owner}/${fx.repo}&limit=200`, { tenant: 'acme' });
+    expect(JSON.stringify(kept.json)).not.toContain(statement);
     expect(await settledTask(taskId, installation)).toMatchObject({ turns: [expect.objectContaining({ turn: 0 })] });
   });
 
