@@ -10,6 +10,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
+import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -70,7 +71,7 @@ export class TaskObject extends DurableObject<Env> {
       registry: createDefaultRegistry(),
       deployment: config.PROVIDER_CONFIG,
       knowledgeFor: (request) => {
-        const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
+        const found = knowledgeScope(request.tenant, request.repo, repositoryPolicy(config));
         return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
       },
     };

@@ -18,6 +18,7 @@ import { DUE_WITHIN_DAYS } from '../knowledge/review.ts';
 import { knowledgeScope } from '../knowledge/scope.ts';
 import { addDays, utcDate } from '../lib/utc-date.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
+import { repositoryPolicy } from '../tasks/repository-identity.ts';
 import { RepoSchema } from '../tasks/task-request.ts';
 import { DescribeResultSchema } from '../tasks/task-results.ts';
 import type { RouteDeps } from './deps.ts';
@@ -37,7 +38,7 @@ export function knowledgeRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
   const today = () => utcDate(deps.now());
   const scopeOf = (env: Env, tenant: string, repo: string) => {
-    const found = knowledgeScope(tenant, repo, getConfig(env).GITHUB_API_URL);
+    const found = knowledgeScope(tenant, repo, repositoryPolicy(getConfig(env)));
     if (!found.ok) throw new ApiError('bad_request', `repo: ${found.reason}`);
     return found.scope;
   };

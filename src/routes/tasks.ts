@@ -23,7 +23,8 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
-import { gitHostAllowed, isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
+import { repositoryIdentity, repositoryPolicy } from '../tasks/repository-identity.ts';
+import { isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
@@ -123,12 +124,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       }
     }
     const config = getConfig(c.env);
-    if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
-      throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
-    }
-    if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
-      throw new ApiError('bad_request', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them');
-    }
+    // The deployment's rules for names (git hosts, served local repositories), as every route that takes a repository applies them.
+    const named = repositoryIdentity(body.repo, repositoryPolicy(config));
+    if (!named.ok) throw new ApiError('bad_request', `repo: ${named.reason}`);
     // REST tasks read owner/name with the host token; without one the task could only fail later.
     if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');

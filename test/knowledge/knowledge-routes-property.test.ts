@@ -21,7 +21,7 @@ const kind = fc.constantFrom(...KNOWLEDGE_KINDS);
 const json = fc.jsonValue({ maxDepth: 2 });
 
 const validCreate = fc.record(
-  { repo: fc.constantFrom('acme/fuzz', 'Acme/Fuzz-Two', 'https://git.example.test/team/fuzz.git'), kind, statement, source, paths, reviewBy },
+  { repo: fc.constantFrom('acme/fuzz', 'Acme/Fuzz-Two', 'http://127.0.0.1:9/team/fuzz.git', 'file:///srv/checkouts/one'), kind, statement, source, paths, reviewBy },
   { requiredKeys: ['repo', 'kind', 'statement', 'source'] },
 );
 const validEdit = fc.record({ statement, paths, source, reviewBy }, { requiredKeys: [] }).filter((body) => Object.keys(body).length > 0);
