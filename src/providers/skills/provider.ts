@@ -50,6 +50,10 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     category: 'skills',
     config: SkillsConfigSchema,
     limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxBundledFiles', 'maxBundledDepth'],
+    uncapped: {
+      maxSelectedTokens: 'tokens of the budget, which the host caps: a selected skill never gets more than its share of it',
+      minIndexTokens: 'tokens of the budget, which the host caps, and at most half of it',
+    },
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
