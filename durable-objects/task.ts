@@ -17,7 +17,7 @@ import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequest
 import type { AppendResult, FreshnessResult, MailboxResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
-import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
+import { MAX_TRANSCRIPT_BYTES } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
@@ -135,7 +135,7 @@ export class TaskObject extends DurableObject<Env> {
     }
     if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
     if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
-    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcriptBytes() >= MAX_TRANSCRIPT_BYTES) {
+    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcript.bytes() >= MAX_TRANSCRIPT_BYTES) {
       // Host context items count too; past the cap no new turn may add one.
       return { status: 'conflict', message: `the transcript holds its cap of ${MAX_TRANSCRIPT_BYTES} bytes; turn ${turn} cannot begin (start a new task with parentTaskId to continue)` };
     }
@@ -147,6 +147,7 @@ export class TaskObject extends DurableObject<Env> {
       return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
     }
     if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
+    if (result.status === 'too-large') return { status: 'conflict', message: `turn ${turn} cannot begin: its context item: ${result.message}` };
     if (result.status === 'not-found') return result;
     return this.readTurn(tenant, turn);
   }
@@ -167,20 +168,8 @@ export class TaskObject extends DurableObject<Env> {
     const problem = checkPairing(this.#store.toolItems(), items);
     if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
     // All or nothing, and only what is new counts: a retried batch is duplicates, never too large.
-    const fresh = new Map<string, TranscriptItem>();
-    for (const item of items) if (!fresh.has(item.id) && !this.#store.hasItem(item.id)) fresh.set(item.id, item);
-    const adding = [...fresh.values()].reduce((sum, item) => sum + storedItemBytes(item), 0);
-    const stored = this.#store.transcriptBytes();
-    if (adding > 0 && stored + adding > MAX_TRANSCRIPT_BYTES) {
-      return {
-        status: 'too-large',
-        message: `appending ${adding} bytes would bring the transcript to ${stored + adding}, over its cap of ${MAX_TRANSCRIPT_BYTES} bytes; nothing was appended (start a new task with parentTaskId to continue)`,
-      };
-    }
-    const appended: string[] = [];
-    const duplicates: string[] = [];
-    for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
-    return { status: 'ok', appended, duplicates };
+    const written = this.#store.transcript.append(items, current);
+    return written.status === 'ok' ? { status: 'ok', appended: written.appended, duplicates: written.duplicates } : written;
   }
 
   /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
@@ -247,7 +236,8 @@ export class TaskObject extends DurableObject<Env> {
         await this.#finish('ready', null);
         return { status: 'ok', turn: turnView(result.record, result.record, this.#store.requestTranscript(0, result.record.item?.id ?? null)) };
       }
-      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : 'task not found';
+      // A task item over the cap (follow-ups filled the transcript first) would be over it on every retry.
+      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : result.status === 'too-large' ? `its task item: ${result.message}` : 'task not found';
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
       if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {
