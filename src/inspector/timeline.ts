@@ -1,8 +1,10 @@
 /**
  * @module inspector/timeline
- * The transcript as a timeline: every item in order with its id, type, role and turn, the
+ * The transcript as a timeline: its items in order with their id, type, role and turn, the
  * host's own items marked (the task, later context, mailbox follow-ups), and a bounded preview
- * of what it says. Host items that a turn's anatomy already shows point there instead.
+ * of what each says. Host items that a turn's anatomy already shows point there instead. A page
+ * shows `TIMELINE_PAGE_ITEMS` of them, so however much the transcript holds the page stays
+ * bounded; the others are a link away.
  */
 import { HOST_ITEM_PREFIX, messageView, TASK_ITEM_ID } from '../context/transcript.ts';
 import type { TimelineItem } from '../tasks/inspection.ts';
@@ -10,6 +12,20 @@ import { bounded, type SectionText } from './anatomy.ts';
 
 /** Characters of an item the timeline shows; the turn API serves it whole. */
 export const PREVIEW_CHARS = 2_000;
+/** Items one page of the timeline shows. */
+export const TIMELINE_PAGE_ITEMS = 100;
+
+/** One page of the timeline: `from` is the index of its first item in the transcript. */
+export interface TimelinePage {
+  entries: TimelineEntry[];
+  from: number;
+  total: number;
+  /** Where the pages before and after start, when there are any. */
+  previous?: number | undefined;
+  next?: number | undefined;
+  /** Where the last page starts. */
+  last: number;
+}
 
 export type TimelineMark = 'task' | 'context' | 'mailbox' | 'host';
 
@@ -32,6 +48,22 @@ function mark(id: string, type: string): TimelineMark | null {
   if (type === 'context') return 'context';
   if (id.startsWith(`${HOST_ITEM_PREFIX}mailbox:`)) return 'mailbox';
   return id.startsWith(HOST_ITEM_PREFIX) ? 'host' : null;
+}
+
+/** The page of the timeline that starts at `from` (clamped to the last page). */
+export function timelinePage(transcript: readonly TimelineItem[], anatomyTurns: ReadonlyMap<string, number>, from = 0): TimelinePage {
+  const total = transcript.length;
+  const last = total === 0 ? 0 : Math.floor((total - 1) / TIMELINE_PAGE_ITEMS) * TIMELINE_PAGE_ITEMS;
+  const start = Math.min(Math.max(0, from), last);
+  const end = Math.min(total, start + TIMELINE_PAGE_ITEMS);
+  return {
+    entries: timelineEntries(transcript.slice(start, end), anatomyTurns),
+    from: start,
+    total,
+    previous: start > 0 ? Math.max(0, start - TIMELINE_PAGE_ITEMS) : undefined,
+    next: end < total ? end : undefined,
+    last,
+  };
 }
 
 export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurns: ReadonlyMap<string, number>): TimelineEntry[] {
