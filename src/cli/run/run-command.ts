@@ -17,6 +17,7 @@ import { resolveAgent } from '../../context/agents.ts';
 import type { AssembledTurn } from '../../context/turn.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
 import { isValidRefName } from '../../sources/git/ref-name.ts';
+import { commitProblem } from '../../sources/git/verify-commit.ts';
 import { failedProviders, unknownSkills, worktreeWarnings, type CliIo } from '../context-command.ts';
 import { formatTurn, warningLines } from '../format.ts';
 import { openLocalRepository } from '../open-local.ts';
@@ -69,16 +70,28 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     return opened.exit;
   }
   const { source, commit, cwd, root } = opened;
+  const where = await locateGitdir(fsPromises, root);
+  if (!where.ok) {
+    io.stderr(`groundwork run: ${where.reason}\n`);
+    return RUN_EXIT.failed;
+  }
+  // The Worker will fetch the whole commit: a repository that cannot serve it is said here, once,
+  // naming what is missing, instead of a pack the Worker's git client calls corrupted.
+  const unservable = options.untrusted ? undefined : commitProblem(where.gitdir, root, commit);
+  if (unservable !== undefined) {
+    io.stderr(`groundwork run: cannot read ${root}: ${unservable}\n`);
+    return RUN_EXIT.failed;
+  }
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, []);
+  const unreadable = source.unreadable?.();
+  if (unreadable !== undefined) {
+    io.stderr(`groundwork run: cannot read ${root}: ${unreadable}\n`);
+    return RUN_EXIT.failed;
+  }
   for (const warning of [...opened.warnings, ...worktree]) io.stderr(`warning: ${warning}\n`);
   const bundle = findWorkerBundle();
   if (!bundle.ok) {
     io.stderr(`groundwork run: ${bundle.reason}\n`);
-    return RUN_EXIT.failed;
-  }
-  const where = await locateGitdir(fsPromises, root);
-  if (!where.ok) {
-    io.stderr(`groundwork run: ${where.reason}\n`);
     return RUN_EXIT.failed;
   }
   const stateDir = options.state ? resolve(options.state) : join(root, '.groundwork', 'state');
