@@ -19,6 +19,7 @@ import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { cliTaskSettings } from './task-settings.ts';
+import { jsonOutput } from './json-output.ts';
 import { terminalText } from './terminal-text.ts';
 import { openLocalRepository, type OpenedLocal } from './open-local.ts';
 import { uncommittedChanges } from './worktree-changes.ts';
@@ -85,8 +86,8 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
   }
   const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
   for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
-  if (options.format) io.stdout(`${JSON.stringify(formatRequest(options.format, await promptFromTurn(turn)).body, null, 2)}\n`);
-  else io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
+  if (options.format) io.stdout(jsonOutput(formatRequest(options.format, await promptFromTurn(turn)).body));
+  else io.stdout(options.json ? jsonOutput(turn) : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
 }
 

@@ -24,6 +24,7 @@ import { FRESHNESS_USAGE, parseFreshnessArgs } from './freshness-args.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { openLocalRepository } from './open-local.ts';
 import { cliTaskSettings } from './task-settings.ts';
+import { jsonOutput } from './json-output.ts';
 import { terminalText } from './terminal-text.ts';
 
 export const FRESHNESS_EXIT = { fresh: 0, unchecked: 1, usage: 2, stale: 3 } as const;
@@ -88,7 +89,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
     return FRESHNESS_EXIT.unchecked;
   }
 
-  stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+  stdout(options.json ? jsonOutput(report) : `${formatReport(report)}\n`);
   if (report.current === null || report.sources.some((check) => check.status === 'unverifiable')) return FRESHNESS_EXIT.unchecked;
   return report.sources.some((check) => check.status !== 'unchanged') ? FRESHNESS_EXIT.stale : FRESHNESS_EXIT.fresh;
 }

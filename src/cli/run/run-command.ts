@@ -20,6 +20,7 @@ import { isValidRefName } from '../../sources/git/ref-name.ts';
 import { commitProblem } from '../../sources/git/verify-commit.ts';
 import { failedProviders, unknownSkills, worktreeWarnings, type CliIo } from '../context-command.ts';
 import { formatTurn, warningLines } from '../format.ts';
+import { jsonOutput } from '../json-output.ts';
 import { openLocalRepository } from '../open-local.ts';
 import { createApiClient } from './api-client.ts';
 import { followTask } from './follow-task.ts';
@@ -152,7 +153,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const [first] = turns;
     const notices = first ? [...unknownSkills(first, options.skill), ...failedProviders(first)] : [];
     for (const line of [...notices.map((notice) => `warning: ${notice}`), ...turns.flatMap(warningLines)]) io.stderr(`${line}\n`);
-    if (options.json) io.stdout(`${JSON.stringify(turns.length === 1 ? turns[0] : turns, null, 2)}\n`);
+    if (options.json) io.stdout(jsonOutput(turns.length === 1 ? turns[0] : turns));
     else io.stdout(`${turns.map(formatTurn).join('\n\n')}\n`);
 
     if (options.keep) {
