@@ -17,13 +17,14 @@
 import { z } from 'zod';
 import { parseYaml12 } from '../../lib/yaml-1.2.ts';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
-import { withDeadline } from '../deadline.ts';
+import { withDeadline, type Deadlined } from '../deadline.ts';
 import { fieldPath } from '../zod-issues.ts';
 import type { SettingsLayer } from './layer.ts';
 import { REPOSITORY_SETTINGS_FILE } from './report.ts';
 
 /** Bytes read of the file; a settings file has no reason to be larger. */
 export const MAX_SETTINGS_BYTES = 16 * 1024;
+/** The read's own deadline for a host that gives no signal of its own (the CLI). */
 export const SETTINGS_READ_TIMEOUT_MS = 3_000;
 /** Problems named in one reason; the rest are counted. */
 const MAX_NAMED_ISSUES = 5;
@@ -36,14 +37,20 @@ export type RepositorySettings =
   | { status: 'failed'; reason: string };
 
 export interface ReadSettingsOptions {
+  /**
+   * The attempt's signal. Given without `timeoutMs`, the read waits under it alone: a repository's
+   * settings are not optional, and the read often shares the snapshot's read-ahead, which takes
+   * as long as it takes under load; the attempt's own deadline bounds both.
+   */
   signal?: AbortSignal;
   timeoutMs?: number;
 }
 
 /** `layerSchema` is the deployment's provider set's (see `settingsLayerSchema`). */
 export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.ZodType<SettingsLayer, unknown>, options: ReadSettingsOptions = {}): Promise<RepositorySettings> {
-  const timeoutMs = options.timeoutMs ?? SETTINGS_READ_TIMEOUT_MS;
-  const read = await withDeadline((signal) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, signal }), timeoutMs, { signal: options.signal });
+  const timeoutMs = options.timeoutMs ?? (options.signal ? undefined : SETTINGS_READ_TIMEOUT_MS);
+  const readFile = (signal: AbortSignal | undefined) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, ...(signal ? { signal } : {}) });
+  const read = timeoutMs === undefined ? await underSignal(readFile, options.signal) : await withDeadline(readFile, timeoutMs, { signal: options.signal });
   if (read.kind !== 'returned') {
     const why = read.kind === 'timed-out' ? `no answer within ${timeoutMs} ms` : read.kind === 'aborted' ? `aborted: ${read.reason}` : read.reason;
     return { status: 'failed', reason: `${REPOSITORY_SETTINGS_FILE} could not be read: ${why}` };
@@ -93,6 +100,16 @@ export function parseSettingsText(text: string, layerSchema: z.ZodType<SettingsL
     return { ok: false, reason: `${issues.slice(0, MAX_NAMED_ISSUES).join('; ')}${more}`, warnings };
   }
   return { ok: true, layer: file.data?.providers ?? {}, warnings };
+}
+
+/** The read under the caller's signal only, as `withDeadline` reports a step. */
+async function underSignal(step: (signal: AbortSignal | undefined) => Promise<ReadResult>, signal: AbortSignal | undefined): Promise<Deadlined<ReadResult>> {
+  try {
+    return { kind: 'returned', value: await step(signal) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message || error.name : String(error);
+    return signal?.aborted ? { kind: 'aborted', reason } : { kind: 'failed', reason };
+  }
 }
 
 function unreadable(read: Exclude<ReadResult, { status: 'ok' | 'missing' | 'failed' }>): string {
