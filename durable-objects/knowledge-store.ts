@@ -4,7 +4,7 @@
  * parsed with zod on the way out. Lists are keyset-paginated on a unique order, so a page never
  * repeats or skips a row that stays in the list while a client pages through it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KnowledgeSchema, type Knowledge } from '../src/context/knowledge.ts';
 import type { KnowledgeScopeName, ListFilter, PageKey } from '../src/knowledge/results.ts';
 

@@ -14,7 +14,7 @@
  *   `messages` view showed;
  * - a `message` or `context` item keeps its type; the old `tool` role on a message becomes `user`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import { TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 

@@ -11,7 +11,7 @@
  * Idempotent by the caller's key: the same key with the same sender and text returns the item
  * already appended; with different ones it is a conflict, never a second item.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_MAILBOX_ITEMS, MAX_MAILBOX_TEXT_CHARS, renderMailbox } from '../src/context/mailbox.ts';
 import { mailboxItemId, MailboxItemSchema, type MailboxItem } from '../src/context/transcript.ts';
 import { sha256Hex } from '../src/lib/sha256.ts';

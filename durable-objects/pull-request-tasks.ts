@@ -5,7 +5,7 @@
  * as long as a task is retained, since by then every task it names is gone too.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { z } from 'zod';
+import * as z from 'zod';
 import { getConfig } from '../src/env.ts';
 import type { Routed } from '../src/tasks/pull-request-index.ts';
 

@@ -4,15 +4,16 @@
  * zod on the way out, so a corrupt row is an error here rather than a surprise later. The
  * transcript is appended to only through `transcript` (see transcript-writer), never here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EarlierEntry } from '../src/context/provider.ts';
-import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
-import { ToolSchema } from '../src/context/agents.ts';
+import { AgentHashSchema, EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
+import { AgentConfigSchema, ToolSchema, type AgentConfig } from '../src/context/agents.ts';
 import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 import { TranscriptWriter } from './transcript-writer.ts';
+import { TurnUsageSchema, type TurnUsage } from '../src/tasks/turn-usage.ts';
 
 const TaskRowSchema = z.object({
   task_id: z.string(),
@@ -24,6 +25,11 @@ const TaskRowSchema = z.object({
   created_at: z.number(),
   updated_at: z.number(),
   expires_at: z.number(),
+  /** The agent configuration resolved when the task was created; null for tasks stored before it was kept. */
+  agent_config: z
+    .string()
+    .nullable()
+    .transform((text) => (text === null ? null : AgentConfigSchema.parse(JSON.parse(text)))),
 });
 export type TaskRow = z.output<typeof TaskRowSchema>;
 
@@ -36,6 +42,8 @@ export const TurnRecordSchema = z.object({
   /** The transcript item this turn appended; null for a turn n > 0 with nothing to say. */
   item: HostItemSchema.nullable(),
   agent: z.string(),
+  /** The agent configuration's hash (`agentHash`); absent on records stored before it was kept. */
+  agentHash: AgentHashSchema.optional(),
   commit: z.string().nullable(),
   /** The repository's identity; records stored before it was kept have none. */
   repository: z.string().nullable().default(null),
@@ -67,15 +75,16 @@ export class TaskStore {
     return row ? TaskRowSchema.parse(row) : undefined;
   }
 
-  insertTask(taskId: string, request: TaskRequest, now: number, expiresAt: number): void {
+  insertTask(taskId: string, request: TaskRequest, now: number, expiresAt: number, agent?: AgentConfig): void {
     this.#sql.exec(
-      `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at)
-       VALUES (1, ?, ?, 'pending', 0, ?, ?, ?)`,
+      `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at, agent_config)
+       VALUES (1, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
       taskId,
       JSON.stringify(request),
       now,
       now,
       expiresAt,
+      agent === undefined ? null : JSON.stringify(agent),
     );
   }
 
@@ -121,6 +130,24 @@ export class TaskStore {
 
   putTurn(record: TurnRecord): void {
     this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, JSON.stringify(record), record.createdAt);
+  }
+
+  /** What the model API reported for `turn`'s request, if a host posted it. */
+  usage(turn: number): TurnUsage | undefined {
+    const row = this.#sql.exec<{ record: string }>('SELECT record FROM usage WHERE turn = ?', turn).toArray()[0];
+    return row ? TurnUsageSchema.parse(JSON.parse(row.record)) : undefined;
+  }
+
+  /** Every turn's reported usage, by turn. */
+  usages(): Map<number, TurnUsage> {
+    const rows = this.#sql.exec<{ turn: number; record: string }>('SELECT turn, record FROM usage ORDER BY turn').toArray();
+    return new Map(rows.map((row) => [row.turn, TurnUsageSchema.parse(JSON.parse(row.record))]));
+  }
+
+  /** Records `usage` for `turn` unless one is recorded; returns the one that is. */
+  putUsage(turn: number, usage: TurnUsage, now: number): TurnUsage {
+    this.#sql.exec('INSERT INTO usage (turn, record, received_at) VALUES (?, ?, ?) ON CONFLICT(turn) DO NOTHING', turn, JSON.stringify(usage), now);
+    return this.usage(turn) ?? usage;
   }
 
   hasItem(id: string): boolean {

@@ -7,14 +7,20 @@
  */
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
-import { getConfig } from '../src/env.ts';
+import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
+import { getAgents, getConfig } from '../src/env.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, FreshnessResult, MailboxResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
+import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
+import { unfitFor } from '../src/checks/run-check.ts';
+import { CheckLogStore } from './check-log.ts';
+import { checkTask, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES } from '../src/context/transcript-limits.ts';
@@ -32,6 +38,8 @@ import { readBackFreshness } from './task-freshness.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
+import { storedAgent } from './stored-agent.ts';
+import { earlierTasksFor } from './task-history.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
@@ -43,6 +51,14 @@ const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export type CreateResult = { id: string; status: TaskStatus; created: boolean };
+export interface CreateOptions {
+  /**
+   * `with-assembly`: answer as soon as the task is stored; the tenant's index first hears of it
+   * from the assembly the alarm starts (a webhook's accept path, which GitHub times). `now`
+   * (the default): before answering, so the API's own task list shows what it just created.
+   */
+  indexReport?: 'now' | 'with-assembly';
+}
 type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
@@ -52,6 +68,9 @@ export class TaskObject extends DurableObject<Env> {
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   readonly #planDeps: TaskPlanDeps;
   readonly #index: TaskIndexSync;
+  readonly #checks: CheckLogStore;
+  readonly #checkDeps: TaskCheckDeps;
+  readonly #agents: ReturnType<typeof getAgents>;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -59,6 +78,7 @@ export class TaskObject extends DurableObject<Env> {
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
+    this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
       // A finished task stored before the index existed reports itself from its alarm.
@@ -66,6 +86,7 @@ export class TaskObject extends DurableObject<Env> {
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
     });
     const config = getConfig(env);
+    this.#agents = getAgents();
     this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
     this.#planDeps = {
       registry: createDefaultRegistry(),
@@ -75,6 +96,13 @@ export class TaskObject extends DurableObject<Env> {
         return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
       },
     };
+    this.#checkDeps = {
+      turns: () => this.#store.turns(),
+      log: this.#checks,
+      openSource: this.#openSource,
+      knowledgeFor: knowledgeLineage(durableKnowledgeService(env), repositoryPolicy(config)),
+      now: () => Date.now(),
+    };
     this.#ledger = new TurnLedger({
       store: this.#store,
       assemble: createTaskAssembler({
@@ -82,21 +110,25 @@ export class TaskObject extends DurableObject<Env> {
         openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
+        agents: this.#agents,
+        earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
         now: () => Date.now(),
         deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
     });
   }
 
-  async create(input: TaskRequestInput): Promise<CreateResult> {
+  /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
+  async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
     const id = this.ctx.id.toString();
     const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
+    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
-    await this.#reportToIndex();
+    if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
     return { id, status: 'pending', created: true };
   }
 
@@ -123,7 +155,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   #describe(task: TaskRow): TaskDescription {
-    return describeTask(task, this.#store, this.#mailbox.summary());
+    return describeTask(task, this.#store, this.#mailbox.summary(), this.#checks.log());
   }
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
@@ -180,6 +212,22 @@ export class TaskObject extends DurableObject<Env> {
     return this.#mailbox.post(post, Date.now());
   }
 
+  /**
+   * Records what the model API reported for turn `turn`'s request. Once per turn: the same report
+   * again answers the recorded one (a retried post), a different one is a conflict.
+   */
+  async reportUsage(tenant: string, turn: number, report: UsageReport): Promise<UsageResult> {
+    if (!this.#owned(tenant)) return { status: 'not-found' };
+    if (!this.#store.turn(turn)) return { status: 'conflict', message: `turn ${turn} has not begun; report usage for a turn whose request was sent` };
+    const usage = normaliseUsage(report, new Date().toISOString());
+    const known = this.#store.usage(turn);
+    if (known) {
+      if (sameUsage(known, usage)) return { status: 'ok', usage: known, duplicate: true };
+      return { status: 'conflict', message: `turn ${turn} already has usage reported at ${known.receivedAt} (${known.inputTokens} input tokens, ${known.cachedTokens} cached); a turn's request has one answer` };
+    }
+    return { status: 'ok', usage: this.#store.putUsage(turn, usage, Date.now()), duplicate: false };
+  }
+
   /** What changed since the task was pinned, for every source that reached the model; reads only. */
   async freshness(tenant: string): Promise<FreshnessResult> {
     // A read-back is a read: tenants granted the owner may ask too.
@@ -187,9 +235,27 @@ export class TaskObject extends DurableObject<Env> {
     return task ? this.#readBack(task) : { status: 'not-found' };
   }
 
+  /**
+   * Reads what one consequential action depends on (push, report-ci, merge, apply-knowledge) and
+   * records the answer. A read of the world, so granted tenants may ask too; it never touches the
+   * transcript or a turn.
+   */
+  async check(tenant: string, input: CheckRequestInput): Promise<CheckResultRpc> {
+    const task = this.#readable(tenant);
+    if (!task) return { status: 'not-found' };
+    const request = CheckRequestSchema.parse(input);
+    const commit = task.commit_sha;
+    if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
+    const unfit = unfitFor(task.request, request);
+    if (unfit) return { status: 'conflict', message: unfit };
+    return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#checkDeps) };
+  }
+
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const report = await readBackFreshness(task.request, task.commit_sha, { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() });
+    const agent = storedAgent(task, this.#agents);
+    const deps = { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() };
+    const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, deps);
     return { status: 'ok', report };
   }
 

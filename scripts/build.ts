@@ -8,11 +8,13 @@
  *   `minify`, nodejs_compat polyfills), plus the Miniflare options wrangler derives from
  *   wrangler.toml, so `groundwork run` starts the deployed bundle with the deployed bindings
  *   without loading wrangler at run time.
+ * - `docs/openapi.json` and its copy `dist/assets/openapi.json`: the HTTP API's OpenAPI document,
+ *   generated from the routes' zod schemas (src/openapi/), served by the Worker as an asset.
  * The Worker bundle (seconds) is rebuilt only when an input is newer than it; `--force` always.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -21,8 +23,24 @@ const dist = join(root, 'dist');
 const workerDir = join(dist, 'worker');
 const force = process.argv.includes('--force');
 
+await writeOpenApi();
 await buildCli();
 if (force || workerIsStale()) await buildWorker();
+
+/**
+ * docs/openapi.json from the routes' schemas (src/openapi/), and the copy the Worker serves at
+ * GET /openapi.json through its ASSETS binding (dist/assets/, wrangler.toml's `[assets]`), so
+ * neither the document nor its generator is in the Worker bundle. Written only when it changed.
+ */
+async function writeOpenApi(): Promise<void> {
+  const { openApiText } = await import('../src/openapi/document.ts');
+  const text = await openApiText();
+  for (const path of [join(root, 'docs', 'openapi.json'), join(dist, 'assets', 'openapi.json')]) {
+    if (existsSync(path) && readFileSync(path, 'utf8') === text) continue;
+    mkdirSync(dirname(path), { recursive: true });
+    writeFileSync(path, text);
+  }
+}
 
 async function buildCli(): Promise<void> {
   rmSync(join(dist, 'chunks'), { recursive: true, force: true });
@@ -37,9 +55,16 @@ async function buildCli(): Promise<void> {
     platform: 'node',
     target: 'node22',
     external: ['miniflare'],
+    // yaml's ESM build (the one the Worker bundles) rather than its CommonJS one: esbuild shakes
+    // it and it evaluates without 70-odd require() wrappers at every start.
+    alias: { yaml: './node_modules/yaml/browser/index.js' },
     // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
     banner: { js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);" },
     legalComments: 'none',
+    // Less source for Node to read, hash and deserialise from its compile cache on every run;
+    // identifiers stay, so a stack trace from a user still reads.
+    minifyWhitespace: true,
+    minifySyntax: true,
     logLevel: 'warning',
   });
 }

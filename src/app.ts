@@ -25,6 +25,9 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   });
 
   app.get('/health', (c) => c.json({ ok: true }));
+  // Generated at build time from the routes' schemas (src/openapi/) and served from the ASSETS
+  // binding, not the bundle. No auth: it holds no secrets.
+  app.get('/openapi.json', (c) => c.env.ASSETS.fetch(new URL('/openapi.json', c.req.url)));
   // Triggers authenticate by signature; the tasks API by bearer token (its own middleware).
   app.route('/', githubWebhookRoute(deps));
   app.route('/', slackCommandRoute(deps));

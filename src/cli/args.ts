@@ -2,9 +2,9 @@
  * @module cli/args
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
-import { SkillNameSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+import { SkillNameSchema } from '../tasks/task-request.ts';
 import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
@@ -23,9 +23,13 @@ Options:
                        .agents, .claude, .codex, .gemini, .opencode /skills/*/ and skills/*/)
   --rule-file NAME     instruction file name, first present wins in each directory (repeatable;
                        replaces the default AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD)
-  --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
+  --agent NAME         agent configuration: entry, reviewer, explorer, communicator, or one
+                       the bundled agents.json declares (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
+  --summary            print a short view instead: the pinned commit, every source found
+                       (applied or why not, with blob and tokens), the outcome table and the
+                       request's composition as a text bar; no prompt text
   --format FORMAT      print the request body for a model API instead: anthropic,
                        openai-responses or openai-chat (add model and limits, then send it)
   -h, --help           show this help`;
@@ -34,7 +38,8 @@ Options:
 export const TaskOptionsShape = {
   repo: z.string().min(1, 'must not be empty').optional(),
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
-  cwd: WorkingDirectorySchema.optional(),
+  // Checked against the repository it names (an absolute path inside it is accepted): cli/cwd-option.
+  cwd: z.string().max(1024, 'must be at most 1024 characters').optional(),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
   agent: z.string().default('entry'),
@@ -48,6 +53,7 @@ export const CliOptionsSchema = z.object({
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
   format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+  summary: z.boolean().default(false),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
 
@@ -56,6 +62,9 @@ export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; error:
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const parsed = parseOptions(argv, CLI_OPTIONS, CliOptionsSchema);
   if (parsed.ok && parsed.options.json && parsed.options.format) return { ok: false, error: '--format: cannot be combined with --json (both choose what is printed)' };
+  if (parsed.ok && parsed.options.summary && (parsed.options.json || parsed.options.format)) {
+    return { ok: false, error: `--summary: cannot be combined with ${parsed.options.json ? '--json' : '--format'} (both choose what is printed)` };
+  }
   return parsed;
 }
 
@@ -71,5 +80,6 @@ export const CLI_OPTIONS = {
   untrusted: { type: 'boolean' },
   json: { type: 'boolean' },
   format: { type: 'string' },
+  summary: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -8,7 +8,7 @@
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
-import { resolveAgent } from '../context/agents.ts';
+import { cliAgent } from './cli-agent.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
@@ -17,6 +17,7 @@ import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { AssembledTurn } from '../context/turn.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
+import { formatSummary } from './summary.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { jsonOutput } from './json-output.ts';
@@ -51,7 +52,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     io.stdout(`${USAGE}\n`);
     return EXIT.assembled;
   }
-  const agent = resolveAgent(options.agent);
+  const agent = cliAgent(options.agent);
   if (!agent.ok) {
     io.stderr(`groundwork: --agent: ${agent.error}\n`);
     return EXIT.usage;
@@ -87,6 +88,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
   const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
   for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
   if (options.format) io.stdout(jsonOutput(formatRequest(options.format, await promptFromTurn(turn)).body));
+  else if (options.summary) io.stdout(`${formatSummary(turn)}\n`);
   else io.stdout(options.json ? jsonOutput(turn) : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
 }

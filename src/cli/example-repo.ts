@@ -2,7 +2,8 @@
  * @module cli/example-repo
  * The bundled example project (examples/calculator) committed into a fresh git repository in a
  * temporary directory, with a fixed author and time so its commit id is the same on every machine.
- * `npm run demo` and `npm start` run on it.
+ * `npm run demo` and `npm start` run on it, and delete it when they end (`npm start` keeps its
+ * service's state in it, so it lives exactly as long as the service).
  */
 import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,11 @@ export async function commitExample(): Promise<{ dir: string; commit: string }> 
   await add({ fs, dir, filepath: '.' });
   const sha = await commit({ fs, dir, message: 'Calculator example', author: AUTHOR, committer: AUTHOR });
   return { dir, commit: sha };
+}
+
+/** Deletes the example repository (and the state `groundwork run` kept in it). */
+export function removeExample(dir: string): void {
+  fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** `examples/calculator` of the package, from src/cli/ or from a bundle chunk under dist/. */

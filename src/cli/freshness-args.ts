@@ -4,7 +4,7 @@
  * option. The context options (`--cwd`, `--task`, `--skill`, `--skills-root`, ...) say which
  * sources the context at `--since` held, so the same sources are compared.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CLI_OPTIONS, CliOptionsSchema } from './args.ts';
 import { parseOptions, type ParsedOptions } from './parse-options.ts';
 

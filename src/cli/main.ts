@@ -6,14 +6,16 @@
  * imported on demand; with no command it runs `context` on the directory the user is in. Exit codes: 0 done, 1 the repository or service failed, 2 bad usage.
  */
 import * as nodeModule from 'node:module';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { nodeVersionProblem } from './node-version.ts';
 import { COMMANDS_USAGE } from './usage.ts';
 import { packageVersion } from './version.ts';
 
-const MIN_NODE_MAJOR = 22;
-
-const major = Number(process.versions.node.split('.')[0]);
-if (major < MIN_NODE_MAJOR) {
-  process.stderr.write(`groundwork: needs Node ${MIN_NODE_MAJOR} or newer; this is Node ${process.versions.node}\n`);
+const cli = fileURLToPath(import.meta.url);
+const tooOld = nodeVersionProblem(process.versions.node, dirname(dirname(cli)), cli);
+if (tooOld !== undefined) {
+  process.stderr.write(tooOld);
   process.exit(1);
 }
 // Compiled code of the bundle is cached between runs (Node 22.1+); most of a run is loading code.
@@ -44,6 +46,10 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
     case 'freshness': {
       const [{ runFreshnessCommand }, { processIo }] = await Promise.all([import('./freshness-command.ts'), import('./stdio.ts')]);
       return runFreshnessCommand(args, processIo());
+    }
+    case 'check': {
+      const [{ runCheckCommand }, { processIo }] = await Promise.all([import('./check-command.ts'), import('./stdio.ts')]);
+      return runCheckCommand(args, processIo());
     }
     case 'run': {
       const [{ runRunCommand }, { processIo, processSignals }] = await Promise.all([import('./run/run-command.ts'), import('./stdio.ts')]);

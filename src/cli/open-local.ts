@@ -9,6 +9,7 @@ import { discoverRepository } from '../sources/git/discover.ts';
 import { createLocalGitSource } from '../sources/git/local-source.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { parentOf } from '../sources/paths.ts';
+import { resolveCwdOption } from './cwd-option.ts';
 
 export interface OpenLocalInput {
   /** Path given with --repo; the current directory when absent. */
@@ -39,20 +40,23 @@ export async function openLocalRepository(input: OpenLocalInput): Promise<Opened
   if (resolved.status === 'failed') return { ok: false, exit: 1, error: `cannot read ${given}: ${resolved.reason}` };
   const { commit } = resolved;
   const opened = { ok: true as const, root: found.root, bare: found.bare, source, commit };
-  if (input.readTree === false) return { ...opened, cwd: input.cwd ?? found.within, warnings: [] };
+  const cwdOption = input.cwd === undefined ? undefined : resolveCwdOption(input.cwd, found.root);
+  if (cwdOption?.ok === false) return { ok: false, exit: 2, error: cwdOption.error };
+  const cwd = cwdOption?.path;
+  if (input.readTree === false) return { ...opened, cwd: cwd ?? found.within, warnings: [] };
 
   const snapshot = source.snapshot(commit);
   const at = `${input.ref === commit ? commit : `${input.ref} (${commit.slice(0, 12)})`}`;
-  if (input.cwd !== undefined) {
-    if (input.cwd === '') return { ...opened, cwd: '', warnings: [] };
-    const listing = await snapshot.list(input.cwd);
-    if (listing.status === 'ok') return { ...opened, cwd: input.cwd, warnings: [] };
+  if (cwd !== undefined) {
+    if (cwd === '') return { ...opened, cwd: '', warnings: [] };
+    const listing = await snapshot.list(cwd);
+    if (listing.status === 'ok') return { ...opened, cwd, warnings: [] };
     if (listing.status === 'failed') return { ok: false, exit: 1, error: `cannot read ${given}: ${listing.reason}` };
-    const parent = await snapshot.list(parentOf(input.cwd));
-    if (parent.status === 'ok' && parent.entries.some((entry) => entry.path === input.cwd && entry.kind === 'submodule')) {
-      return { ok: false, exit: 2, error: `--cwd: ${input.cwd} is a submodule at ${at}: its files live in its own repository; run with --repo ${found.root}/${input.cwd}` };
+    const parent = await snapshot.list(parentOf(cwd));
+    if (parent.status === 'ok' && parent.entries.some((entry) => entry.path === cwd && entry.kind === 'submodule')) {
+      return { ok: false, exit: 2, error: `--cwd: ${cwd} is a submodule at ${at}: its files live in its own repository; run with --repo ${found.root}/${cwd}` };
     }
-    return { ok: false, exit: 2, error: `--cwd: ${input.cwd} is not a directory in the tree at ${at}` };
+    return { ok: false, exit: 2, error: `--cwd: ${cwd} is not a directory in the tree at ${at}` };
   }
   // Standing in a directory that is not committed (new, or ignored): the nearest one that is.
   for (let dir = found.within; ; dir = parentOf(dir)) {

@@ -5,6 +5,6 @@
  * parses each schema a handful of times and spends more compiling than it saves. Imported first by
  * each command, so the setting is in place before any schema module is evaluated.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 z.config({ jitless: true });

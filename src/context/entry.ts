@@ -2,7 +2,7 @@
  * @module context/entry
  * What a provider returns. Entries are validated by the runner before anything else sees them.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_TITLE_CHARS } from './title.ts';
 
 export const FRESHNESS = ['pinned', 'snapshot', 'volatile'] as const;

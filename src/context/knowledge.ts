@@ -8,7 +8,7 @@
  * @example
  * const objects = await request.knowledge?.active({ signal: request.signal });
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const KNOWLEDGE_KINDS = ['playbook', 'fact', 'decision', 'task-summary'] as const;
 export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];

@@ -10,7 +10,7 @@
  * renderMailbox('@octocat', 'Also cover the logout path.')
  * // '<groundwork-mailbox boundary="…" from="@octocat">\nAlso cover the logout path.\n</groundwork-mailbox boundary="…">'
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { renderSection } from './section.ts';
 
 /** A follow-up is a message, not a document: as long as a task request may be. */

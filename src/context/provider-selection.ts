@@ -8,7 +8,7 @@
  * selects({ except: ['memory'] }, 'rules')  // true
  * selects({ except: ['memory'] }, 'memory') // false
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const ProviderSelectionSchema = z.union([z.literal('all'), z.array(z.string()), z.strictObject({ except: z.array(z.string()) })]);
 export type ProviderSelection = z.infer<typeof ProviderSelectionSchema>;

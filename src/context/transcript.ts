@@ -14,7 +14,7 @@
  * const call = TranscriptItemSchema.parse({ id: 'm1-call', type: 'tool_call', name: 'read_file', callId: 'toolu_1', arguments: { path: 'README.md' } });
  * // -> { ..., role: 'assistant' }: the role follows from the type
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { unreachable } from '../lib/unreachable.ts';
 import { STABILITIES } from './entry.ts';
 import { itemBytesIssue } from './transcript-limits.ts';

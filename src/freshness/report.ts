@@ -9,7 +9,7 @@
  *   sources: [{ provider: 'rules', kind: 'file', title: 'AGENTS.md', path: 'AGENTS.md', revision: '1a2b…',
  *               blob: '0f1e…', status: 'changed', currentBlob: '4c5b…' }] }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SOURCE_STATUSES = ['unchanged', 'changed', 'deleted', 'unverifiable'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];

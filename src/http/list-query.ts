@@ -4,7 +4,7 @@
  * previous page), and the filters `status`, `origin` and `repo`. A bad, repeated or unknown
  * parameter is a 400 naming it; an empty one (a form's "any") is as if absent.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { decodeCursor, type TaskCursor } from '../tasks/task-index.ts';
 import { RepoSchema, TASK_STATUSES } from '../tasks/task-request.ts';
@@ -16,7 +16,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const PARAMS = ['limit', 'cursor', 'status', 'origin', 'repo'] as const;
 
-const ListQuerySchema = z.object({
+export const TaskListQuerySchema = z.object({
   limit: decimalParam(MAX_LIMIT)
     .pipe(z.number().min(1, `must be between 1 and ${MAX_LIMIT}`))
     .default(DEFAULT_LIMIT),
@@ -34,7 +34,7 @@ const ListQuerySchema = z.object({
   /** Checked as a task's `repo` is: a name no task could have (`acme/..`) is a 400, not an empty page. */
   repo: RepoSchema.optional(),
 });
-export type ListQuery = z.output<typeof ListQuerySchema>;
+export type ListQuery = z.output<typeof TaskListQuerySchema>;
 
 /**
  * @example
@@ -49,5 +49,5 @@ export function parseListQuery(queries: Readonly<Record<string, readonly string[
     const [value] = given;
     if (value !== undefined && value !== '') values[name] = value;
   }
-  return parseWith(ListQuerySchema, values);
+  return parseWith(TaskListQuerySchema, values);
 }

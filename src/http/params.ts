@@ -4,7 +4,7 @@
  * numbers, so every spelling of a number would name the same resource; only canonical decimal
  * (no sign, no leading zeros, no whitespace) is accepted, so each number has one spelling.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const CANONICAL_DECIMAL = /^(?:0|[1-9][0-9]*)$/;
 

@@ -9,14 +9,19 @@
  * page (see `bounded`); what is left out is named, with where to read it whole.
  */
 import type { ProviderOutcome } from '../context/outcome.ts';
+import type { RuleVerdict } from '../context/rule-verdict.ts';
 import type { SettingsReport } from '../context/settings/report.ts';
 import { githubLine } from '../notify/check-run-summary.ts';
 import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
 import type { MailboxSummary } from '../tasks/task-results.ts';
 import { turnAnatomy, type Anatomy } from './anatomy.ts';
+import { checksModel, type ChecksModel } from './checks.ts';
 import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
 import { timelinePage, type TimelinePage } from './timeline.ts';
+import { providerBudgets, type BudgetRow } from './budgets.ts';
+import { contextWindow, requestItems, type WindowModel } from './window.ts';
+import { cachedShare, type TurnUsage } from '../tasks/turn-usage.ts';
 
 /** Turns whose sections a page shows in full: turn 0 and the latest ones. */
 export const TURNS_SHOWN = 20;
@@ -56,12 +61,20 @@ export interface OutcomeRow extends ProviderOutcome {
   share: number;
 }
 
+/** One rule file's verdict, with a link to the file at the turn's commit when it has one. */
+export interface RuleFileRow extends RuleVerdict {
+  provider: string;
+  href?: string | undefined;
+}
+
 export interface TurnModel {
   turn: number;
   digest: string;
   chars: number;
   tokens: number;
   agent: string;
+  /** The agent configuration's hash, when the turn recorded it. */
+  agentHash?: string | undefined;
   commit: Linked | null;
   createdAt: string;
   system: string[];
@@ -69,9 +82,22 @@ export interface TurnModel {
   hostItemId: string | null;
   /** Null when the turn added nothing to the transcript. */
   anatomy: Anatomy | null;
+  /** What filled the request, segment by segment. */
+  window: WindowModel;
+  /** Each provider's tokens against its budget, and what was kept from the model. */
+  budgets: BudgetRow[];
+  /** What the model API reported for the request, once a host posted it. */
+  usage?: UsageModel | undefined;
   outcomes: OutcomeRow[];
+  /** Every rule file the turn's providers found, in their order (anchor `#rule-files-<turn>`). */
+  ruleFiles: RuleFileRow[];
   settings?: SettingsReport | undefined;
   github?: string | undefined;
+}
+
+export interface UsageModel extends TurnUsage {
+  /** Of the input, read from the cache, 0..1. */
+  share: number;
 }
 
 export interface TaskPageModel {
@@ -83,6 +109,8 @@ export interface TaskPageModel {
   timeline: TimelinePage;
   /** Present when the page was asked to read back what changed. */
   freshness?: FreshnessModel | undefined;
+  /** Checks a host asked for before acting, newest first. */
+  checks: ChecksModel;
 }
 
 export interface PageContext {
@@ -96,15 +124,20 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
   const { task } = inspection;
   const links = repositoryLinks(task.request.repo, context.githubApiUrl);
   const contents = new Map(inspection.transcript.map(({ item }) => [item.id, 'content' in item ? item.content : '']));
+  const hostTurns = new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])));
+  const system = inspection.turns.find((turn) => turn.turn === 0)?.system ?? [];
+  const window = (turn: InspectedTurn) => contextWindow({ turn, system, items: requestItems(inspection.transcript, turn.turn, turn.hostItemId), hostTurns });
+  const begun = Math.max(-1, ...inspection.turns.map((turn) => turn.turn));
   const shown = inspection.turns.length <= TURNS_SHOWN ? inspection.turns : [...inspection.turns.slice(0, 1), ...inspection.turns.slice(-(TURNS_SHOWN - 1))];
   const left = inspection.turns.filter((turn) => !shown.includes(turn));
   return {
     header: header(inspection, links),
-    turns: shown.map((turn) => turnModel(turn, contents, links)),
+    turns: shown.map((turn) => turnModel(turn, contents, links, window(turn))),
     turnsNotShown: left.length > 0 ? { first: left[0]?.turn ?? 0, last: left[left.length - 1]?.turn ?? 0, count: left.length } : undefined,
     // An item whose turn is not shown in full gets its preview in the timeline instead.
-    timeline: timelinePage(inspection.transcript, new Map(shown.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : []))), context.timelineFrom),
+    timeline: timelinePage(inspection.transcript, hostTurns, new Set(shown.map((turn) => turn.turn)), begun, context.timelineFrom),
     freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
+    checks: checksModel(task.checks),
   };
 }
 
@@ -147,22 +180,30 @@ function header(inspection: Inspection, links: RepositoryLinks): TaskHeader {
   };
 }
 
-function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, links: RepositoryLinks): TurnModel {
+function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, links: RepositoryLinks, window: WindowModel): TurnModel {
   const content = turn.hostItemId ? contents.get(turn.hostItemId) : undefined;
   const longest = Math.max(0, ...turn.providers.map((provider) => provider.durationMs));
+  const anatomy = content === undefined ? null : turnAnatomy(content, turn.entries, links, turn.turn);
   return {
     turn: turn.turn,
     digest: turn.digest,
     chars: turn.chars,
     tokens: turn.tokens,
     agent: turn.agent,
+    agentHash: turn.agentHash,
     commit: commitLink(turn.commit, links),
     createdAt: turn.createdAt,
     system: turn.system,
     tools: turn.tools.map((tool) => tool.name),
     hostItemId: turn.hostItemId,
-    anatomy: content === undefined ? null : turnAnatomy(content, turn.entries, links),
+    anatomy,
+    window,
+    budgets: providerBudgets(turn, turn.settings, anatomy?.ok ? anatomy.sections : []),
+    usage: turn.usage ? { ...turn.usage, share: cachedShare(turn.usage) } : undefined,
     outcomes: turn.providers.map((provider) => ({ ...provider, share: longest > 0 ? provider.durationMs / longest : 0 })),
+    ruleFiles: turn.providers.flatMap((provider) =>
+      (provider.verdicts ?? []).map((verdict) => ({ ...verdict, provider: provider.name, href: verdict.blob && turn.commit ? links.file(verdict.path, turn.commit) : undefined })),
+    ),
     settings: turn.settings,
     github: turn.github ? githubLine(turn.github) : undefined,
   };

@@ -30,7 +30,10 @@ export interface TimelinePage {
 export type TimelineMark = 'task' | 'context' | 'mailbox' | 'host';
 
 export interface TimelineEntry {
+  /** The turn whose request first carries the item: its own turn for a host item, else the next. */
   turn: number;
+  /** False while that turn has not begun. */
+  delivered: boolean;
   id: string;
   type: string;
   role: string;
@@ -50,14 +53,18 @@ function mark(id: string, type: string): TimelineMark | null {
   return id.startsWith(HOST_ITEM_PREFIX) ? 'host' : null;
 }
 
-/** The page of the timeline that starts at `from` (clamped to the last page). */
-export function timelinePage(transcript: readonly TimelineItem[], anatomyTurns: ReadonlyMap<string, number>, from = 0): TimelinePage {
+/**
+ * The page of the timeline that starts at `from` (clamped to the last page). `hostTurns`: host
+ * item id -> its turn; `shown`: the turns whose anatomy the page shows in full (an item of any
+ * other turn gets its preview here instead); `begun`: the latest turn begun (-1 for none).
+ */
+export function timelinePage(transcript: readonly TimelineItem[], hostTurns: ReadonlyMap<string, number>, shown: ReadonlySet<number>, begun: number, from = 0): TimelinePage {
   const total = transcript.length;
   const last = total === 0 ? 0 : Math.floor((total - 1) / TIMELINE_PAGE_ITEMS) * TIMELINE_PAGE_ITEMS;
   const start = Math.min(Math.max(0, from), last);
   const end = Math.min(total, start + TIMELINE_PAGE_ITEMS);
   return {
-    entries: timelineEntries(transcript.slice(start, end), anatomyTurns),
+    entries: timelineEntries(transcript.slice(start, end), hostTurns, begun, shown),
     from: start,
     total,
     previous: start > 0 ? Math.max(0, start - TIMELINE_PAGE_ITEMS) : undefined,
@@ -66,8 +73,16 @@ export function timelinePage(transcript: readonly TimelineItem[], anatomyTurns: 
   };
 }
 
-export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurns: ReadonlyMap<string, number>): TimelineEntry[] {
-  return transcript.map(({ turn, item }) => {
+/**
+ * `hostTurns`: host item id -> its turn; `begun`: the latest turn begun (-1 for none). An item
+ * appended while turn n is the latest reaches the model in turn n + 1 (a reply, a tool result,
+ * a follow-up); a host item in its own turn. `shown`: the turns whose anatomy shows their host
+ * item (all when absent).
+ */
+export function timelineEntries(transcript: readonly TimelineItem[], hostTurns: ReadonlyMap<string, number>, begun: number, shown?: ReadonlySet<number>): TimelineEntry[] {
+  return transcript.map(({ turn: appended, item }) => {
+    const own = hostTurns.get(item.id);
+    const turn = own ?? appended + 1;
     const view = messageView(item);
     const detail =
       item.type === 'tool_call'
@@ -79,12 +94,13 @@ export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurn
             : undefined;
     return {
       turn,
+      delivered: turn <= begun,
       id: item.id,
       type: item.type,
       role: view.role,
       mark: mark(item.id, item.type),
       detail,
-      anatomyOf: anatomyTurns.get(item.id),
+      anatomyOf: own !== undefined && (shown === undefined || shown.has(own)) ? own : undefined,
       preview: bounded(view.content, PREVIEW_CHARS),
     };
   });

@@ -4,7 +4,7 @@
  * filter it was made for, so a cursor from `due` (sorted by review date) is refused on `active`
  * (sorted by creation) instead of silently skipping rows.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { PageKeySchema, type PageKey } from './results.ts';
 
 const CursorSchema = z.strictObject({ status: z.string(), after: PageKeySchema });

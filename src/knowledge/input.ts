@@ -10,7 +10,7 @@
  * accepts: a disagreement between the two is a 400 here, never a 500 inside the object. `paths:
  * []` means what it means in an edit: no paths, the whole repository.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KNOWLEDGE_KINDS, KnowledgeSchema, MAX_STATEMENT_CHARS } from '../context/knowledge.ts';
 import { addDays, addYears } from '../lib/utc-date.ts';
 import { normalisePath } from '../sources/paths.ts';

@@ -3,7 +3,7 @@
  * What a knowledge scope's RPC methods take and answer, as zod schemas: routes parse every answer,
  * as they do the Task object's, so a corrupt answer is an error at the boundary.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { KnowledgeSchema } from '../context/knowledge.ts';
 
 /** One tenant's knowledge about one repository (its canonical identity). */

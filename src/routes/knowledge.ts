@@ -5,7 +5,6 @@
  * Tenancy is enforced inside the object; another tenant's id is a 404 on every route.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
 import { getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
@@ -13,7 +12,7 @@ import { grantedWriteRefused } from '../http/grant-refusal.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { decodeCursor, encodeCursor } from '../knowledge/cursor.ts';
 import { createKnowledgeSchema, editKnowledgeSchema, RetireSchema, taskKnowledgeSchema } from '../knowledge/input.ts';
-import { LIST_STATUSES, type ListFilter, type WriteResult } from '../knowledge/results.ts';
+import type { ListFilter, WriteResult } from '../knowledge/results.ts';
 import { DUE_WITHIN_DAYS } from '../knowledge/review.ts';
 import { knowledgeScope } from '../knowledge/scope.ts';
 import { addDays, utcDate } from '../lib/utc-date.ts';
@@ -22,13 +21,7 @@ import { repositoryPolicy } from '../tasks/repository-identity.ts';
 import { RepoSchema } from '../tasks/task-request.ts';
 import { DescribeResultSchema } from '../tasks/task-results.ts';
 import type { RouteDeps } from './deps.ts';
-
-const ListQuerySchema = z.strictObject({
-  repo: RepoSchema,
-  status: z.enum(LIST_STATUSES, { error: `must be one of ${LIST_STATUSES.join(', ')}` }).optional(),
-  cursor: z.string().max(1024).optional(),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+import { ListQuerySchema } from './knowledge-inputs.ts';
 
 export function knowledgeRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();

@@ -4,17 +4,13 @@
  * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
-import { resolveAgent } from '../context/agents.ts';
-import { MailboxSenderSchema } from '../context/mailbox.ts';
-import { FORMATS, formatRequest } from '../context/formats/format.ts';
+import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
-import { getConfig } from '../env.ts';
+import { getAgents, getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { grantedWriteRefused } from '../http/grant-refusal.ts';
-import { decimalParam } from '../http/params.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { listViewUrl } from '../tasks/list-link.ts';
@@ -24,42 +20,15 @@ import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { repositoryIdentity, repositoryPolicy } from '../tasks/repository-identity.ts';
-import { isGitUrl, isLocalRepo, TaskRequestSchema } from '../tasks/task-request.ts';
-import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { taskAgent } from '../tasks/task-agent.ts';
+import { isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
+import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
+import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { checkBefore } from '../tasks/check-before.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
-
-const CreateTaskSchema = TaskRequestSchema.pick({
-  repo: true,
-  ref: true,
-  commit: true,
-  cwd: true,
-  request: true,
-  agent: true,
-  trusted: true,
-  skills: true,
-  providers: true,
-  parentTaskId: true,
-})
-  // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
-  .extend({ origin: z.enum(['api', 'cli']).default('api') })
-  .strict()
-  .superRefine((body, ctx) => {
-    const agent = resolveAgent(body.agent);
-    if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
-    if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
-  });
-
-const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
-/** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
-const MailboxPostSchema = z.strictObject({
-  from: MailboxSenderSchema,
-  text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
-  /** The client's idempotency key: a retry with the same id appends nothing new. */
-  id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
-});
-const TurnParam = decimalParam(10_000);
-const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
+import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
@@ -116,6 +85,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
     const tenant = c.get('tenant');
+    // The task service checks again (every trigger goes through it); here it comes before any lookup.
+    const agent = taskAgent(deps.agents?.() ?? getAgents(), body);
+    if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
     if (body.parentTaskId) {
       const stub = taskStub(c.env, body.parentTaskId);
       const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
@@ -168,6 +140,18 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.turn);
   });
 
+  // What the model API answered about the turn's request: idempotent per turn, small by nature.
+  app.post('/tasks/:id/turns/:n/usage', async (c) => {
+    const id = c.req.param('id');
+    const turn = parseWith(TurnParam, c.req.param('n'), 'n');
+    const stub = stubFor(c.env, id);
+    const report = await readJsonBody(c, UsageReportSchema, MAX_USAGE_BYTES);
+    const result = UsageResultSchema.parse(await stub.reportUsage(c.get('tenant'), turn, report));
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json({ usage: result.usage, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
+  });
+
   app.post('/tasks/:id/transcript', async (c) => {
     const id = c.req.param('id');
     const stub = stubFor(c.env, id);
@@ -201,15 +185,29 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.report);
   });
 
+  // Reads what the action depends on and records the answer on the task; never the transcript.
+  app.post('/tasks/:id/checks', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, CheckRequestSchema);
+    const result = await checkBefore(stub, c.get('tenant'), body);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json(result.check);
+  });
+
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
     ['/tasks', 'GET, POST'],
     ['/tasks/:id', 'GET'],
     ['/tasks/:id/turns', 'POST'],
     ['/tasks/:id/turns/:n', 'GET'],
+    ['/tasks/:id/turns/:n/usage', 'POST'],
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],
+    ['/tasks/:id/checks', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

@@ -11,7 +11,7 @@
  * @example
  * const loader = createCachedLoader(createGitObjectLoader(store, commit), env.CACHE, { repository, commit });
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';

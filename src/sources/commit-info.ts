@@ -4,7 +4,7 @@
  * stores seconds and an offset; GitHub answers ISO text with its own offset. The same commit
  * must give the same bytes from every source, or a digest would change with the backend.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { COMMIT_SHA } from './snapshot.ts';
 import type { CommitInfo } from './snapshot.ts';
 

@@ -4,7 +4,7 @@
  * directories, some entries found by path, and paths known to be absent. It answers what it
  * knows and says `unknown` for the rest, which the snapshot then asks the whole tree about.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CommitInfoSchema } from './commit-info.ts';
 import { normalisePath, parentOf } from './paths.ts';
 import type { CommitInfo, TreeEntry } from './snapshot.ts';

@@ -4,14 +4,15 @@
  * (as `GET /tasks/:id` describes it), each stored turn with its provenance, and the transcript
  * with the turn each item was appended in. Parsed by the route like every RPC answer.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
 import { TranscriptItemSchema } from '../context/transcript.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
-import { EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { AgentHashSchema, EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TaskDescriptionSchema } from './task-results.ts';
+import { TurnUsageSchema } from './turn-usage.ts';
 
 export const InspectedTurnSchema = z.object({
   turn: z.number().int().nonnegative(),
@@ -19,6 +20,8 @@ export const InspectedTurnSchema = z.object({
   chars: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   agent: z.string(),
+  /** The agent configuration's hash; absent on turns stored before it was kept. */
+  agentHash: AgentHashSchema.optional(),
   commit: z.string().nullable(),
   repository: z.string().nullable(),
   createdAt: z.string(),
@@ -31,6 +34,8 @@ export const InspectedTurnSchema = z.object({
   entries: z.array(EntrySummarySchema),
   settings: SettingsReportSchema.optional(),
   github: GitHubUsageSchema.optional(),
+  /** What the model API reported for this turn's request, once a host posted it. */
+  usage: TurnUsageSchema.optional(),
 });
 export type InspectedTurn = z.infer<typeof InspectedTurnSchema>;
 

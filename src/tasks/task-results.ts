@@ -3,12 +3,14 @@
  * What a Task object's RPC methods answer, as zod schemas. Routes parse every answer: RPC types
  * cannot express open JSON (a tool's input schema), and a parsed answer is one we can trust.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
+import { CheckLogSchema, CheckRecordSchema } from '../checks/result.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
+import { TurnUsageSchema } from './turn-usage.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
 const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
@@ -37,6 +39,14 @@ export type AppendResult = z.infer<typeof AppendResultSchema>;
 export const FreshnessResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]);
 export type FreshnessResult = z.infer<typeof FreshnessResultSchema>;
 
+export const CheckResultRpcSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), check: CheckRecordSchema }),
+  NotFound,
+  /** The check cannot be asked of this task: it has no commit yet, or the action does not apply (merge without a pull request). */
+  Conflict,
+]);
+export type CheckResultRpc = z.infer<typeof CheckResultRpcSchema>;
+
 export const MailboxResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), item: MailboxItemSchema, duplicate: z.boolean() }),
   NotFound,
@@ -45,6 +55,13 @@ export const MailboxResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('too-large'), field: z.string(), message: z.string() }),
 ]);
 export type MailboxResult = z.infer<typeof MailboxResultSchema>;
+
+export const UsageResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), usage: TurnUsageSchema, duplicate: z.boolean() }),
+  NotFound,
+  Conflict,
+]);
+export type UsageResult = z.infer<typeof UsageResultSchema>;
 
 /** What a polling host reads to notice follow-ups. */
 export const MailboxSummarySchema = z.object({ count: z.number().int().nonnegative(), lastItemId: z.string().nullable(), lastAt: z.string().nullable() });
@@ -60,6 +77,8 @@ export const TaskDescriptionSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   mailbox: MailboxSummarySchema,
+  /** Checks made before actions (`POST /tasks/:id/checks`): the last 50 without their details, newest first. */
+  checks: CheckLogSchema,
   turns: z.array(
     z.object({
       turn: z.number().int(),
@@ -73,6 +92,8 @@ export const TaskDescriptionSchema = z.object({
       providers: z.array(ProviderOutcomeSchema),
       /** GitHub requests, GraphQL points and the remaining budget GitHub reported, for GitHub API tasks. */
       github: GitHubUsageSchema.optional(),
+      /** What the model API reported for this turn's request (`POST /tasks/:id/turns/:n/usage`), once a host posted it. */
+      usage: TurnUsageSchema.optional(),
     }),
   ),
 });

@@ -7,7 +7,7 @@
  * webhooks and slash commands started. Grants are for reading only: changing a task (turns,
  * transcript) stays with the tenant that owns it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** `github:<installation id>` or `slack:<team id>`, the tenants triggers create tasks under. */
 export const GrantedTenantSchema = z

@@ -5,7 +5,7 @@
  * per task, and the `local:` prefix is reserved for items the host writes (the task item and
  * per-turn context items), so a client can never forge or pre-empt one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ClientItemSchema } from '../context/transcript.ts';
 
 export {

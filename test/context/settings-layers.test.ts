@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/context/registry.ts';
 import { gatherContext } from '../../src/context/turn.ts';
-import { DEFAULT_RULE_FILES } from '../../src/providers/rules/provider.ts';
+import { DEFAULT_RULE_FILES, RulesConfigSchema } from '../../src/providers/rules/provider.ts';
 import { DEFAULT_SKILL_ROOTS } from '../../src/providers/skills/config.ts';
 import { createSkillsProvider } from '../../src/providers/skills/provider.ts';
 import { countingSource } from '../support/counting-source.ts';
@@ -29,7 +29,7 @@ describe('defaults', () => {
     for (let i = 0; i < roots.length; i++) expect(indexOf(turn)).toContain(`- skill-${i}: The skill-${i} skill. (${roots[i]}/skill-${i}/SKILL.md)`);
     // One listing per root, one per skill directory, and the settings file: discovery stays bounded.
     expect(calls).toEqual({ resolve: 0, list: 12, read: 7, commitInfo: 0 });
-    expect(effectiveOf(turn, 'skills')).toMatchObject({ enabled: true, budget: 6_000, config: { roots: DEFAULT_SKILL_ROOTS }, set: {} });
+    expect(effectiveOf(turn, 'skills')).toMatchObject({ enabled: true, budget: 16_000, config: { roots: DEFAULT_SKILL_ROOTS }, set: {} });
     expect(turn.settings?.layers).toEqual([
       { layer: 'deployment', status: 'none' },
       { layer: 'repository', status: 'none', reason: 'no .groundwork.yml at this commit' },
@@ -185,7 +185,7 @@ describe('reading .groundwork.yml', () => {
 
   it('uses the defaults of the rule files when nothing is set', async () => {
     const { turn } = await assembleAt(REPO);
-    expect(effectiveOf(turn, 'rules')?.config).toEqual({ filenames: DEFAULT_RULE_FILES, maxFileBytes: 1024 * 1024 });
+    expect(effectiveOf(turn, 'rules')?.config).toEqual({ ...RulesConfigSchema.parse({}), filenames: DEFAULT_RULE_FILES, maxFileBytes: 1024 * 1024 });
     expect(titles(turn)[0]).toBe('AGENTS.md');
   });
 });

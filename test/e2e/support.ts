@@ -4,10 +4,11 @@
  * deliveries for the repository the local GitHub API server serves, task stubs, waiting for
  * assembly to end, and the check runs the server recorded for a task.
  */
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import type { WebhookEventMap } from '@octokit/webhooks-types';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import type { TaskDescription } from '../../src/tasks/task-results.ts';
+import { checkedFetch } from '../support/api.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import type { RecordedCheckRun } from '../support/github-api-client.ts';
 import { deliveryInit, example } from '../triggers/support.ts';
@@ -19,7 +20,7 @@ import { HOOKS_ORIGIN } from './slack-hooks.ts';
 export const WEBHOOK_URL = 'http://groundwork.test/webhooks/github';
 export const SLACK_URL = 'http://groundwork.test/slack/commands';
 
-export const post = (url: string, init: RequestInit): Promise<Response> => exports.default.fetch(url, init);
+export const post = (url: string, init: RequestInit): Promise<Response> => checkedFetch(url, init);
 
 /** A signed delivery as GitHub sends it, with the e2e webhook secret unless told otherwise. */
 export function signedDelivery(payload: unknown, options: Delivery = {}): Promise<RequestInit> {

@@ -1,9 +1,8 @@
-import { exports } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
-import { api, settled, waitForTask } from '../support/api.ts';
+import { api, checkedFetch, settled, waitForTask } from '../support/api.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 const MIB = 1024 * 1024;
@@ -97,7 +96,7 @@ describe('request body limits count bytes', () => {
   it.each(ROUTES)('$name refuses a declared Content-Length over its cap without reading the body', async (route) => {
     const id = task;
     const body = endless();
-    const res = await exports.default.fetch(`http://groundwork.test${route.path(id)}`, {
+    const res = await checkedFetch(`http://groundwork.test${route.path(id)}`, {
       method: route.method ?? 'POST',
       headers: { ...route.headers, 'content-length': String(route.cap + 1) },
       body: body.stream,
@@ -110,7 +109,7 @@ describe('request body limits count bytes', () => {
   it.each(ROUTES)('$name stops reading an undeclared body as soon as it passes its cap', async (route) => {
     const id = task;
     const body = endless();
-    const res = await exports.default.fetch(`http://groundwork.test${route.path(id)}`, { method: route.method ?? 'POST', headers: route.headers, body: body.stream });
+    const res = await checkedFetch(`http://groundwork.test${route.path(id)}`, { method: route.method ?? 'POST', headers: route.headers, body: body.stream });
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: { code: 'payload_too_large', message: `body exceeds ${route.cap} bytes` } });
     expect(body.pulled()).toBeLessThan(route.cap + MIB);

@@ -3,9 +3,8 @@
  * Opening inspector pages through the real Worker entry, as a browser would (no token, a signed
  * link) or as an API client would (a bearer token), and reading what a person would see.
  */
-import { exports } from 'cloudflare:workers';
 import { expect, inject } from 'vitest';
-import { api, settled, waitForTask, type Tenant } from '../support/api.ts';
+import { api, checkedFetch, settled, waitForTask, type Tenant } from '../support/api.ts';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
 
 export const sampleRepo = () => `http://127.0.0.1:${inject('gitHttpPort')}/sample.git`;
@@ -20,7 +19,7 @@ export interface Page {
 export async function openPage(pathOrUrl: string, options: { tenant?: Tenant; token?: string } = {}): Promise<Page> {
   const url = pathOrUrl.startsWith('http') ? pathOrUrl : `http://groundwork.test${pathOrUrl}`;
   const token = options.token ?? (options.tenant ? TEST_API_TOKENS[options.tenant] : undefined);
-  const res = await exports.default.fetch(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+  const res = await checkedFetch(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
 

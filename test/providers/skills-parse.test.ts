@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoot } from '../../src/providers/skills/config.ts';
-import { parseFrontmatter } from '../../src/providers/skills/frontmatter.ts';
+import { parseFrontmatter } from '../../src/providers/frontmatter.ts';
 import { validateSkill } from '../../src/providers/skills/validate.ts';
 
 const at = (dir: string) => ({ dir, path: `${dir}/SKILL.md` });

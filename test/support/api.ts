@@ -1,8 +1,15 @@
 /**
- * Calls the real Worker entry (`exports.default.fetch`) as an API client would.
+ * Calls the real Worker entry (`exports.default.fetch`) as an API client would. Every response is
+ * checked against the OpenAPI document (contract.ts) before the test sees it.
  */
 import { exports } from 'cloudflare:workers';
 import { TEST_API_TOKENS } from './api-tokens.ts';
+import { checkedResponse } from './contract.ts';
+
+/** `exports.default.fetch`, with the response checked against docs/openapi.json. */
+export async function checkedFetch(url: string, init: RequestInit = {}): Promise<Response> {
+  return checkedResponse(init.method ?? 'GET', url, await exports.default.fetch(url, init));
+}
 
 export type Tenant = keyof typeof TEST_API_TOKENS;
 
@@ -15,7 +22,7 @@ export async function api(method: string, path: string, options: { tenant?: Tena
     headers['content-type'] = 'application/json';
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   }
-  const res = await exports.default.fetch(`http://groundwork.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const res = await checkedFetch(`http://groundwork.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const json: unknown = await res.json();
   return { status: res.status, json: json as Record<string, unknown> & { error?: { code: string; message: string; requestId: string } } };
 }

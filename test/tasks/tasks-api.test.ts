@@ -1,10 +1,10 @@
-import { env, exports } from 'cloudflare:workers';
+import { env } from 'cloudflare:workers';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
-import { api, settled, waitForTask } from '../support/api.ts';
+import { api, checkedFetch, settled, waitForTask } from '../support/api.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 const fixtures = () => inject('gitHttpFixtures');
@@ -147,7 +147,7 @@ describe('auth and tenancy', () => {
   });
 
   it('answers 405 with Allow for a known path and another method', async () => {
-    const res = await exports.default.fetch('http://groundwork.test/tasks', { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_TOKENS.acme}` } });
+    const res = await checkedFetch('http://groundwork.test/tasks', { method: 'DELETE', headers: { authorization: `Bearer ${TEST_API_TOKENS.acme}` } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST');
     expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed' } });

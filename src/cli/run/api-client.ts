@@ -3,7 +3,7 @@
  * The REST API of a running Groundwork, as `groundwork run` uses it. Every answer is parsed with
  * the schemas the Worker itself answers with; an error envelope becomes its message.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { AssembledTurnSchema, type AssembledTurn } from '../../context/turn.ts';
 import { TaskDescriptionSchema, type TaskDescription } from '../../tasks/task-results.ts';
 

@@ -13,7 +13,7 @@ import '../zod-config.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync, promises as fsPromises } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { resolveAgent } from '../../context/agents.ts';
+import { cliAgent } from '../cli-agent.ts';
 import type { AssembledTurn } from '../../context/turn.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
 import { isValidRefName } from '../../sources/git/ref-name.ts';
@@ -57,7 +57,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     io.stdout(`${RUN_USAGE}\n`);
     return RUN_EXIT.assembled;
   }
-  const agent = resolveAgent(options.agent);
+  const agent = cliAgent(options.agent);
   if (!agent.ok) {
     io.stderr(`groundwork run: --agent: ${agent.error}\n`);
     return RUN_EXIT.usage;
@@ -157,7 +157,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     else io.stdout(`${turns.map(formatTurn).join('\n\n')}\n`);
 
     if (options.keep) {
-      io.stderr(keepBanner(worker.url, token, id, viewUrl));
+      io.stderr(keepBanner(worker.url, token, id, viewUrl, source.repository));
       await interrupted.catch(() => undefined);
       progress('stopping');
     }
@@ -184,13 +184,15 @@ function prepareStateDir(stateDir: string, inRepository: boolean): void {
   if (inRepository) writeFileSync(join(stateDir, '..', '.gitignore'), '# groundwork run state\n*\n');
 }
 
-function keepBanner(url: URL, token: string, id: string, viewUrl: string | null): string {
+function keepBanner(url: URL, token: string, id: string, viewUrl: string | null, repository: string): string {
   const base = url.origin;
   return [
     '',
     `Groundwork is running at ${base}`,
     `  token: ${token}   (tenant "local")`,
+    `  repository: ${repository}   (the one repository this instance serves; tasks may name it as "repo")`,
     ...(viewUrl ? [`  inspector: ${viewUrl}`] : []),
+    `  export GROUNDWORK_URL=${base} GROUNDWORK_TOKEN=${token} GROUNDWORK_REPO=${repository} GROUNDWORK_TASK=${id}`,
     `  curl -s ${base}/tasks/${id} -H 'authorization: Bearer ${token}'`,
     `  curl -s ${base}/tasks/${id}/turns/0 -H 'authorization: Bearer ${token}'`,
     'Press Ctrl-C to stop.',

@@ -44,7 +44,9 @@ export function findWorkerBundle(): WorkerBundle {
   }
   const options: unknown = JSON.parse(readFileSync(join(dir, 'miniflare-options.json'), 'utf8'));
   if (typeof options !== 'object' || options === null) return { ok: false, reason: `${dir}/miniflare-options.json is not an object: rebuild with \`npm run build\`` };
-  return { ok: true, dir, options: { ...options } };
+  // wrangler writes the assets directory (the OpenAPI document) as an absolute path of the machine that built it.
+  const assets = 'assets' in options && typeof options.assets === 'object' && options.assets !== null ? { assets: { ...options.assets, directory: join(dir, '..', 'assets') } } : {};
+  return { ok: true, dir, options: { ...options, ...assets } };
 }
 
 let miniflareModule: Promise<typeof import('miniflare')> | undefined;

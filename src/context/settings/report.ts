@@ -4,7 +4,7 @@
  * effective settings of every selected provider with the layer that set each field, and
  * warnings. It is part of the assembled-turn JSON; the effective part is also digested.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Lowest precedence first; the provider's own defaults lie below all of them. */
 export const LAYERS = ['deployment', 'repository', 'task'] as const;

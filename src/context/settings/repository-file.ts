@@ -14,7 +14,7 @@
  *   skills: { roots: [".opencode/skills/*"] }
  *   rules: { filenames: [GEMINI.md, AGENTS.md] }
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseYaml12 } from '../../lib/yaml-1.2.ts';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
 import { withDeadline, type Deadlined } from '../deadline.ts';

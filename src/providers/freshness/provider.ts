@@ -20,7 +20,7 @@
  * // - services/auth/AGENTS.md: unchanged
  * // Re-read the changed sources at 5d6e7f8 before acting on them; deleted sources no longer apply.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type EarlierEntry, type Provider } from '../../context/provider.ts';
 import { checkFreshness, pinnedFrom, uncheckedReport } from '../../freshness/check.ts';

@@ -10,7 +10,7 @@
  * @example
  * createRegistry([createRulesProvider(), createSkillsProvider(), createMemoryProvider()])
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { utcDate } from '../../lib/utc-date.ts';
 import { knowledgeEntry, reservedTokens } from './entry.ts';

@@ -3,7 +3,7 @@
  * The parsed skills index of one commit: what discovery and validation produce, what the cache
  * stores, and what selection and the index entry read. Selected bodies are not part of it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SkillSchema = z.object({
   /**
@@ -24,6 +24,8 @@ export const SkillIndexSchema = z.object({
   skills: z.array(SkillSchema),
   /** Discovery and validation warnings, each naming the path or root it concerns. */
   warnings: z.array(z.string()),
+  /** The root patterns searched: the configured ones and the nested ones found along the chains. */
+  roots: z.array(z.string()),
 });
 export type SkillIndex = z.infer<typeof SkillIndexSchema>;
 

@@ -12,7 +12,7 @@
  * Entries: `Pinned commit` and `Repository inventory` are `commit`-stable (freshness `snapshot`
  * and `pinned`), `How the commit was chosen` is `task` (`snapshot`).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { CommitInfo, Snapshot } from '../../sources/snapshot.ts';

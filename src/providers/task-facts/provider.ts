@@ -14,7 +14,7 @@
  * the pin already names the pull request's base and head. A task that is not about a pull
  * request gets `empty`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { pullRequestEntries } from './render.ts';

@@ -6,7 +6,7 @@
  */
 import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/rest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkAppKey } from './app-key.ts';
 import { untilAborted } from '../../lib/abortable.ts';
 import { DEFAULT_EXCHANGE_TIMEOUT_MS, describeTokenFailure } from './auth.ts';

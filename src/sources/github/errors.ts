@@ -3,7 +3,7 @@
  * Turns what Octokit throws into reasons a human can act on. RequestError is read structurally
  * (status + response headers) so this module needs no transitive Octokit import.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isPermanentStatus } from '../permanent.ts';
 
 export interface HttpFailure {

@@ -6,7 +6,7 @@
  * (`isBinary`) is never served as the file: that blob is read over REST when it is asked for.
  */
 import type { Octokit } from '@octokit/rest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { matchesOid } from '../cached-loader.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import type { ReadPlan } from '../read-plan.ts';

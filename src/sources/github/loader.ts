@@ -5,7 +5,7 @@
  * in parallel when callers read in parallel, and one commit request when its date is asked for.
  */
 import type { Octokit } from '@octokit/rest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { isoFromText } from '../commit-info.ts';
 import type { CommitInfo, CommitSha } from '../snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';

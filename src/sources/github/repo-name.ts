@@ -11,7 +11,7 @@
  * `_`; never `.` or `..`; GitHub strips a `.git` suffix and refuses `.wiki`, so neither names a
  * repository.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(?:_[A-Za-z0-9]{1,39})?$/;
 const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/;

@@ -7,7 +7,7 @@
  * shared by every list() -> blobs read in parallel. An app installation token costs one more
  * request when neither the isolate nor the token store (KV) holds one.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { isValidRefName } from '../git/ref-name.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
 import type { CommitSha, RepositorySource, ResolveResult } from '../snapshot.ts';

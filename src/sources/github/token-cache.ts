@@ -13,7 +13,7 @@
  * private key, with the store key as associated data. Reading the store alone yields nothing
  * usable; whoever holds the private key can mint such tokens anyway.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { untilAborted } from '../../lib/abortable.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import type { KeyValueStore } from '../key-value-store.ts';

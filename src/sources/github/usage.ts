@@ -5,7 +5,7 @@
  * last budget GitHub said was left per bucket (`x-ratelimit-remaining` of `core` for REST,
  * `graphql` for GraphQL). Shown in the task and the check run.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { RateLimitReport } from './graphql-read-ahead.ts';
 import type { Fetch } from './retry.ts';
 

@@ -3,7 +3,7 @@
  * Webhook payloads, parsed after the signature is verified. Only the fields the mapping reads
  * are modelled; everything else GitHub sends is ignored, so new payload fields never break us.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseWith } from '../../http/validate.ts';
 import { FullNameSchema, LoginSchema, RepoNameSchema } from '../../sources/github/repo-name.ts';
 

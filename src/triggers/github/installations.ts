@@ -11,7 +11,7 @@
  * Every change to an installation also drops its stored installation tokens: a token keeps the
  * permissions and repositories it was minted with, and suspension or deletion revokes it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { forgetInstallationTokens } from '../../sources/github/token-cache.ts';
 import type { InstallationEvent, InstallationRepositoriesEvent } from './events.ts';
 

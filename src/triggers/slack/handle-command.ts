@@ -5,7 +5,6 @@
  * gets the usage text, a repository the team may not target is refused, and an upstream
  * failure is explained.
  */
-import { z } from 'zod';
 import { ApiError } from '../../http/errors.ts';
 import type { TaskRequestInput, TaskService } from '../../tasks/task-request.ts';
 import { pullRequestEvidence, type PullRequestLookup } from '../github/pull-request.ts';
@@ -15,14 +14,10 @@ import { parseSlackCommand, USAGE } from './command.ts';
 import { handleKnowledgeCommand, type KnowledgeCommandDeps } from './handle-knowledge.ts';
 import { parseKnowledgeCommand } from './knowledge-command.ts';
 import type { SlackCommand } from './command.ts';
+import { SlashCommandSchema } from './slash-command.ts';
 
-export const SlashCommandSchema = z.object({
-  team_id: z.string().min(1),
-  user_id: z.string().min(1),
-  text: z.string().default(''),
-  response_url: z.url({ protocol: /^https$/ }),
-  trigger_id: z.string().min(1).optional(),
-});
+export { SlashCommandSchema };
+
 
 export interface SlackMessage {
   response_type: 'ephemeral';

@@ -1,7 +1,7 @@
 /**
- * @module providers/skills/frontmatter
- * Splits a SKILL.md into its YAML frontmatter and body, and parses the frontmatter with the
- * `yaml` package. Failures are values with a reason a person can act on.
+ * @module providers/frontmatter
+ * Splits a Markdown file (a SKILL.md, a rule file) into its YAML frontmatter and body, and parses
+ * the frontmatter with the `yaml` package. Failures are values with a reason a person can act on.
  *
  * Read as YAML 1.2 whatever a `%YAML` directive says (see `lib/yaml-1.2`; `warnings` says so), and
  * scalars with YAML's failsafe schema, so every value is the text that was written:
@@ -11,9 +11,9 @@
  * still gets indexed here with a warning instead of vanishing.
  */
 import { isAlias, isCollection, isNode, LineCounter, visit } from 'yaml';
-import { parseYaml12 } from '../../lib/yaml-1.2.ts';
+import { parseYaml12 } from '../lib/yaml-1.2.ts';
 
-export type SplitSkillFile =
+export type SplitFrontmatter =
   | { kind: 'none' }
   | { kind: 'unclosed' }
   | { kind: 'split'; yaml: string; body: string };
@@ -22,7 +22,7 @@ const OPENING = /^---[ \t]*\r?\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
 
 /** The frontmatter is a `---` first line up to the next `---` (or `...`) line. */
-export function splitSkillFile(text: string): SplitSkillFile {
+export function splitFrontmatter(text: string): SplitFrontmatter {
   const opening = OPENING.exec(text);
   if (!opening) return { kind: 'none' };
   const rest = text.slice(opening[0].length);

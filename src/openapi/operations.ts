@@ -1,0 +1,215 @@
+/**
+ * @module openapi/operations
+ * Every HTTP route the Worker serves, described once: its method and path (as the route is
+ * written in Hono), who may call it, what it takes and what it answers, each as the zod schema
+ * the route validates with or parses its answer with. `npm run build` turns this list into
+ * `docs/openapi.json` (src/openapi/document.ts, Node only, so the generator stays out of the
+ * Worker bundle); the Worker serves that file at `GET /openapi.json`. A route the app serves that
+ * is missing here fails `test/openapi/coverage.test.ts`.
+ *
+ * @example
+ * // A new route is one more entry, next to its neighbours:
+ * { method: 'post', path: '/tasks/:id/paths', tag: 'tasks', summary: 'Add focus paths to a task',
+ *   auth: 'bearer', params: TaskIdParams, body: AddPathsSchema,
+ *   responses: { 200: { description: 'The paths the task now has', schema: PathsSchema } },
+ *   errors: [400, 401, 403, 404, 409, 413, 415] }
+ */
+import * as z from 'zod';
+import { AssembledTurnSchema } from '../context/turn.ts';
+import { FreshnessReportSchema } from '../freshness/report.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
+import { CheckRecordSchema } from '../checks/result.ts';
+import { TaskListQuerySchema } from '../http/list-query.ts';
+import { MailboxItemSchema } from '../context/transcript.ts';
+import { KnowledgeSchema } from '../context/knowledge.ts';
+import { createKnowledgeSchema, editKnowledgeSchema, RetireSchema, taskKnowledgeSchema } from '../knowledge/input.ts';
+import { KnowledgeViewSchema } from '../knowledge/results.ts';
+import { ListQuerySchema as KnowledgeListQuerySchema } from '../routes/knowledge-inputs.ts';
+import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from '../routes/task-inputs.ts';
+import { SlashCommandSchema } from '../triggers/slack/slash-command.ts';
+import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
+import { AppendedSchema, CreatedTaskSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
+
+/** Who may call a route: an API token, an API token or a signed inspector link, a signed webhook, or anyone. */
+export type Auth = 'bearer' | 'bearer-or-link' | 'github-signature' | 'slack-signature' | 'none';
+
+export interface ApiResponse {
+  description: string;
+  /** The JSON body's schema; absent with `html`. */
+  schema?: z.ZodType;
+  /** A server-rendered page (`text/html`). */
+  html?: true;
+}
+
+export interface ApiOperation {
+  method: 'get' | 'post' | 'patch';
+  /** As the route is written in Hono: `/tasks/:id/turns/:n`. */
+  path: string;
+  tag: 'tasks' | 'knowledge' | 'triggers' | 'inspector' | 'service';
+  summary: string;
+  description?: string;
+  auth: Auth;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  headers?: z.ZodObject;
+  /** `application/json` request body. */
+  body?: z.ZodType;
+  /** `application/x-www-form-urlencoded` request body. */
+  form?: z.ZodType;
+  responses: Record<number, ApiResponse>;
+  /** Statuses answered with the error envelope (HTML routes: an error page). */
+  errors: readonly number[];
+}
+
+/** Request bodies whose bounds depend on the day (review dates) are described as of this one. */
+const DESCRIBED_ON = '2026-01-01';
+
+const TaskIdParams = z.object({ id: z.string().meta({ description: 'The task id (64 hex), as POST /tasks answered it.' }) });
+const TurnParams = TaskIdParams.extend({ n: TurnParam.meta({ description: 'Turn number, in plain decimal (0, 1, 12).' }) });
+const KnowledgeIdParams = z.object({ id: z.string().meta({ description: 'A knowledge object id, `k_<64 hex>_<16 hex>`.' }) });
+const TurnQuery = z.object({ format: FormatParam.meta({ description: 'Answer the turn as a request body for that model API instead of the assembled-turn JSON.' }) });
+const TaskPageQuery = z.object({
+  exp: z.string().optional().meta({ description: 'Signed link: expiry, in unix seconds.' }),
+  sig: z.string().optional().meta({ description: 'Signed link: HMAC-SHA256 signature (hex).' }),
+  freshness: z.literal('1').optional().meta({ description: 'Run the read-back and show what changed since the pinned commit.' }),
+});
+const ListPageQuery = TaskListQuerySchema.extend({
+  tenant: z.string().optional().meta({ description: 'Signed list link: the tenant it lists.' }),
+  exp: z.string().optional().meta({ description: 'Signed list link: expiry, in unix seconds.' }),
+  sig: z.string().optional().meta({ description: 'Signed list link: signature (hex).' }),
+});
+const GitHubHeaders = z.object({
+  'X-GitHub-Event': z.string(),
+  'X-GitHub-Delivery': z.string().meta({ description: 'The delivery GUID.' }),
+  'X-Hub-Signature-256': z.string().meta({ description: '`sha256=` and the HMAC-SHA256 of the raw body with the webhook secret.' }),
+});
+const SlackHeaders = z.object({
+  'X-Slack-Request-Timestamp': z.string(),
+  'X-Slack-Signature': z.string().meta({ description: '`v0=` and the HMAC-SHA256 of `v0:{timestamp}:{body}` with the signing secret.' }),
+});
+
+const json = (description: string, schema: z.ZodType): ApiResponse => ({ description, schema });
+const page = (description: string): ApiResponse => ({ description, html: true });
+
+export const OPERATIONS: readonly ApiOperation[] = [
+  {
+    method: 'get', path: '/health', tag: 'service', summary: 'Is the Worker up', auth: 'none',
+    responses: { 200: json('The Worker answers.', HealthSchema) }, errors: [],
+  },
+  {
+    method: 'get', path: '/openapi.json', tag: 'service', summary: 'This document', auth: 'none',
+    description: 'The OpenAPI 3.1 document of this API, as `npm run build` generated it from the routes\u2019 zod schemas (also `docs/openapi.json`).',
+    responses: { 200: json('The OpenAPI document.', z.looseObject({ openapi: z.string(), paths: z.record(z.string(), z.unknown()) })) }, errors: [],
+  },
+  {
+    method: 'post', path: '/tasks', tag: 'tasks', summary: 'Create a task', auth: 'bearer', body: CreateTaskSchema,
+    description: 'Stores the task and answers at once; turn 0 is assembled in the background (poll `GET /tasks/{id}`). Unknown fields are refused.',
+    responses: { 202: json('The task is stored; assembly runs in its Durable Object.', CreatedTaskSchema) }, errors: [400, 401, 413, 415, 503],
+  },
+  {
+    method: 'get', path: '/tasks', tag: 'tasks', summary: 'List tasks, newest first', auth: 'bearer', query: TaskListQuerySchema,
+    description: 'The tenant\u2019s tasks and those of the tenants it was granted. A bad, repeated or unknown parameter is a 400 naming it.',
+    responses: { 200: json('One page of tasks.', TaskListSchema) }, errors: [400, 401, 503],
+  },
+  {
+    method: 'get', path: '/tasks/:id', tag: 'tasks', summary: 'Read a task', auth: 'bearer', params: TaskIdParams,
+    responses: { 200: json('Status, request, pinned commit, mailbox summary and per-turn metadata.', TaskSchema) }, errors: [401, 404, 503],
+  },
+  {
+    method: 'get', path: '/tasks/:id/turns/:n', tag: 'tasks', summary: 'Read a turn', auth: 'bearer', params: TurnParams, query: TurnQuery,
+    responses: { 200: json('The assembled-turn JSON, or with `format` a model API request body.', z.union([AssembledTurnSchema, FormattedRequestSchema])) },
+    errors: [400, 401, 404, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/turns', tag: 'tasks', summary: 'Begin a turn', auth: 'bearer', params: TaskIdParams, body: BeginTurnSchema,
+    description: 'Idempotent: a stored turn is returned as stored. A turn that is not next, or a task that failed, is a 409.',
+    responses: { 200: json('The assembled-turn JSON of that turn.', AssembledTurnSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/transcript', tag: 'tasks', summary: 'Append transcript items', auth: 'bearer', params: TaskIdParams, body: AppendTranscriptSchema,
+    description: 'Messages, tool calls and tool results. An id already present is a duplicate; a tool result that answers no earlier call refuses the whole batch.',
+    responses: { 200: json('The ids appended and the ids already present.', AppendedSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/turns/:n/usage', tag: 'tasks', summary: 'Report what the model API said about a turn’s request', auth: 'bearer', params: TurnParams, body: UsageReportSchema,
+    description:
+      'The `usage` block the vendor answered for this turn’s request, in its own shape (`anthropic`, `openai-responses`, `openai-chat`), so the inspector shows input, cached and written tokens beside Groundwork’s estimate. Once per turn: the same report again answers 200 with the recorded one; a different one is a 409, as is a turn that has not begun.',
+    responses: {
+      201: json('Recorded.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(false) })),
+      200: json('Already recorded: the same report.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(true) })),
+    },
+    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/mailbox', tag: 'tasks', summary: 'Post a follow-up', auth: 'bearer', params: TaskIdParams, body: MailboxPostSchema,
+    description: 'Appends a `local:mailbox:<k>` item; the next turn carries it. The same `id` again answers 200 with the same item.',
+    responses: {
+      201: json('Appended.', z.strictObject({ item: MailboxItemSchema, duplicate: z.literal(false) })),
+      200: json('Already appended under this id.', z.strictObject({ item: MailboxItemSchema, duplicate: z.literal(true) })),
+    },
+    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'get', path: '/tasks/:id/freshness', tag: 'tasks', summary: 'Read back what changed since the task was pinned', auth: 'bearer', params: TaskIdParams,
+    description: 'Compares every source that reached the model with where the task\u2019s ref points now. Reads, never writes.',
+    responses: { 200: json('The freshness report.', FreshnessReportSchema) }, errors: [401, 404, 409, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/checks', tag: 'tasks', summary: 'Check before an action (push, report-ci, merge, apply-knowledge)', auth: 'bearer', params: TaskIdParams, body: CheckRequestSchema,
+    description:
+      'Reads exactly what the action depends on (the branch on the remote, GitHub\u2019s checks on the commit, the pull request, the knowledge the model was given) and says go, stop or unknown with the reasons; a read that fails or does not finish within 10 s is unknown, never go. The answer is recorded on the task (the last 50); the transcript and the turns are never touched. A field the action does not take is a 400 naming it; 409 before the commit is pinned, and for merge on a task that is not about a pull request.',
+    responses: { 200: json('The verdict, what was read and why, as recorded on the task.', CheckRecordSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/knowledge', tag: 'knowledge', summary: 'Record what a task learned', auth: 'bearer', params: TaskIdParams, body: taskKnowledgeSchema(DESCRIBED_ON),
+    description: 'Sourced to the task at its commit, in the task\u2019s repository\u2019s scope. `reviewBy` is today at the earliest and at most a year ahead. A tenant reading the task through a grant is refused (403): grants are for reading.',
+    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/knowledge', tag: 'knowledge', summary: 'Record knowledge', auth: 'bearer', body: createKnowledgeSchema(DESCRIBED_ON),
+    description: 'Knowledge without a source is refused. `reviewBy` is today at the earliest and at most a year ahead (default 90 days).',
+    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 409, 413, 415, 503],
+  },
+  {
+    method: 'get', path: '/knowledge', tag: 'knowledge', summary: 'List knowledge of a repository', auth: 'bearer', query: KnowledgeListQuerySchema,
+    responses: { 200: json('One page of current versions.', z.strictObject({ items: z.array(KnowledgeSchema), nextCursor: z.string().nullable() })) },
+    errors: [400, 401, 503],
+  },
+  {
+    method: 'get', path: '/knowledge/:id', tag: 'knowledge', summary: 'Read one version', auth: 'bearer', params: KnowledgeIdParams,
+    responses: { 200: json('The version (a replaced one names `supersededBy`).', KnowledgeViewSchema) }, errors: [401, 404, 503],
+  },
+  {
+    method: 'get', path: '/knowledge/:id/versions', tag: 'knowledge', summary: 'Read every version', auth: 'bearer', params: KnowledgeIdParams,
+    responses: { 200: json('Every version, oldest first.', z.strictObject({ versions: z.array(KnowledgeViewSchema) })) }, errors: [401, 404, 503],
+  },
+  {
+    method: 'patch', path: '/knowledge/:id', tag: 'knowledge', summary: 'Edit (and so review) knowledge', auth: 'bearer', params: KnowledgeIdParams, body: editKnowledgeSchema(DESCRIBED_ON),
+    responses: { 200: json('The new version.', KnowledgeSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/knowledge/:id/retire', tag: 'knowledge', summary: 'Retire knowledge', auth: 'bearer', params: KnowledgeIdParams, body: RetireSchema,
+    responses: { 200: json('The new, retired version.', KnowledgeSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/webhooks/github', tag: 'triggers', summary: 'GitHub App webhook', auth: 'github-signature', headers: GitHubHeaders,
+    body: z.looseObject({}).meta({ description: 'The event\u2019s payload as GitHub sends it; checked after the signature.' }),
+    description: 'Verified before it is parsed: content type (415), the three headers (400 naming the missing ones), the signature (401), then JSON and the event\u2019s schema (400).',
+    responses: { 202: json('A task started, or a follow-up went to a running task.', WebhookAnswerSchema), 200: json('An installation change was recorded, or the event was ignored.', WebhookAnswerSchema) },
+    errors: [400, 401, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/slack/commands', tag: 'triggers', summary: 'Slack slash command', auth: 'slack-signature', headers: SlackHeaders, form: SlashCommandSchema,
+    description: '`/groundwork owner/repo[#PR][@ref][:path] request words $skill`, `remember` and `knowledge`. Bad syntax is answered with the usage text, with status 200 as Slack expects.',
+    responses: { 200: json('An ephemeral message for the person who typed the command.', SlackMessageSchema) }, errors: [401, 413, 415, 503],
+  },
+  {
+    method: 'get', path: '/tasks/:id/view', tag: 'inspector', summary: 'The task\u2019s inspector page', auth: 'bearer-or-link', params: TaskIdParams, query: TaskPageQuery,
+    responses: { 200: page('The task page.') }, errors: [400, 401, 403, 404, 503],
+  },
+  {
+    method: 'get', path: '/view', tag: 'inspector', summary: 'The task list page', auth: 'bearer-or-link', query: ListPageQuery,
+    responses: { 200: page('The task list.') }, errors: [400, 401, 403, 503],
+  },
+];

@@ -1,0 +1,43 @@
+/**
+ * @module routes/task-inputs
+ * What the tasks API accepts, as the zod schemas its routes validate with; the OpenAPI document
+ * (src/openapi/) is generated from the same schemas.
+ */
+import * as z from 'zod';
+import { FORMATS } from '../context/formats/format.ts';
+import { MailboxSenderSchema } from '../context/mailbox.ts';
+import { decimalParam } from '../http/params.ts';
+import { TaskRequestSchema } from '../tasks/task-request.ts';
+
+export const CreateTaskSchema = TaskRequestSchema.pick({
+  repo: true,
+  ref: true,
+  commit: true,
+  cwd: true,
+  request: true,
+  agent: true,
+  trusted: true,
+  skills: true,
+  providers: true,
+  parentTaskId: true,
+  facts: true,
+  tools: true,
+})
+  // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
+  .extend({ origin: z.enum(['api', 'cli']).default('api') })
+  .strict()
+  // `agent` and `tools` are checked against this deployment's agents after parsing (tasks/task-agent).
+  .superRefine((body, ctx) => {
+    if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
+  });
+
+export const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
+/** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
+export const MailboxPostSchema = z.strictObject({
+  from: MailboxSenderSchema,
+  text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
+  /** The client's idempotency key: a retry with the same id appends nothing new. */
+  id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
+});
+export const TurnParam = decimalParam(10_000);
+export const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
