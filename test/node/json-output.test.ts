@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jsonOutput } from '../../src/cli/json-output.ts';
+import { projectSources } from './source-files.ts';
 
 /** Anything a terminal acts on or hides: controls, format characters, line and paragraph separators. */
 const RAW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
@@ -18,6 +19,15 @@ describe('--json and --format output (every command prints JSON through jsonOutp
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('is the only way the CLI prints JSON: no command lays JSON out itself', () => {
+    // A pretty-printed JSON.stringify in the CLI is output; one added later (a new command) fails here.
+    const offenders = projectSources()
+      .filter(({ file }) => file.startsWith('src/cli/') && file !== 'src/cli/json-output.ts')
+      .filter(({ text }) => /JSON\.stringify\([^;]*,\s*null,\s*2\)/.test(text))
+      .map(({ file }) => file);
+    expect(offenders).toEqual([]);
   });
 
   it('writes U+009B, U+202E, U+2028 and a tag character as \\u escapes', () => {
