@@ -13,12 +13,17 @@ import { gzipSync } from 'node:zlib';
 // 9 KiB gzipped) met the rule formats of issue 23 at 267.2; 268 -> 272 when host agents, facts and
 // history (issue 29, about 4.4 KiB) joined them at 271.6; 272 -> 280 for issue 27 at 279.6 (the
 // inspector's context-window picture, budgets and cache views, the usage route and its vendor
-// schemas, nested skill roots and the index ranking; about 8 KiB); 280 -> 288 for issue 23's focus at
-// 287.9 (focus paths on tasks and POST /tasks/:id/paths, the pull request's files listed once by the
-// host, every focus chain's rules with their bound, budget and notices, later-turn rules and
-// skills and rules asked for by name, the focus table; about 8.3 KiB). Cloudflare itself allows 3 MiB (Free)
-// or 10 MiB (Paid): the budget is ours, to keep cold starts small.
-const BUDGET_KIB = 288;
+// schemas, nested skill roots and the index ranking; about 8 KiB); 280 -> 281 when issue 28's lazy
+// loaders met them at 280.0 (esbuild's wrappers for the modules loaded on first use); 281 -> 283
+// for issue 24 at 282.3 (one repository identity, the transcript writer's cap, the YAML 1.2 reader,
+// the bounded task page, about 2.3 KiB); 283 -> 269 at 268.5 once the client was @octokit/core
+// instead of @octokit/rest (every call is `request` or `graphql`, so the REST plugin's endpoint
+// table, 82 KiB minified, was dead weight); 269 -> 276 at 275.3 for issue 23's focus (focus paths on
+// tasks and POST /tasks/:id/paths, the pull request's files listed once by the host, every focus
+// chain's rules with their bound, budget and notices, later-turn rules and skills, the focus table);
+// 276 -> 277 at 276.7 for agent-requested rules asked for by name on POST /tasks/:id/paths.
+// Cloudflare itself allows 3 MiB (Free) or 10 MiB (Paid): the budget is ours, to keep cold starts small.
+const BUDGET_KIB = 277;
 const out = mkdtempSync(join(tmpdir(), 'groundwork-bundle-'));
 try {
   const metafile = join(out, 'meta.json');

@@ -13,6 +13,7 @@ import { benchAppTokens } from './app-tokens.ts';
 import { benchGraphQLReads } from './graphql-reads.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 import { benchStartup } from './startup.ts';
+import { benchWorkerStartup } from './worker-startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
@@ -23,7 +24,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['checks', benchChecks],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
-  ['startup', benchStartup],
+  ['startup', async () => [...(await benchWorkerStartup()), ...(await benchStartup())]],
 ];
 
 const only = process.argv.slice(2);

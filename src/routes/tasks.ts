@@ -10,6 +10,7 @@ import { getAgents, getConfig } from '../env.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { grantedWriteRefused } from '../http/grant-refusal.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { listViewUrl } from '../tasks/list-link.ts';
@@ -18,6 +19,7 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
+import { repositoryIdentity, repositoryPolicy } from '../tasks/repository-identity.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
 import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
@@ -48,7 +50,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const tenant = c.get('tenant');
     if (readableTenants(getConfig(c.env).TENANT_GRANTS, tenant).length > 1) {
       const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(tenant));
-      if (task.status !== 'not-found') return new ApiError('forbidden', `task ${id} belongs to ${task.request.tenant}; ${tenant} may read it through a grant but not change it`);
+      if (task.status !== 'not-found') return grantedWriteRefused(id, task.request.tenant, tenant);
     }
     return notFound(id);
   };
@@ -94,12 +96,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       }
     }
     const config = getConfig(c.env);
-    if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
-      throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
-    }
-    if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
-      throw new ApiError('bad_request', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them');
-    }
+    // The deployment's rules for names (git hosts, served local repositories), as every route that takes a repository applies them.
+    const named = repositoryIdentity(body.repo, repositoryPolicy(config));
+    if (!named.ok) throw new ApiError('bad_request', `repo: ${named.reason}`);
     // REST tasks read owner/name with the host token; without one the task could only fail later.
     if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
       throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
