@@ -390,7 +390,7 @@ function unknownRules(names: readonly string[], first: TurnRecord): { field: str
   const known = new Set(listed.flatMap((verdict) => [verdict.path, ruleName(verdict.path)]));
   const index = names.findIndex((name) => !known.has(name));
   if (index < 0) return undefined;
-  const names_ = [...new Set(listed.map((verdict) => ruleName(verdict.path)))];
-  const said = names_.length > 0 ? `the index lists ${names_.slice(0, 20).join(', ')}${names_.length > 20 ? ` and ${names_.length - 20} more` : ''}` : 'the index lists no agent-requested rules';
+  const listedNames = [...new Set(listed.map((verdict) => ruleName(verdict.path)))];
+  const said = listedNames.length > 0 ? `the index lists ${listedNames.slice(0, 20).join(', ')}${listedNames.length > 20 ? ` and ${listedNames.length - 20} more` : ''}` : 'the index lists no agent-requested rules';
   return { field: `rules[${index}]`, message: `${JSON.stringify((names[index] ?? '').slice(0, 120))} is not an agent-requested rule of turn 0's rules index; ${said}` };
 }
