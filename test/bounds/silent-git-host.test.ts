@@ -32,11 +32,13 @@ describe('a git host that never answers or drips', () => {
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason, commit: ref === head ? head() : null, turns: [] });
     // What is left is retention cleanup, not a fourth attempt.
     expect(await scheduledAlarm(id)).toBe(Date.parse(failed.expiresAt));
-    // The Worker hung up on every request it gave up on, rather than leaving it open.
+    // The Worker hung up on every request it gave up on, rather than leaving it open. The attempts
+    // are counted by the task above: on a loaded machine an attempt's deadline can pass before its
+    // request reaches the host, so the host may see fewer than three.
     await vi.waitFor(
       async () => {
         const requests = await seen(tag);
-        expect(requests.length).toBeGreaterThanOrEqual(3);
+        expect(requests.length).toBeGreaterThanOrEqual(1);
         expect(requests.filter((request) => !request.closed)).toEqual([]);
       },
       { timeout: 5_000 },
