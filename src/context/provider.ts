@@ -43,7 +43,7 @@ export type Capability = (typeof CAPABILITIES)[number];
 /** `first`: only turn 0. `all`: every turn. */
 export type TurnPolicy = 'first' | 'all';
 
-export const ORIGINS = ['github', 'slack', 'api', 'cli'] as const;
+export const ORIGINS = ['github', 'slack', 'api', 'cli', 'mcp'] as const;
 export type Origin = (typeof ORIGINS)[number];
 
 /**

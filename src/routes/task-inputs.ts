@@ -10,6 +10,13 @@ import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
 import { TaskRequestSchema } from '../tasks/task-request.ts';
 
+/** What every way of creating a task from outside checks beyond the fields' own shapes (REST and MCP). */
+export function checkTaskFields(body: { agent: string; ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
+  const agent = resolveAgent(body.agent);
+  if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
+  if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
+}
+
 export const CreateTaskSchema = TaskRequestSchema.pick({
   repo: true,
   ref: true,
@@ -25,11 +32,7 @@ export const CreateTaskSchema = TaskRequestSchema.pick({
   // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
   .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
-  .superRefine((body, ctx) => {
-    const agent = resolveAgent(body.agent);
-    if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
-    if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
-  });
+  .superRefine(checkTaskFields);
 
 export const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
 /** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */

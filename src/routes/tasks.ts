@@ -7,7 +7,6 @@ import { Hono, type Context } from 'hono';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getConfig } from '../env.ts';
-import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
@@ -18,7 +17,7 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
-import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
+import { admissionProblem } from '../tasks/admission.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import type { RouteDeps } from './deps.ts';
@@ -87,18 +86,8 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       }
     }
     const config = getConfig(c.env);
-    if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
-      throw new ApiError('bad_request', `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment`);
-    }
-    if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
-      throw new ApiError('bad_request', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them');
-    }
-    // REST tasks read owner/name with the host token; without one the task could only fail later.
-    if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
-      throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
-    }
-    const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];
-    if (capped) throw new ApiError('bad_request', `providers.${capped.path}: ${capped.message}`);
+    const problem = admissionProblem(config, body);
+    if (problem) throw new ApiError(problem.code, problem.message);
     const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
     const created = await stampPublicUrl(deps.tasks(c.env), origin).create({ ...body, tenant });
     const retained = deps.now() + config.TASK_RETENTION_DAYS * 86_400_000;

@@ -1,0 +1,54 @@
+/**
+ * @module mcp/tool-inputs
+ * What each MCP tool takes, built from the zod schemas the REST routes validate with, so a field
+ * means the same thing and is refused for the same reason on both surfaces. The SDK turns these
+ * into each tool's JSON Schema (its `inputSchema`) and validates every call with them: a bad
+ * argument is a tool result with `isError: true` naming the field.
+ */
+import * as z from 'zod';
+import { KNOWLEDGE_KINDS } from '../context/knowledge.ts';
+import { createKnowledgeSchema, RetireSchema } from '../knowledge/input.ts';
+import { ListQuerySchema } from '../routes/knowledge-inputs.ts';
+import { BeginTurnSchema, checkTaskFields, FormatParam, MailboxPostSchema } from '../routes/task-inputs.ts';
+import { SkillNameSchema, TaskRequestSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+
+export const TaskIdSchema = z
+  .string()
+  .regex(/^[0-9a-f]{64}$/, 'must be a task id (64 lowercase hex characters), as assemble_context answered it')
+  .meta({ description: 'The task id assemble_context answered (64 hex characters).' });
+
+/** `POST /tasks` without what only a host decides over REST (provider settings, a parent task). */
+export const AssembleContextSchema = TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, request: true, skills: true, agent: true, trusted: true })
+  .strict()
+  .superRefine(checkTaskFields);
+export type AssembleContextArgs = z.output<typeof AssembleContextSchema>;
+
+export const GetTurnSchema = z.strictObject({ taskId: TaskIdSchema, turn: BeginTurnSchema.shape.turn.default(0), format: FormatParam });
+export type GetTurnArgs = z.output<typeof GetTurnSchema>;
+
+/** Paths the agent moved to, named from the repository root like `cwd`. */
+export const ContextForPathsSchema = z.strictObject({ taskId: TaskIdSchema, paths: z.array(WorkingDirectorySchema).min(1, 'name at least one path').max(32, 'at most 32 paths') });
+export type ContextForPathsArgs = z.output<typeof ContextForPathsSchema>;
+
+export const CheckFreshnessSchema = z.strictObject({ taskId: TaskIdSchema });
+export type CheckFreshnessArgs = z.output<typeof CheckFreshnessSchema>;
+
+export const ReadSkillSchema = z.strictObject({ taskId: TaskIdSchema, name: SkillNameSchema });
+export type ReadSkillArgs = z.output<typeof ReadSkillSchema>;
+
+/** `POST /knowledge`, with `kind` defaulting to a fact: what a model records most. */
+export function rememberSchema(today: string) {
+  return createKnowledgeSchema(today).extend({ kind: z.enum(KNOWLEDGE_KINDS).default('fact') });
+}
+export type RememberArgs = z.output<ReturnType<typeof rememberSchema>>;
+
+/** `GET /knowledge`'s query. */
+export const RecallSchema = ListQuerySchema;
+export type RecallArgs = z.output<typeof RecallSchema>;
+
+export const RetireKnowledgeSchema = RetireSchema.extend({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }) });
+export type RetireKnowledgeArgs = z.output<typeof RetireKnowledgeSchema>;
+
+/** `POST /tasks/:id/mailbox` with the task named in the arguments. */
+export const PostFollowupSchema = MailboxPostSchema.extend({ taskId: TaskIdSchema });
+export type PostFollowupArgs = z.output<typeof PostFollowupSchema>;
