@@ -3,7 +3,7 @@
  * Ratios are measured side by side in one run, so a noisy machine moves both sides together.
  */
 import { z } from 'zod';
-import { resolveAgent } from '../src/context/agents.ts';
+import { agentHash, resolveAgent } from '../src/context/agent-catalog.ts';
 import type { ContextEntry } from '../src/context/outcome.ts';
 import { defineProvider, type Provider, type TaskView } from '../src/context/provider.ts';
 import { createRegistry } from '../src/context/registry.ts';
@@ -12,7 +12,7 @@ import { digestRequest } from '../src/context/digest.ts';
 import { assembleFirstTurn } from '../src/context/turn.ts';
 
 const COMMIT = 'c'.repeat(40);
-const task: TaskView = { request: 'bench', origin: 'cli', commit: COMMIT, cwd: '', trusted: true, skills: [], agent: 'entry' };
+const task: TaskView = { request: 'bench', origin: 'cli', commit: COMMIT, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'entry' };
 const lookup = resolveAgent('entry');
 if (!lookup.ok) throw new Error(lookup.error);
 const agent = lookup.agent;
@@ -77,6 +77,7 @@ export async function benchRender(seconds = 2): Promise<string[]> {
   const render = () => renderFirstRequest({ agent, task, entries, notices: [] });
   const renders = await measure(render);
   const settings = { layers: [], providers: [], warnings: [] };
-  const digested = await measure(() => digestRequest(render(), settings));
+  const hash = await agentHash(agent);
+  const digested = await measure(() => digestRequest(render(), settings, hash));
   return [`renders of a 200-entry context: ${renders.toFixed(0)}/s; render + digest: ${digested.toFixed(0)}/s`];
 }

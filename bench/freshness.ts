@@ -17,7 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import type { EarlierEntry, PullRequestView, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import { assembleFirstTurn, gatherContext, type AssembleInput } from '../src/context/turn.ts';
@@ -72,6 +72,7 @@ async function measure(open: (store: KeyValueStore) => Backend, pinned: { base: 
     repository: backend.source.repository,
     ...('ref' in pinned ? { ref: pinned.ref } : { headCommit: pinned.pullRequest.headSha, headFromFork: false, pullRequest: pinned.pullRequest }),
     cwd: SHAPE.cwd,
+    focusPaths: [],
     trusted: true,
     skills: [],
     agent: agent.name,

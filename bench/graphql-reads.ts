@@ -9,7 +9,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { z } from 'zod';
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { planReads } from '../src/context/read-ahead.ts';
 import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import { createRegistry } from '../src/context/registry.ts';
@@ -102,7 +102,7 @@ async function run(origin: string, scope: string, reads: 'rest' | 'graphql', sha
   const lookup = resolveAgent('entry');
   if (!lookup.ok) throw new Error(lookup.error);
   const registry = createRegistry([createRulesProvider({ timeoutMs: 60_000 }), createSkillsProvider({ timeoutMs: 60_000 })]);
-  const task = { request: 'Use $skill-07.', origin: 'cli' as const, repository: source.repository, cwd: CWD, trusted: true, skills: [], agent: lookup.agent.name };
+  const task = { request: 'Use $skill-07.', origin: 'cli' as const, repository: source.repository, cwd: CWD, focusPaths: [], trusted: true, skills: [], agent: lookup.agent.name };
   const configs = shape.configs ?? {};
   const started = performance.now();
   const plan = planReads({ registry, agent: lookup.agent, task, turn: 0, available: ['repo:read'], settings: { deployment: configs } });

@@ -156,7 +156,7 @@ async function measureInNode(): Promise<string> {
   const reader: KnowledgeReader = { active: async () => objects };
   const registry = createRegistry([createMemoryProvider()]);
   const capabilities = grantCapabilities({ agent: { name: 'communicator', capabilities: ['knowledge:read'] }, trusted: true, available: ['knowledge:read'] });
-  const task = { request: 'Summarise the deploy playbook for src/app/index.ts.', origin: 'api' as const, cwd: 'src/app', trusted: true, skills: [], agent: 'communicator' };
+  const task = { request: 'Summarise the deploy playbook for src/app/index.ts.', origin: 'api' as const, cwd: 'src/app', focusPaths: [], trusted: true, skills: [], agent: 'communicator' };
   const times: number[] = [];
   for (let round = 0; round < 30; round++) {
     const started = performance.now();

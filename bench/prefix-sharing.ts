@@ -11,7 +11,7 @@
  */
 import { cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { FORMATS, formatRequest, type Format } from '../src/context/formats/format.ts';
 import { promptFromTurn, type PromptInput } from '../src/context/formats/prompt.ts';
 import { promptText, sharedPrefix } from '../src/context/formats/prompt-prefix.ts';
@@ -75,15 +75,15 @@ async function firstPrompt(fixture: Fixture, request: string): Promise<PromptInp
     agent: lookup.agent,
     available: ['repo:read'],
     snapshot: source.snapshot(head.commit),
-    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, trusted: true, skills: [], agent: lookup.agent.name },
+    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, focusPaths: [], trusted: true, skills: [], agent: lookup.agent.name },
     turn: 0,
   });
-  // As in the CLI: a local repository has no GitHub (task facts) and no knowledge store (memory),
-  // and turn 0 gives freshness nothing to compare.
+  // As in the CLI: a local repository has no GitHub (task facts), no knowledge store (memory) and
+  // no task store (history), the CLI states no host facts, and turn 0 gives freshness nothing to compare.
   const expected = (outcome: { name: string; outcome: string }) =>
     outcome.outcome === 'included' ||
-    (outcome.outcome === 'capability-gated' && (outcome.name === 'task-facts' || outcome.name === 'memory')) ||
-    (outcome.outcome === 'empty' && outcome.name === 'freshness');
+    (outcome.outcome === 'capability-gated' && ['task-facts', 'memory', 'history'].includes(outcome.name)) ||
+    (outcome.outcome === 'empty' && (outcome.name === 'freshness' || outcome.name === 'host'));
   const failed = turn.providers.filter((outcome) => !expected(outcome));
   if (failed.length > 0) throw new Error(`${fixture.name}: providers did not include: ${JSON.stringify(failed)}`);
   return promptFromTurn(turn);

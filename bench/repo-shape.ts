@@ -4,7 +4,7 @@
  * to read it: directly through a Snapshot (as the providers do), and through the real rules and
  * skills providers via `assembleFirstTurn`.
  */
-import { resolveAgent } from '../src/context/agents.ts';
+import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { createRegistry } from '../src/context/registry.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../src/context/turn.ts';
 import { directoryChain } from '../src/providers/rules/chain.ts';
@@ -82,7 +82,7 @@ export async function assembleWithProviders(snapshot: Snapshot, shape: RepoShape
     available: ['repo:read'],
     snapshot,
     ...(cache ? { cache } : {}),
-    task: { request: 'bench', origin: 'cli', repository: snapshot.repository, commit: snapshot.commit, cwd: shape.cwd, trusted: true, skills: [], agent: agent.name },
+    task: { request: 'bench', origin: 'cli', repository: snapshot.repository, commit: snapshot.commit, cwd: shape.cwd, focusPaths: [], trusted: true, skills: [], agent: agent.name },
     turn: 0,
   });
   // A reason other than the settings a .groundwork.yml set means something was left out.

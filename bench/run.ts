@@ -2,6 +2,7 @@
  * `npm run bench`: prints one line per measurement. Speed goals live here, never in unit tests.
  * `npm run bench -- prefix freshness` runs only the sections named.
  */
+import { benchChecks } from './checks.ts';
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchFreshness } from './freshness.ts';
@@ -17,6 +18,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
   ['freshness', benchFreshness],
+  ['checks', benchChecks],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
   ['startup', benchStartup],

@@ -9,11 +9,13 @@
  * the deadline even if a step ignores it, naming the step in progress and so the repository and
  * its host. A repository that cannot be read is a failed assembly, never a turn without its rules.
  */
-import { resolveAgent } from '../src/context/agents.ts';
+import { agentHash, type AgentCatalog } from '../src/context/agent-catalog.ts';
 import { digestContext } from '../src/context/digest.ts';
+import { BUILTIN_AGENTS } from '../src/context/agents.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
 import type { Registry } from '../src/context/registry.ts';
-import type { EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { Capability, EarlierEntry, TaskView } from '../src/context/provider.ts';
+import type { TaskHistoryReader } from '../src/context/task-history.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import { renderContext } from '../src/context/render.ts';
 import { assembleFirstTurn, gatherContext, readsRepository, summariseEntry } from '../src/context/turn.ts';
@@ -23,6 +25,7 @@ import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import { storedAgent } from './stored-agent.ts';
 import { DEFAULT_REF, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
@@ -31,6 +34,10 @@ export interface AssemblerDeps extends TaskPlanDeps {
   openSource(request: TaskRequest): Promise<OpenedSource>;
   /** Entries of the turns before `turn`, from the ledger: what later-turn providers compare against. */
   history(turn: number): EarlierEntry[];
+  /** This deployment's agents, for tasks stored before their configuration was kept with them. */
+  agents?: AgentCatalog;
+  /** The tenant's earlier tasks on the task's repository (`tasks:read`), when this host keeps an index of them. */
+  earlierTasks?(task: TaskRow): TaskHistoryReader | undefined;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -47,10 +54,13 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
   async function assemble(task: TaskRow, turn: number, signal: AbortSignal, progress: (step: string) => void): Promise<TurnRecord> {
     const { request } = task;
-    const agent = resolveAgent(request.agent);
+    const agent = storedAgent(task, deps.agents ?? BUILTIN_AGENTS);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
+    const hash = await agentHash(agent.agent);
     const { source, cache, usage, github } = await deps.openSource(request);
-    const { view: unpinned, available, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(github ? { github } : {}) });
+    const { view: unpinned, available: planned, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(github ? { github } : {}) });
+    const tasks = deps.earlierTasks?.(task);
+    const available: Capability[] = [...planned, ...(tasks ? (['tasks:read'] as const) : [])];
     // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     let commit = task.commit_sha;
     if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
@@ -66,6 +76,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       agent: agent.agent,
       available,
       ...(knowledge ? { knowledge } : {}),
+      ...(tasks ? { tasks } : {}),
       snapshot,
       source,
       ...(github ? { github } : {}),
@@ -100,6 +111,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         tokens: first.providers.reduce((sum, p) => sum + p.tokens, 0),
         item,
         agent: first.agent,
+        agentHash: hash,
         commit,
         repository: source.repository,
         system: first.system.map((content) => ({ role: 'system' as const, content })),
@@ -117,11 +129,12 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const content = renderContext(gathered.entries, gathered.notices);
     return {
       turn,
-      digest: await digestContext(content, gathered.settings),
+      digest: await digestContext(content, gathered.settings, hash),
       chars: content.length,
       tokens: gathered.outcomes.reduce((sum, p) => sum + p.tokens, 0),
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
       agent: agent.agent.name,
+      agentHash: hash,
       commit,
       repository: source.repository,
       system: [],

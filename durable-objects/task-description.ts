@@ -1,13 +1,15 @@
 /**
  * @module durable-objects/task-description
  * How a Task object describes itself to `GET /tasks/:id` and the inspector: status, request (a
- * git URL without its credentials), pin, retention, mailbox and what each stored turn did.
+ * git URL without its credentials), pin, retention, mailbox, the checks made before actions and
+ * what each stored turn did.
  */
 import { displayRepo } from '../src/tasks/task-request.ts';
+import type { CheckLog } from '../src/checks/result.ts';
 import type { MailboxSummary, TaskDescription } from '../src/tasks/task-results.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 
-export function describeTask(task: TaskRow, store: TaskStore, mailbox: MailboxSummary): TaskDescription {
+export function describeTask(task: TaskRow, store: TaskStore, mailbox: MailboxSummary, checks: CheckLog): TaskDescription {
   return {
     id: task.task_id,
     status: task.status,
@@ -19,6 +21,7 @@ export function describeTask(task: TaskRow, store: TaskStore, mailbox: MailboxSu
     createdAt: new Date(task.created_at).toISOString(),
     expiresAt: new Date(task.expires_at).toISOString(),
     mailbox,
+    checks,
     turns: store.turns().map((t) => ({
       turn: t.turn,
       digest: t.digest,

@@ -8,7 +8,7 @@
 import { checkFreshness, pinnedFrom, uncheckedReport } from '../src/freshness/check.ts';
 import type { FreshnessReport } from '../src/freshness/report.ts';
 import { trackedSources } from '../src/freshness/tracked.ts';
-import { resolveAgent } from '../src/context/agents.ts';
+import type { AgentConfig } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
@@ -24,7 +24,8 @@ export interface ReadBackDeps extends TaskPlanDeps {
   now(): number;
 }
 
-export async function readBackFreshness(request: TaskRequest, commit: string, deps: ReadBackDeps): Promise<FreshnessReport> {
+/** `agent`: the task's configuration, whose providers' read plan the pinned side is read with (none for a task without one). */
+export async function readBackFreshness(request: TaskRequest, commit: string, agent: AgentConfig | undefined, deps: ReadBackDeps): Promise<FreshnessReport> {
   const ref = pinnedFrom({ ...namedRef(request), ...(request.pullRequest ? { pullRequest: request.pullRequest } : {}) });
   const head = request.pullRequest?.headSha;
   const input = {
@@ -39,8 +40,7 @@ export async function readBackFreshness(request: TaskRequest, commit: string, de
   } catch (error) {
     return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const agent = resolveAgent(request.agent);
-  const plan = agent.ok ? planTask(deps, request, agent.agent, opened).plan : undefined;
+  const plan = agent ? planTask(deps, request, agent, opened).plan : undefined;
   return checkFreshness({
     ...input,
     source: opened.source,

@@ -8,7 +8,7 @@
  * Tasks stored before the index existed have never reported, so they are `behind` too.
  */
 import type { TaskIndexRow } from '../src/tasks/task-index.ts';
-import { requestPreview } from '../src/tasks/task-index.ts';
+import { requestExcerpt, requestPreview } from '../src/tasks/task-index.ts';
 import { displayRepo } from '../src/tasks/task-request.ts';
 import type { TaskRow } from './task-store.ts';
 
@@ -73,5 +73,7 @@ export function indexRow(task: TaskRow, seq: number): TaskIndexRow {
     createdAt: task.created_at,
     updatedAt: task.updated_at,
     expiresAt: task.expires_at,
+    ...(task.request.pullRequest ? { pullRequest: task.request.pullRequest.number } : {}),
+    requestExcerpt: requestExcerpt(task.request.request),
   };
 }

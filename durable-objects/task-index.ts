@@ -7,7 +7,7 @@
  * Rows of expired tasks are never listed and are deleted on the next write.
  */
 import { DurableObject } from 'cloudflare:workers';
-import { repoKey, TaskIndexRowSchema, type TaskIndexQuery, type TaskIndexRow } from '../src/tasks/task-index.ts';
+import { repoKey, TaskIndexRowSchema, type EarlierTasksQuery, type TaskIndexQuery, type TaskIndexRow } from '../src/tasks/task-index.ts';
 
 const SCHEMA = `
   CREATE TABLE IF NOT EXISTS tasks (
@@ -75,6 +75,33 @@ export class TaskIndex extends DurableObject<Env> {
     }
     return this.#sql
       .exec<{ row: string }>(`SELECT row FROM tasks WHERE ${where.join(' AND ')} ORDER BY created_at DESC, task_id DESC LIMIT ?`, ...params, query.limit)
+      .toArray()
+      .map((stored) => TaskIndexRowSchema.parse(JSON.parse(stored.row)));
+  }
+
+  /**
+   * Up to `limit` tasks on one repository created before `before` (and not it), newest first,
+   * those about `pullRequest` ahead of the rest: what a task's history provider shows.
+   */
+  async earlier(query: EarlierTasksQuery): Promise<TaskIndexRow[]> {
+    const { before } = query;
+    // A row without a pull request (or of another) ranks 0; COALESCE keeps NULL from sorting apart.
+    const samePullRequest = query.pullRequest === undefined ? '' : "COALESCE(json_extract(row, '$.pullRequest') = ?, 0) DESC, ";
+    const rankParams = query.pullRequest === undefined ? [] : [query.pullRequest];
+    return this.#sql
+      .exec<{ row: string }>(
+        `SELECT row FROM tasks
+         WHERE expires_at > ? AND repo_key = ? AND task_id != ? AND (created_at < ? OR (created_at = ? AND task_id < ?))
+         ORDER BY ${samePullRequest}created_at DESC, task_id DESC LIMIT ?`,
+        query.now,
+        repoKey(query.repo),
+        before.taskId,
+        before.createdAt,
+        before.createdAt,
+        before.taskId,
+        ...rankParams,
+        query.limit,
+      )
       .toArray()
       .map((stored) => TaskIndexRowSchema.parse(JSON.parse(stored.row)));
   }

@@ -25,6 +25,7 @@ export function inspectTask(store: TaskStore, task: Inspection['task']): Inspect
       chars: record.chars,
       tokens: record.tokens,
       agent: record.agent,
+      ...(record.agentHash ? { agentHash: record.agentHash } : {}),
       commit: record.commit,
       repository: record.repository,
       createdAt: new Date(record.createdAt).toISOString(),

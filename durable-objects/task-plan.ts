@@ -51,9 +51,11 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
     ...namedRef(request),
     ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
     cwd: request.cwd,
+    focusPaths: [],
     trusted: request.trusted,
     skills: request.skills,
     agent: agent.name,
+    ...(request.facts && request.facts.length > 0 ? { facts: request.facts } : {}),
   };
   const settings: HostSettings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
   const knowledge = deps.knowledgeFor?.(request);

@@ -41,6 +41,16 @@ const MIGRATIONS: readonly Migration[] = [
      digest TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
+  // 4: checks before an action (push, report-ci, merge, apply-knowledge): the last 50, and how many older ones were dropped.
+  `CREATE TABLE IF NOT EXISTS checks (
+     id INTEGER PRIMARY KEY,
+     action TEXT NOT NULL,
+     verdict TEXT NOT NULL,
+     checked_at INTEGER NOT NULL,
+     record TEXT NOT NULL
+   );`,
+  // 5: the agent configuration the task was created with (JSON); NULL for tasks stored before it was kept.
+  addAgentConfigColumn,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -53,4 +63,10 @@ function upgradeTranscriptRows(sql: SqlStorage): void {
   const rows = sql.exec<{ seq: number; item: string }>('SELECT seq, item FROM transcript ORDER BY seq').toArray();
   const items = upgradeLegacyItems(rows.map((row) => JSON.parse(row.item)));
   rows.forEach((row, i) => sql.exec('UPDATE transcript SET item = ? WHERE seq = ?', JSON.stringify(items[i]), row.seq));
+}
+
+/** Idempotent like every step: an object that already has the column (a step run twice) keeps it. */
+function addAgentConfigColumn(sql: SqlStorage): void {
+  const columns = sql.exec<{ name: string }>('PRAGMA table_info(task)').toArray();
+  if (!columns.some((column) => column.name === 'agent_config')) sql.exec('ALTER TABLE task ADD COLUMN agent_config TEXT');
 }

@@ -5,8 +5,8 @@
  */
 import * as z from 'zod';
 import type { EarlierEntry } from '../src/context/provider.ts';
-import { EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
-import { ToolSchema } from '../src/context/agents.ts';
+import { AgentHashSchema, EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
+import { AgentConfigSchema, ToolSchema, type AgentConfig } from '../src/context/agents.ts';
 import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -22,6 +22,11 @@ const TaskRowSchema = z.object({
   created_at: z.number(),
   updated_at: z.number(),
   expires_at: z.number(),
+  /** The agent configuration resolved when the task was created; null for tasks stored before it was kept. */
+  agent_config: z
+    .string()
+    .nullable()
+    .transform((text) => (text === null ? null : AgentConfigSchema.parse(JSON.parse(text)))),
 });
 export type TaskRow = z.output<typeof TaskRowSchema>;
 
@@ -34,6 +39,8 @@ export const TurnRecordSchema = z.object({
   /** The transcript item this turn appended; null for a turn n > 0 with nothing to say. */
   item: HostItemSchema.nullable(),
   agent: z.string(),
+  /** The agent configuration's hash (`agentHash`); absent on records stored before it was kept. */
+  agentHash: AgentHashSchema.optional(),
   commit: z.string().nullable(),
   /** The repository's identity; records stored before it was kept have none. */
   repository: z.string().nullable().default(null),
@@ -62,15 +69,16 @@ export class TaskStore {
     return row ? TaskRowSchema.parse(row) : undefined;
   }
 
-  insertTask(taskId: string, request: TaskRequest, now: number, expiresAt: number): void {
+  insertTask(taskId: string, request: TaskRequest, now: number, expiresAt: number, agent?: AgentConfig): void {
     this.#sql.exec(
-      `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at)
-       VALUES (1, ?, ?, 'pending', 0, ?, ?, ?)`,
+      `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at, agent_config)
+       VALUES (1, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
       taskId,
       JSON.stringify(request),
       now,
       now,
       expiresAt,
+      agent === undefined ? null : JSON.stringify(agent),
     );
   }
 

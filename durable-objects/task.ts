@@ -7,13 +7,18 @@
  */
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
-import { getConfig } from '../src/env.ts';
+import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
+import { getAgents, getConfig } from '../src/env.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
+import { unfitFor } from '../src/checks/run-check.ts';
+import { CheckLogStore } from './check-log.ts';
+import { checkTask, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
@@ -32,6 +37,8 @@ import { readTaskSkill, readTaskSource } from './task-files.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
+import { storedAgent } from './stored-agent.ts';
+import { earlierTasksFor } from './task-history.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
@@ -52,6 +59,9 @@ export class TaskObject extends DurableObject<Env> {
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   readonly #planDeps: TaskPlanDeps;
   readonly #index: TaskIndexSync;
+  readonly #checks: CheckLogStore;
+  readonly #checkDeps: TaskCheckDeps;
+  readonly #agents: ReturnType<typeof getAgents>;
   #firstTurn: Promise<TurnResult> | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -59,6 +69,7 @@ export class TaskObject extends DurableObject<Env> {
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
+    this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
       // A finished task stored before the index existed reports itself from its alarm.
@@ -66,6 +77,7 @@ export class TaskObject extends DurableObject<Env> {
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
     });
     const config = getConfig(env);
+    this.#agents = getAgents();
     this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
     this.#planDeps = {
       registry: createDefaultRegistry(),
@@ -75,6 +87,13 @@ export class TaskObject extends DurableObject<Env> {
         return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
       },
     };
+    this.#checkDeps = {
+      turns: () => this.#store.turns(),
+      log: this.#checks,
+      openSource: this.#openSource,
+      knowledgeFor: knowledgeLineage(durableKnowledgeService(env), config.GITHUB_API_URL),
+      now: () => Date.now(),
+    };
     this.#ledger = new TurnLedger({
       store: this.#store,
       assemble: createTaskAssembler({
@@ -82,19 +101,22 @@ export class TaskObject extends DurableObject<Env> {
         openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
+        agents: this.#agents,
+        earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
         now: () => Date.now(),
         deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
     });
   }
 
-  async create(input: TaskRequestInput): Promise<CreateResult> {
+  /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
+  async create(input: TaskRequestInput, agent: AgentConfig): Promise<CreateResult> {
     const id = this.ctx.id.toString();
     const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
+    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
     await this.ctx.storage.setAlarm(now);
     await this.#reportToIndex();
     return { id, status: 'pending', created: true };
@@ -123,7 +145,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   #describe(task: TaskRow): TaskDescription {
-    return describeTask(task, this.#store, this.#mailbox.summary());
+    return describeTask(task, this.#store, this.#mailbox.summary(), this.#checks.log());
   }
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
@@ -210,9 +232,27 @@ export class TaskObject extends DurableObject<Env> {
     return task ? readTaskSource(task, path, { store: this.#store, openSource: this.#openSource }) : { status: 'not-found' };
   }
 
+  /**
+   * Reads what one consequential action depends on (push, report-ci, merge, apply-knowledge) and
+   * records the answer. A read of the world, so granted tenants may ask too; it never touches the
+   * transcript or a turn.
+   */
+  async check(tenant: string, input: CheckRequestInput): Promise<CheckResultRpc> {
+    const task = this.#readable(tenant);
+    if (!task) return { status: 'not-found' };
+    const request = CheckRequestSchema.parse(input);
+    const commit = task.commit_sha;
+    if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
+    const unfit = unfitFor(task.request, request);
+    if (unfit) return { status: 'conflict', message: unfit };
+    return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#checkDeps) };
+  }
+
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const report = await readBackFreshness(task.request, task.commit_sha, { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() });
+    const agent = storedAgent(task, this.#agents);
+    const deps = { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() };
+    const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, deps);
     return { status: 'ok', report };
   }
 

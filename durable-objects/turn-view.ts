@@ -14,6 +14,7 @@ export function turnView(first: TurnRecord, record: TurnRecord, transcript: read
     commit: record.commit,
     repository: first.repository,
     agent: record.agent,
+    ...(record.agentHash ? { agentHash: record.agentHash } : {}),
     turn: record.turn,
     digest: record.digest,
     chars: messages.reduce((sum, message) => sum + message.content.length, 0),

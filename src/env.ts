@@ -4,6 +4,8 @@
  * reads `env` strings directly; it gets this typed config.
  */
 import * as z from 'zod';
+import type { AgentCatalog } from './context/agent-catalog.ts';
+import { loadDeploymentAgents } from './deployment-agents.ts';
 import { DeploymentSettingsSchema } from './providers/settings.ts';
 import { TenantGrantsSchema } from './tasks/tenant-grants.ts';
 
@@ -144,4 +146,16 @@ export function getConfig(env: Env): Config {
   }
   parsed.set(env, result.data);
   return result.data;
+}
+
+/**
+ * The agents this deployment offers: the built-ins with `agents.json` declared over them (see
+ * deployment-agents). An invalid file is a ConfigError naming each wrong field, as invalid
+ * variables are, so the service answers 503 `not_configured` instead of running without them.
+ */
+export function getAgents(file?: object): AgentCatalog {
+  const loaded = loadDeploymentAgents(file);
+  if (loaded.ok) return loaded.catalog;
+  const fields = loaded.issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ');
+  throw new ConfigError(`invalid agents: ${fields}`, [...new Set(loaded.issues.map((issue) => issue.field))]);
 }

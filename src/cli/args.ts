@@ -23,7 +23,8 @@ Options:
                        .agents, .claude, .codex, .gemini, .opencode /skills/*/ and skills/*/)
   --rule-file NAME     instruction file name, first present wins in each directory (repeatable;
                        replaces the default AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD)
-  --agent NAME         agent configuration: entry, reviewer, explorer, communicator (default: entry)
+  --agent NAME         agent configuration: entry, reviewer, explorer, communicator, or one
+                       the bundled agents.json declares (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
   --format FORMAT      print the request body for a model API instead: anthropic,

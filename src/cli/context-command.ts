@@ -6,7 +6,7 @@
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
-import { resolveAgent } from '../context/agents.ts';
+import { cliAgent } from './cli-agent.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
@@ -48,7 +48,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     io.stdout(`${USAGE}\n`);
     return EXIT.assembled;
   }
-  const agent = resolveAgent(options.agent);
+  const agent = cliAgent(options.agent);
   if (!agent.ok) {
     io.stderr(`groundwork: --agent: ${agent.error}\n`);
     return EXIT.usage;

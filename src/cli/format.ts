@@ -8,7 +8,15 @@ import type { AssembledTurn } from '../context/turn.ts';
 export function formatTurn(turn: AssembledTurn): string {
   const blocks = turn.messages.map((message, i) => `── ${message.role} [${i}] ${'─'.repeat(60)}\n${message.content}`);
   const header = `commit ${turn.commit ?? '(none)'}  agent ${turn.agent}  digest ${turn.digest}  chars ${turn.chars}`;
-  return [...blocks, `── providers ${'─'.repeat(60)}`, formatOutcomes(turn), '', header, formatSettings(turn)].join('\n');
+  const files = formatVerdicts(turn);
+  return [...blocks, `── providers ${'─'.repeat(60)}`, formatOutcomes(turn), ...(files ? ['', `── rule files ${'─'.repeat(60)}`, files] : []), '', header, formatSettings(turn)].join('\n');
+}
+
+/** One line per rule file found: verdict, path, why. Empty when no provider said. */
+export function formatVerdicts(turn: AssembledTurn): string {
+  const verdicts = turn.providers.flatMap((provider) => provider.verdicts ?? []);
+  const width = Math.max(0, ...verdicts.map((verdict) => verdict.path.length));
+  return verdicts.map((verdict) => `${verdict.verdict.padEnd(11)}  ${verdict.path.padEnd(width)}  ${verdict.reason}`).join('\n');
 }
 
 /** Which settings layers took part: `settings  repository applied (.groundwork.yml@…)  task applied`. */

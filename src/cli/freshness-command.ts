@@ -6,7 +6,7 @@
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
-import { resolveAgent } from '../context/agents.ts';
+import { cliAgent } from './cli-agent.ts';
 import type { Registry } from '../context/registry.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { short } from '../freshness/compare.ts';
@@ -47,7 +47,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
     stdout(`${FRESHNESS_USAGE}\n`);
     return FRESHNESS_EXIT.fresh;
   }
-  const agent = resolveAgent(options.agent);
+  const agent = cliAgent(options.agent);
   if (!agent.ok) {
     stderr(`groundwork freshness: --agent: ${agent.error}\n`);
     return FRESHNESS_EXIT.usage;

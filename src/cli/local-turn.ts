@@ -39,6 +39,7 @@ export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn>
       ref: input.ref,
       commit: opened.commit,
       cwd: opened.cwd,
+      focusPaths: [],
       trusted: input.trusted,
       skills: input.skills,
       agent: input.agent.name,

@@ -43,6 +43,10 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
       const [{ runFreshnessCommand }, { processIo }] = await Promise.all([import('./freshness-command.ts'), import('./stdio.ts')]);
       return runFreshnessCommand(args, processIo());
     }
+    case 'check': {
+      const [{ runCheckCommand }, { processIo }] = await Promise.all([import('./check-command.ts'), import('./stdio.ts')]);
+      return runCheckCommand(args, processIo());
+    }
     case 'run': {
       const [{ runRunCommand }, { processIo, processSignals }] = await Promise.all([import('./run/run-command.ts'), import('./stdio.ts')]);
       return runRunCommand(args, processIo(), { signals: processSignals() });

@@ -12,6 +12,7 @@ Commands:
   context   read a local repository and print the assembled turn (the default command)
   run       the same through the real Worker, its Durable Objects and KV, locally in Miniflare
   freshness what changed since a commit in the sources its context held (rules, skills)
+  check     before pushing or reporting CI: has the upstream moved, did CI pass (push, report-ci)
 
 Run \`groundwork <command> --help\` for a command's options.
 

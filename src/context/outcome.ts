@@ -4,6 +4,7 @@
  */
 import type { Entry } from './entry.ts';
 import type { Category } from './provider.ts';
+import type { RuleVerdict } from './rule-verdict.ts';
 
 export const OUTCOME_KINDS = [
   'included',
@@ -27,6 +28,8 @@ export interface ProviderOutcome {
   chars: number;
   tokens: number;
   durationMs: number;
+  /** One per instruction file the provider found (rules), when it said; bounded (see rule-verdict). */
+  verdicts?: RuleVerdict[];
 }
 
 /** An entry placed in the context, with the provider that made it and what budgeting did to it. */

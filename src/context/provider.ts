@@ -30,14 +30,18 @@ import type { GitHubApi } from '../sources/pull-requests.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { EntryInput, Source } from './entry.ts';
+import type { HostFact } from './host-facts.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import type { MissingNotice } from './notices.ts';
+import type { RuleVerdictInput } from './rule-verdict.ts';
+import type { TaskHistoryReader } from './task-history.ts';
 
 /** Render order of categories; the total budget drops material from the end of this order first. */
 export const CATEGORIES = ['system', 'rules', 'skills', 'memory'] as const;
 export type Category = (typeof CATEGORIES)[number];
 
-export const CAPABILITIES = ['repo:read', 'github:api', 'knowledge:read'] as const;
+/** `tasks:read`: the tenant's earlier tasks on the task's repository (the history provider). */
+export const CAPABILITIES = ['repo:read', 'github:api', 'knowledge:read', 'tasks:read'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
 /** `first`: only turn 0. `all`: every turn. */
@@ -89,12 +93,22 @@ export interface TaskView {
   headFromFork?: boolean;
   /** Working directory inside the repository, normalised; `''` is the root. */
   cwd: string;
+  /**
+   * Paths the task touches besides its working directory (a pull request's changed files, paths
+   * the host named), normalised like `cwd`, deduplicated, bounded; `[]` when none.
+   */
+  focusPaths: readonly string[];
   trusted: boolean;
   /** Skill names the task selected explicitly (`$name` in the request is parsed by the skills provider). */
   skills: readonly string[];
   agent: string;
   /** Set for a task about a pull request (GitHub triggers, Slack `#PR`). */
   pullRequest?: PullRequestView;
+  /**
+   * What the host that created the task said about its runtime (versions, a devbox, the CI in
+   * use): the host's evidence, never instructions; absent or empty when it said nothing.
+   */
+  facts?: readonly HostFact[];
 }
 
 /** Host facts about this run: never a repository's claim, and the same on every retry. */
@@ -142,6 +156,8 @@ export interface ProviderRequest<C = unknown> {
   cache?: KeyValueStore;
   /** The task's tenant and repository knowledge; present whenever the runner granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
+  /** The tenant's earlier tasks on the task's repository; present whenever the runner granted `tasks:read`. */
+  tasks?: TaskHistoryReader;
   /** This provider's token budget; providers may pre-fit, the runner enforces it regardless. */
   budget: number;
   signal: AbortSignal;
@@ -188,6 +204,8 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
 export interface ProviderResult {
   entries: EntryInput[];
   notes?: string[];
+  /** What happened to each instruction file found (see context/rule-verdict). */
+  verdicts?: RuleVerdictInput[];
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */

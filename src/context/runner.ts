@@ -14,10 +14,12 @@ import type { CapabilityGrant } from './capabilities.ts';
 import { EntrySchema, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
+import type { TaskHistoryReader } from './task-history.ts';
 import { CAPABILITIES, type Capability, type EarlierEntry, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
+import { boundVerdict, capVerdicts, RULE_VERDICTS, type RuleVerdict, type RuleVerdictInput } from './rule-verdict.ts';
 import { describeIssues, fieldPath } from './zod-issues.ts';
 
 export interface RunInput {
@@ -38,6 +40,8 @@ export interface RunInput {
   history?: readonly EarlierEntry[];
   /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
+  /** The tenant's earlier tasks on the repository; handed to providers granted `tasks:read`. */
+  tasks?: TaskHistoryReader;
   cache?: KeyValueStore;
   totalBudget: number;
   signal?: AbortSignal;
@@ -72,9 +76,21 @@ export interface RunResult {
 }
 
 /** Entries are checked one by one below, so one bad entry costs only itself. */
-const ResultSchema = z.object({ entries: z.array(z.unknown()), notes: z.array(z.string()).default([]) });
+const ResultSchema = z.object({ entries: z.array(z.unknown()), notes: z.array(z.string()).default([]), verdicts: z.array(z.unknown()).default([]) });
 
-type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[] };
+/** Paths and reasons are clipped rather than refused: a long path is the repository's, not the provider's mistake. */
+const RuleVerdictInputSchema = z
+  .object({
+    path: z.string().min(1),
+    blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
+    format: z.string().min(1).max(64),
+    verdict: z.enum(RULE_VERDICTS),
+    reason: z.string(),
+    entry: z.string().optional(),
+  })
+  .transform((verdict): RuleVerdictInput => boundVerdict(verdict));
+
+type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; files?: RuleVerdictInput[] };
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
@@ -101,6 +117,11 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
     }
     const setting = input.setups?.[provider.name]?.note;
     if (setting && !UNCONFIGURED.has(outcome)) reason = reason ? `${reason}; ${setting}` : setting;
+    const files = verdict.files === undefined ? undefined : settleFiles(verdict.files, kept);
+    if (files && files.leftOut > 0) {
+      const note = `${files.leftOut} more rule files not listed in the verdicts`;
+      reason = reason ? `${reason}; ${note}` : note;
+    }
     return {
       name: provider.name,
       category: provider.category,
@@ -109,9 +130,23 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
       chars: kept.reduce((sum, entry) => sum + entry.chars, 0),
       tokens: kept.reduce((sum, entry) => sum + entry.tokens, 0),
       durationMs: verdict.durationMs,
+      ...(files && files.kept.length > 0 ? { verdicts: files.kept } : {}),
     };
   });
   return { outcomes, entries: total.kept };
+}
+
+/**
+ * A file said to be applied or indexed whose entry a budget dropped after all reached the model
+ * in no form: its verdict says so instead of claiming it was given.
+ */
+function settleFiles(files: readonly RuleVerdictInput[], kept: readonly ContextEntry[]): { kept: RuleVerdict[]; leftOut: number } {
+  const titles = new Set(kept.map((entry) => entry.title));
+  const settled = files.map(({ entry, ...verdict }): RuleVerdict => {
+    if (entry === undefined || verdict.verdict === 'not-applied' || titles.has(entry)) return verdict;
+    return boundVerdict({ ...verdict, verdict: 'not-applied', reason: `${verdict.reason}, but the token budget left it out` });
+  });
+  return capVerdicts(settled);
 }
 
 async function judge(provider: Provider, input: RunInput, host: HostView, now: () => number): Promise<Verdict> {
@@ -142,18 +177,32 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
+  const files = validateFiles(returned.data.verdicts);
   const { entries, invalid } = validateEntries(returned.data.entries);
   if (entries.length === 0 && invalid.length > 0) {
     return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
   }
-  const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
+  const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...files.invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
+  const said = files.verdicts.length > 0 ? { files: files.verdicts } : {};
 
   const fit = fitProviderBudget(provider, budget, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
   const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
-  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [] };
-  if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [] };
-  return { outcome: 'included', ...reason, durationMs, entries: fit.kept };
+  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [], ...said };
+  if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [], ...said };
+  return { outcome: 'included', ...reason, durationMs, entries: fit.kept, ...said };
+}
+
+/** Valid verdicts in order, and one issue line per invalid one. */
+function validateFiles(raw: readonly unknown[]): { verdicts: RuleVerdictInput[]; invalid: string[] } {
+  const verdicts: RuleVerdictInput[] = [];
+  const invalid: string[] = [];
+  raw.forEach((candidate, index) => {
+    const parsed = RuleVerdictInputSchema.safeParse(candidate);
+    if (parsed.success) verdicts.push(parsed.data);
+    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`verdicts[${index}]`, issue.path)}: ${issue.message}`).join(', '));
+  });
+  return { verdicts, invalid };
 }
 
 /** Valid entries in order, and one issue line per invalid entry naming its index and field. */
@@ -169,12 +218,12 @@ function validateEntries(raw: readonly unknown[]): { entries: Entry[]; invalid: 
   return { entries, invalid };
 }
 
-type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'withheld'>;
+type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'tasks' | 'withheld'>;
 
 /**
  * What a provider is handed for the capabilities it requires or uses: a snapshot pinned at the
  * task's commit (with its source) for `repo:read`, the GitHub reads for `github:api`, the task's
- * knowledge scope for `knowledge:read`. A required one that cannot be served gates the provider;
+ * knowledge scope for `knowledge:read`, its earlier tasks for `tasks:read`. A required one that cannot be served gates the provider;
  * a used one is left out and named in `withheld`.
  */
 function grantAccess(provider: Provider, input: RunInput): Access | { gated: string } {
@@ -190,6 +239,7 @@ function grantAccess(provider: Provider, input: RunInput): Access | { gated: str
       }
       if (capability === 'github:api' && input.github) access.github = input.github;
       if (capability === 'knowledge:read' && input.knowledge) access.knowledge = input.knowledge;
+      if (capability === 'tasks:read' && input.tasks) access.tasks = input.tasks;
     } else if (provider.requires.includes(capability)) {
       return { gated: problem };
     } else {
@@ -207,6 +257,7 @@ function unservable(capability: Capability, input: RunInput): string | undefined
   }
   if (capability === 'github:api' && !input.github) return 'github:api: no GitHub client for this task';
   if (capability === 'knowledge:read' && !input.knowledge) return 'knowledge:read: no knowledge store for this task';
+  if (capability === 'tasks:read' && !input.tasks) return 'tasks:read: no task store for this task';
   return undefined;
 }
 

@@ -4,6 +4,7 @@
  * composition that makes it: grant capabilities -> run providers -> render -> digest.
  */
 import * as z from 'zod';
+import { agentHash } from './agent-catalog.ts';
 import type { AgentConfig } from './agents.ts';
 import { ToolSchema } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
@@ -11,6 +12,7 @@ import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
 import { CATEGORIES, type Capability } from './provider.ts';
+import { RuleVerdictSchema } from './rule-verdict.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
@@ -30,6 +32,8 @@ export const ProviderOutcomeSchema = z.object({
   chars: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   durationMs: z.number().nonnegative(),
+  /** Rules: one verdict per instruction file found. Absent for other providers and on turns stored before verdicts. */
+  verdicts: z.array(RuleVerdictSchema).optional(),
 });
 
 export const EntrySummarySchema = z.object({
@@ -47,11 +51,15 @@ export const EntrySummarySchema = z.object({
 });
 export type EntrySummary = z.infer<typeof EntrySummarySchema>;
 
+export const AgentHashSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+
 export const AssembledTurnSchema = z.object({
   commit: z.string().nullable(),
   /** The repository's identity (never with credentials); null for turns stored before it was recorded. */
   repository: z.string().nullable(),
   agent: z.string(),
+  /** The agent configuration the turn was assembled with (`agentHash`); absent on turns stored before it was recorded. */
+  agentHash: AgentHashSchema.optional(),
   turn: z.number().int().nonnegative(),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   /** Characters of all `messages` contents. */
@@ -102,6 +110,7 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
   const gathered = await gatherContext({ ...input, turn: 0 });
   const rendered = renderFirstRequest({ agent: input.agent, task: input.task, entries: gathered.entries, notices: gathered.notices });
   const system = rendered.messages.filter((message) => message.role === 'system').map((message) => message.content);
+  const hash = await agentHash(input.agent);
   const task: HostItem = {
     id: TASK_ITEM_ID,
     type: 'message',
@@ -113,8 +122,9 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
     commit: input.task.commit ?? null,
     repository: input.task.repository ?? null,
     agent: input.agent.name,
+    agentHash: hash,
     turn: 0,
-    digest: await digestRequest(rendered, gathered.settings),
+    digest: await digestRequest(rendered, gathered.settings, hash),
     chars: rendered.messages.reduce((sum, message) => sum + message.content.length, 0),
     system,
     items: [task],

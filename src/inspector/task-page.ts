@@ -5,11 +5,13 @@
  * fetches the inspection and the views only lay this out.
  */
 import type { ProviderOutcome } from '../context/outcome.ts';
+import type { RuleVerdict } from '../context/rule-verdict.ts';
 import type { SettingsReport } from '../context/settings/report.ts';
 import { githubLine } from '../notify/check-run-summary.ts';
 import type { InspectedTurn, Inspection } from '../tasks/inspection.ts';
 import type { MailboxSummary } from '../tasks/task-results.ts';
 import { turnAnatomy, type Anatomy } from './anatomy.ts';
+import { checksModel, type ChecksModel } from './checks.ts';
 import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
 import { timelineEntries, type TimelineEntry } from './timeline.ts';
@@ -49,12 +51,20 @@ export interface OutcomeRow extends ProviderOutcome {
   share: number;
 }
 
+/** One rule file's verdict, with a link to the file at the turn's commit when it has one. */
+export interface RuleFileRow extends RuleVerdict {
+  provider: string;
+  href?: string | undefined;
+}
+
 export interface TurnModel {
   turn: number;
   digest: string;
   chars: number;
   tokens: number;
   agent: string;
+  /** The agent configuration's hash, when the turn recorded it. */
+  agentHash?: string | undefined;
   commit: Linked | null;
   createdAt: string;
   system: string[];
@@ -63,6 +73,8 @@ export interface TurnModel {
   /** Null when the turn added nothing to the transcript. */
   anatomy: Anatomy | null;
   outcomes: OutcomeRow[];
+  /** Every rule file the turn's providers found, in their order (anchor `#rule-files-<turn>`). */
+  ruleFiles: RuleFileRow[];
   settings?: SettingsReport | undefined;
   github?: string | undefined;
 }
@@ -73,6 +85,8 @@ export interface TaskPageModel {
   timeline: TimelineEntry[];
   /** Present when the page was asked to read back what changed. */
   freshness?: FreshnessModel | undefined;
+  /** Checks a host asked for before acting, newest first. */
+  checks: ChecksModel;
 }
 
 export interface PageContext {
@@ -89,6 +103,7 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
     turns: inspection.turns.map((turn) => turnModel(turn, contents, links)),
     timeline: timelineEntries(inspection.transcript, new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])))),
     freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
+    checks: checksModel(task.checks),
   };
 }
 
@@ -140,6 +155,7 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     chars: turn.chars,
     tokens: turn.tokens,
     agent: turn.agent,
+    agentHash: turn.agentHash,
     commit: commitLink(turn.commit, links),
     createdAt: turn.createdAt,
     system: turn.system,
@@ -147,6 +163,9 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     hostItemId: turn.hostItemId,
     anatomy: content === undefined ? null : turnAnatomy(content, turn.entries, links),
     outcomes: turn.providers.map((provider) => ({ ...provider, share: longest > 0 ? provider.durationMs / longest : 0 })),
+    ruleFiles: turn.providers.flatMap((provider) =>
+      (provider.verdicts ?? []).map((verdict) => ({ ...verdict, provider: provider.name, href: verdict.blob && turn.commit ? links.file(verdict.path, turn.commit) : undefined })),
+    ),
     settings: turn.settings,
     github: turn.github ? githubLine(turn.github) : undefined,
   };

@@ -17,6 +17,8 @@
 import * as z from 'zod';
 import { AssembledTurnSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
+import { CheckRecordSchema } from '../checks/result.ts';
 import { TaskListQuerySchema } from '../http/list-query.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { KnowledgeSchema } from '../context/knowledge.ts';
@@ -141,6 +143,12 @@ export const OPERATIONS: readonly ApiOperation[] = [
     method: 'get', path: '/tasks/:id/freshness', tag: 'tasks', summary: 'Read back what changed since the task was pinned', auth: 'bearer', params: TaskIdParams,
     description: 'Compares every source that reached the model with where the task\u2019s ref points now. Reads, never writes.',
     responses: { 200: json('The freshness report.', FreshnessReportSchema) }, errors: [401, 404, 409, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/checks', tag: 'tasks', summary: 'Check before an action (push, report-ci, merge, apply-knowledge)', auth: 'bearer', params: TaskIdParams, body: CheckRequestSchema,
+    description:
+      'Reads exactly what the action depends on (the branch on the remote, GitHub\u2019s checks on the commit, the pull request, the knowledge the model was given) and says go, stop or unknown with the reasons; a read that fails or does not finish within 10 s is unknown, never go. The answer is recorded on the task (the last 50); the transcript and the turns are never touched. A field the action does not take is a 400 naming it; 409 before the commit is pinned, and for merge on a task that is not about a pull request.',
+    responses: { 200: json('The verdict, what was read and why, as recorded on the task.', CheckRecordSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
   },
   {
     method: 'post', path: '/tasks/:id/knowledge', tag: 'knowledge', summary: 'Record what a task learned', auth: 'bearer', params: TaskIdParams, body: taskKnowledgeSchema(DESCRIBED_ON),

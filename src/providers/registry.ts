@@ -4,6 +4,8 @@
  */
 import { createRegistry, type Registry } from '../context/registry.ts';
 import { createFreshnessProvider } from './freshness/provider.ts';
+import { createHistoryProvider } from './history/provider.ts';
+import { createHostProvider } from './host/provider.ts';
 import { createMemoryProvider } from './memory/provider.ts';
 import { createRulesProvider } from './rules/provider.ts';
 import { createSkillsProvider } from './skills/provider.ts';
@@ -11,5 +13,14 @@ import { createSystemProvider } from './system/provider.ts';
 import { createTaskFactsProvider } from './task-facts/provider.ts';
 
 export function createDefaultRegistry(): Registry {
-  return createRegistry([createSystemProvider(), createTaskFactsProvider(), createFreshnessProvider(), createRulesProvider(), createSkillsProvider(), createMemoryProvider()]);
+  return createRegistry([
+    createSystemProvider(),
+    createHostProvider(),
+    createTaskFactsProvider(),
+    createFreshnessProvider(),
+    createRulesProvider(),
+    createSkillsProvider(),
+    createMemoryProvider(),
+    createHistoryProvider(),
+  ]);
 }

@@ -4,16 +4,13 @@
  * (src/openapi/) is generated from the same schemas.
  */
 import * as z from 'zod';
-import { resolveAgent } from '../context/agents.ts';
 import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
 import { TaskRequestSchema } from '../tasks/task-request.ts';
 
 /** What every way of creating a task from outside checks beyond the fields' own shapes (REST and MCP). */
-export function checkTaskFields(body: { agent: string; ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
-  const agent = resolveAgent(body.agent);
-  if (!agent.ok) ctx.addIssue({ code: 'custom', path: ['agent'], message: agent.error });
+export function checkTaskFields(body: { ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
   if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
 }
 
@@ -28,10 +25,13 @@ export const CreateTaskSchema = TaskRequestSchema.pick({
   skills: true,
   providers: true,
   parentTaskId: true,
+  facts: true,
+  tools: true,
 })
   // `cli` when the groundwork CLI creates the task (`groundwork run`); it changes only the label.
   .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
+  // `agent` and `tools` are checked against this deployment's agents after parsing (tasks/task-agent).
   .superRefine(checkTaskFields);
 
 export const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });

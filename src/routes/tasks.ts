@@ -6,7 +6,7 @@
 import { Hono, type Context } from 'hono';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
-import { getConfig } from '../env.ts';
+import { getAgents, getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
@@ -18,8 +18,11 @@ import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { admissionProblem } from '../tasks/admission.ts';
+import { taskAgent } from '../tasks/task-agent.ts';
 import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { checkBefore } from '../tasks/check-before.ts';
+import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
 import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
 
@@ -78,6 +81,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
     const tenant = c.get('tenant');
+    // The task service checks again (every trigger goes through it); here it comes before any lookup.
+    const agent = taskAgent(deps.agents?.() ?? getAgents(), body);
+    if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
     if (body.parentTaskId) {
       const stub = taskStub(c.env, body.parentTaskId);
       const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
@@ -156,6 +162,18 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.report);
   });
 
+  // Reads what the action depends on and records the answer on the task; never the transcript.
+  app.post('/tasks/:id/checks', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, CheckRequestSchema);
+    const result = await checkBefore(stub, c.get('tenant'), body);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
+    if (result.status === 'not-found') throw notFound(id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json(result.check);
+  });
+
   // Known paths with another method: 405 naming what is allowed, not a misleading 404.
   const allowed: Array<[string, string]> = [
     ['/tasks', 'GET, POST'],
@@ -165,6 +183,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],
+    ['/tasks/:id/checks', 'POST'],
   ];
   for (const [path, method] of allowed) {
     app.all(path, (c) => {

@@ -32,8 +32,20 @@ export interface PullRequestState {
   baseRef: string;
   /** The head commit now. */
   headSha: string;
-  /** `closed` covers merged pull requests as well. */
+  /** `closed` covers merged pull requests as well (see `merged`). */
   state: 'open' | 'closed';
+  /** The branch its head is on (in the fork, for a pull request from a fork). */
+  headRef: string;
+  merged: boolean;
+  draft: boolean;
+  /** Whether it merges without conflicts; null while GitHub is still computing it. */
+  mergeable: boolean | null;
+  /**
+   * GitHub's word for whether it may be merged now: `clean`, `blocked` (required reviews or
+   * checks), `behind`, `dirty` (conflicts), `unstable` (failing checks that are not required),
+   * `has_hooks`, `draft`, `unknown`; null when GitHub sent none.
+   */
+  mergeableState: string | null;
 }
 
 export type PullRequestRead =

@@ -13,6 +13,8 @@ export interface DirectoryWalk {
   depth: number;
   /** File names that will be read in walked directories, e.g. `SKILL.md`. */
   read: readonly string[];
+  /** Files whose names end with one of these are read too, e.g. `.mdc` for a directory of rules. */
+  readSuffixes?: readonly string[];
   /** Those files can only be this many levels below `prefix` or deeper. */
   readFrom: number;
   /** The walk's pattern can match at any depth (`**`), so a fixed read-ahead is a guess. */

@@ -2,20 +2,28 @@
  * @module tasks/durable-task-service
  * The TaskService backed by one Task Durable Object per task. With an idempotency key the object
  * id is derived from the key, so every repeat of a delivery reaches the same object, which
- * creates the task once.
+ * creates the task once. The agent configuration is resolved here, from this deployment's
+ * catalog, and handed to the object with the request (see task-agent).
  */
+import type { AgentCatalog } from '../context/agent-catalog.ts';
+import { getAgents } from '../env.ts';
+import { ApiError } from '../http/errors.ts';
 import type { TaskService } from './task-request.ts';
 import { parseWith } from '../http/validate.ts';
+import { taskAgent } from './task-agent.ts';
 import { TaskRequestSchema } from './task-request.ts';
 import { MailboxResultSchema } from './task-results.ts';
 
-export function durableTaskService(env: Env): TaskService {
+/** `agents`: the deployment's catalog (agents.json over the built-ins) unless told otherwise. */
+export function durableTaskService(env: Env, agents: AgentCatalog = getAgents()): TaskService {
   return {
     async create(input, options) {
       // A trigger that maps an event to a bad request is answered 400 naming the field, not 500.
       const request = parseWith(TaskRequestSchema, input);
+      const agent = taskAgent(agents, request);
+      if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
       const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
-      return env.TASKS.get(id).create(request);
+      return env.TASKS.get(id).create(request, agent.agent);
     },
     async amend(taskId, tenant, post) {
       const stub = taskStub(env, taskId);

@@ -9,7 +9,7 @@ import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
 import { TranscriptItemSchema } from '../context/transcript.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
-import { EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { AgentHashSchema, EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TaskDescriptionSchema } from './task-results.ts';
 
@@ -19,6 +19,8 @@ export const InspectedTurnSchema = z.object({
   chars: z.number().int().nonnegative(),
   tokens: z.number().int().nonnegative(),
   agent: z.string(),
+  /** The agent configuration's hash; absent on turns stored before it was kept. */
+  agentHash: AgentHashSchema.optional(),
   commit: z.string().nullable(),
   repository: z.string().nullable(),
   createdAt: z.string(),

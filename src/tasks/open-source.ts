@@ -16,6 +16,7 @@ import { createGitHubSource } from '../sources/github/source.ts';
 import { createUsageMeter, type GitHubUsage } from '../sources/github/usage.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
+import type { CommitChecksApi } from '../sources/commit-checks.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
@@ -40,6 +41,8 @@ export interface OpenedSource {
   usage?: () => GitHubUsage;
   /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
   github?: GitHubApi;
+  /** The same repository's check runs, statuses and reviews, for the read-back before an action; none for git URLs. */
+  checks?: CommitChecksApi & Pick<GitHubApi, 'pullRequest'>;
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
@@ -81,7 +84,8 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     rateLimitFloor: config.GITHUB_RATE_LIMIT_FLOOR,
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
-  return { source, github: createGitHubApi(client), usage: () => meter.read(), ...(cache ? { cache } : {}) };
+  const github = createGitHubApi(client);
+  return { source, github, checks: github, usage: () => meter.read(), ...(cache ? { cache } : {}) };
 }
 
 /** The userinfo of a git URL (empty for anonymous access); only its hash is ever kept. */

@@ -14,6 +14,8 @@ import { isGitUrl, isLocalRepo, TASK_STATUSES, type TaskRequest } from './task-r
 const TASK_ID = /^[0-9a-f]{64}$/;
 /** Characters of the request text the list shows. */
 export const REQUEST_PREVIEW_CHARS = 200;
+/** Characters of the request text later tasks' history shows (as written, line breaks kept). */
+export const REQUEST_EXCERPT_CHARS = 1_000;
 
 export const TaskIndexRowSchema = z.object({
   taskId: z.string().regex(TASK_ID),
@@ -31,8 +33,23 @@ export const TaskIndexRowSchema = z.object({
   createdAt: z.number().int(),
   updatedAt: z.number().int(),
   expiresAt: z.number().int(),
+  /** The pull request the task is about; absent when it is about none, and on rows reported before it was kept. */
+  pullRequest: z.number().int().positive().optional(),
+  /** The start of the request as written (`REQUEST_EXCERPT_CHARS`); absent on rows reported before it was kept. */
+  requestExcerpt: z.string().optional(),
 });
 export type TaskIndexRow = z.infer<typeof TaskIndexRowSchema>;
+
+/** The earlier tasks on one repository that a task's history shows (see TaskIndex.earlier). */
+export interface EarlierTasksQuery {
+  repo: string;
+  /** Only tasks that sort after this one (older, or as old with a lower id), so a retry sees the same. */
+  before: TaskCursor;
+  /** Its tasks come first. */
+  pullRequest?: number | undefined;
+  limit: number;
+  now: number;
+}
 
 export interface TaskCursor {
   createdAt: number;
@@ -66,6 +83,12 @@ export function requestPreview(request: TaskRequest['request']): string {
   const line = request.replace(/\s+/g, ' ').trim();
   const points = Array.from(line);
   return points.length <= REQUEST_PREVIEW_CHARS ? line : `${points.slice(0, REQUEST_PREVIEW_CHARS - 1).join('')}…`;
+}
+
+/** The start of the request as written, at most `REQUEST_EXCERPT_CHARS` code points. */
+export function requestExcerpt(request: TaskRequest['request']): string {
+  const points = Array.from(request);
+  return points.length <= REQUEST_EXCERPT_CHARS ? request : `${points.slice(0, REQUEST_EXCERPT_CHARS - 1).join('')}…`;
 }
 
 /** `<createdAt>-<task id>`: opaque to clients, checked strictly when it comes back. */

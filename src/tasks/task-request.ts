@@ -4,6 +4,8 @@
  * what a Task Durable Object persists as its durable objective.
  */
 import * as z from 'zod';
+import { AGENT_LIMITS, ToolSchema } from '../context/agents.ts';
+import { HostFactsSchema } from '../context/host-facts.ts';
 import { ORIGINS } from '../context/provider.ts';
 import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';
 import { TaskSettingsSchema } from '../providers/settings.ts';
@@ -176,6 +178,12 @@ export const PullRequestEvidenceSchema = z.object({
 });
 export type PullRequestEvidence = z.output<typeof PullRequestEvidenceSchema>;
 
+/** Tool names a task narrows its agent's catalog to; each must be one of the agent's (checked against it at creation). */
+export const ToolNamesSchema = z
+  .array(ToolSchema.shape.name)
+  .max(AGENT_LIMITS.maxTools)
+  .transform((names) => [...new Set(names)]);
+
 export const TaskRequestSchema = z.object({
   origin: z.enum(ORIGINS),
   /** Who owns the task: `api:<name>`, `github:<installation id>`, `slack:<team id>`. */
@@ -204,6 +212,10 @@ export const TaskRequestSchema = z.object({
   notify: NotifySchema.optional(),
   /** The origin the creating request reached (e.g. `https://groundwork.example.com`); links posted later are built on it unless PUBLIC_URL is set. */
   publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** What the host knows about the task's runtime (context/host-facts); the `host` provider renders it as evidence. */
+  facts: HostFactsSchema.optional(),
+  /** The agent's tools this task is shown, by name: a subset of the agent's catalog, never more (context/agent-catalog). */
+  tools: ToolNamesSchema.optional(),
 });
 export type TaskRequest = z.output<typeof TaskRequestSchema>;
 export type TaskRequestInput = z.input<typeof TaskRequestSchema>;

@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
+import { CheckLogSchema, CheckRecordSchema } from '../checks/result.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 
@@ -37,6 +38,14 @@ export type AppendResult = z.infer<typeof AppendResultSchema>;
 export const FreshnessResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]);
 export type FreshnessResult = z.infer<typeof FreshnessResultSchema>;
 
+export const CheckResultRpcSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), check: CheckRecordSchema }),
+  NotFound,
+  /** The check cannot be asked of this task: it has no commit yet, or the action does not apply (merge without a pull request). */
+  Conflict,
+]);
+export type CheckResultRpc = z.infer<typeof CheckResultRpcSchema>;
+
 export const MailboxResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), item: MailboxItemSchema, duplicate: z.boolean() }),
   NotFound,
@@ -60,6 +69,8 @@ export const TaskDescriptionSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.string(),
   mailbox: MailboxSummarySchema,
+  /** Checks made before actions (`POST /tasks/:id/checks`): the last 50 without their details, newest first. */
+  checks: CheckLogSchema,
   turns: z.array(
     z.object({
       turn: z.number().int(),

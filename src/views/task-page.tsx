@@ -1,10 +1,11 @@
 /**
  * @module views/task-page
- * `GET /tasks/:id/view`: the task's header, the freshness read-back (when asked), each turn (outcomes, prompt anatomy, settings), and
- * the transcript timeline.
+ * `GET /tasks/:id/view`: the task's header, the freshness read-back (when asked), the checks made
+ * before actions, each turn (outcomes, prompt anatomy, settings), and the transcript timeline.
  */
 import type { Child } from 'hono/jsx';
 import type { TaskPageModel } from '../inspector/task-page.ts';
+import { ChecksSection } from './checks-section.tsx';
 import { FreshnessSection } from './freshness-section.tsx';
 import { Layout } from './layout.tsx';
 import { TaskHeaderSection } from './task-header.tsx';
@@ -19,6 +20,7 @@ export function TaskPage({ model, nonce, listHref, freshnessHref }: { model: Tas
       </nav>
       <TaskHeaderSection header={model.header} />
       <FreshnessSection freshness={model.freshness} checkHref={freshnessHref} />
+      <ChecksSection checks={model.checks} />
       {model.turns.length === 0 ? (
         <section aria-labelledby="no-turns">
           <h2 id="no-turns">Turns</h2>

@@ -1,12 +1,13 @@
 /**
  * @module views/turn-section
  * One turn: its digest and size, the settings it was assembled with, what its GitHub reads cost,
- * the providers' outcomes and the prompt anatomy.
+ * the providers' outcomes, the rule files' verdicts and the prompt anatomy.
  */
 import type { Child } from 'hono/jsx';
 import type { TurnModel } from '../inspector/task-page.ts';
 import { OutcomeTable } from './outcome-table.tsx';
 import { PromptAnatomy } from './prompt-anatomy.tsx';
+import { RuleFiles } from './rule-files.tsx';
 import { SettingsLayers } from './settings-layers.tsx';
 import { count, MaybeLink, OptionalFact, Time, Visible } from './text.tsx';
 
@@ -26,6 +27,12 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
         <dt>Agent</dt>
         <dd>
           {turn.agent}
+          {turn.agentHash ? (
+            <span class="muted">
+              {' '}
+              · configuration <code title={turn.agentHash}>{turn.agentHash.slice(0, 19)}</code>
+            </span>
+          ) : null}
           {turn.tools.length > 0 ? <span class="muted"> · tools {turn.tools.join(', ')}</span> : null}
         </dd>
         <dt>Commit</dt>
@@ -47,6 +54,7 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
         <OptionalFact label="GitHub cost" text={turn.github} />
       </dl>
       <OutcomeTable turn={turn.turn} outcomes={turn.outcomes} />
+      <RuleFiles turn={turn.turn} files={turn.ruleFiles} />
       <PromptAnatomy turn={turn} />
       {turn.settings ? <SettingsLayers turn={turn.turn} settings={turn.settings} /> : null}
     </section>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAgent, type AgentConfig } from '../../src/context/agents.ts';
+import type { AgentConfig } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { renderContext } from '../../src/context/render.ts';
 import { assembleFirstTurn, gatherContext } from '../../src/context/turn.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRegistry } from '../../src/context/registry.ts';
 import { gatherContext } from '../../src/context/turn.ts';
-import { DEFAULT_RULE_FILES } from '../../src/providers/rules/provider.ts';
+import { DEFAULT_RULE_FILES, RulesConfigSchema } from '../../src/providers/rules/provider.ts';
 import { DEFAULT_SKILL_ROOTS } from '../../src/providers/skills/config.ts';
 import { createSkillsProvider } from '../../src/providers/skills/provider.ts';
 import { countingSource } from '../support/counting-source.ts';
@@ -185,7 +185,7 @@ describe('reading .groundwork.yml', () => {
 
   it('uses the defaults of the rule files when nothing is set', async () => {
     const { turn } = await assembleAt(REPO);
-    expect(effectiveOf(turn, 'rules')?.config).toEqual({ filenames: DEFAULT_RULE_FILES, maxFileBytes: 1024 * 1024 });
+    expect(effectiveOf(turn, 'rules')?.config).toEqual({ ...RulesConfigSchema.parse({}), filenames: DEFAULT_RULE_FILES, maxFileBytes: 1024 * 1024 });
     expect(titles(turn)[0]).toBe('AGENTS.md');
   });
 });

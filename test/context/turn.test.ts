@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_AGENTS, resolveAgent, type AgentConfig } from '../../src/context/agents.ts';
+import { BUILTIN_AGENTS, type AgentConfig } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { FORMATS, formatRequest } from '../../src/context/formats/format.ts';
 import { promptFromTurn } from '../../src/context/formats/prompt.ts';

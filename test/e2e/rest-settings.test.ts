@@ -18,8 +18,8 @@ async function firstTurn(body: Record<string, unknown>): Promise<{ id: string; t
 }
 
 const user = (turn: AssembledTurn) => turn.messages.find((message) => message.role === 'user')?.content ?? '';
-/** What rules and skills read from the repository (the system provider's pin and inventory aside). */
-const repositoryEntries = (turn: AssembledTurn) => turn.entries.filter((entry) => entry.category !== 'system');
+/** What rules and skills read from the repository (the system provider's pin and inventory, and earlier tasks, aside). */
+const repositoryEntries = (turn: AssembledTurn) => turn.entries.filter((entry) => entry.category !== 'system' && entry.provider !== 'history');
 const outcome = (turn: AssembledTurn, name: string) => turn.providers.find((provider) => provider.name === name);
 
 describe('provider settings through the Worker, the Task object and a git remote', () => {

@@ -213,7 +213,7 @@ describe('checkFreshness for a pull request', () => {
 
   it('reports a moved head and compares against the base branch as it is now', async () => {
     const r = await repo({ [OLD]: BASE, [NEW]: BASE }, { main: { status: 'ok', commit: NEW } });
-    const pull = github({ status: 'ok', pullRequest: { number: 7, baseRef: 'main', headSha: 'b'.repeat(40), state: 'open' } });
+    const pull = github({ status: 'ok', pullRequest: { number: 7, baseRef: 'main', headSha: 'b'.repeat(40), state: 'open', headRef: 'feature', merged: false, draft: false, mergeable: true, mergeableState: 'clean' } });
     const report = await check(r, { pullRequest: { github: pull, number: 7, head: HEAD } });
     expect(report.pullRequest).toEqual({ number: 7, head: HEAD, currentHead: 'b'.repeat(40), headMoved: true, baseRef: 'main', currentBaseRef: 'main', state: 'open' });
     expect(report).toMatchObject({ ref: 'main', current: NEW });
@@ -221,7 +221,7 @@ describe('checkFreshness for a pull request', () => {
 
   it('follows a retargeted pull request to its new base', async () => {
     const r = await repo({ [OLD]: BASE, [NEW]: { ...BASE, 'src/AGENTS.md': '# Release rules\n' } }, { main: { status: 'ok', commit: OLD }, release: { status: 'ok', commit: NEW } });
-    const pull = github({ status: 'ok', pullRequest: { number: 7, baseRef: 'release', headSha: HEAD, state: 'open' } });
+    const pull = github({ status: 'ok', pullRequest: { number: 7, baseRef: 'release', headSha: HEAD, state: 'open', headRef: 'feature', merged: false, draft: false, mergeable: true, mergeableState: 'clean' } });
     const report = await check(r, { pullRequest: { github: pull, number: 7, head: HEAD } });
     expect(report).toMatchObject({ ref: 'release', current: NEW, moved: true, pullRequest: { baseRef: 'main', currentBaseRef: 'release', headMoved: false } });
     expect(report.sources.find((s) => s.path === 'src/AGENTS.md')?.status).toBe('changed');

@@ -37,11 +37,13 @@ describe('groundwork context: provider settings', () => {
     expect(userMessage(turn)).not.toContain('- triage:');
     expect(turn.providers.map((provider) => provider.reason)).toEqual([
       'turn 0: nothing to compare yet',
+      'the host stated no facts for this task',
       undefined,
       'github:api is not available for this task',
       'settings: filenames=["GEMINI.md"] (task)',
       'settings: roots=["tools/skills/*"] (task)',
-      // The CLI keeps no knowledge.
+      // The CLI keeps no tasks and no knowledge.
+      'tasks:read is not available for this task',
       'knowledge:read is not available for this task',
     ]);
     expect(turn.settings?.layers[2]).toEqual({ layer: 'task', status: 'applied' });

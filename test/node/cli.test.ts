@@ -68,7 +68,7 @@ describe('groundwork context', () => {
     expect(run.stdout).toMatch(/^── system \[0\] ─+\nYou are a coding agent/);
     expect(run.stdout).toContain('── user [3]');
     expect(run.stdout).toMatch(
-      /provider\s+category\s+outcome\s+tokens\s+chars\s+ms\s+reason\nfreshness\s+system\s+empty\s+0\s+0\s+\d+\s+turn 0: nothing to compare yet\nsystem\s+system\s+included\s+\d+.*\ntask-facts\s+system\s+capability-gated\s+0\s+0\s+0\s+github:api is not available for this task\nrules\s+rules\s+included\s+\d+/,
+      /provider\s+category\s+outcome\s+tokens\s+chars\s+ms\s+reason\nfreshness\s+system\s+empty\s+0\s+0\s+\d+\s+turn 0: nothing to compare yet\nhost\s+system\s+empty\s+0\s+0\s+\d+\s+the host stated no facts for this task\nsystem\s+system\s+included\s+\d+.*\ntask-facts\s+system\s+capability-gated\s+0\s+0\s+0\s+github:api is not available for this task\nrules\s+rules\s+included\s+\d+[^\n]*\nskills[^\n]*\nhistory\s+memory\s+capability-gated\s+0\s+0\s+0\s+tasks:read is not available for this task\n/,
     );
     expect(run.stdout).toMatch(/commit [0-9a-f]{40} {2}agent entry {2}digest sha256:[0-9a-f]{64}/);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
@@ -74,7 +74,7 @@ describe('rules provider on a real repository', () => {
       agent: DEFAULT_AGENT,
       available: ['repo:read'],
       snapshot: createLocalGitSource(repo.dir).snapshot(commit),
-      task: { request: 'Fix it', origin: 'cli', repository: 'test', commit, cwd: 'nowhere/deeper', trusted: true, skills: [], agent: 'entry' },
+      task: { request: 'Fix it', origin: 'cli', repository: 'test', commit, cwd: 'nowhere/deeper', focusPaths: [], trusted: true, skills: [], agent: 'entry' },
       turn: 0,
     });
     expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out nowhere: not in the tree at this commit');

@@ -37,31 +37,42 @@ describe('groundwork run and groundwork context on the same inputs', () => {
   }
 
   it(
-    'agree, digest included, for an agent without memory (reviewer, explorer): nothing differs between the hosts',
+    'agree, digest included, for an agent that reads neither knowledge nor earlier tasks (explorer): nothing differs between the hosts',
     async () => {
-      for (const agent of ['reviewer', 'explorer']) {
-        const { local, served } = await both(agent);
-        expect(served.digest, agent).toBe(local.digest);
-        expect(served.messages, agent).toEqual(local.messages);
-      }
+      const { local, served } = await both('explorer');
+      expect(served.digest).toBe(local.digest);
+      expect(served.messages).toEqual(local.messages);
     },
     BOOT_TIMEOUT,
   );
 
   it(
-    'differ for an agent with memory (entry, communicator): the service grants knowledge:read, the CLI has no store and says so',
+    'differ for an agent with memory or history (entry, communicator, reviewer): the service grants knowledge:read and tasks:read, the CLI has no store and says so',
     async () => {
-      for (const agent of ['entry', 'communicator']) {
+      const stores = {
+        memory: { capability: 'knowledge:read', notice: 'Knowledge recorded about this repository was not read' },
+        history: { capability: 'tasks:read', notice: 'Earlier tasks on this repository were not read' },
+      } as const;
+      const reads: Array<[string, Array<keyof typeof stores>]> = [
+        ['entry', ['memory', 'history']],
+        ['communicator', ['memory']],
+        ['reviewer', ['history']],
+      ];
+      const user = (turn: AssembledTurn) => turn.messages.find((m) => m.role === 'user')?.content ?? '';
+      for (const [agent, providers] of reads) {
         const { local, served } = await both(agent);
         expect(served.digest, agent).not.toBe(local.digest);
-        expect(local.providers.find((p) => p.name === 'memory'), agent).toMatchObject({ outcome: 'capability-gated', reason: 'knowledge:read is not available for this task' });
-        expect(served.providers.find((p) => p.name === 'memory')?.outcome, agent).toBe('empty');
-        const user = (turn: AssembledTurn) => turn.messages.find((m) => m.role === 'user')?.content ?? '';
-        expect(user(local), agent).toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="memory">\nKnowledge recorded about this repository was not read: knowledge:read is not available/);
-        expect(user(served), agent).not.toMatch(/<groundwork-notice boundary="[0-9a-f]{16}" provider="memory">\nKnowledge recorded about this repository was not read: knowledge:read is not available/);
-        // The pin names the capabilities each host granted.
-        expect(user(served), agent).toMatch(/capabilities granted: [^\n]*knowledge:read/);
-        expect(user(local), agent).not.toMatch(/capabilities granted: [^\n]*knowledge:read/);
+        for (const provider of providers) {
+          const { capability, notice } = stores[provider];
+          expect(local.providers.find((p) => p.name === provider), agent).toMatchObject({ outcome: 'capability-gated', reason: `${capability} is not available for this task` });
+          expect(served.providers.find((p) => p.name === provider)?.outcome, agent).not.toBe('capability-gated');
+          const said = new RegExp(`<groundwork-notice boundary="[0-9a-f]{16}" provider="${provider}">\\n${notice}: ${capability} is not available`);
+          expect(user(local), agent).toMatch(said);
+          expect(user(served), agent).not.toMatch(said);
+          // The pin names the capabilities each host granted.
+          expect(user(served), agent).toMatch(new RegExp(`capabilities granted: [^\\n]*${capability}`));
+          expect(user(local), agent).not.toMatch(new RegExp(`capabilities granted: [^\\n]*${capability}`));
+        }
       }
     },
     BOOT_TIMEOUT,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/cli/run/run-command.ts';
 import type { RepositoryServer } from '../../src/cli/run/repository-server.ts';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { BUILT_CLI, runCliJson } from './cli-support.ts';
 
@@ -18,6 +18,11 @@ async function runInProcess(argv: string[]): Promise<{ code: number; stdout: str
   let served: RepositoryServer | undefined;
   const code = await runRunCommand(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) }, { onServed: (server) => (served = server) });
   return { code, stdout, stderr, gitRequests: served?.requests().total ?? -1 };
+}
+
+/** What an entry is and where it came from; the pin's size is left out (it lists the capabilities granted). */
+function provenance(entry: AssembledTurn['entries'][number]) {
+  return [entry.provider, entry.title, entry.source.path, entry.source.revision, entry.title === 'Pinned commit' ? 0 : entry.chars];
 }
 
 describe('groundwork run', () => {
@@ -38,7 +43,7 @@ describe('groundwork run', () => {
   });
 
   it(
-    'assembles through the Worker the same turn, digest included, as groundwork context does, and a second run fetches nothing',
+    'assembles through the Worker the same turn as groundwork context does (earlier tasks aside), and a second run fetches nothing and is shown the first',
     async () => {
       const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--task', 'Fix the login bug. Use $tdd.', '--agent', 'reviewer'];
       const local = await runCliJson(inputs);
@@ -48,8 +53,14 @@ describe('groundwork run', () => {
       const first = await runInProcess([...inputs, '--state', state, '--json']);
       expect(first.code, first.stderr).toBe(0);
       const served = AssembledTurnSchema.parse(JSON.parse(first.stdout));
-      expect(served.messages).toEqual(local.messages);
-      expect(served.digest).toBe(local.digest);
+      // The one difference: the local instance keeps tasks (tasks:read granted, none earlier yet), the
+      // CLI keeps none (a notice says so, and the pin lists one capability fewer).
+      expect(local.providers.find((p) => p.name === 'history')).toMatchObject({ outcome: 'capability-gated', reason: 'tasks:read is not available for this task' });
+      expect(served.providers.find((p) => p.name === 'history')).toMatchObject({ outcome: 'empty' });
+      expect(served.system).toEqual(local.system);
+      expect(served.tools).toEqual(local.tools);
+      expect(served.agentHash).toBe(local.agentHash);
+      expect(served.entries.map(provenance)).toEqual(local.entries.map(provenance));
       expect(served.entries.filter((e) => e.category !== 'system').map((e) => e.source.path)).toEqual(['AGENTS.md', 'services/auth/AGENTS.md', '.agents/skills', '.agents/skills/tdd/SKILL.md']);
       expect(first.gitRequests).toBeGreaterThan(0);
       expect(first.stderr).toContain('warning: AGENTS.md has uncommitted changes; showing HEAD');
@@ -58,7 +69,9 @@ describe('groundwork run', () => {
 
       const second = await runInProcess([...inputs, '--state', state, '--json']);
       expect(second.code, second.stderr).toBe(0);
-      expect(AssembledTurnSchema.parse(JSON.parse(second.stdout)).digest).toBe(local.digest);
+      const again = AssembledTurnSchema.parse(JSON.parse(second.stdout));
+      expect(again.entries.filter((e) => e.provider === 'history').map((e) => e.source.revision)).toEqual([served.commit]);
+      expect(again.digest).not.toBe(served.digest);
       expect(second.gitRequests).toBe(0);
       expect(second.stderr).toContain('git requests to the repository: 0 (0 fetches), all from the KV cache');
     },
@@ -77,10 +90,12 @@ describe('groundwork run', () => {
       // Every default provider but freshness is first-turn; freshness finds nothing moved, so turn 1 appends nothing.
       expect(turns[1]?.providers.map((p) => [p.name, p.outcome])).toEqual([
         ['freshness', 'empty'],
+        ['host', 'turn-gated'],
         ['system', 'turn-gated'],
         ['task-facts', 'turn-gated'],
         ['rules', 'turn-gated'],
         ['skills', 'turn-gated'],
+        ['history', 'turn-gated'],
         ['memory', 'turn-gated'],
       ]);
       expect(turns[1]?.messages).toEqual(turns[0]?.messages);

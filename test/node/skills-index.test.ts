@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
 import { INDEX_HEADER } from '../../src/providers/skills/index-entry.ts';

@@ -53,6 +53,7 @@ export function skillsTask(repo: GitFixture, commit: string, options: { request?
     repository: `file://${repo.dir}`,
     commit,
     cwd: '',
+    focusPaths: [],
     trusted: true,
     skills: options.skills ?? [],
     agent: 'entry',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resolveAgent, type AgentConfig } from '../../src/context/agents.ts';
+import type { AgentConfig } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
@@ -58,7 +59,7 @@ describe('system provider on a real repository', () => {
         `Repository: file://${repo.dir}`,
         `Commit: ${commit}, committed ${iso(repo.git('log', '-1', '--format=%ct'))}`,
         'Working directory: services/api',
-        'Agent: entry; providers: freshness, system, task-facts, rules, skills, memory; capabilities granted: repo:read',
+        'Agent: entry; providers: freshness, host, system, task-facts, rules, skills, history, memory; capabilities granted: repo:read',
         'Trusted: yes',
         `Groundwork: ${VERSION}`,
       ].join('\n'),
@@ -123,13 +124,13 @@ describe('system provider on a real repository', () => {
       available: ['repo:read'],
       snapshot: source.snapshot(commit),
       source,
-      task: { request: 'Summarise.', origin: 'cli', repository: source.repository, ref: 'main', commit, cwd: '', trusted: true, skills: [], agent: 'communicator' },
+      task: { request: 'Summarise.', origin: 'cli', repository: source.repository, ref: 'main', commit, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'communicator' },
       turn: 0,
     });
     expect(calls).toEqual({ resolve: 0, list: 0, read: 0, commitInfo: 0 });
     expect(ofProvider(turn, 'system').entries.map((e) => e.title)).toEqual(['Pinned commit', 'How the commit was chosen']);
     expect(body(turn, 'Pinned commit')).toContain(`Commit: ${commit}\n`);
-    expect(body(turn, 'Pinned commit')).toContain('Agent: communicator; providers: freshness, system, task-facts, rules, skills, memory; capabilities granted: none');
+    expect(body(turn, 'Pinned commit')).toContain('Agent: communicator; providers: freshness, host, system, task-facts, rules, skills, memory; capabilities granted: none');
     expect(ofProvider(turn, 'system').outcome).toMatchObject({
       outcome: 'included',
       reason: 'commit date and repository inventory left out: agent "communicator" does not grant repo:read',
@@ -154,7 +155,7 @@ describe('system provider on a real repository', () => {
       available: ['repo:read'],
       snapshot: slow,
       settings: { task: { system: { readTimeoutMs: 50 } } },
-      task: { request: 'Explain.', origin: 'cli', repository: local.repository, ref: 'main', commit, cwd: '', trusted: true, skills: [], agent: 'explorer' },
+      task: { request: 'Explain.', origin: 'cli', repository: local.repository, ref: 'main', commit, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'explorer' },
       turn: 0,
     });
     expect(turn.entries.map((e) => e.title)).toEqual(['Pinned commit', 'How the commit was chosen']);

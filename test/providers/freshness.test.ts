@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { EarlierEntry } from '../../src/context/provider.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { gatherContext } from '../../src/context/turn.ts';

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { grantCapabilities } from '../../src/context/capabilities.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { runProviders, type RunResult } from '../../src/context/runner.ts';

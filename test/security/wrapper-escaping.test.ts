@@ -160,7 +160,7 @@ describe('section boundaries', () => {
       const render = () => renderFirstRequest({ agent, task: taskView({ request: body }), entries: [contextEntry(body)], notices: [] });
       expect(render()).toEqual(render());
       const settings = { layers: [], providers: [], warnings: [] };
-      expect(await digestRequest(render(), settings)).toBe(await digestRequest(render(), settings));
+      expect(await digestRequest(render(), settings, 'sha256:agent')).toBe(await digestRequest(render(), settings, 'sha256:agent'));
     }
   });
 });

@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
@@ -119,6 +119,7 @@ describe('round trips through the default providers', () => {
       headCommit: fx.commits.head,
       pullRequest: { number: fx.pull.number, headSha: fx.commits.head, fromFork: false },
       cwd: CHAIN[CHAIN.length - 1] ?? '',
+      focusPaths: [],
       trusted: true,
       skills: [],
       agent: 'reviewer',
@@ -134,10 +135,13 @@ describe('round trips through the default providers', () => {
     const turn = await pullRequestTask(scope, 'rest');
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['freshness', 'empty'],
+      ['host', 'empty'],
       ['system', 'included'],
       ['task-facts', 'included'],
       ['rules', 'included'],
       ['skills', 'included'],
+      // Earlier tasks come from the Task object's host; this one has no task store.
+      ['history', 'capability-gated'],
     ]);
     const stats = await scope.stats();
     expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);

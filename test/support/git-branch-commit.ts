@@ -10,12 +10,23 @@ import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { gitEnv } from './git-fixtures.ts';
 
-/** Writes (text) or deletes (null) files on `branch` as one commit; returns the new commit id. */
-export function commitToBranch(repoDir: string, branch: string, files: Record<string, string | null>, message = 'change'): string {
+/**
+ * Writes (text) or deletes (null) files on `branch` as one commit; returns the new commit id. A
+ * branch that does not exist is made at `from` first.
+ */
+export function commitToBranch(repoDir: string, branch: string, files: Record<string, string | null>, message = 'change', from?: string): string {
   const scratch = mkdtempSync(join(tmpdir(), 'groundwork-index-'));
   const env = { ...gitEnv(), GIT_INDEX_FILE: join(scratch, 'index') };
   const git = (args: string[], input?: string) => execFileSync('git', ['-C', repoDir, ...args], { env, input, encoding: 'utf8' }).trim();
   try {
+    const tip = (ref: string): string | undefined => {
+      try {
+        return git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]) || undefined;
+      } catch {
+        return undefined;
+      }
+    };
+    if (from !== undefined && tip(`refs/heads/${branch}`) === undefined) git(['update-ref', `refs/heads/${branch}`, tip(from) ?? from]);
     const parent = git(['rev-parse', '--verify', `refs/heads/${branch}^{commit}`]);
     git(['read-tree', parent]);
     for (const [path, content] of Object.entries(files)) {

@@ -6,6 +6,7 @@
  */
 import { inject } from 'vitest';
 import { z } from 'zod';
+import type { CommitChecksFixture, NewPull, PullState } from './github-api-checks.ts';
 
 export interface GitHubFixture {
   owner: string;
@@ -138,9 +139,33 @@ export function createApiScope(name: string = crypto.randomUUID()): ApiScope {
   };
 }
 
-/** Commits file changes (text, or null to delete) onto a branch of the served repository; returns the new commit. */
-export async function pushToBranch(branch: string, files: Record<string, string | null>): Promise<string> {
-  const response = await fetch(`http://127.0.0.1:${inject('githubApiPort')}/__git/commit`, { method: 'POST', body: JSON.stringify({ branch, files }) });
+/**
+ * Commits file changes (text, or null to delete) onto a branch of the served repository; returns
+ * the new commit. A branch that does not exist yet is made at `from` (a branch or commit) first.
+ */
+export async function pushToBranch(branch: string, files: Record<string, string | null>, options: { from?: string } = {}): Promise<string> {
+  const response = await fetch(`http://127.0.0.1:${inject('githubApiPort')}/__git/commit`, { method: 'POST', body: JSON.stringify({ branch, files, ...options }) });
   if (!response.ok) throw new Error(`branch commit answered ${response.status}: ${await response.text()}`);
   return z.object({ head: z.string() }).parse(await response.json()).head;
+}
+
+async function control(path: string, body: unknown): Promise<Response> {
+  const response = await fetch(`http://127.0.0.1:${inject('githubApiPort')}${path}`, { method: 'POST', body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  return response;
+}
+
+/** A pull request the served repository has from now on (between branches a test pushes to); returns its number. */
+export async function openPullRequest(pull: NewPull): Promise<number> {
+  return z.object({ number: z.number().int() }).parse(await (await control('/__github/pulls', pull)).json()).number;
+}
+
+/** Closes, merges, marks or reviews a pull request (made with openPullRequest, or one of the fixture's). */
+export async function updatePullRequest(number: number, state: PullState): Promise<void> {
+  await (await control(`/__github/pulls/${number}`, state)).body?.cancel();
+}
+
+/** What GitHub answers for a commit's check runs and combined status from now on. */
+export async function setCommitChecks(commit: string, checks: CommitChecksFixture): Promise<void> {
+  await (await control(`/__github/checks/${commit}`, checks)).body?.cancel();
 }

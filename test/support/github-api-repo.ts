@@ -6,11 +6,12 @@
  * and the task-facts provider, and check runs, which are recorded per scope so tests can read
  * back what a notification sent.
  */
+import { commitFixtures, type CommitChecksFixture, CommitChecksFixtureSchema, type PullState, PullStateSchema } from './github-api-checks.ts';
 import type { Answer, Scope } from './github-api-scope.ts';
 import type { GitChangedFile, GitObjects } from './git-objects.ts';
 
 /** A pull request the server answers for; `rev`s are any git revision of the repository. */
-export interface PullFixture {
+export interface PullFixture extends Omit<PullState, 'state'> {
   number: number;
   base: { ref: string; rev: string };
   head: { ref: string; rev: string };
@@ -18,7 +19,17 @@ export interface PullFixture {
   body?: string | null;
   author?: string;
   labels?: string[];
-  draft?: boolean;
+  state?: 'open' | 'closed';
+}
+
+/** The repository routes, and what tests change mid-run: pull requests and the checks on commits. */
+export interface RepoRoutes {
+  answer(request: RepoRequest): Promise<Answer>;
+  /** A new pull request; its number is the next free one from 1000. */
+  addPull(fixture: Omit<PullFixture, 'number'>): number;
+  /** Changes a pull request's state; false when there is no such pull request. */
+  updatePull(number: number, state: PullState): boolean;
+  setChecks(commit: string, checks: CommitChecksFixture): void;
 }
 
 export interface RepoRoutesOptions {
@@ -46,10 +57,13 @@ const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
 /** git's status letters as GitHub names them in `pulls/{n}/files`. */
 const FILE_STATUS: Record<string, string> = { A: 'added', D: 'removed', M: 'modified', R: 'renamed', C: 'copied', T: 'changed' };
 
-export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): (request: RepoRequest) => Promise<Answer> {
+export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): RepoRoutes {
   const { owner, repo } = options;
   const repoJson = { id: options.repoId ?? 1296269, name: repo, full_name: `${owner}/${repo}`, owner: { login: owner } };
   let nextCheckRunId = 1;
+  const pulls = new Map<number, PullFixture>((options.pulls ?? []).map((fixture) => [fixture.number, fixture]));
+  let nextPull = 1000;
+  const commits = commitFixtures(owner, repo);
 
   const changedFiles = async (fixture: PullFixture): Promise<GitChangedFile[]> => {
     const files = await git.diff(fixture.base.rev, fixture.head.rev);
@@ -58,7 +72,7 @@ export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): (reques
   };
 
   const pull = async (number: number): Promise<Answer> => {
-    const fixture = options.pulls?.find((candidate) => candidate.number === number);
+    const fixture = pulls.get(number);
     if (!fixture) return notFound;
     const side = async ({ ref, rev }: PullFixture['base']) => {
       const sha = await git.commitOf(rev);
@@ -71,7 +85,10 @@ export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): (reques
       status: 200,
       body: {
         number,
-        state: 'open',
+        state: fixture.state ?? (fixture.merged ? 'closed' : 'open'),
+        merged: fixture.merged ?? false,
+        mergeable: fixture.mergeable === undefined ? true : fixture.mergeable,
+        mergeable_state: fixture.mergeableState ?? 'clean',
         draft: fixture.draft ?? false,
         title: fixture.title ?? `Fixture pull request #${number}`,
         body: fixture.body ?? null,
@@ -89,7 +106,7 @@ export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): (reques
 
   /** GitHub's `pulls/{n}/files`: 30 per page by default, at most 100, `Link` to the next and last page. */
   const pullFiles = async (number: number, query: URLSearchParams, self: URL): Promise<Answer> => {
-    const fixture = options.pulls?.find((candidate) => candidate.number === number);
+    const fixture = pulls.get(number);
     if (!fixture) return notFound;
     const files = await changedFiles(fixture);
     const perPage = Math.min(100, Math.max(1, Number(query.get('per_page') ?? 30) || 30));
@@ -160,9 +177,23 @@ export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): (reques
     };
   };
 
-  return async ({ method, rest, query, accept, body, scope, self }) => {
+  const commitChecks = async (ref: string, kind: string, query: URLSearchParams, self: URL): Promise<Answer> => {
+    const sha = await git.commitOf(decodeURIComponent(ref));
+    if (!sha) return { status: 422, body: { message: `No commit found for SHA: ${ref}` } };
+    return kind === 'check-runs' ? commits.checkRuns(sha, query, self) : commits.combinedStatus(sha, query, self);
+  };
+
+  const answer = async ({ method, rest, query, accept, body, scope, self }: RepoRequest): Promise<Answer> => {
     if (method === 'POST') return rest === 'check-runs' ? createCheckRun(body, scope) : notFound;
     if (method !== 'GET') return notFound;
+
+    const checksRoute = /^commits\/([^/]+)\/(check-runs|status)$/.exec(rest);
+    if (checksRoute) return commitChecks(checksRoute[1] ?? '', checksRoute[2] ?? '', query, self);
+    const reviewsRoute = /^pulls\/(\d+)\/reviews$/.exec(rest);
+    if (reviewsRoute) {
+      const fixture = pulls.get(Number(reviewsRoute[1]));
+      return fixture ? commits.reviews(PullStateSchema.parse(fixture).reviews ?? [], query, self) : notFound;
+    }
 
     const pullRoute = /^pulls\/(\d+)$/.exec(rest);
     if (pullRoute) return pull(Number(pullRoute[1]));
@@ -196,5 +227,21 @@ export function repoRoutes(git: GitObjects, options: RepoRoutesOptions): (reques
       return { status: 200, body: { sha, size: bytes.length, content, encoding: 'base64' } };
     }
     return notFound;
+  };
+
+  return {
+    answer,
+    addPull(fixture) {
+      const number = nextPull++;
+      pulls.set(number, { ...fixture, number });
+      return number;
+    },
+    updatePull(number, state) {
+      const fixture = pulls.get(number);
+      if (!fixture) return false;
+      pulls.set(number, { ...fixture, ...PullStateSchema.parse(state) });
+      return true;
+    },
+    setChecks: (commit, checks) => commits.setChecks(commit, CommitChecksFixtureSchema.parse(checks)),
   };
 }

@@ -5,7 +5,10 @@
  * a real git repository. Requests under `/s/<scope>/` are recorded per scope, and a scope can
  * script failures (or requests it never answers, or answers a byte at a time), tree truncation,
  * token lifetimes and latency, so tests running in parallel never see each other's traffic.
- * `POST /__git/commit` commits onto a branch mid-test.
+ * `POST /__git/commit` commits onto a branch mid-test (making it from another first, if asked);
+ * `POST /__github/pulls` makes a pull request, `POST /__github/pulls/<n>` closes, merges or
+ * reviews it, and `POST /__github/checks/<sha>` sets the check runs and statuses of a commit
+ * (see github-api-checks).
  */
 import { randomBytes, verify } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -13,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import type { RecordedRequest, ScopeConfig } from './github-api-client.ts';
+import { CommitChecksFixtureSchema, NewPullSchema, PullStateSchema } from './github-api-checks.ts';
 import { repoRoutes } from './github-api-repo.ts';
 import type { PullFixture } from './github-api-repo.ts';
 import { createScopes, faultFor, scopeStats, spendRateLimit } from './github-api-scope.ts';
@@ -21,7 +25,12 @@ import type { Answer, Scope } from './github-api-scope.ts';
 import { gitObjects } from './git-objects.ts';
 import { commitToBranch } from './git-branch-commit.ts';
 
-const BranchCommit = z.object({ branch: z.string().regex(/^[\w.-]+$/), files: z.record(z.string().min(1), z.string().nullable()) });
+const BranchCommit = z.object({
+  branch: z.string().regex(/^[\w.-]+$/),
+  /** Where a branch that does not exist yet starts. */
+  from: z.string().regex(/^[\w.-]+$/).optional(),
+  files: z.record(z.string().min(1), z.string().nullable()),
+});
 
 export interface GitHubApiServerOptions {
   repoDir: string;
@@ -91,7 +100,7 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     if (owner !== options.owner || repo !== options.repo) return notFound;
     const spent = spendRateLimit(scope, 'core');
     const self = new URL(url.pathname + url.search, `http://${req.headers.host ?? '127.0.0.1'}`);
-    const answer = await repoApi({ method: req.method ?? 'GET', rest, query: url.searchParams, accept: req.headers.accept ?? '', body, scope, self });
+    const answer = await repoApi.answer({ method: req.method ?? 'GET', rest, query: url.searchParams, accept: req.headers.accept ?? '', body, scope, self });
     return { ...answer, headers: { ...spent.headers, ...answer.headers } };
   };
 
@@ -99,8 +108,18 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     // Moves a branch of the served repository (the pull request fixtures resolve their branches live).
     if (url.pathname === '/__git/commit' && req.method === 'POST') {
-      const { branch, files } = BranchCommit.parse(JSON.parse(await readBody(req)));
-      return send(res, { status: 200, body: { head: commitToBranch(options.repoDir, branch, files) } });
+      const { branch, from, files } = BranchCommit.parse(JSON.parse(await readBody(req)));
+      return send(res, { status: 200, body: { head: commitToBranch(options.repoDir, branch, files, 'change', from) } });
+    }
+    const fixture = /^\/__github\/(pulls|checks)(?:\/([0-9a-f]{40}|\d+))?$/.exec(url.pathname);
+    if (fixture && req.method === 'POST') {
+      const body: unknown = JSON.parse(await readBody(req));
+      if (fixture[1] === 'checks' && fixture[2]) {
+        repoApi.setChecks(fixture[2], CommitChecksFixtureSchema.parse(body));
+        return send(res, { status: 204, body: '' });
+      }
+      if (fixture[2] === undefined) return send(res, { status: 201, body: { number: repoApi.addPull(NewPullSchema.parse(body)) } });
+      return send(res, repoApi.updatePull(Number(fixture[2]), PullStateSchema.parse(body)) ? { status: 204, body: '' } : notFound);
     }
     const control = /^\/__(control|stats|revoke)\/([\w-]+)$/.exec(url.pathname);
     if (control) {

@@ -5,7 +5,7 @@
  * commit with the plan, run the real rules and skills providers. REST and GraphQL sources go
  * through the same steps, so their turns can be compared byte for byte.
  */
-import { resolveAgent } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import type { SettingsLayer } from '../../src/context/settings/layer.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
@@ -47,6 +47,7 @@ export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graph
     origin: 'api' as const,
     repository: source.repository,
     cwd: c.cwd ?? '',
+    focusPaths: [],
     trusted: true,
     skills: c.skills ?? [],
     agent: lookup.agent.name,

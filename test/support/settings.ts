@@ -3,7 +3,8 @@
  * Assembles a first turn with the real rules and skills providers over an in-memory repository,
  * counting every read, so settings tests can compare a turn against its baseline.
  */
-import { resolveAgent, type AgentConfig } from '../../src/context/agents.ts';
+import type { AgentConfig } from '../../src/context/agents.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { createRegistry, type Registry } from '../../src/context/registry.ts';
 import type { HostSettings } from '../../src/context/settings/settle.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';

@@ -8,6 +8,7 @@ export function taskView(overrides: Partial<TaskView> = {}): TaskView {
     repository: 'file:///repo',
     commit: COMMIT,
     cwd: '',
+    focusPaths: [],
     trusted: true,
     skills: [],
     agent: 'entry',

@@ -28,7 +28,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('POST /tasks providers', () => {
   it.each([
-    [{ recall: {} }, 'providers.recall: unknown provider; known providers: freshness, system, task-facts, rules, skills, memory'],
+    [{ recall: {} }, 'providers.recall: unknown provider; known providers: freshness, host, system, task-facts, rules, skills, history, memory'],
     [{ memory: { maxCitedRevisions: 9 } }, "providers.memory.maxCitedRevisions: 9 is above this host's cap of 8"],
     [{ skills: { rootz: ['x/*'] } }, 'providers.skills.rootz: unknown setting; skills takes roots, maxDepth'],
     [{ skills: { roots: ['../outside/*'] } }, 'providers.skills.roots[0]: path escapes the repository root'],
@@ -38,7 +38,7 @@ describe('POST /tasks providers', () => {
     [{ rules: { budget: 0 } }, 'providers.rules.budget: Too small'],
     [{ skills: { budget: 6_001 } }, "providers.skills.budget: 6001 is above this host's cap of 6000"],
     [{ skills: { maxDirectories: 201 } }, "providers.skills.maxDirectories: 201 is above this host's cap of 200"],
-    ['skills', 'providers: must be an object of provider names (freshness, system, task-facts, rules, skills, memory)'],
+    ['skills', 'providers: must be an object of provider names (freshness, host, system, task-facts, rules, skills, history, memory)'],
   ])('refuses %j with a 400 naming the field, and stores no task', async (providers, message) => {
     const before = (await listDurableObjectIds(env.TASKS)).length;
     const res = await api('POST', '/tasks', { body: { repo: repo(), request: 'x', providers } });

@@ -16,11 +16,13 @@ describe('a slow git host through the Task object', () => {
     const turn = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['freshness', 'empty'],
+      ['host', 'empty'],
       ['system', 'included'],
       ['task-facts', 'capability-gated'],
       ['rules', 'included'],
       // The sample keeps its skills outside the default roots: read, and none found.
       ['skills', 'empty'],
+      ['history', 'empty'],
       ['memory', 'empty'],
     ]);
     const [task] = turn.items;

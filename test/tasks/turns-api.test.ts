@@ -47,10 +47,12 @@ describe('turns', () => {
     // The freshness provider runs on every turn; sample.git has not moved, so it has nothing to say.
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['freshness', 'empty'],
+      ['host', 'turn-gated'],
       ['system', 'turn-gated'],
       ['task-facts', 'turn-gated'],
       ['rules', 'turn-gated'],
       ['skills', 'turn-gated'],
+      ['history', 'turn-gated'],
       ['memory', 'turn-gated'],
     ]);
     expect(turn.messages.map((m) => m.role)).toEqual(['system', 'system', 'system', 'user']);

@@ -18,7 +18,8 @@ Options:
   --cwd DIR        working directory inside the repository (default: where you are in it)
   --task TEXT      the task request; $name selects a skill (default: a general orientation task)
   --skill NAME     select a skill by name (repeatable)
-  --agent NAME     entry, reviewer, explorer, communicator (default: entry)
+  --agent NAME     entry, reviewer, explorer, communicator, or one agents.json declares
+                   (default: entry)
   --untrusted      treat the task as untrusted: no repository reads
   --turns N        assemble turns 0..N-1 through the turn protocol (default: 1)
   --state DIR      where Durable Object and KV state persist (default: .groundwork/state in the repository)

@@ -13,7 +13,7 @@ import '../zod-config.ts';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync, promises as fsPromises } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { resolveAgent } from '../../context/agents.ts';
+import { cliAgent } from '../cli-agent.ts';
 import type { AssembledTurn } from '../../context/turn.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
 import { isValidRefName } from '../../sources/git/ref-name.ts';
@@ -55,7 +55,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     io.stdout(`${RUN_USAGE}\n`);
     return RUN_EXIT.assembled;
   }
-  const agent = resolveAgent(options.agent);
+  const agent = cliAgent(options.agent);
   if (!agent.ok) {
     io.stderr(`groundwork run: --agent: ${agent.error}\n`);
     return RUN_EXIT.usage;

@@ -26,7 +26,7 @@ export function reservedTokens(knowledge: Knowledge): number {
 export function knowledgeEntry(knowledge: Knowledge, provenance: Provenance): EntryInput {
   const { uri, path, revision } = knowledge.source;
   return {
-    title: `${knowledge.kind} ${knowledge.id}`,
+    title: knowledgeTitle(knowledge),
     body: body(knowledge, provenance.line),
     source: { uri, ...(path ? { path } : {}), ...(revision ? { revision } : {}), ...(provenance.blob ? { blob: provenance.blob } : {}) },
     freshness: 'snapshot',
@@ -34,6 +34,19 @@ export function knowledgeEntry(knowledge: Knowledge, provenance: Provenance): En
     warnings: provenance.warning ? [provenance.warning] : [],
     stability: 'task',
   };
+}
+
+/** An entry's title names the object, so the ledger can find it again (the read-back before applying it). */
+export function knowledgeTitle(knowledge: Pick<Knowledge, 'kind' | 'id'>): string {
+  return `${knowledge.kind} ${knowledge.id}`;
+}
+
+const TITLE = /^(\S+) (k_[0-9a-f]{64}_[0-9a-f]{16})$/;
+
+/** The kind and id a memory entry's title names, or undefined for any other title. */
+export function parseKnowledgeTitle(title: string): { kind: string; id: string } | undefined {
+  const match = TITLE.exec(title);
+  return match ? { kind: match[1] ?? '', id: match[2] ?? '' } : undefined;
 }
 
 function body(knowledge: Knowledge, provenanceLine: string): string {

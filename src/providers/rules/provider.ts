@@ -1,19 +1,28 @@
 /**
  * @module providers/rules/provider
- * Repository rules: the AGENTS.md chain from the root to the task's working directory, read at
- * the pinned commit (a pull request's trusted base), general before specific, each file with
- * a fair share of the budget. Every entry is commit-stable: all tasks on one commit and working
- * directory get the same rules, so they belong to the prompt prefix those tasks share.
+ * Repository rules, read at the pinned commit (a pull request's trusted base): the AGENTS.md
+ * chain from the root to the task's working directory, general before specific, then the other
+ * instruction formats (Copilot, Cursor, Claude rules; see format-rules), each file's `@path`
+ * imports right after it where its tool defines them, and the index of agent-requested rules.
+ * Every file read shares the budget max-min fairly, and every file found gets a verdict.
+ * What applies whatever the task touches, or because of its working directory, is
+ * commit-stable (the prompt prefix tasks on that commit share); what only a focus path
+ * brings is task-stable.
  */
 import * as z from 'zod';
-import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
+import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import { pathTitle } from '../../context/title.ts';
-import { countTokens } from '../../context/tokens.ts';
-import { truncateToTokens } from '../../context/truncate.ts';
+import type { ReadPlan } from '../../sources/read-plan.ts';
 import type { ReadResult } from '../../sources/snapshot.ts';
 import { directoryChain, findInstructionFiles } from './chain.ts';
-import { fairShare } from './fair-share.ts';
+import { FORMAT_CONFIG, FORMAT_LIMITS } from './format-config.ts';
+import { focusDirectories, gatherFormatRules } from './format-rules.ts';
+import { CLAUDE_RULES_DIR } from './formats/claude-rules.ts';
+import { COPILOT_INSTRUCTIONS } from './formats/copilot.ts';
+import { cursorRulesDir, LEGACY_CURSOR_RULES } from './formats/cursor.ts';
+import { GITHUB_INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX } from './formats/github-instructions.ts';
+import { importsIn, piecesToEntries, withImports, type RulePiece } from './pieces.ts';
 
 export const DEFAULT_RULE_FILES = ['AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD'];
 
@@ -33,7 +42,9 @@ export const RulesConfigSchema = z.object({
     .default(DEFAULT_RULE_FILES),
   /** Bytes read from one file; larger files are read up to this and say so. */
   maxFileBytes: z.number().int().positive().default(1024 * 1024),
+  ...FORMAT_CONFIG,
 });
+export type RulesConfig = z.output<typeof RulesConfigSchema>;
 
 export interface RulesProviderOptions {
   timeoutMs?: number;
@@ -45,58 +56,79 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     name: 'rules',
     category: 'rules',
     config: RulesConfigSchema,
-    limits: ['maxFileBytes'],
+    limits: ['maxFileBytes', ...FORMAT_LIMITS],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 8_000,
     plan({ task, config }) {
-      const dirs = directoryChain(task.cwd);
-      return { dirs, files: dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), walks: [] };
+      return rulesReadPlan(task, config);
     },
     async run({ task, snapshot, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
       const notes: string[] = [];
-      const links = await findInstructionFiles(snapshot, task.cwd, config.filenames, signal);
-      for (const link of links) if (link.status === 'unavailable') notes.push(`left out ${link.reason}`);
-
-      const paths = links.flatMap((link) => (link.status === 'found' ? [link.path] : []));
-      const reads = await Promise.all(paths.map((path) => snapshot.read(path, { maxBytes: config.maxFileBytes, signal })));
-      const texts: Array<{ read: Extract<ReadResult, { status: 'ok' }> }> = [];
+      const readChain = async () => {
+        const links = await findInstructionFiles(snapshot, task.cwd, config.filenames, signal);
+        for (const link of links) if (link.status === 'unavailable') notes.push(`left out ${link.reason}`);
+        const found = links.flatMap((link) => (link.status === 'found' ? [link.path] : []));
+        return { paths: found, reads: await Promise.all(found.map((path) => snapshot.read(path, { maxBytes: config.maxFileBytes, signal }))) };
+      };
+      // Both read from the same planned part of the tree, so neither waits for the other.
+      const [{ paths, reads }, formats] = await Promise.all([readChain(), gatherFormatRules({ snapshot, task, config, signal })]);
+      const chain: RulePiece[] = [];
+      const verdicts: RuleVerdictInput[] = [];
       for (const read of reads) {
         if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
-        if (read.status === 'ok') texts.push({ read });
-        else notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
-      }
-
-      const shares = fairShare(texts.map(({ read }) => countTokens(read.text)), budget);
-      const entries: EntryInput[] = [];
-      texts.forEach(({ read }, i) => {
-        const cut = truncateToTokens(read.text, shares[i] ?? 0, read.path);
-        if (!cut) {
-          notes.push(`left out ${read.path}: its share of the ${budget}-token budget cannot hold even the truncation marker`);
-          return;
+        if (read.status !== 'ok') {
+          notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
+          verdicts.push({ path: read.path, format: 'directory-file', verdict: 'not-applied', reason: describeUnreadable(read) });
+          continue;
         }
         const warnings: string[] = [];
         if (read.resolvedFrom) warnings.push(`${read.path} is a symlink to ${read.resolvedFrom.target}, resolved at this commit`);
         if (read.truncated) warnings.push(`${read.path}: read the first ${config.maxFileBytes} of ${read.size} bytes`);
-        if (cut.truncated) warnings.push(`${read.path}: truncated to a fair share of ${shares[i]} tokens, shown ${cut.shown}/${cut.total} chars`);
-        entries.push({
-          title: pathTitle(read.path),
-          body: cut.text,
-          source: { uri: snapshot.uri(read.path), path: read.path, revision: snapshot.commit, blob: read.blob },
-          freshness: 'pinned',
-          // The chain depends only on the repository, the commit and the working directory.
-          stability: 'commit',
-          warnings,
-          truncated: cut.truncated,
-        });
+        chain.push({ title: pathTitle(read.path), read, body: read.text, stability: 'commit', warnings, imports: importsIn(read.path) });
+        verdicts.push({ path: read.path, blob: read.blob, format: 'directory-file', verdict: 'applied', reason: `directory chain of ${task.cwd || '.'}`, entry: pathTitle(read.path) });
+      }
+      notes.push(...formats.notes);
+      verdicts.push(...formats.verdicts);
+
+      const expanded = await withImports([...chain, ...formats.pieces], {
+        enabled: config.imports,
+        snapshot,
+        maxDepth: config.maxImportDepth,
+        maxFileBytes: config.maxFileBytes,
+        budget: { left: config.maxImports },
+        signal,
       });
-      if (paths.length === 0) notes.push(`no ${config.filenames.join(', ')} from the root to ${task.cwd || '.'}`);
-      return { entries, notes };
+      verdicts.push(...expanded.verdicts);
+      const built = piecesToEntries(snapshot, expanded.pieces, budget);
+      notes.push(...built.notes);
+      if (paths.length === 0 && formats.pieces.length === 0) notes.push(`no ${config.filenames.join(', ')} from the root to ${task.cwd || '.'}`);
+      return { entries: built.entries, notes, verdicts };
     },
   });
+}
+
+/**
+ * The chain's directory files, and the formats' files and directories (nested `.cursor/rules`
+ * along every focus chain), said ahead so a GitHub task reads them all in its one query.
+ * Turned-off formats are still listed: their files get a verdict saying so.
+ */
+export function rulesReadPlan(task: Parameters<NonNullable<Provider['plan']>>[0]['task'], config: RulesConfig): ReadPlan {
+  const dirs = directoryChain(task.cwd);
+  const depth = config.maxRuleDepth;
+  const walk = (prefix: string, suffixes: readonly string[]) => ({ prefix, depth, read: [], readSuffixes: suffixes, readFrom: 0, unbounded: false });
+  return {
+    dirs: [...dirs, '.github'],
+    files: [...dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), COPILOT_INSTRUCTIONS, LEGACY_CURSOR_RULES],
+    walks: [
+      walk(GITHUB_INSTRUCTIONS_DIR, [INSTRUCTIONS_SUFFIX]),
+      walk(CLAUDE_RULES_DIR, ['.md']),
+      ...focusDirectories(task).map((dir) => walk(cursorRulesDir(dir), ['.mdc', '.md'])),
+    ],
+  };
 }
 
 function describeUnreadable(read: Exclude<ReadResult, { status: 'ok' | 'failed' }>): string {

@@ -13,7 +13,7 @@ import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
 import { renderBundledFiles, type BundledListing } from './bundled-files.ts';
-import { splitSkillFile } from './frontmatter.ts';
+import { splitFrontmatter } from '../frontmatter.ts';
 import type { Skill } from './skill-index.ts';
 
 export type SkillFile = Extract<ReadResult, { status: 'ok' }>;
@@ -29,7 +29,7 @@ export interface SelectedOptions {
 }
 
 export function selectedEntry(snapshot: Snapshot, skill: Skill, file: SkillFile, options: SelectedOptions): SelectedEntry {
-  const split = splitSkillFile(file.text);
+  const split = splitFrontmatter(file.text);
   const body = (split.kind === 'split' ? split.body : file.text).replace(/^\s*\n/, '');
   if (body.trim() === '') return { ok: false, warning: `selected skill ${skill.name}: ${skill.path} has no instructions after its frontmatter` };
 

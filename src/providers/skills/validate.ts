@@ -9,7 +9,7 @@
  */
 import { codePoints, isBlank, normaliseSkillName, skillNameProblems, stripSpace } from '../../lib/skill-names.ts';
 import type { FoundSkill } from './discover.ts';
-import { parseFrontmatter, splitSkillFile } from './frontmatter.ts';
+import { parseFrontmatter, splitFrontmatter } from '../frontmatter.ts';
 import { ALLOWED_FIELDS, MAX_COMPATIBILITY_CHARS, MAX_DESCRIPTION_CHARS, quoted, ruleWarning, type SkillProblem } from './rules.ts';
 import type { Skill } from './skill-index.ts';
 
@@ -26,7 +26,7 @@ const MAX_LISTED_FIELDS = 10;
 export function validateSkill(found: FoundSkill, text: string, readLimit?: number): Validated {
   const skip = (problem: SkillProblem): Validated => ({ warnings: [ruleWarning(found.path, problem, true)] });
 
-  const split = splitSkillFile(text);
+  const split = splitFrontmatter(text);
   if (split.kind === 'none') return skip({ rule: 'frontmatter-missing', message: 'no YAML frontmatter (a --- block on the first line) with a description' });
   if (split.kind === 'unclosed') {
     const message = readLimit === undefined ? 'frontmatter is not closed by a --- line' : `frontmatter does not close within the first ${readLimit} bytes (maxSkillBytes)`;

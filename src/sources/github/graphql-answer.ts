@@ -101,7 +101,7 @@ export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']
       texts.push({ oid: object.oid, byteSize: object.byteSize, text: object.text });
     }
   };
-  const listing = (dir: string, raw: RawEntry[], level: number, walk?: { levels: number; read: readonly string[] }): void => {
+  const listing = (dir: string, raw: RawEntry[], level: number, walk?: { levels: number; read: readonly string[]; readSuffixes: readonly string[] }): void => {
     const entries: FlatTreeEntry[] = [];
     for (const item of raw) {
       const entry = flatEntry(dir, item);
@@ -109,7 +109,7 @@ export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']
       entries.push(entry);
       if (!walk) continue;
       if (entry.kind === 'dir' && level < walk.levels && item.object?.entries) listing(entry.path, item.object.entries, level + 1, walk);
-      if (walk.read.includes(item.name)) keepText(item.object);
+      if (walk.read.includes(item.name) || walk.readSuffixes.some((suffix) => item.name.endsWith(suffix))) keepText(item.object);
     }
     if (!tree.dirs.some((known) => known.path === dir)) tree.dirs.push({ path: dir, entries });
   };
@@ -119,7 +119,7 @@ export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']
     if (root.success && root.data.entries) {
       const walks = aliases.walks.filter((walk) => walk.alias === 'root');
       const levels = Math.max(0, ...walks.map((walk) => walk.levels));
-      listing('', root.data.entries, 0, walks.length > 0 ? { levels, read: walks.flatMap((walk) => walk.read) } : undefined);
+      listing('', root.data.entries, 0, walks.length > 0 ? { levels, read: walks.flatMap((walk) => walk.read), readSuffixes: walks.flatMap((walk) => walk.readSuffixes) } : undefined);
     }
   }
   for (const { alias, path } of aliases.dirs) {
@@ -133,11 +133,11 @@ export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']
     if (raw === null) tree.absent.push(path);
     else if (raw && pushEntry(tree, path, raw)) keepText(raw.object);
   }
-  for (const { alias, prefix, levels, read } of aliases.walks) {
+  for (const { alias, prefix, levels, read, readSuffixes } of aliases.walks) {
     if (alias === 'root') continue;
     const raw = byAlias(at, alias);
     if (raw === null) tree.absent.push(prefix);
-    else if (raw?.object?.entries) listing(prefix, raw.object.entries, 0, { levels, read });
+    else if (raw?.object?.entries) listing(prefix, raw.object.entries, 0, { levels, read, readSuffixes });
     else if (raw) pushEntry(tree, prefix, raw);
   }
   return { status: 'ok', commit: at.oid, tree, texts, ...(rateLimit ? { rateLimit } : {}) };

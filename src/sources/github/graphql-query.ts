@@ -21,7 +21,7 @@ export interface ReadAheadQuery {
     root: boolean;
     dirs: Array<{ alias: string; path: string }>;
     files: Array<{ alias: string; path: string }>;
-    walks: Array<{ alias: string; prefix: string; levels: number; textFrom: number | undefined; read: readonly string[] }>;
+    walks: Array<{ alias: string; prefix: string; levels: number; textFrom: number | undefined; read: readonly string[]; readSuffixes: readonly string[] }>;
   };
 }
 
@@ -57,7 +57,7 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
     const levels = Math.max(0, ...rootWalks.map((walk) => levelsOf(walk)));
     const textFrom = textLevel(rootWalks);
     fields.push(`root: tree { oid entries { ${nested(levels, textFrom, 0)} } }`);
-    for (const walk of rootWalks) aliases.walks.push({ alias: 'root', prefix: '', levels, textFrom, read: walk.read });
+    for (const walk of rootWalks) aliases.walks.push({ alias: 'root', prefix: '', levels, textFrom, read: walk.read, readSuffixes: walk.readSuffixes ?? [] });
   }
   listed.filter((dir) => dir !== '').forEach((path, i) => {
     const alias = `d${i}`;
@@ -75,7 +75,7 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
     const alias = `w${i}`;
     const levels = Math.max(...walks.map((walk) => levelsOf(walk)));
     const textFrom = textLevel(walks);
-    for (const walk of walks) aliases.walks.push({ alias, prefix, levels, textFrom, read: walk.read });
+    for (const walk of walks) aliases.walks.push({ alias, prefix, levels, textFrom, read: walk.read, readSuffixes: walk.readSuffixes ?? [] });
     fields.push(`${alias}: file(path: ${variable(alias, prefix)}) { ${ENTRY} object { ... on Tree { entries { ${nested(levels, textFrom, 0)} } } } }`);
   });
 
@@ -100,7 +100,7 @@ function levelsOf(walk: ReadPlan['walks'][number]): number {
  * every file of the subtree, so its files are read afterwards, only those that are wanted.
  */
 function textLevel(walks: readonly ReadPlan['walks'][number][]): number | undefined {
-  const bounded = walks.filter((walk) => !walk.unbounded && walk.read.length > 0 && walk.readFrom <= MAX_WALK_LEVELS);
+  const bounded = walks.filter((walk) => !walk.unbounded && (walk.read.length > 0 || (walk.readSuffixes ?? []).length > 0) && walk.readFrom <= MAX_WALK_LEVELS);
   return bounded.length === 0 ? undefined : Math.min(...bounded.map((walk) => walk.readFrom));
 }
 

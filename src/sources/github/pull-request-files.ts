@@ -1,12 +1,15 @@
 /**
  * @module sources/github/pull-request-files
  * The `github:api` capability over the REST API: `GET /repos/{o}/{r}/pulls/{n}/files`, one page
- * of up to 100 files per request, and only as many pages as the caller's limit needs; and the
- * pull request as it is now (see pull-request-state), through the same client.
+ * of up to 100 files per request, and only as many pages as the caller's limit needs; the pull
+ * request as it is now (see pull-request-state); and, for the read-back before an action, the
+ * checks, statuses and reviews GitHub has (see commit-checks), all through the same client.
  */
 import * as z from 'zod';
+import type { CommitChecksApi } from '../commit-checks.ts';
 import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
 import { createGitHubClient } from './client.ts';
+import { createCommitChecks } from './commit-checks.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
 import { readPullRequest } from './pull-request-state.ts';
 import type { Fetch } from './retry.ts';
@@ -33,7 +36,7 @@ const FilesResponse = z.array(
  * const github = createGitHubApi({ owner: 'acme', repo: 'widgets', auth: tokenAuth(token) });
  * await github.pullRequestFiles(7, { limit: 100, signal }); // one request
  */
-export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
+export function createGitHubApi(options: GitHubApiOptions): GitHubApi & CommitChecksApi {
   const { owner, repo, meter } = options;
   // Calling the global fetch detached from globalThis throws "Illegal invocation" in workerd.
   const fetch: Fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
@@ -46,6 +49,7 @@ export function createGitHubApi(options: GitHubApiOptions): GitHubApi {
 
   return {
     repository: `${owner}/${repo}`,
+    ...createCommitChecks(octokit, { owner, repo }),
 
     pullRequest: (number, { signal } = {}) => readPullRequest(octokit, { owner, repo, number }, signal),
 

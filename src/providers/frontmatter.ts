@@ -1,7 +1,7 @@
 /**
- * @module providers/skills/frontmatter
- * Splits a SKILL.md into its YAML frontmatter and body, and parses the frontmatter with the
- * `yaml` package. Failures are values with a reason a person can act on.
+ * @module providers/frontmatter
+ * Splits a Markdown file (a SKILL.md, a rule file) into its YAML frontmatter and body, and parses
+ * the frontmatter with the `yaml` package. Failures are values with a reason a person can act on.
  *
  * Scalars are read with YAML's failsafe schema, so every value is the text that was written:
  * `name: 2024` is the name "2024" and `version: 1.0` is "1.0", as the reference validator's
@@ -11,7 +11,7 @@
  */
 import { isAlias, isCollection, isNode, LineCounter, parseDocument, visit } from 'yaml';
 
-export type SplitSkillFile =
+export type SplitFrontmatter =
   | { kind: 'none' }
   | { kind: 'unclosed' }
   | { kind: 'split'; yaml: string; body: string };
@@ -20,7 +20,7 @@ const OPENING = /^---[ \t]*\r?\n/;
 const CLOSING = /^(?:---|\.\.\.)[ \t]*(?:\r?\n|$)/m;
 
 /** The frontmatter is a `---` first line up to the next `---` (or `...`) line. */
-export function splitSkillFile(text: string): SplitSkillFile {
+export function splitFrontmatter(text: string): SplitFrontmatter {
   const opening = OPENING.exec(text);
   if (!opening) return { kind: 'none' };
   const rest = text.slice(opening[0].length);

@@ -1,0 +1,20 @@
+/**
+ * @module durable-objects/task-history
+ * The earlier-tasks reader (tasks/earlier-tasks) for one stored task: its own tenant's index,
+ * its repository as the index keeps it, its creation as the cut-off, its pull request first.
+ */
+import type { TaskHistoryReader } from '../src/context/task-history.ts';
+import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
+import { earlierTasksReader } from '../src/tasks/earlier-tasks.ts';
+import { displayRepo } from '../src/tasks/task-request.ts';
+import type { TaskRow } from './task-store.ts';
+
+/** `publicUrl`: the deployment's PUBLIC_URL, over the origin each task was created at. */
+export function earlierTasksFor(env: Env, publicUrl: string | undefined): (task: TaskRow) => TaskHistoryReader {
+  return (task) =>
+    earlierTasksReader(
+      taskIndexStub(env, task.request.tenant),
+      { taskId: task.task_id, tenant: task.request.tenant, repo: displayRepo(task.request.repo), createdAt: task.created_at, pullRequest: task.request.pullRequest?.number },
+      { origin: publicUrl ?? task.request.publicUrl, now: () => Date.now() },
+    );
+}

@@ -1,0 +1,77 @@
+/**
+ * @module context/agent-catalog
+ * The agents a deployment offers: the four built-ins, with the deployment's own declared over
+ * them (one with a built-in's name replaces it, so a host can give the GitHub trigger's
+ * `reviewer` its own tools), and what a task may do with one: name it, and narrow the tools it
+ * is shown to a subset by name, never add one. Everything here is host-owned; no repository,
+ * pull request or message ever reaches it.
+ *
+ * An agent's hash (`agentHash`) names the exact configuration a turn was assembled with, tools
+ * and instructions included: the turn JSON and the inspector show it, and the digest covers it.
+ *
+ * @example
+ * const catalog = createAgentCatalog(AgentsFileSchema.parse(file).agents);
+ * const agent = resolveAgent('reviewer', catalog);
+ * const shown = agent.ok ? narrowTools(agent.agent, ['read_file']) : agent;
+ */
+import * as z from 'zod';
+import { sha256Hex } from '../lib/sha256.ts';
+import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts';
+
+export const MAX_DECLARED_AGENTS = 32;
+
+/** The deployment's agents file: `{ "agents": [ <agent configuration>, … ] }`. */
+export const AgentsFileSchema = z.strictObject({
+  agents: z
+    .array(AgentConfigSchema)
+    .max(MAX_DECLARED_AGENTS)
+    .superRefine((agents, ctx) => {
+      const seen = new Set<string>();
+      agents.forEach((agent, index) => {
+        if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `"${agent.name}" is declared twice` });
+        seen.add(agent.name);
+      });
+    }),
+});
+export type AgentsFile = z.output<typeof AgentsFileSchema>;
+
+export type AgentCatalog = ReadonlyMap<string, AgentConfig>;
+
+/** Built-ins in their order (a declared one in its place), then the other declared agents in file order. */
+export function createAgentCatalog(declared: readonly AgentConfig[]): AgentCatalog {
+  const catalog = new Map(BUILTIN_AGENTS);
+  for (const agent of declared) catalog.set(agent.name, Object.freeze(agent));
+  return catalog;
+}
+
+export type AgentLookup = { ok: true; agent: AgentConfig } | { ok: false; error: string };
+
+export function resolveAgent(name: string, catalog: AgentCatalog = BUILTIN_AGENTS): AgentLookup {
+  const agent = catalog.get(name);
+  if (agent) return { ok: true, agent };
+  return { ok: false, error: `unknown agent "${name}"; known agents: ${[...catalog.keys()].join(', ')}` };
+}
+
+export type NarrowResult = { ok: true; agent: AgentConfig } | { ok: false; index: number; error: string };
+
+/**
+ * The agent as a task that named `names` is shown it: only those tools, in the catalog's order
+ * (so two tasks naming one set in different orders send the same bytes). Without `names` the
+ * agent is unchanged; a name the agent lacks is refused, naming its index.
+ */
+export function narrowTools(agent: AgentConfig, names: readonly string[] | undefined): NarrowResult {
+  if (names === undefined) return { ok: true, agent };
+  const known = new Set(agent.tools.map((tool) => tool.name));
+  const unknown = names.findIndex((name) => !known.has(name));
+  if (unknown !== -1) {
+    const offered = agent.tools.map((tool) => tool.name).join(', ') || 'none';
+    return { ok: false, index: unknown, error: `agent "${agent.name}" has no tool "${names[unknown]}"; a task may only narrow its tools (${offered})` };
+  }
+  const wanted = new Set(names);
+  return { ok: true, agent: { ...agent, tools: agent.tools.filter((tool) => wanted.has(tool.name)) } };
+}
+
+/** `sha256:<hex>` of the configuration as parsed (schema key order), tools and instructions included. */
+export async function agentHash(agent: AgentConfig): Promise<string> {
+  return `sha256:${await sha256Hex(JSON.stringify(AgentConfigSchema.parse(agent)))}`;
+}

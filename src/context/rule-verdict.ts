@@ -1,0 +1,51 @@
+/**
+ * @module context/rule-verdict
+ * What happened to each instruction file a provider found: applied (and why), indexed (listed
+ * so the model can ask for it) or not applied (and why). A provider says it in its result; the
+ * runner checks it against what the budgets kept and carries it in the provider's outcome, so
+ * the turn record, the turn JSON and the inspector show one verdict per file found.
+ *
+ * Bounded, because repository text decides how many files there are and what their paths say.
+ */
+import * as z from 'zod';
+
+export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied'] as const;
+export type RuleVerdictKind = (typeof RULE_VERDICTS)[number];
+
+/** Verdicts one outcome carries; the outcome's reason counts the rest. */
+export const MAX_VERDICTS = 200;
+export const MAX_VERDICT_PATH_CHARS = 512;
+export const MAX_VERDICT_REASON_CHARS = 400;
+
+export const RuleVerdictSchema = z.object({
+  path: z.string().min(1).max(MAX_VERDICT_PATH_CHARS),
+  blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
+  /** The format that defined the file, e.g. `copilot-instructions`, `cursor-rule`, `agents-md`. */
+  format: z.string().min(1).max(64),
+  verdict: z.enum(RULE_VERDICTS),
+  reason: z.string().max(MAX_VERDICT_REASON_CHARS),
+});
+export type RuleVerdict = z.infer<typeof RuleVerdictSchema>;
+
+/**
+ * What a provider says about a file. `entry` names the title of the entry that carries the file
+ * (its own, or the index's), so the runner can tell when a budget dropped it after all.
+ */
+export interface RuleVerdictInput extends RuleVerdict {
+  entry?: string;
+}
+
+/** Clips a path or reason to its bound, keeping the end of paths and the start of reasons. */
+export function boundVerdict(verdict: RuleVerdictInput): RuleVerdictInput {
+  const path = verdict.path.length <= MAX_VERDICT_PATH_CHARS ? verdict.path : `…${verdict.path.slice(verdict.path.length - MAX_VERDICT_PATH_CHARS + 1)}`;
+  const reason = verdict.reason.length <= MAX_VERDICT_REASON_CHARS ? verdict.reason : `${verdict.reason.slice(0, MAX_VERDICT_REASON_CHARS - 1)}…`;
+  return { ...verdict, path, reason };
+}
+
+/**
+ * The verdicts as the outcome keeps them: at most {@link MAX_VERDICTS}, and how many more there
+ * were (the runner says so in the outcome's reason).
+ */
+export function capVerdicts(verdicts: readonly RuleVerdict[]): { kept: RuleVerdict[]; leftOut: number } {
+  return { kept: verdicts.slice(0, MAX_VERDICTS), leftOut: Math.max(0, verdicts.length - MAX_VERDICTS) };
+}

@@ -1,0 +1,34 @@
+/**
+ * @module deployment-agents
+ * The deployment's own agents: `agents.json` at the project root, bundled into the Worker (and
+ * the CLI) when it is built, validated once, declared over the built-ins (see
+ * context/agent-catalog). A file, not an environment variable, because a real agent's tool
+ * catalog (descriptions and JSON Schemas) is tens of kilobytes and a Workers variable holds 5 KB;
+ * and because the catalog is code-like: it changes with a deploy, reviewed like code.
+ *
+ * @example
+ * const loaded = loadDeploymentAgents();
+ * if (!loaded.ok) console.error(loaded.issues.join('; '));
+ */
+import declared from '../agents.json' with { type: 'json' };
+import { AgentsFileSchema, createAgentCatalog, type AgentCatalog } from './context/agent-catalog.ts';
+import { fieldPath } from './context/zod-issues.ts';
+
+/** How the file is named in errors. */
+export const AGENTS_FILE = 'agents.json';
+
+export type AgentsLoad = { ok: true; catalog: AgentCatalog } | { ok: false; issues: Array<{ field: string; message: string }> };
+
+const loaded = new WeakMap<object, AgentsLoad>();
+
+/** The catalog from `file` (the bundled agents.json unless told otherwise), parsed once per file object. */
+export function loadDeploymentAgents(file: object = declared): AgentsLoad {
+  const cached = loaded.get(file);
+  if (cached) return cached;
+  const parsed = AgentsFileSchema.safeParse(file);
+  const result: AgentsLoad = parsed.success
+    ? { ok: true, catalog: createAgentCatalog(parsed.data.agents) }
+    : { ok: false, issues: parsed.error.issues.map((issue) => ({ field: `${AGENTS_FILE} ${fieldPath('', issue.path)}`, message: issue.message })) };
+  loaded.set(file, result);
+  return result;
+}

@@ -1,0 +1,40 @@
+/**
+ * @module providers/rules/format-config
+ * The rules provider's settings for instruction formats beyond the per-directory files: each
+ * format on by default and switchable in every settings layer, and the bounds of the work they
+ * cause (capped by the host: repository and task settings may only lower them).
+ */
+import * as z from 'zod';
+
+const on = () => z.boolean().default(true);
+
+export const FORMAT_CONFIG = {
+  /** `.github/copilot-instructions.md` */
+  copilotInstructions: on(),
+  /** `.github/instructions/**\/*.instructions.md` */
+  githubInstructions: on(),
+  /** `.cursor/rules/` at the root and along the focus chains */
+  cursorRules: on(),
+  /** The root `.cursorrules` */
+  legacyCursorRules: on(),
+  /** `.claude/rules/**\/*.md` */
+  claudeRules: on(),
+  /** `@path` imports in CLAUDE.md, GEMINI.md, Claude rules and Cursor rules. */
+  imports: on(),
+  /** Agents that Copilot's `excludeAgent: code-review` means; every other agent is its `coding-agent`. */
+  reviewAgents: z.array(z.string().min(1).max(64)).max(32).default(['reviewer']),
+  /** Rule files (scoped formats together) read in one run. */
+  maxRuleFiles: z.number().int().min(0).max(1_000).default(200),
+  /** Directory levels below a rules directory that are searched. */
+  maxRuleDepth: z.number().int().min(0).max(8).default(4),
+  /** Levels of imports followed (Claude Code and Gemini CLI follow 5). */
+  maxImportDepth: z.number().int().min(0).max(5).default(5),
+  /** Files imported in one run, over every importer. */
+  maxImports: z.number().int().min(0).max(200).default(32),
+  /** Directories listed to check that a glob no focus path matched still matches some file; 0 skips the check. */
+  maxGlobCheckDirectories: z.number().int().min(0).max(20_000).default(2_000),
+};
+
+export const FORMAT_LIMITS = ['maxRuleFiles', 'maxRuleDepth', 'maxImportDepth', 'maxImports', 'maxGlobCheckDirectories'] as const;
+
+export type FormatSwitch = 'copilotInstructions' | 'githubInstructions' | 'cursorRules' | 'legacyCursorRules' | 'claudeRules';

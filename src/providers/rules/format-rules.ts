@@ -1,0 +1,107 @@
+/**
+ * @module providers/rules/format-rules
+ * The instruction formats beyond the per-directory files, from finding to verdicts: find every
+ * format's files, decide each against the task's focus, check the globs nothing matched, and
+ * hand back the pieces to render (applied rules, then the index of agent-requested ones) with a
+ * verdict for every file found.
+ */
+import type { Stability } from '../../context/entry.ts';
+import type { TaskView } from '../../context/provider.ts';
+import { pathTitle } from '../../context/title.ts';
+import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
+import type { Snapshot } from '../../sources/snapshot.ts';
+import { directoryChain } from './chain.ts';
+import { decide, type Focus } from './decide.ts';
+import { findFormatRules } from './find-formats.ts';
+import type { FormatSwitch } from './format-config.ts';
+import type { FoundRule } from './formats/rule-file.ts';
+import { globsMatchingNothing } from './glob-check.ts';
+import { quote, type RuleGlob } from './globs.ts';
+import type { RulePiece } from './pieces.ts';
+import { FOCUS_RULES_INDEX_TITLE, renderRulesIndex, RULES_INDEX_TITLE } from './rules-index.ts';
+
+export interface FormatRulesConfig extends Record<FormatSwitch, boolean> {
+  maxFileBytes: number;
+  maxRuleFiles: number;
+  maxRuleDepth: number;
+  maxGlobCheckDirectories: number;
+  reviewAgents: readonly string[];
+}
+
+export interface FormatRules {
+  /** Commit-stable pieces first, then task-stable ones, each group in the finders' order. */
+  pieces: RulePiece[];
+  verdicts: RuleVerdictInput[];
+  notes: string[];
+}
+
+/** The focus of a task: its working directory's chain is commit-stable, the rest is the task's. */
+export function taskFocus(task: TaskView): Focus {
+  return { cwd: task.cwd, cwdChain: new Set(directoryChain(task.cwd)), focusPaths: task.focusPaths };
+}
+
+/**
+ * Directories along the working directory's chain and every focus path's (the directory of a
+ * file; a focus path's own `.cursor/rules`, should it be a directory, is listed too), in tree order.
+ */
+export function focusDirectories(task: TaskView): string[] {
+  const dirs = new Set(directoryChain(task.cwd));
+  for (const path of task.focusPaths) for (const dir of directoryChain(path)) dirs.add(dir);
+  return [...dirs].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+}
+
+export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskView; config: FormatRulesConfig; signal: AbortSignal }): Promise<FormatRules> {
+  const { snapshot, task, config, signal } = input;
+  const found = await findFormatRules({
+    snapshot,
+    signal,
+    config,
+    cursorRoots: focusDirectories(task),
+    agentKind: config.reviewAgents.includes(task.agent) ? 'code-review' : 'coding-agent',
+  });
+  const focus = taskFocus(task);
+  const notes = [...found.notes];
+  const verdicts: RuleVerdictInput[] = [];
+  const applied: Record<Stability, Array<{ rule: FoundRule; reason: string }>> = { commit: [], task: [] };
+  const indexed: Record<Stability, FoundRule[]> = { commit: [], task: [] };
+  const unmatched: Array<{ verdict: RuleVerdictInput; globs: RuleGlob[] }> = [];
+
+  for (const rule of found.rules) {
+    const decision = decide(rule, focus);
+    const verdict: RuleVerdictInput = { path: rule.path, blob: rule.read.blob, format: rule.format, verdict: decision.verdict, reason: decision.reason };
+    if (decision.verdict === 'applied') {
+      applied[decision.stability].push({ rule, reason: decision.reason });
+      verdict.entry = pathTitle(rule.path);
+    } else if (decision.verdict === 'indexed') {
+      indexed[decision.stability].push(rule);
+      verdict.entry = decision.stability === 'commit' ? RULES_INDEX_TITLE : FOCUS_RULES_INDEX_TITLE;
+    } else {
+      if (decision.unmatched) unmatched.push({ verdict, globs: decision.unmatched });
+      notes.push(...rule.warnings);
+    }
+    verdicts.push(verdict);
+  }
+  for (const skipped of found.skipped) verdicts.push({ path: skipped.path, ...(skipped.blob ? { blob: skipped.blob } : {}), format: skipped.format, verdict: 'not-applied', reason: skipped.reason });
+
+  if (config.maxGlobCheckDirectories > 0 && unmatched.length > 0) {
+    const nothing = await globsMatchingNothing(snapshot, unmatched.flatMap((item) => item.globs), config.maxGlobCheckDirectories, signal);
+    for (const item of unmatched) {
+      const dead = item.globs.filter((glob) => nothing.has(glob));
+      if (dead.length === 0) continue;
+      const said = `${dead.map((glob) => quote(glob.text)).join(', ')} ${dead.length === 1 ? 'matches' : 'match'} no file at this commit`;
+      item.verdict.reason = `${item.verdict.reason}; ${said}`;
+      notes.push(`${item.verdict.path}: ${said}`);
+    }
+  }
+
+  const pieces: RulePiece[] = [];
+  for (const stability of ['commit', 'task'] as const) {
+    for (const { rule } of applied[stability]) {
+      pieces.push({ title: pathTitle(rule.path), read: rule.read, body: rule.body, stability, warnings: rule.warnings, imports: rule.format === 'claude-rule' || rule.format === 'cursor-rule' });
+    }
+    if (indexed[stability].length > 0) {
+      pieces.push({ title: stability === 'commit' ? RULES_INDEX_TITLE : FOCUS_RULES_INDEX_TITLE, body: renderRulesIndex(indexed[stability]), stability, warnings: indexed[stability].flatMap((rule) => rule.warnings), imports: false });
+    }
+  }
+  return { pieces, verdicts, notes };
+}

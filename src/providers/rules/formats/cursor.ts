@@ -1,0 +1,60 @@
+/**
+ * @module providers/rules/formats/cursor
+ * Cursor's project rules, `.cursor/rules/**\/*.mdc` (and `.md`), at the root and in every
+ * directory along the task's focus chains, and the legacy root `.cursorrules`. Frontmatter picks
+ * one of four rule types: `alwaysApply: true` always; `globs` auto-attached when a glob matches;
+ * a `description` alone agent-requested (indexed, the model asks for it); none of them manual
+ * (never applied automatically). A nested rule's globs are relative to its directory (the
+ * parent of its `.cursor/`), and it applies only to focus paths inside that directory.
+ */
+import { noUsableGlob, parseGlobs } from '../globs.ts';
+import type { FormatContext, FormatFinding } from './context.ts';
+import { disabled, readRuleFile, readWarnings } from './context.ts';
+import { booleanField, globsField, stringField } from './rule-frontmatter.ts';
+import { findScoped } from './scoped.ts';
+
+export const LEGACY_CURSOR_RULES = '.cursorrules';
+
+export function cursorRulesDir(root: string): string {
+  return root === '' ? '.cursor/rules' : `${root}/.cursor/rules`;
+}
+
+export function findCursorRules(context: FormatContext, root: string): Promise<FormatFinding> {
+  return findScoped(context, {
+    format: 'cursor-rule',
+    dir: cursorRulesDir(root),
+    root,
+    wanted: (name) => /\.(mdc|md)$/i.test(name),
+    activation(fields, path) {
+      if (booleanField(fields, 'alwaysApply') === true) return { activation: { kind: 'always', why: 'always (alwaysApply: true)' }, warnings: [] };
+      const globs = globsField(fields, 'globs');
+      if (globs === 'bad') return { activation: { kind: 'never', why: 'globs is neither a string nor a list of strings' }, warnings: [] };
+      const warnings: string[] = [];
+      if (globs !== undefined) {
+        const parsed = parseGlobs(globs, 'cursor', root, path);
+        warnings.push(...parsed.warnings);
+        if (parsed.globs.length > 0) return { activation: { kind: 'globs', field: 'globs', globs: parsed.globs }, warnings };
+        if (stringField(fields, 'description') === undefined) return { activation: { kind: 'never', why: noUsableGlob('globs', parsed.warnings) }, warnings };
+      }
+      const description = stringField(fields, 'description');
+      if (description !== undefined) return { activation: { kind: 'requested', description }, warnings };
+      return { activation: { kind: 'never', why: 'manual rule (no alwaysApply, globs or description): Cursor applies it only when named by hand' }, warnings };
+    },
+  });
+}
+
+/** The single root `.cursorrules` that Cursor still reads: plain text that applies always. */
+export async function findLegacyCursorRules(context: FormatContext): Promise<FormatFinding> {
+  const listing = await context.snapshot.list('', { signal: context.signal });
+  if (listing.status === 'failed') throw new Error(`could not list the root: ${listing.reason}`);
+  const file = listing.status === 'ok' ? listing.entries.find((entry) => entry.name === LEGACY_CURSOR_RULES && entry.kind !== 'dir') : undefined;
+  if (!file) return { rules: [], skipped: [], notes: [] };
+  if (context.disabledBy) return { rules: [], skipped: disabled('cursorrules', [file], context.disabledBy), notes: [] };
+  const read = await readRuleFile(context, file.path);
+  if (!read.ok) return { rules: [], skipped: [{ format: 'cursorrules', path: file.path, blob: file.oid, reason: read.reason }], notes: [`left out ${file.path}: ${read.reason}`] };
+  return {
+    rules: [{ format: 'cursorrules', path: file.path, root: '', name: 'cursorrules', read: read.read, body: read.read.text, activation: { kind: 'always', why: 'always (legacy .cursorrules)' }, warnings: readWarnings(read.read, context.maxFileBytes) }],
+    skipped: [],
+    notes: [],
+  };
+}

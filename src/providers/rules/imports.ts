@@ -1,0 +1,171 @@
+/**
+ * @module providers/rules/imports
+ * `@path` imports in instruction files, expanded as Claude Code and Gemini CLI do: an `@` at the
+ * start of a line or after white space, up to the next white space, relative to the importing
+ * file; never inside a fenced block or a code span; imported files may import in turn, at most
+ * `maxDepth` levels down. Only files inside the tree at the pinned commit are read: `~` and
+ * absolute paths are refused, a path that leaves the root is refused, a symlink is followed only
+ * to a file inside the tree (the snapshot's rule). A cycle is reported and not followed again;
+ * a file imported twice is given once. A missing file is a warning when the reference looks like
+ * a path (`./`, `../` or a file extension), and nothing at all otherwise, so a package name such
+ * as `@octokit/rest` in prose is not mistaken for an import.
+ *
+ * Each imported file becomes its own entry right after its importer, with its own `path@commit`
+ * and blob, so provenance and freshness track it like any rule file.
+ */
+import { joinPath, parentOf } from '../../sources/paths.ts';
+import type { Snapshot } from '../../sources/snapshot.ts';
+import type { ReadOk } from './formats/rule-file.ts';
+
+export interface ImportedFile {
+  path: string;
+  read: ReadOk;
+  importedBy: string;
+  depth: number;
+}
+
+export interface ImportProblem {
+  /** What the reference resolved to, or the reference as written when it did not resolve. */
+  path: string;
+  importedBy: string;
+  reason: string;
+  /** Whether to tell the reader (a reference that looked like a file and is not one). */
+  warn: boolean;
+}
+
+export interface ImportOptions {
+  snapshot: Snapshot;
+  maxDepth: number;
+  maxFileBytes: number;
+  /** Imports still allowed in this run, shared by every importer (they are expanded one after another). */
+  budget: { left: number };
+  /** Paths already given to the model in this run (rule files and earlier imports). */
+  given: Set<string>;
+  signal: AbortSignal;
+}
+
+export interface Expanded {
+  files: ImportedFile[];
+  problems: ImportProblem[];
+}
+
+/** At most this many references are looked at in one file. */
+const MAX_REFERENCES = 64;
+
+/**
+ * @example
+ * const { files } = await expandImports({ path: 'CLAUDE.md', text: 'See @docs/style.md.' }, options);
+ * files[0]?.path // 'docs/style.md'
+ */
+export async function expandImports(file: { path: string; text: string }, options: ImportOptions): Promise<Expanded> {
+  const out: Expanded = { files: [], problems: [] };
+  await expand(file, [file.path], 1, options, out);
+  return out;
+}
+
+async function expand(file: { path: string; text: string }, stack: readonly string[], depth: number, options: ImportOptions, out: Expanded): Promise<void> {
+  const references = findReferences(file.text).slice(0, MAX_REFERENCES);
+  if (references.length === 0) return;
+  if (depth > options.maxDepth) {
+    out.problems.push({ path: references[0] ?? '', importedBy: file.path, reason: `imports of ${file.path} not expanded: deeper than ${options.maxDepth} levels`, warn: true });
+    return;
+  }
+  const resolved = references.map((reference) => resolveReference(reference, file.path));
+  // Read this file's imports together (one round), then descend into each in order.
+  const reads = await Promise.all(
+    resolved.map(async (target) => (target.kind === 'path' && !stack.includes(target.path) && !options.given.has(target.path) ? options.snapshot.read(target.path, { maxBytes: options.maxFileBytes, signal: options.signal }) : undefined)),
+  );
+  for (const [i, target] of resolved.entries()) {
+    if (target.kind === 'ignore') continue;
+    if (target.kind === 'refused') {
+      out.problems.push({ path: target.reference, importedBy: file.path, reason: `import @${target.reference} in ${file.path} not followed: ${target.reason}`, warn: true });
+      continue;
+    }
+    if (stack.includes(target.path)) {
+      out.problems.push({ path: file.path, importedBy: file.path, reason: `import cycle ${[...stack, target.path].join(' -> ')}: not followed again`, warn: true });
+      continue;
+    }
+    if (options.given.has(target.path)) continue;
+    const read = reads[i];
+    if (!read) continue;
+    if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
+    if (read.status !== 'ok') {
+      const reason = describe(read);
+      // A directory or a missing name that did not look like a file was prose, not an import.
+      const warn = target.pathLike || read.status === 'unresolved-symlink' || read.status === 'binary';
+      if (warn) out.problems.push({ path: target.path, importedBy: file.path, reason: `import @${target.reference} in ${file.path}: ${target.path} ${reason}`, warn });
+      continue;
+    }
+    if (options.budget.left <= 0) {
+      out.problems.push({ path: target.path, importedBy: file.path, reason: `import @${target.reference} in ${file.path} not expanded: this run's import limit is reached`, warn: true });
+      continue;
+    }
+    options.budget.left--;
+    options.given.add(target.path);
+    out.files.push({ path: target.path, read, importedBy: file.path, depth });
+    await expand({ path: target.path, text: read.text }, [...stack, target.path], depth + 1, options, out);
+  }
+}
+
+type Target =
+  | { kind: 'path'; reference: string; path: string; pathLike: boolean }
+  | { kind: 'refused'; reference: string; reason: string }
+  | { kind: 'ignore' };
+
+function resolveReference(reference: string, importer: string): Target {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return { kind: 'ignore' };
+  if (reference.startsWith('~')) return { kind: 'refused', reference, reason: 'a home directory is outside the repository' };
+  if (reference.startsWith('/')) return { kind: 'refused', reference, reason: 'an absolute path is outside the repository' };
+  const joined = joinPath(parentOf(importer), reference);
+  const pathLike = reference.startsWith('./') || reference.startsWith('../') || /\.[A-Za-z0-9]+$/.test(reference);
+  if (!joined.ok) return pathLike ? { kind: 'refused', reference, reason: joined.reason } : { kind: 'ignore' };
+  if (joined.path === '') return { kind: 'ignore' };
+  return { kind: 'path', reference, path: joined.path, pathLike };
+}
+
+/** `@` references outside code, in order, with trailing punctuation of the sentence removed. */
+export function findReferences(text: string): string[] {
+  const prose = maskCode(text);
+  const found: string[] = [];
+  const pattern = /(?:^|[ \t\r\n])@([^\s]+)/g;
+  for (const match of prose.matchAll(pattern)) {
+    const raw = (match[1] ?? '').replace(/[,;:!?)\]}>"'`]+$/, '').replace(/\.$/, '');
+    if (/^[A-Za-z0-9._~/]/.test(raw) && raw !== '' && raw !== '.' && raw !== '..') found.push(raw);
+  }
+  return found;
+}
+
+/** The text with fenced blocks and code spans blanked out (same length), so their `@`s are not imports. */
+export function maskCode(text: string): string {
+  const lines = text.split('\n');
+  let fence: { char: string; length: number } | undefined;
+  const kept = lines.map((line) => {
+    const opening = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (fence) {
+      if (opening?.[1] && opening[1][0] === fence.char && opening[1].length >= fence.length && line.trim() === opening[1]) fence = undefined;
+      return ' '.repeat(line.length);
+    }
+    if (opening?.[1]) {
+      fence = { char: opening[1][0] ?? '`', length: opening[1].length };
+      return ' '.repeat(line.length);
+    }
+    return line;
+  });
+  return kept.join('\n').replace(/(`+)[\s\S]*?\1/g, (span) => span.replace(/[^\n]/g, ' '));
+}
+
+function describe(read: Exclude<Awaited<ReturnType<Snapshot['read']>>, { status: 'ok' | 'failed' }>): string {
+  switch (read.status) {
+    case 'missing':
+      return 'is not in the tree at this commit';
+    case 'not-a-file':
+      return `is a ${read.kind}, not a file`;
+    case 'binary':
+      return read.reason === 'nul-byte' ? 'is a binary file' : 'is not valid UTF-8';
+    case 'unresolved-symlink':
+      return `is a symlink to ${read.target}, not followed (${read.reason})`;
+    case 'skipped':
+    case 'invalid-path':
+      return `was not read: ${read.reason}`;
+  }
+}

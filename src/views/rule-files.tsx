@@ -1,0 +1,51 @@
+/**
+ * @module views/rule-files
+ * Every instruction file a turn's providers found and what became of it: applied (and why),
+ * indexed, or not applied (and why). Paths and reasons are repository text: escaped by JSX,
+ * linked only through the inspector's safe links.
+ */
+import type { Child } from 'hono/jsx';
+import type { RuleFileRow } from '../inspector/task-page.ts';
+import { MaybeLink, Visible } from './text.tsx';
+
+const BADGE: Record<RuleFileRow['verdict'], string> = { applied: 'o-included', indexed: 'o-empty', 'not-applied': 'o-budget-excluded' };
+
+export function RuleFiles({ turn, files }: { turn: number; files: RuleFileRow[] }): Child {
+  if (files.length === 0) return null;
+  return (
+    <section id={`rule-files-${turn}`} aria-labelledby={`rule-files-title-${turn}`}>
+      <h3 id={`rule-files-title-${turn}`}>Rule files</h3>
+      <div class="scroll">
+        <table>
+          <caption class="muted">Every instruction file found for turn {turn}, and whether it reached the model</caption>
+          <thead>
+            <tr>
+              <th scope="col">File</th>
+              <th scope="col">Format</th>
+              <th scope="col">Verdict</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {files.map((file) => (
+              <tr data-verdict={file.verdict}>
+                <th scope="row">
+                  <MaybeLink text={file.path} href={file.href} mono />
+                </th>
+                <td>
+                  <Visible text={file.format} />
+                </td>
+                <td>
+                  <span class={`badge ${BADGE[file.verdict]}`}>{file.verdict}</span>
+                </td>
+                <td class="reason">
+                  <Visible text={file.reason} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}
