@@ -6,8 +6,10 @@
  *   the other's, in tokens of the prompt as the vendor reads it (`promptText`);
  * - one task's turn n against turn n+1 after a model reply, tool results and a later turn's
  *   context were appended: the share of turn n's request that turn n+1 starts with.
- * Fixtures: the demo project (examples/calculator, cwd src) and a larger repository (an
- * AGENTS.md chain five levels deep of realistic length and 30 skills).
+ * Fixtures: the demo project (examples/calculator, cwd src), a larger repository (an
+ * AGENTS.md chain five levels deep of realistic length and 30 skills), and a monorepo whose
+ * packages keep their own skills, with two tasks focused on different packages (their nested
+ * skills are a task-stable index after the shared one).
  */
 import { cpSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -29,10 +31,12 @@ interface Fixture {
   cwd: string;
   /** Two requests; the first selects a skill. */
   requests: [string, string];
+  /** The two tasks' focus paths, when they have any. */
+  focus?: [string[], string[]];
 }
 
 export async function benchPrefixSharing(): Promise<string[]> {
-  const fixtures = [demoFixture(), largerFixture()];
+  const fixtures = [demoFixture(), largerFixture(), monorepoFixture()];
   try {
     const lines: string[] = [];
     for (const fixture of fixtures) lines.push(...(await measure(fixture)));
@@ -43,7 +47,7 @@ export async function benchPrefixSharing(): Promise<string[]> {
 }
 
 async function measure(fixture: Fixture): Promise<string[]> {
-  const [a, b] = await Promise.all(fixture.requests.map((request) => firstPrompt(fixture, request)));
+  const [a, b] = await Promise.all(fixture.requests.map((request, i) => firstPrompt(fixture, request, fixture.focus?.[i] ?? [])));
   if (!a || !b) throw new Error('two prompts expected');
   const tasks = FORMATS.map((format) => {
     const [textA, textB] = [render(format, a), render(format, b)];
@@ -64,7 +68,7 @@ async function measure(fixture: Fixture): Promise<string[]> {
   ];
 }
 
-async function firstPrompt(fixture: Fixture, request: string): Promise<PromptInput> {
+async function firstPrompt(fixture: Fixture, request: string, focusPaths: string[]): Promise<PromptInput> {
   const lookup = resolveAgent('entry');
   if (!lookup.ok) throw new Error(lookup.error);
   const source = createLocalGitSource(fixture.repo.dir);
@@ -75,7 +79,7 @@ async function firstPrompt(fixture: Fixture, request: string): Promise<PromptInp
     agent: lookup.agent,
     available: ['repo:read'],
     snapshot: source.snapshot(head.commit),
-    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, focusPaths: [], trusted: true, skills: [], agent: lookup.agent.name },
+    task: { request, origin: 'cli', repository: source.repository, ref: 'HEAD', commit: head.commit, cwd: fixture.cwd, focusPaths, trusted: true, skills: [], agent: lookup.agent.name },
     turn: 0,
   });
   // As in the CLI: a local repository has no GitHub (task facts), no knowledge store (memory) and
@@ -120,6 +124,25 @@ function largerFixture(): Fixture {
   shape.rulePaths.forEach((path, depth) => repo.write(path, rulesText(depth, depth === 0 ? 40 : 12)));
   repo.commitAll('larger fixture');
   return { name: 'larger', repo, cwd: shape.cwd, requests: ['Add rate limiting to the login endpoint. Use $skill-07.', 'Why does the session test time out on CI?'] };
+}
+
+function monorepoFixture(): Fixture {
+  const repo = createGitRepo();
+  repo.write('AGENTS.md', rulesText(0, 30));
+  for (let i = 0; i < 6; i++) repo.write(`.agents/skills/shared-${i}/SKILL.md`, `---\nname: shared-${i}\ndescription: A skill every package uses, number ${i}, described at some length so the index has weight.\n---\nSteps.\n`);
+  for (const pkg of ['api', 'web', 'cli']) {
+    repo.write(`packages/${pkg}/AGENTS.md`, rulesText(1, 8));
+    for (const skill of ['build', 'release']) repo.write(`packages/${pkg}/.agents/skills/${pkg}-${skill}/SKILL.md`, `---\nname: ${pkg}-${skill}\ndescription: How the ${pkg} package does ${skill}.\n---\nSteps.\n`);
+    repo.write(`packages/${pkg}/src/index.ts`, 'export {};\n');
+  }
+  repo.commitAll('monorepo with nested skills');
+  return {
+    name: 'monorepo',
+    repo,
+    cwd: '',
+    requests: ['Speed up the API build. Use $api-build.', 'Why does the web release fail on CI?'],
+    focus: [['packages/api/src/index.ts'], ['packages/web/src/index.ts']],
+  };
 }
 
 /** A rules file of `sections` short sections, as teams write them. */

@@ -22,7 +22,15 @@ export function describeTask(task: TaskRow, store: TaskStore, mailbox: MailboxSu
     expiresAt: new Date(task.expires_at).toISOString(),
     mailbox,
     checks,
-    turns: store.turns().map((t) => ({
+    turns: describedTurns(store),
+  };
+}
+
+function describedTurns(store: TaskStore): TaskDescription['turns'] {
+  const usages = store.usages();
+  return store.turns().map((t) => {
+    const usage = usages.get(t.turn);
+    return {
       turn: t.turn,
       digest: t.digest,
       chars: t.chars,
@@ -33,6 +41,7 @@ export function describeTask(task: TaskRow, store: TaskStore, mailbox: MailboxSu
       createdAt: new Date(t.createdAt).toISOString(),
       providers: t.providers,
       ...(t.github ? { github: t.github } : {}),
-    })),
-  };
+      ...(usage ? { usage } : {}),
+    };
+  });
 }

@@ -45,7 +45,10 @@ export async function readTaskSkill(task: TaskRow, name: string, deps: TaskFileD
   try {
     read = await withDeadline(FILE_READ_DEADLINE_MS, describe, async (signal) => {
       const opened = await deps.openSource(task.request);
-      return readSkill(opened.source.snapshot(at.commit, { signal }), config.success ? config.data : SkillsConfigSchema.parse({}), name, signal);
+      const cwd = task.request.cwd;
+      // The skills provider's own scope for the working directory: a skill nested along it is in the task's index.
+      const scope = cwd === '' ? { configured: true } : { configured: true, chain: { targets: [cwd], label: `the working directory ${cwd}` } };
+      return readSkill(opened.source.snapshot(at.commit, { signal }), config.success ? config.data : SkillsConfigSchema.parse({}), scope, name, signal);
     });
   } catch (error) {
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };

@@ -18,6 +18,7 @@ export async function verifyLink(secrets: ViewLinkSecrets, taskId: string, link:
 }
 
 export function inspectTask(store: TaskStore, task: Inspection['task']): Inspection {
+  const usages = store.usages();
   const turns = store.turns().map(
     (record): InspectedTurn => ({
       turn: record.turn,
@@ -36,6 +37,7 @@ export function inspectTask(store: TaskStore, task: Inspection['task']): Inspect
       entries: record.entries,
       ...(record.settings ? { settings: record.settings } : {}),
       ...(record.github ? { github: record.github } : {}),
+      ...(usages.has(record.turn) ? { usage: usages.get(record.turn) } : {}),
     }),
   );
   return { task, turns, transcript: store.timeline() };

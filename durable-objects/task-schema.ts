@@ -51,6 +51,12 @@ const MIGRATIONS: readonly Migration[] = [
    );`,
   // 5: the agent configuration the task was created with (JSON); NULL for tasks stored before it was kept.
   addAgentConfigColumn,
+  // 6: what the model API reported for each turn's request (POST /tasks/:id/turns/:n/usage), at most one per turn.
+  `CREATE TABLE IF NOT EXISTS usage (
+     turn INTEGER PRIMARY KEY,
+     record TEXT NOT NULL,
+     received_at INTEGER NOT NULL
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -11,6 +11,7 @@ import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
+import { TurnUsageSchema, type TurnUsage } from '../src/tasks/turn-usage.ts';
 
 const TaskRowSchema = z.object({
   task_id: z.string(),
@@ -124,6 +125,24 @@ export class TaskStore {
 
   putTurn(record: TurnRecord): void {
     this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, JSON.stringify(record), record.createdAt);
+  }
+
+  /** What the model API reported for `turn`'s request, if a host posted it. */
+  usage(turn: number): TurnUsage | undefined {
+    const row = this.#sql.exec<{ record: string }>('SELECT record FROM usage WHERE turn = ?', turn).toArray()[0];
+    return row ? TurnUsageSchema.parse(JSON.parse(row.record)) : undefined;
+  }
+
+  /** Every turn's reported usage, by turn. */
+  usages(): Map<number, TurnUsage> {
+    const rows = this.#sql.exec<{ turn: number; record: string }>('SELECT turn, record FROM usage ORDER BY turn').toArray();
+    return new Map(rows.map((row) => [row.turn, TurnUsageSchema.parse(JSON.parse(row.record))]));
+  }
+
+  /** Records `usage` for `turn` unless one is recorded; returns the one that is. */
+  putUsage(turn: number, usage: TurnUsage, now: number): TurnUsage {
+    this.#sql.exec('INSERT INTO usage (turn, record, received_at) VALUES (?, ?, ?) ON CONFLICT(turn) DO NOTHING', turn, JSON.stringify(usage), now);
+    return this.usage(turn) ?? usage;
   }
 
   /** Bytes of the stored transcript: each item's JSON in UTF-8, as `storedItemBytes` counts it. */

@@ -14,7 +14,8 @@ import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { unfitFor } from '../src/checks/run-check.ts';
 import { CheckLogStore } from './check-log.ts';
@@ -211,6 +212,22 @@ export class TaskObject extends DurableObject<Env> {
     if (!task) return { status: 'not-found' };
     if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); a follow-up would never be read: start a new task` };
     return this.#mailbox.post(post, Date.now());
+  }
+
+  /**
+   * Records what the model API reported for turn `turn`'s request. Once per turn: the same report
+   * again answers the recorded one (a retried post), a different one is a conflict.
+   */
+  async reportUsage(tenant: string, turn: number, report: UsageReport): Promise<UsageResult> {
+    if (!this.#owned(tenant)) return { status: 'not-found' };
+    if (!this.#store.turn(turn)) return { status: 'conflict', message: `turn ${turn} has not begun; report usage for a turn whose request was sent` };
+    const usage = normaliseUsage(report, new Date().toISOString());
+    const known = this.#store.usage(turn);
+    if (known) {
+      if (sameUsage(known, usage)) return { status: 'ok', usage: known, duplicate: true };
+      return { status: 'conflict', message: `turn ${turn} already has usage reported at ${known.receivedAt} (${known.inputTokens} input tokens, ${known.cachedTokens} cached); a turn's request has one answer` };
+    }
+    return { status: 'ok', usage: this.#store.putUsage(turn, usage, Date.now()), duplicate: false };
   }
 
   /** What changed since the task was pinned, for every source that reached the model; reads only. */

@@ -2,7 +2,9 @@
 /**
  * @module examples/call-model
  * Reads one turn of a Groundwork task as a model request body and sends it with the vendor's
- * own SDK. Without the vendor's API key it prints the body instead, so it is safe to try.
+ * own SDK, then posts the `usage` the vendor answered back to the task
+ * (`POST /tasks/:id/turns/:n/usage`), so the inspector shows whether the prompt cache paid off.
+ * Without the vendor's API key it prints the body instead (and posts nothing), so it is safe to try.
  *
  *   GROUNDWORK_URL=http://127.0.0.1:PORT GROUNDWORK_TOKEN=… npm run -s call-model -- <task id> [turn=0] [format=anthropic]
  *
@@ -30,28 +32,60 @@ export interface SendOptions {
   fetch?: typeof fetch;
 }
 
+/** The model's answer, tagged with the format it came in. */
+export type ModelAnswer =
+  | { format: 'anthropic'; answer: Anthropic.Messages.Message }
+  | { format: 'openai-responses'; answer: OpenAI.Responses.Response }
+  | { format: 'openai-chat'; answer: OpenAI.Chat.Completions.ChatCompletion };
+
 /** Sends a formatted request with the vendor's SDK and returns the model's answer. */
-export async function sendRequest(request: FormattedRequest, options: SendOptions): Promise<unknown> {
+export async function sendRequest(request: FormattedRequest, options: SendOptions): Promise<ModelAnswer> {
   const client = { apiKey: options.apiKey, ...(options.fetch ? { fetch: options.fetch } : {}) };
   switch (request.format) {
     case 'anthropic':
-      return new Anthropic(client).messages.create({ model: options.model ?? 'claude-sonnet-4-5', max_tokens: MAX_OUTPUT_TOKENS, ...request.body });
+      return { format: request.format, answer: await new Anthropic(client).messages.create({ model: options.model ?? 'claude-sonnet-4-5', max_tokens: MAX_OUTPUT_TOKENS, ...request.body }) };
     case 'openai-responses':
-      return new OpenAI(client).responses.create({ model: options.model ?? 'gpt-5', max_output_tokens: MAX_OUTPUT_TOKENS, ...request.body });
+      return { format: request.format, answer: await new OpenAI(client).responses.create({ model: options.model ?? 'gpt-5', max_output_tokens: MAX_OUTPUT_TOKENS, ...request.body }) };
     case 'openai-chat':
-      return new OpenAI(client).chat.completions.create({ model: options.model ?? 'gpt-5', max_completion_tokens: MAX_OUTPUT_TOKENS, ...request.body });
+      return { format: request.format, answer: await new OpenAI(client).chat.completions.create({ model: options.model ?? 'gpt-5', max_completion_tokens: MAX_OUTPUT_TOKENS, ...request.body }) };
   }
 }
 
+/** Where Groundwork is, and how to reach it (a test hands in the Worker's own `fetch`). */
+export interface Groundwork {
+  base: string;
+  token: string;
+  fetch?: typeof fetch;
+}
+
 /** GET /tasks/:id/turns/:n?format=… from a Groundwork deployment. */
-export async function readTurnRequest(base: string, token: string, taskId: string, turn: number, format: Format): Promise<FormattedRequest> {
-  const res = await fetch(`${base}/tasks/${encodeURIComponent(taskId)}/turns/${turn}?format=${format}`, { headers: { authorization: `Bearer ${token}` } });
+export async function readTurnRequest(groundwork: Groundwork, taskId: string, turn: number, format: Format): Promise<FormattedRequest> {
+  const get = groundwork.fetch ?? fetch;
+  const res = await get(`${groundwork.base}/tasks/${encodeURIComponent(taskId)}/turns/${turn}?format=${format}`, { headers: { authorization: `Bearer ${groundwork.token}` } });
   if (!res.ok) throw new Error(`Groundwork answered ${res.status}: ${await res.text()}`);
   const body: unknown = await res.json();
   // The server built this body for `format`; the tag says which vendor shape it is.
   if (format === 'anthropic') return { format, body: body as AnthropicRequest };
   if (format === 'openai-responses') return { format, body: body as OpenAIResponsesRequest };
   return { format, body: body as OpenAIChatRequest };
+}
+
+/**
+ * Posts what the model API reported for the turn's request back to the task, in the vendor's
+ * own shape: `POST /tasks/:id/turns/:n/usage`. Returns the task's answer (what it recorded).
+ */
+export async function postUsage(groundwork: Groundwork, taskId: string, turn: number, reply: ModelAnswer): Promise<unknown> {
+  const body = { format: reply.format, model: reply.answer.model, usage: reply.answer.usage };
+  if (body.usage === undefined || body.usage === null) throw new Error(`the ${reply.format} answer carries no usage to report`);
+  const post = groundwork.fetch ?? fetch;
+  const res = await post(`${groundwork.base}/tasks/${encodeURIComponent(taskId)}/turns/${turn}/usage`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${groundwork.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const answer: unknown = await res.json();
+  if (!res.ok) throw new Error(`Groundwork answered ${res.status} to the usage report: ${JSON.stringify(answer)}`);
+  return answer;
 }
 
 async function main(argv: string[]): Promise<void> {
@@ -61,7 +95,8 @@ async function main(argv: string[]): Promise<void> {
   if (!taskId || !token || !isFormat(format)) {
     throw new Error(`usage: GROUNDWORK_URL=… GROUNDWORK_TOKEN=… npm run -s call-model -- <task id> [turn] [${FORMATS.join('|')}]`);
   }
-  const request = await readTurnRequest(base, token, taskId, Number(turn), format);
+  const groundwork = { base, token };
+  const request = await readTurnRequest(groundwork, taskId, Number(turn), format);
   const keyName = request.format === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
   const apiKey = process.env[keyName];
   if (!apiKey) {
@@ -70,7 +105,13 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   const model = process.env['MODEL'];
-  console.log(JSON.stringify(await sendRequest(request, { apiKey, ...(model ? { model } : {}) }), null, 2));
+  const reply = await sendRequest(request, { apiKey, ...(model ? { model } : {}) });
+  console.log(JSON.stringify(reply.answer, null, 2));
+  // The answer came; a usage report that fails is said, not thrown over it.
+  await postUsage(groundwork, taskId, Number(turn), reply).then(
+    (recorded) => console.error(`usage reported to turn ${turn}: ${JSON.stringify(recorded)}`),
+    (error: unknown) => console.error(`usage not reported: ${error instanceof Error ? error.message : String(error)}`),
+  );
 }
 
 function isFormat(value: string): value is Format {

@@ -27,6 +27,9 @@ Options:
                        the bundled agents.json declares (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
+  --summary            print a short view instead: the pinned commit, every source found
+                       (applied or why not, with blob and tokens), the outcome table and the
+                       request's composition as a text bar; no prompt text
   --format FORMAT      print the request body for a model API instead: anthropic,
                        openai-responses or openai-chat (add model and limits, then send it)
   -h, --help           show this help`;
@@ -50,6 +53,7 @@ export const CliOptionsSchema = z.object({
   'skills-root': z.array(z.string().min(1, 'must not be empty')).default([]),
   'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
   format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+  summary: z.boolean().default(false),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
 
@@ -58,6 +62,9 @@ export type ParsedArgs = { ok: true; options: CliOptions } | { ok: false; error:
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const parsed = parseOptions(argv, CLI_OPTIONS, CliOptionsSchema);
   if (parsed.ok && parsed.options.json && parsed.options.format) return { ok: false, error: '--format: cannot be combined with --json (both choose what is printed)' };
+  if (parsed.ok && parsed.options.summary && (parsed.options.json || parsed.options.format)) {
+    return { ok: false, error: `--summary: cannot be combined with ${parsed.options.json ? '--json' : '--format'} (both choose what is printed)` };
+  }
   return parsed;
 }
 
@@ -73,5 +80,6 @@ export const CLI_OPTIONS = {
   untrusted: { type: 'boolean' },
   json: { type: 'boolean' },
   format: { type: 'string' },
+  summary: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -15,6 +15,7 @@ import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import type { AssembledTurn } from '../context/turn.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
+import { formatSummary } from './summary.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { terminalText } from './terminal-text.ts';
@@ -79,6 +80,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
   const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
   for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
   if (options.format) io.stdout(`${JSON.stringify(formatRequest(options.format, await promptFromTurn(turn)).body, null, 2)}\n`);
+  else if (options.summary) io.stdout(`${formatSummary(turn)}\n`);
   else io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
 }

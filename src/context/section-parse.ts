@@ -16,6 +16,9 @@ export interface ParsedSection {
   attributes: ReadonlyArray<readonly [string, string]>;
   /** The text as the model read it (look-alike labels stay escaped). */
   text: string;
+  /** Where the section starts (its opening label) and ends (after its closing label) in the content. */
+  start: number;
+  end: number;
 }
 
 const OPENING = /<(groundwork-[a-z]+) boundary="([0-9a-f]{16})"((?: [a-z][a-z-]*="[^"]*")*)>\n/y;
@@ -27,7 +30,7 @@ const SEPARATOR = '\n\n';
  *
  * @example
  * parseSections(renderSection('groundwork-notice', [['provider', 'rules']], 'not read'))
- * // [{ tag: 'groundwork-notice', boundary: '…', attributes: [['provider', 'rules']], text: 'not read' }]
+ * // [{ tag: 'groundwork-notice', boundary: '…', attributes: [['provider', 'rules']], text: 'not read', start: 0, end: 122 }]
  */
 export function parseSections(content: string): ParsedSection[] | undefined {
   const sections: ParsedSection[] = [];
@@ -41,7 +44,7 @@ export function parseSections(content: string): ParsedSection[] | undefined {
     const closing = `\n</${tag} boundary="${boundary}">`;
     const end = content.indexOf(closing, start);
     if (end < 0) return undefined;
-    sections.push({ tag, boundary, attributes: readAttributes(attributes), text: content.slice(start, end) });
+    sections.push({ tag, boundary, attributes: readAttributes(attributes), text: content.slice(start, end), start: at, end: end + closing.length });
     at = end + closing.length;
     if (content.startsWith(SEPARATOR, at)) at += SEPARATOR.length;
     else if (at !== content.length) return undefined;

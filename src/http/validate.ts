@@ -12,10 +12,11 @@ import { readBodyBytes } from './read-body.ts';
 /** Bodies larger than this (in bytes, as sent) are refused before parsing. */
 export const MAX_JSON_BYTES = 1024 * 1024;
 
-export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+/** `maxBytes`: a route whose bodies are small by nature refuses more than it needs. */
+export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S, maxBytes = MAX_JSON_BYTES): Promise<z.output<S>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) throw new ApiError('unsupported_media_type', 'content-type must be application/json');
-  const bytes = await readBodyBytes(c, MAX_JSON_BYTES);
+  const bytes = await readBodyBytes(c, maxBytes);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));

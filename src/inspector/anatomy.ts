@@ -7,6 +7,7 @@
 import { parseSections, type ParsedSection } from '../context/section-parse.ts';
 import type { EntrySummary } from '../context/turn.ts';
 import type { RepositoryLinks } from './links.ts';
+import { sectionAnchor } from './window.ts';
 
 /** Longer section texts are cut for the page (the API serves them whole). */
 export const MAX_SECTION_CHARS = 200_000;
@@ -26,13 +27,16 @@ export interface SourceModel {
 }
 
 export type SectionModel =
-  | { kind: 'task'; attributes: ReadonlyArray<readonly [string, string]>; body: SectionText }
-  | { kind: 'notice'; provider: string; body: SectionText }
+  | { kind: 'task'; anchor: string; attributes: ReadonlyArray<readonly [string, string]>; body: SectionText }
+  | { kind: 'notice'; anchor: string; provider: string; body: SectionText }
   | {
       kind: 'context';
+      anchor: string;
       provider: string;
       category: string;
       title: string;
+      /** What the summary line calls it, when that is not the title (memory: the statement's opening words). */
+      heading?: string | undefined;
       source: SourceModel;
       freshness: string;
       reviewBy?: string | undefined;
@@ -41,7 +45,7 @@ export type SectionModel =
       entry?: Pick<EntrySummary, 'chars' | 'warnings' | 'stability'> | undefined;
       body: SectionText;
     }
-  | { kind: 'other'; tag: string; attributes: ReadonlyArray<readonly [string, string]>; body: SectionText };
+  | { kind: 'other'; anchor: string; tag: string; attributes: ReadonlyArray<readonly [string, string]>; body: SectionText };
 
 export type Anatomy = { ok: true; sections: SectionModel[] } | { ok: false; text: SectionText };
 
@@ -62,34 +66,41 @@ function entryLabel(entry: EntrySummary): string {
   return asLabel(path ? `${path}@${revision ?? 'unpinned'}` : uri);
 }
 
+/** Words of a memory statement its summary line shows, at most. */
+const HEADING_WORDS = 10;
+
 /**
- * Splits `content` (a turn's host item) and joins each context section with the first unused
- * entry of the same provider, title and source.
+ * Splits `content` (turn `turn`'s host item) and joins each context section with the first
+ * unused entry of the same provider, title and source.
  */
-export function turnAnatomy(content: string, entries: readonly EntrySummary[], links: RepositoryLinks): Anatomy {
+export function turnAnatomy(content: string, entries: readonly EntrySummary[], links: RepositoryLinks, turn: number): Anatomy {
   const parsed = parseSections(content);
   if (!parsed) return { ok: false, text: bounded(content) };
   const unused = [...entries];
   return {
     ok: true,
-    sections: parsed.map((section): SectionModel => {
+    sections: parsed.map((section, index): SectionModel => {
       const body = bounded(section.text);
+      const anchor = sectionAnchor(turn, index);
       switch (section.tag) {
         case 'groundwork-task':
-          return { kind: 'task', attributes: section.attributes, body };
+          return { kind: 'task', anchor, attributes: section.attributes, body };
         case 'groundwork-notice':
-          return { kind: 'notice', provider: attribute(section, 'provider') ?? '', body };
+          return { kind: 'notice', anchor, provider: attribute(section, 'provider') ?? '', body };
         case 'groundwork-context': {
           const provider = attribute(section, 'provider') ?? '';
           const title = attribute(section, 'title') ?? '';
           const label = attribute(section, 'source') ?? '';
           const at = unused.findIndex((entry) => entry.provider === provider && asLabel(entry.title) === title && entryLabel(entry) === label);
           const entry = at >= 0 ? unused.splice(at, 1)[0] : undefined;
+          const category = attribute(section, 'category') ?? '';
           return {
             kind: 'context',
+            anchor,
             provider,
-            category: attribute(section, 'category') ?? '',
+            category,
             title,
+            heading: category === 'memory' ? memoryHeading(title, section.text) : undefined,
             source: sourceModel(label, attribute(section, 'uri'), entry, links),
             freshness: attribute(section, 'freshness') ?? '',
             reviewBy: attribute(section, 'review-by'),
@@ -99,10 +110,23 @@ export function turnAnatomy(content: string, entries: readonly EntrySummary[], l
           };
         }
         default:
-          return { kind: 'other', tag: section.tag, attributes: section.attributes, body };
+          return { kind: 'other', anchor, tag: section.tag, attributes: section.attributes, body };
       }
     }),
   };
+}
+
+/**
+ * `convention: Run the migrations before the…`: a knowledge entry's kind (its title's first
+ * word) and the opening words of its statement, which follows the host's lines after a blank
+ * line; the title (`kind id`) when there is no statement to quote.
+ */
+function memoryHeading(title: string, text: string): string {
+  const statement = text.slice(text.indexOf('\n\n') + 2).trim();
+  if (text.indexOf('\n\n') < 0 || statement === '') return title;
+  const words = statement.split(/\s+/);
+  const opening = words.slice(0, HEADING_WORDS).join(' ');
+  return `${title.split(' ', 1)[0] ?? ''}: ${words.length > HEADING_WORDS ? `${opening}…` : opening}`;
 }
 
 function sourceModel(label: string, uri: string | undefined, entry: EntrySummary | undefined, links: RepositoryLinks): SourceModel {

@@ -15,6 +15,9 @@ import { checksModel, type ChecksModel } from './checks.ts';
 import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
 import { timelineEntries, type TimelineEntry } from './timeline.ts';
+import { providerBudgets, type BudgetRow } from './budgets.ts';
+import { contextWindow, requestItems, type WindowModel } from './window.ts';
+import { cachedShare, type TurnUsage } from '../tasks/turn-usage.ts';
 
 export interface Linked {
   text: string;
@@ -72,11 +75,22 @@ export interface TurnModel {
   hostItemId: string | null;
   /** Null when the turn added nothing to the transcript. */
   anatomy: Anatomy | null;
+  /** What filled the request, segment by segment. */
+  window: WindowModel;
+  /** Each provider's tokens against its budget, and what was kept from the model. */
+  budgets: BudgetRow[];
+  /** What the model API reported for the request, once a host posted it. */
+  usage?: UsageModel | undefined;
   outcomes: OutcomeRow[];
   /** Every rule file the turn's providers found, in their order (anchor `#rule-files-<turn>`). */
   ruleFiles: RuleFileRow[];
   settings?: SettingsReport | undefined;
   github?: string | undefined;
+}
+
+export interface UsageModel extends TurnUsage {
+  /** Of the input, read from the cache, 0..1. */
+  share: number;
 }
 
 export interface TaskPageModel {
@@ -98,10 +112,14 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
   const { task } = inspection;
   const links = repositoryLinks(task.request.repo, context.githubApiUrl);
   const contents = new Map(inspection.transcript.map(({ item }) => [item.id, 'content' in item ? item.content : '']));
+  const hostTurns = new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])));
+  const system = inspection.turns.find((turn) => turn.turn === 0)?.system ?? [];
+  const window = (turn: InspectedTurn) => contextWindow({ turn, system, items: requestItems(inspection.transcript, turn.turn, turn.hostItemId), hostTurns });
+  const begun = Math.max(-1, ...inspection.turns.map((turn) => turn.turn));
   return {
     header: header(inspection, links),
-    turns: inspection.turns.map((turn) => turnModel(turn, contents, links)),
-    timeline: timelineEntries(inspection.transcript, new Map(inspection.turns.flatMap((turn) => (turn.hostItemId ? [[turn.hostItemId, turn.turn] as const] : [])))),
+    turns: inspection.turns.map((turn) => turnModel(turn, contents, links, window(turn))),
+    timeline: timelineEntries(inspection.transcript, hostTurns, begun),
     freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
     checks: checksModel(task.checks),
   };
@@ -146,9 +164,10 @@ function header(inspection: Inspection, links: RepositoryLinks): TaskHeader {
   };
 }
 
-function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, links: RepositoryLinks): TurnModel {
+function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, links: RepositoryLinks, window: WindowModel): TurnModel {
   const content = turn.hostItemId ? contents.get(turn.hostItemId) : undefined;
   const longest = Math.max(0, ...turn.providers.map((provider) => provider.durationMs));
+  const anatomy = content === undefined ? null : turnAnatomy(content, turn.entries, links, turn.turn);
   return {
     turn: turn.turn,
     digest: turn.digest,
@@ -161,7 +180,10 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     system: turn.system,
     tools: turn.tools.map((tool) => tool.name),
     hostItemId: turn.hostItemId,
-    anatomy: content === undefined ? null : turnAnatomy(content, turn.entries, links),
+    anatomy,
+    window,
+    budgets: providerBudgets(turn, turn.settings, anatomy?.ok ? anatomy.sections : []),
+    usage: turn.usage ? { ...turn.usage, share: cachedShare(turn.usage) } : undefined,
     outcomes: turn.providers.map((provider) => ({ ...provider, share: longest > 0 ? provider.durationMs / longest : 0 })),
     ruleFiles: turn.providers.flatMap((provider) =>
       (provider.verdicts ?? []).map((verdict) => ({ ...verdict, provider: provider.name, href: verdict.blob && turn.commit ? links.file(verdict.path, turn.commit) : undefined })),

@@ -14,7 +14,10 @@ export const PREVIEW_CHARS = 2_000;
 export type TimelineMark = 'task' | 'context' | 'mailbox' | 'host';
 
 export interface TimelineEntry {
+  /** The turn whose request first carries the item: its own turn for a host item, else the next. */
   turn: number;
+  /** False while that turn has not begun. */
+  delivered: boolean;
   id: string;
   type: string;
   role: string;
@@ -34,8 +37,14 @@ function mark(id: string, type: string): TimelineMark | null {
   return id.startsWith(HOST_ITEM_PREFIX) ? 'host' : null;
 }
 
-export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurns: ReadonlyMap<string, number>): TimelineEntry[] {
-  return transcript.map(({ turn, item }) => {
+/**
+ * `anatomyTurns`: host item id -> its turn; `begun`: the latest turn begun (-1 for none). An item
+ * appended while turn n is the latest reaches the model in turn n + 1 (a reply, a tool result,
+ * a follow-up); a host item in its own turn.
+ */
+export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurns: ReadonlyMap<string, number>, begun: number): TimelineEntry[] {
+  return transcript.map(({ turn: appended, item }) => {
+    const turn = anatomyTurns.get(item.id) ?? appended + 1;
     const view = messageView(item);
     const detail =
       item.type === 'tool_call'
@@ -47,6 +56,7 @@ export function timelineEntries(transcript: readonly TimelineItem[], anatomyTurn
             : undefined;
     return {
       turn,
+      delivered: turn <= begun,
       id: item.id,
       type: item.type,
       role: view.role,

@@ -95,3 +95,21 @@ export function skillMentions(text: string): string[] {
   }
   return [...names];
 }
+
+/**
+ * `$Name` tokens that are a name but for their case (`$PDF`, `$Release-Notes`), normalised, each
+ * once, in order of first mention. Names are lowercase by the spec, so such a token may mean a
+ * skill; it may as well be a shell variable (`$HOME`), which is why selection takes one only
+ * when its lowercase form names exactly one skill, and says nothing otherwise.
+ *
+ * @example
+ * caseVariantMentions('convert it with $PDF, not $pdf; see $HOME') // ['PDF', 'HOME']
+ */
+export function caseVariantMentions(text: string): string[] {
+  const names = new Set<string>();
+  for (const match of text.matchAll(MENTION)) {
+    const name = normaliseSkillName(match[1] ?? '');
+    if (LETTER.test(name) && name !== name.toLowerCase() && isSkillName(name.toLowerCase())) names.add(name);
+  }
+  return [...names];
+}

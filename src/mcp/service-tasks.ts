@@ -8,10 +8,11 @@
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { AssembledTurn } from '../context/turn.ts';
-import { getConfig } from '../env.ts';
+import { getAgents, getConfig } from '../env.ts';
 import { waitAtMost } from '../lib/wait-at-most.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import { admissionProblem } from '../tasks/admission.ts';
+import { taskAgent } from '../tasks/task-agent.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
@@ -71,6 +72,9 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
 
   return {
     async assembleContext(args: AssembleContextArgs) {
+      // As POST /tasks: the agent and its tools are this deployment's to name.
+      const agent = taskAgent(ctx.deps.agents?.() ?? getAgents(), args);
+      if (!agent.ok) return refusal(`${agent.field}: ${agent.message}`, { status: 'bad_request' });
       const problem = admissionProblem(config, args);
       if (problem) return refusal(problem.message, { status: problem.code });
       const created = await stampPublicUrl(ctx.deps.tasks(ctx.env), origin).create({ ...args, origin: 'mcp', tenant: ctx.tenant });

@@ -28,6 +28,7 @@ import { ListQuerySchema as KnowledgeListQuerySchema } from '../routes/knowledge
 import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from '../routes/task-inputs.ts';
 import { SlashCommandSchema } from '../triggers/slack/slash-command.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
+import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendedSchema, CreatedTaskSchema, JsonRpcErrorResponseSchema, McpRequestSchema, McpResponseSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
 
 /** Who may call a route: an API token, an API token or a signed inspector link, a signed webhook, or anyone. */
@@ -129,6 +130,16 @@ export const OPERATIONS: readonly ApiOperation[] = [
     method: 'post', path: '/tasks/:id/transcript', tag: 'tasks', summary: 'Append transcript items', auth: 'bearer', params: TaskIdParams, body: AppendTranscriptSchema,
     description: 'Messages, tool calls and tool results. An id already present is a duplicate; a tool result that answers no earlier call refuses the whole batch.',
     responses: { 200: json('The ids appended and the ids already present.', AppendedSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/turns/:n/usage', tag: 'tasks', summary: 'Report what the model API said about a turn’s request', auth: 'bearer', params: TurnParams, body: UsageReportSchema,
+    description:
+      'The `usage` block the vendor answered for this turn’s request, in its own shape (`anthropic`, `openai-responses`, `openai-chat`), so the inspector shows input, cached and written tokens beside Groundwork’s estimate. Once per turn: the same report again answers 200 with the recorded one; a different one is a 409, as is a turn that has not begun.',
+    responses: {
+      201: json('Recorded.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(false) })),
+      200: json('Already recorded: the same report.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(true) })),
+    },
+    errors: [400, 401, 403, 404, 409, 413, 415, 503],
   },
   {
     method: 'post', path: '/tasks/:id/mailbox', tag: 'tasks', summary: 'Post a follow-up', auth: 'bearer', params: TaskIdParams, body: MailboxPostSchema,

@@ -19,7 +19,8 @@ import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { admissionProblem } from '../tasks/admission.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
-import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema } from '../tasks/task-results.ts';
+import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
+import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { checkBefore } from '../tasks/check-before.ts';
 import { CheckRequestSchema } from '../checks/check-request.ts';
@@ -129,6 +130,18 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(result.turn);
   });
 
+  // What the model API answered about the turn's request: idempotent per turn, small by nature.
+  app.post('/tasks/:id/turns/:n/usage', async (c) => {
+    const id = c.req.param('id');
+    const turn = parseWith(TurnParam, c.req.param('n'), 'n');
+    const stub = stubFor(c.env, id);
+    const report = await readJsonBody(c, UsageReportSchema, MAX_USAGE_BYTES);
+    const result = UsageResultSchema.parse(await stub.reportUsage(c.get('tenant'), turn, report));
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    return c.json({ usage: result.usage, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
+  });
+
   app.post('/tasks/:id/transcript', async (c) => {
     const id = c.req.param('id');
     const stub = stubFor(c.env, id);
@@ -180,6 +193,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id', 'GET'],
     ['/tasks/:id/turns', 'POST'],
     ['/tasks/:id/turns/:n', 'GET'],
+    ['/tasks/:id/turns/:n/usage', 'POST'],
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],

@@ -12,6 +12,7 @@ import { FreshnessReportSchema } from '../freshness/report.ts';
 import { AgentHashSchema, EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TaskDescriptionSchema } from './task-results.ts';
+import { TurnUsageSchema } from './turn-usage.ts';
 
 export const InspectedTurnSchema = z.object({
   turn: z.number().int().nonnegative(),
@@ -33,6 +34,8 @@ export const InspectedTurnSchema = z.object({
   entries: z.array(EntrySummarySchema),
   settings: SettingsReportSchema.optional(),
   github: GitHubUsageSchema.optional(),
+  /** What the model API reported for this turn's request, once a host posted it. */
+  usage: TurnUsageSchema.optional(),
 });
 export type InspectedTurn = z.infer<typeof InspectedTurnSchema>;
 

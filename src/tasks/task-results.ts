@@ -10,6 +10,7 @@ import { FreshnessReportSchema } from '../freshness/report.ts';
 import { CheckLogSchema, CheckRecordSchema } from '../checks/result.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
+import { TurnUsageSchema } from './turn-usage.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
 const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
@@ -55,6 +56,13 @@ export const MailboxResultSchema = z.discriminatedUnion('status', [
 ]);
 export type MailboxResult = z.infer<typeof MailboxResultSchema>;
 
+export const UsageResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), usage: TurnUsageSchema, duplicate: z.boolean() }),
+  NotFound,
+  Conflict,
+]);
+export type UsageResult = z.infer<typeof UsageResultSchema>;
+
 /** What a polling host reads to notice follow-ups. */
 export const MailboxSummarySchema = z.object({ count: z.number().int().nonnegative(), lastItemId: z.string().nullable(), lastAt: z.string().nullable() });
 export type MailboxSummary = z.infer<typeof MailboxSummarySchema>;
@@ -84,6 +92,8 @@ export const TaskDescriptionSchema = z.object({
       providers: z.array(ProviderOutcomeSchema),
       /** GitHub requests, GraphQL points and the remaining budget GitHub reported, for GitHub API tasks. */
       github: GitHubUsageSchema.optional(),
+      /** What the model API reported for this turn's request (`POST /tasks/:id/turns/:n/usage`), once a host posted it. */
+      usage: TurnUsageSchema.optional(),
     }),
   ),
 });

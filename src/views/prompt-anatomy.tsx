@@ -44,7 +44,7 @@ function Section({ section }: { section: SectionModel }): Child {
   switch (section.kind) {
     case 'task':
       return (
-        <details class="section">
+        <details class="section" id={section.anchor}>
           <summary>
             <span class="kind k-task">task</span> the request
           </summary>
@@ -62,7 +62,7 @@ function Section({ section }: { section: SectionModel }): Child {
       );
     case 'notice':
       return (
-        <details class="section">
+        <details class="section" id={section.anchor}>
           <summary>
             <span class="kind k-notice">notice</span> from <Visible text={section.provider} /> <span class="muted">· host text standing in for what was not read</span>
           </summary>
@@ -73,7 +73,7 @@ function Section({ section }: { section: SectionModel }): Child {
       return <ContextSection section={section} />;
     case 'other':
       return (
-        <details class="section">
+        <details class="section" id={section.anchor}>
           <summary>
             <span class="kind">
               <Visible text={section.tag} />
@@ -88,16 +88,25 @@ function Section({ section }: { section: SectionModel }): Child {
 function ContextSection({ section }: { section: Extract<SectionModel, { kind: 'context' }> }): Child {
   const warnings = section.entry?.warnings ?? [];
   return (
-    <details class="section">
+    <details class="section" id={section.anchor}>
       <summary>
-        <span class="kind k-context">{section.category}</span> <strong><Visible text={section.title} /></strong>{' '}
+        <span class="kind k-context">{section.category}</span> <strong><Visible text={section.heading ?? section.title} /></strong>{' '}
         <span class="muted">
-          from <Visible text={section.provider} /> · {section.freshness}
+          from <Visible text={section.provider} /> · <span class="mono"><Visible text={shortLabel(section.source.label)} /></span>
+          {section.source.blob ? <> · blob <span class="mono">{section.source.blob.slice(0, 12)}</span></> : null} · {section.freshness}
           {section.truncated ? ' · truncated' : ''}
           {warnings.length > 0 ? ` · ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
         </span>
       </summary>
       <dl class="facts meta">
+        {section.heading ? (
+          <>
+            <dt>Title</dt>
+            <dd>
+              <Visible text={section.title} />
+            </dd>
+          </>
+        ) : null}
         <dt>Provider</dt>
         <dd>
           <Visible text={section.provider} /> ({section.category})
@@ -131,4 +140,9 @@ function ContextSection({ section }: { section: Extract<SectionModel, { kind: 'c
       <Body body={section.body} cutNote={CUT} />
     </details>
   );
+}
+
+/** `path@<12 hex>` for a summary line: the full commit is in the details and the link. */
+function shortLabel(label: string): string {
+  return label.replace(/@([0-9a-f]{12})[0-9a-f]{28}$/, '@$1');
 }

@@ -5,6 +5,7 @@
  * linked only through the inspector's safe links.
  */
 import type { Child } from 'hono/jsx';
+import { ruleFilesAnchor } from '../inspector/budgets.ts';
 import type { RuleFileRow } from '../inspector/task-page.ts';
 import { MaybeLink, Visible } from './text.tsx';
 
@@ -13,7 +14,7 @@ const BADGE: Record<RuleFileRow['verdict'], string> = { applied: 'o-included', i
 export function RuleFiles({ turn, files }: { turn: number; files: RuleFileRow[] }): Child {
   if (files.length === 0) return null;
   return (
-    <section id={`rule-files-${turn}`} aria-labelledby={`rule-files-title-${turn}`}>
+    <section id={ruleFilesAnchor(turn)} aria-labelledby={`rule-files-title-${turn}`}>
       <h3 id={`rule-files-title-${turn}`}>Rule files</h3>
       <div class="scroll">
         <table>

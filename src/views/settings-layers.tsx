@@ -62,9 +62,9 @@ export function SettingsLayers({ turn, settings }: { turn: number; settings: Set
                       <Visible text={Object.entries(provider.set).map(([field, layer]) => `${field} (${layer})`).join(', ')} />
                     )}
                   </td>
-                  <td>
+                  <td class="config">
                     <code>
-                      <Visible text={JSON.stringify(provider.config)} />
+                      <Visible text={JSON.stringify(provider.config, null, 1).replace(/\n\s*/g, ' ')} />
                     </code>
                   </td>
                 </tr>

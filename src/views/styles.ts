@@ -8,10 +8,11 @@ export const STYLES = `
   --ok: #1a7f37; --warn: #9a6700; --bad: #cf222e; --gate: #8250df; --mono: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); background: #fff; }
-main { max-width: 1180px; margin: 0 auto; padding: 16px; }
+main { max-width: 1180px; margin: 0 auto; padding: 16px; overflow-wrap: anywhere; }
 h1 { font-size: 1.45rem; margin: 0 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 1.2rem; margin: 28px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1.02rem; margin: 18px 0 6px; }
+h4 { font-size: 0.95rem; margin: 14px 0 4px; }
 a { color: var(--accent); overflow-wrap: anywhere; }
 code, pre, .mono { font-family: var(--mono); font-size: 0.86em; }
 .muted { color: var(--muted); }
@@ -21,6 +22,8 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px;
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }
 .scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
+.scroll table { overflow-wrap: normal; }
+td.config { min-width: 28ch; overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); }
 th { background: var(--soft); font-weight: 600; white-space: nowrap; }
@@ -37,6 +40,22 @@ svg.bar { width: 120px; height: 10px; display: block; flex: none; }
 .duration { display: inline-flex; align-items: center; gap: 6px; white-space: nowrap; font-variant-numeric: tabular-nums; }
 svg.bar rect.track { fill: var(--soft); stroke: var(--line); }
 svg.bar rect.fill { fill: var(--accent); }
+svg.window { width: 100%; height: 30px; display: block; border: 1px solid var(--line); border-radius: 4px; background: var(--soft); }
+svg.window rect.seg { stroke: #fff; stroke-width: 1; vector-effect: non-scaling-stroke; }
+svg.window a:hover rect.seg, svg.window a:focus rect.seg { opacity: 0.75; }
+svg.window .mark { stroke: var(--fg); stroke-width: 3; vector-effect: non-scaling-stroke; }
+svg.window .mark-earlier { stroke-dasharray: 5 3; stroke: var(--accent); }
+.w-host { fill: #afb8c1; } .w-system { fill: #54aeff; } .w-rules { fill: #4ac26b; } .w-skills { fill: #c297ff; } .w-memory { fill: #ff8182; }
+.w-notice { fill: #d4a72c; } .w-task { fill: #fb8f44; } .w-transcript { fill: #6e7781; } .w-mark-prefix { fill: var(--fg); }
+ol.groups, ul.legend { list-style: none; padding: 0; margin: 6px 0; display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 0.88rem; }
+ol.groups li + li::before { content: "→ "; color: var(--muted); }
+ul.legend li { display: inline-flex; align-items: center; gap: 4px; }
+.figures { white-space: nowrap; overflow-wrap: normal; font-variant-numeric: tabular-nums; }
+svg.swatch { width: 11px; height: 11px; flex: none; }
+ul.budgets { list-style: none; padding: 0; margin: 4px 0; font-size: 0.92rem; }
+ul.budgets > li { margin: 3px 0; }
+.budget-head { display: inline-flex; flex-wrap: wrap; align-items: center; gap: 4px 8px; }
+ul.cuts { margin: 2px 0 6px; padding-left: 20px; color: var(--warn); font-size: 0.88rem; }
 details { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; background: #fff; }
 details > summary { cursor: pointer; padding: 8px 10px; list-style-position: inside; overflow-wrap: anywhere; }
 details[open] > summary { border-bottom: 1px solid var(--line); background: var(--soft); }

@@ -22,7 +22,7 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }): Child {
                 </code>{' '}
                 <span class={`kind${entry.mark ? ` k-${entry.mark === 'task' ? 'task' : entry.mark === 'mailbox' ? 'mailbox' : 'context'}` : ''}`}>{entry.mark ?? entry.type}</span>{' '}
                 <span class="muted">
-                  {entry.type} · {entry.role} · turn {entry.turn}
+                  {entry.type} · {entry.role} · {entry.delivered ? `reaches the model in turn ${entry.turn}` : `for turn ${entry.turn} (not begun)`}
                   {entry.detail ? (
                     <>
                       {' · '}

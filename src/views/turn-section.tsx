@@ -1,11 +1,15 @@
 /**
  * @module views/turn-section
- * One turn: its digest and size, the settings it was assembled with, what its GitHub reads cost,
- * the providers' outcomes, the rule files' verdicts and the prompt anatomy.
+ * One turn: its digest and size, what its GitHub reads cost, the providers' outcomes, the rule
+ * files' verdicts, the picture of its context window with each provider's budget and what the
+ * prompt cache did, the prompt anatomy, and the settings it was assembled with.
  */
 import type { Child } from 'hono/jsx';
 import type { TurnModel } from '../inspector/task-page.ts';
+import { ContextWindow } from './context-window.tsx';
 import { OutcomeTable } from './outcome-table.tsx';
+import { ProviderBudgets } from './provider-budgets.tsx';
+import { TurnUsage } from './turn-usage.tsx';
 import { PromptAnatomy } from './prompt-anatomy.tsx';
 import { RuleFiles } from './rule-files.tsx';
 import { SettingsLayers } from './settings-layers.tsx';
@@ -55,6 +59,9 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
       </dl>
       <OutcomeTable turn={turn.turn} outcomes={turn.outcomes} />
       <RuleFiles turn={turn.turn} files={turn.ruleFiles} />
+      <ContextWindow turn={turn.turn} window={turn.window} />
+      <ProviderBudgets turn={turn.turn} rows={turn.budgets} />
+      <TurnUsage turn={turn.turn} usage={turn.usage} window={turn.window} />
       <PromptAnatomy turn={turn} />
       {turn.settings ? <SettingsLayers turn={turn.turn} settings={turn.settings} /> : null}
     </section>

@@ -62,7 +62,7 @@ describe('a hostile .groundwork.yml changes nothing it must not', () => {
     const baseline = await assembleAt(REPO);
     const yml = 'providers:\n  skills: { budget: 1000000, maxDirectories: 10000, maxDepth: 16 }\n  rules: { budget: 99999 }\n';
     const { turn } = await assembleAt({ ...REPO, '.groundwork.yml': yml });
-    expect(effectiveOf(turn, 'skills')).toMatchObject({ budget: 6_000, config: { maxDirectories: 200, maxDepth: 4 } });
+    expect(effectiveOf(turn, 'skills')).toMatchObject({ budget: 16_000, config: { maxDirectories: 200, maxDepth: 4 } });
     expect(effectiveOf(turn, 'rules')).toMatchObject({ budget: 8_000 });
     expect(turn.settings?.warnings).toHaveLength(4);
     expect(turn.digest).toBe(baseline.turn.digest);

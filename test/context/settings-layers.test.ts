@@ -29,7 +29,7 @@ describe('defaults', () => {
     for (let i = 0; i < roots.length; i++) expect(indexOf(turn)).toContain(`- skill-${i}: The skill-${i} skill. (${roots[i]}/skill-${i}/SKILL.md)`);
     // One listing per root, one per skill directory, and the settings file: discovery stays bounded.
     expect(calls).toEqual({ resolve: 0, list: 12, read: 7, commitInfo: 0 });
-    expect(effectiveOf(turn, 'skills')).toMatchObject({ enabled: true, budget: 6_000, config: { roots: DEFAULT_SKILL_ROOTS }, set: {} });
+    expect(effectiveOf(turn, 'skills')).toMatchObject({ enabled: true, budget: 16_000, config: { roots: DEFAULT_SKILL_ROOTS }, set: {} });
     expect(turn.settings?.layers).toEqual([
       { layer: 'deployment', status: 'none' },
       { layer: 'repository', status: 'none', reason: 'no .groundwork.yml at this commit' },

@@ -17,7 +17,7 @@ describe('GET /tasks/:id/view', () => {
     // sample.git's only skill has no description: the skills provider says so in its reason.
     expect(page.html).toMatch(/<tr data-provider="skills">(?:(?!<\/tr>).)*badge o-empty(?:(?!<\/tr>).)*no such skill in the index/);
     expect(text).toContain(`AGENTS.md@${sample().head}`);
-    expect(page.html).toContain('<details class="section">');
+    expect(page.html).toMatch(/<details class="section" id="t0-s\d+">/);
     expect(text).toContain('Run `npm test` before committing.');
     expect(text).toMatch(/Digest\s*sha256:[0-9a-f]{64}/);
     expect(page.html).toContain('id="timeline"');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isSkillName, normaliseSkillName, skillMentions, skillNameProblems } from '../../src/lib/skill-names.ts';
+import { caseVariantMentions, isSkillName, normaliseSkillName, skillMentions, skillNameProblems } from '../../src/lib/skill-names.ts';
 
 const rules = (raw: string) => skillNameProblems(normaliseSkillName(raw)).map((problem) => problem.rule);
 
@@ -60,3 +60,10 @@ describe('$name mentions', () => {
     expect(skillMentions('$навык, $技能を使う, ($lint)')).toEqual(['навык', '技能を使う', 'lint']);
   });
 });
+
+describe('$Name mentions that are a name but for their case', () => {
+  it('finds them, in any script, once each, and leaves names, prices and non-names alone', () => {
+    expect(caseVariantMentions('Use $PDF, $Release-Notes, $НАВЫК and $PDF again; not $pdf, $100, $HOME_DIR or $A--B.')).toEqual(['PDF', 'Release-Notes', 'НАВЫК']);
+  });
+});
+

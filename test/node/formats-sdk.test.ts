@@ -85,7 +85,7 @@ describe('request bodies through the vendor SDKs (no network)', () => {
       expect(sent.url).toBe(ENDPOINTS[format]);
       expect(sent.method).toBe('POST');
       expect(sent.body).toEqual({ model: 'test-model', ...LIMITS[format], ...(body as object) });
-      expect(answer).toMatchObject({ id: expect.any(String) });
+      expect(answer).toMatchObject({ format, answer: { id: expect.any(String) } });
       expect(JSON.stringify(sent.body)).toContain('Red, green, refactor.');
     });
 

@@ -55,7 +55,7 @@ describe('skills index over its budget', () => {
     expect(indexEntry(run)?.truncated).toBe(false);
   });
 
-  it('then drops skills from the end of the name order and lists the dropped names', async () => {
+  it('then drops skills from the end of the name order when the task matches none of them, and lists the dropped names', async () => {
     const run = await runSkills(repo, { budget: 200 });
     const lines = indexLines(run);
     const kept = lines.map((line) => line.slice(2, 10));
@@ -64,7 +64,7 @@ describe('skills index over its budget', () => {
     for (const line of lines) expect(graphemeCount(description(line))).toBeLessThanOrEqual(MIN_DESCRIPTION_CHARS);
     expect(indexEntry(run)?.warnings).toEqual([
       `skills index: descriptions shortened to at most ${MIN_DESCRIPTION_CHARS} characters to fit 200 tokens`,
-      `skills index: ${NAMES.length - kept.length} of ${NAMES.length} skills left out to fit 200 tokens: ${NAMES.slice(kept.length).join(', ')}`,
+      `skills index: ${NAMES.length - kept.length} of ${NAMES.length} skills left out to fit 200 tokens, keeping those that best match the task (its request and focus paths against name and description): ${NAMES.slice(kept.length).join(', ')}`,
     ]);
     expect(countTokens(indexEntry(run)?.body ?? '')).toBeLessThanOrEqual(200);
   });

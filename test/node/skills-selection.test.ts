@@ -84,7 +84,9 @@ describe('selecting skills on a real repository', () => {
     const selected = run.entries.find((entry) => entry.title === 'Selected skill: huge');
     expect(selected?.tokens).toBeLessThanOrEqual(800);
     expect(selected?.truncated).toBe(true);
-    expect(selected?.body).toMatch(/\n\[… truncated by groundwork: \.agents\/skills\/huge\/SKILL\.md shown \d+\/\d+ chars\]$/);
+    expect(selected?.body).toMatch(
+      /\n\[… truncated by groundwork: \.agents\/skills\/huge\/SKILL\.md shown \d+\/\d+ chars\]\n\[The rest of this skill is in \.agents\/skills\/huge\/SKILL\.md \(\d+ lines\): read it from line \d+ before following the instructions above\.\]$/,
+    );
     expect(selected?.warnings).toEqual([expect.stringMatching(/^\.agents\/skills\/huge\/SKILL\.md: truncated to 800 tokens, shown \d+\/56001 chars$/)]);
     expect(indexLines(run)).toHaveLength(5);
     expect(run.outcomes[0]).toMatchObject({ outcome: 'included', tokens: run.entries.reduce((sum, entry) => sum + entry.tokens, 0) });

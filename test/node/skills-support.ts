@@ -23,6 +23,8 @@ export interface SkillsRun extends RunResult {
 export interface SkillsRunOptions extends SkillsProviderOptions {
   request?: string;
   skills?: string[];
+  cwd?: string;
+  focusPaths?: string[];
   config?: unknown;
   cache?: KeyValueStore;
 }
@@ -46,14 +48,14 @@ export async function runSkills(repo: GitFixture, options: SkillsRunOptions = {}
   return { ...result, commit: head.commit, calls, snapshot };
 }
 
-export function skillsTask(repo: GitFixture, commit: string, options: { request?: string; skills?: string[] } = {}): TaskView {
+export function skillsTask(repo: GitFixture, commit: string, options: { request?: string; skills?: string[]; cwd?: string; focusPaths?: string[] } = {}): TaskView {
   return {
     request: options.request ?? 'Tidy up the changelog.',
     origin: 'cli',
     repository: `file://${repo.dir}`,
     commit,
-    cwd: '',
-    focusPaths: [],
+    cwd: options.cwd ?? '',
+    focusPaths: options.focusPaths ?? [],
     trusted: true,
     skills: options.skills ?? [],
     agent: 'entry',

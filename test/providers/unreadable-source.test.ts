@@ -41,17 +41,19 @@ async function outcomesOn(snapshot: Snapshot) {
 // Every read a provider makes can fail; each failure leaves what the provider reports unknown.
 describe('a source that could not be read is failed, never empty', () => {
   const cases = [
-    { provider: 'rules', operation: 'list', path: '', reason: 'could not list .: upstream 502' },
-    { provider: 'rules', operation: 'list', path: 'docs', reason: 'could not list docs: upstream 502' },
+    // Both read the working directory's chain: the skills provider for nested skill roots.
+    { provider: 'rules', operation: 'list', path: '', reason: 'could not list .: upstream 502', skills: 'could not list . (looking for nested skill roots): upstream 502' },
+    { provider: 'rules', operation: 'list', path: 'docs', reason: 'could not list docs: upstream 502', skills: 'could not list docs (looking for nested skill roots): upstream 502' },
     { provider: 'rules', operation: 'read', path: 'docs/AGENTS.md', reason: 'could not read docs/AGENTS.md: upstream 502' },
     { provider: 'skills', operation: 'list', path: '.agents/skills', reason: 'could not list .agents/skills (root .agents/skills/*/): upstream 502' },
     { provider: 'skills', operation: 'read', path: '.agents/skills/lint/SKILL.md', reason: 'could not read .agents/skills/lint/SKILL.md: upstream 502' },
   ] as const;
-  it.each(cases.map((c) => [c.provider, c.operation, c.path || '.', c] as const))('fails %s when it cannot %s %s, and leaves the other provider its reads', async (_provider, _operation, _path, { provider, operation, path, reason }) => {
-    const outcomes = await outcomesOn(await failingAt(operation, path));
-    expect(outcomes[provider]).toEqual({ outcome: 'failed', reason });
-    const other = provider === 'rules' ? 'skills' : 'rules';
-    expect(outcomes[other]?.outcome).toBe('included');
+  it.each(cases.map((c) => [c.provider, c.operation, c.path || '.', c] as const))('fails %s when it cannot %s %s, and leaves the other provider its reads', async (_provider, _operation, _path, c) => {
+    const outcomes = await outcomesOn(await failingAt(c.operation, c.path));
+    expect(outcomes[c.provider]).toEqual({ outcome: 'failed', reason: c.reason });
+    const other = c.provider === 'rules' ? 'skills' : 'rules';
+    if ('skills' in c) expect(outcomes['skills']).toEqual({ outcome: 'failed', reason: c.skills });
+    else expect(outcomes[other]?.outcome).toBe('included');
   });
 
   it('includes both when nothing fails', async () => {

@@ -9,7 +9,7 @@ const HOSTILE_REQUEST = 'Add sqrt </p></dd><script>alert("task")</script> $add-o
 const HOSTILE_REPLY = '</pre></details></li></ol><script>alert("reply")</script>';
 
 /** Markup a page of ours may contain; anything else that looks like a tag came from outside. */
-const OUR_TAGS = /^<\/?(?:!doctype|html|head|meta|title|style|body|main|nav|section|h[123]|p|dl|dt|dd|code|span|a|strong|div|table|caption|thead|tbody|tr|th|td|svg|rect|details|summary|pre|ul|ol|li|time|br|form|label|select|option|input|button)[\s>/]/i;
+const OUR_TAGS = /^<\/?(?:!doctype|html|head|meta|title|style|body|main|nav|section|h[1234]|p|dl|dt|dd|code|span|a|strong|div|table|caption|thead|tbody|tr|th|td|svg|rect|line|details|summary|pre|ul|ol|li|time|br|form|label|select|option|input|button)[\s>/]/i;
 
 describe('the task page shows hostile repository and transcript text as text', () => {
   it('renders files that close cells, open scripts or forge section labels as inert text, with invisible characters marked', async () => {
@@ -42,7 +42,7 @@ describe('the task page shows hostile repository and transcript text as text', (
     expect(text).toContain('</code><img src=x onerror=alert(4)>');
     // The forged label stays inside the rules section: no section claims to come from "forged".
     expect(text).not.toMatch(/from forged/);
-    expect(page.html).toMatch(/from rules · pinned/);
+    expect(textOf(page.html)).toMatch(/from rules · AGENTS\.md@[0-9a-f]{12} · blob [0-9a-f]{12} · pinned/);
     // Invisible characters are shown, never passed through to reorder what a reviewer reads.
     expect(page.html).not.toContain('\u202E');
     expect(page.html).not.toContain('\u200B');

@@ -36,7 +36,7 @@ describe('POST /tasks providers', () => {
     [{ rules: { filenames: ['docs/AGENTS.md'] } }, 'providers.rules.filenames[0]: a file name, not a path'],
     [{ rules: { enabled: true } }, 'providers.rules.enabled: can only be false'],
     [{ rules: { budget: 0 } }, 'providers.rules.budget: Too small'],
-    [{ skills: { budget: 6_001 } }, "providers.skills.budget: 6001 is above this host's cap of 6000"],
+    [{ skills: { budget: 16_001 } }, "providers.skills.budget: 16001 is above this host's cap of 16000"],
     [{ skills: { maxDirectories: 201 } }, "providers.skills.maxDirectories: 201 is above this host's cap of 200"],
     ['skills', 'providers: must be an object of provider names (freshness, host, system, task-facts, rules, skills, history, memory)'],
   ])('refuses %j with a 400 naming the field, and stores no task', async (providers, message) => {

@@ -20,6 +20,8 @@ export interface RootPattern {
   prefix: string;
   /** Segments after the prefix, starting at its first wildcard. */
   rest: RootSegment[];
+  /** A nested root looked up along a chain: its absence is not reported. */
+  optional?: boolean;
 }
 
 export type ParsedRoot = { ok: true; root: RootPattern } | { ok: false; reason: string };
@@ -48,6 +50,9 @@ const RootSchema = z
 /** Where the agent ecosystems keep skills; a repository or a deployment can redirect them. */
 export const DEFAULT_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/', '.codex/skills/*/', '.gemini/skills/*/', '.opencode/skills/*/', 'skills/*/'];
 
+/** Where a sub-project keeps its own skills, as Claude Code discovers nested `.claude/skills/`. */
+export const NESTED_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/'];
+
 export const SkillsConfigSchema = z.object({
   /** Directory patterns whose matches hold a SKILL.md. */
   roots: z.array(RootSchema).min(1).max(16).default(DEFAULT_SKILL_ROOTS),
@@ -57,10 +62,26 @@ export const SkillsConfigSchema = z.object({
   maxDirectories: z.number().int().min(1).max(10_000).default(200),
   /** Bytes read of one SKILL.md; frontmatter must close inside them. */
   maxSkillBytes: z.number().int().min(256).max(1_048_576).default(65_536),
-  /** Tokens one selected skill's body may take. */
-  maxSelectedTokens: z.number().int().min(1).default(4_000),
+  /**
+   * Tokens one selected skill may take, instructions and file listing together: room for a skill
+   * written to the Agent Skills guidance (SKILL.md under 500 lines, about 5,000 tokens).
+   */
+  maxSelectedTokens: z.number().int().min(1).default(8_000),
+  /** Tokens the index may take at most, whatever is left of the budget. */
+  maxIndexTokens: z.number().int().min(1).default(6_000),
   /** Tokens kept for the index however many skills are selected (capped at half the budget). */
   minIndexTokens: z.number().int().min(0).default(1_000),
+  /**
+   * Skill roots looked up in every directory on the way from the repository root to the working
+   * directory and to each focus path (a sub-project's own skills), relative to that directory.
+   * The root directory itself is left to `roots`; `[]` looks up none.
+   */
+  nestedRoots: z
+    .array(RootSchema.refine((text) => nestedHead(text) !== '', 'must start with a directory name, e.g. .agents/skills/*/'))
+    .max(8)
+    .default(NESTED_SKILL_ROOTS),
+  /** Directories of those chains listed to find nested roots, for the working directory's chain and for the focus paths' each. */
+  maxChainDirectories: z.number().int().min(0).max(1_000).default(64),
   /** Files listed with a selected skill (and directories listed to find them); 0 lists none. */
   maxBundledFiles: z.number().int().min(0).max(200).default(40),
   /** Levels below a selected skill's directory whose files are listed. */
@@ -74,4 +95,29 @@ export function configuredRoots(config: SkillsConfig): RootPattern[] {
     const parsed = parseRoot(text);
     return parsed.ok ? [parsed.root] : [];
   });
+}
+
+/**
+ * The nested roots of `config` placed in directory `dir` (not the root): `packages/api` and
+ * `.agents/skills/*\/` give `packages/api/.agents/skills/*\/`; with `heads`, only those whose
+ * first directory is among them. Marked optional: a sub-project without skills is the common
+ * case, not a mistake to warn about.
+ */
+export function nestedRootsIn(config: SkillsConfig, dir: string, heads?: ReadonlySet<string>): RootPattern[] {
+  return config.nestedRoots.flatMap((text) => {
+    if (heads && !heads.has(nestedHead(text))) return [];
+    const parsed = parseRoot(`${dir}/${text}`);
+    return parsed.ok ? [{ ...parsed.root, optional: true }] : [];
+  });
+}
+
+/** The first directory name of each nested root (`.agents`, `.claude`): what a chain directory must hold for a root to be there. */
+export function nestedRootHeads(config: SkillsConfig): Set<string> {
+  return new Set(config.nestedRoots.map(nestedHead).filter((head) => head !== ''));
+}
+
+/** A root's first literal directory name; `''` when it starts with a wildcard. */
+function nestedHead(text: string): string {
+  const parsed = parseRoot(text);
+  return parsed.ok ? (parsed.root.prefix.split('/')[0] ?? '') : '';
 }

@@ -67,7 +67,7 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
       for (const { step, listing } of listed) {
         if (!listing) continue;
         if (listing.status === 'missing' || listing.status === 'not-a-directory') {
-          if (root.rest.length === 0) warnings.push(literalRootWarning(root, listing.status));
+          if (root.rest.length === 0 && !root.optional) warnings.push(literalRootWarning(root, listing.status));
           continue;
         }
         // An unreadable source leaves the skills unknown: a failure, never an empty index.

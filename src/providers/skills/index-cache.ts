@@ -1,9 +1,10 @@
 /**
  * @module providers/skills/index-cache
  * The parsed index, cached in the task's key-value store under repository + commit + a digest
- * of the whole config + a schema version. A commit never changes, so a hit is correct forever
- * and reads nothing from the source. Selected bodies are not cached: they are read per task.
- * Without a store (e.g. the CLI), every run builds the index.
+ * of the whole config and the index's scope (the chains it followed) + a schema version. A
+ * commit never changes, so a hit is correct forever and reads nothing from the source, not even
+ * the chains' listings. Selected bodies are not cached: they are read per task. Without a store
+ * (e.g. the CLI), every run builds the index.
  */
 import * as z from 'zod';
 import { sha256Hex } from '../../lib/sha256.ts';
@@ -12,31 +13,35 @@ import { readCachedJson, writeCachedJson } from '../../sources/cached-json.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import type { SkillsConfig } from './config.ts';
-import { loadSkillIndex, type LoadedIndex } from './load-index.ts';
+import { loadSkillIndex, type IndexScope, type LoadedIndex } from './load-index.ts';
 import { SkillIndexSchema } from './skill-index.ts';
 
 /** Bump when the index's shape or meaning changes; it is in every key and every value. */
-export const SKILLS_INDEX_SCHEMA = 2;
+export const SKILLS_INDEX_SCHEMA = 3;
 
 /** Values are immutable; the expiry only stops indexes of old commits piling up. */
 const CACHE_TTL_SECONDS = 30 * 24 * 60 * 60;
 
 const CachedIndexSchema = SkillIndexSchema.extend({ schema: z.literal(SKILLS_INDEX_SCHEMA) });
 
-export async function skillIndexKey(snapshot: Snapshot, config: SkillsConfig): Promise<string> {
+/** The configured roots alone: what an index without chains covers. */
+export const CONFIGURED_ONLY: IndexScope = { configured: true };
+
+export async function skillIndexKey(snapshot: Snapshot, config: SkillsConfig, scope: IndexScope = CONFIGURED_ONLY): Promise<string> {
   // Zod output follows the schema's key order, so equal configs serialise equally.
-  const configDigest = await sha256Hex(JSON.stringify(config));
-  return cacheKey(['gw', 'skills-index', `v${SKILLS_INDEX_SCHEMA}`, snapshot.repository, snapshot.commit, configDigest]);
+  const chain = scope.chain ? { targets: [...scope.chain.targets], skip: [...(scope.chain.skip ?? [])].sort() } : null;
+  const digest = await sha256Hex(JSON.stringify([config, scope.configured, chain]));
+  return cacheKey(['gw', 'skills-index', `v${SKILLS_INDEX_SCHEMA}`, snapshot.repository, snapshot.commit, digest]);
 }
 
-export async function cachedSkillIndex(store: KeyValueStore | undefined, snapshot: Snapshot, config: SkillsConfig, signal: AbortSignal): Promise<LoadedIndex> {
-  if (!store) return loadSkillIndex(snapshot, config, signal);
-  const key = await skillIndexKey(snapshot, config);
+export async function cachedSkillIndex(store: KeyValueStore | undefined, snapshot: Snapshot, config: SkillsConfig, scope: IndexScope, signal: AbortSignal): Promise<LoadedIndex> {
+  if (!store) return loadSkillIndex(snapshot, config, scope, signal);
+  const key = await skillIndexKey(snapshot, config, scope);
   const cached = await readCachedJson(store, key, CachedIndexSchema);
-  if (cached.hit) return { index: { skills: cached.value.skills, warnings: cached.value.warnings }, files: new Map() };
+  if (cached.hit) return { index: { skills: cached.value.skills, warnings: cached.value.warnings, roots: cached.value.roots }, files: new Map() };
 
   // A failed listing or read throws before this write, so an incomplete index is never pinned to a commit.
-  const loaded = await loadSkillIndex(snapshot, config, signal);
+  const loaded = await loadSkillIndex(snapshot, config, scope, signal);
   await writeCachedJson(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
   return loaded;
 }

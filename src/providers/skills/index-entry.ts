@@ -3,12 +3,17 @@
  * The compact skills index: one line per skill (name, description, location of its SKILL.md),
  * fitted to a token budget. Over budget, descriptions are shortened first (all to one common
  * length, ending in an ellipsis, never below `MIN_DESCRIPTION_CHARS`); only then are whole
- * skills dropped, from the end of the name order, and named in a warning.
+ * skills dropped, from the end of the priority order (the task's ranking, see rank.ts; the
+ * name order without one), and named in a warning. Kept skills are listed in name order either way.
  */
 import { countTokens } from '../../context/tokens.ts';
 import type { Skill } from './skill-index.ts';
 
 export const INDEX_HEADER = "Agent skills in this repository, one per line as `name: description (path of its SKILL.md)`. Read a skill's SKILL.md before using it.";
+
+/** The header of the index of skills that only the task's focus paths bring. */
+export const FOCUS_INDEX_HEADER =
+  "More agent skills, kept by sub-projects this task touches, one per line as `name: description (path of its SKILL.md)`. Read a skill's SKILL.md before using it.";
 
 /** Shorter than this, a description stops saying what the skill is for; dropping is more honest. */
 export const MIN_DESCRIPTION_CHARS = 40;
@@ -17,6 +22,14 @@ export interface FittedIndex {
   /** Undefined when not even the header fits. */
   body?: string;
   warnings: string[];
+  /** Names of the skills left out, in priority order. */
+  dropped: string[];
+}
+
+export interface FitOptions {
+  /** The same skills, most wanted first; without it, the index order. */
+  priority?: readonly Skill[];
+  header?: string;
 }
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -28,11 +41,19 @@ interface Line {
 }
 
 /** `skills` must already be in index order (name, then path). */
-export function fitIndex(skills: readonly Skill[], budget: number): FittedIndex {
+export function fitIndex(skills: readonly Skill[], budget: number, options: FitOptions = {}): FittedIndex {
+  const header = options.header ?? INDEX_HEADER;
   const lines: Line[] = skills.map((skill) => ({ skill, chars: Array.from(graphemes.segment(skill.description), (part) => part.segment) }));
-  const fits = (kept: number, cap: number) => countTokens(render(lines.slice(0, kept), cap)) <= budget;
+  const position = new Map(skills.map((skill, i) => [skill, i]));
+  const wanted = (options.priority ?? skills).flatMap((skill) => {
+    const line = lines[position.get(skill) ?? -1];
+    return line ? [line] : [];
+  });
+  // The first n of the priority order, listed in index order.
+  const top = (n: number) => wanted.slice(0, n).sort((a, b) => (position.get(a.skill) ?? 0) - (position.get(b.skill) ?? 0));
+  const fits = (kept: number, cap: number) => countTokens(render(header, top(kept), cap)) <= budget;
   const longest = Math.max(0, ...lines.map((line) => line.chars.length));
-  if (fits(lines.length, longest)) return { body: render(lines, longest), warnings: [] };
+  if (fits(lines.length, longest)) return { body: render(header, lines, longest), warnings: [], dropped: [] };
 
   const warnings: string[] = [];
   const floor = Math.min(MIN_DESCRIPTION_CHARS, longest);
@@ -40,16 +61,17 @@ export function fitIndex(skills: readonly Skill[], budget: number): FittedIndex 
   if (cap < longest) warnings.push(`skills index: descriptions shortened to at most ${cap} characters to fit ${budget} tokens`);
 
   const kept = fits(lines.length, cap) ? lines.length : largest(0, lines.length - 1, (n) => fits(n, cap));
-  if (kept < lines.length) {
-    const dropped = lines.slice(kept).map((line) => line.skill.name);
-    warnings.push(`skills index: ${dropped.length} of ${lines.length} skills left out to fit ${budget} tokens: ${dropped.join(', ')}`);
+  const dropped = wanted.slice(kept).map((line) => line.skill.name);
+  if (dropped.length > 0) {
+    const how = options.priority ? ', keeping those that best match the task (its request and focus paths against name and description)' : '';
+    warnings.push(`skills index: ${dropped.length} of ${lines.length} skills left out to fit ${budget} tokens${how}: ${dropped.join(', ')}`);
   }
-  if (!fits(kept, cap)) return { warnings };
-  return { body: render(lines.slice(0, kept), cap), warnings };
+  if (!fits(kept, cap)) return { warnings, dropped };
+  return { body: render(header, top(kept), cap), warnings, dropped };
 }
 
-function render(lines: readonly Line[], cap: number): string {
-  return [INDEX_HEADER, ...lines.map(({ skill, chars }) => `- ${skill.name}: ${shorten(chars, cap)} (${skill.path})`)].join('\n');
+function render(header: string, lines: readonly Line[], cap: number): string {
+  return [header, ...lines.map(({ skill, chars }) => `- ${skill.name}: ${shorten(chars, cap)} (${skill.path})`)].join('\n');
 }
 
 function shorten(chars: readonly string[], cap: number): string {

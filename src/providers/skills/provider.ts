@@ -3,37 +3,46 @@
  * Repository skills (Agent Skills `SKILL.md` directories) at the pinned commit: a compact index
  * of every skill, plus the full instructions of the skills the task selected.
  *
+ * Where skills are found: under the configured roots, and under the nested roots
+ * (`.agents/skills/`, `.claude/skills/`) of every directory on the way from the repository root
+ * to the working directory and to each focus path, as Claude Code finds a sub-project's skills
+ * (chain-roots.ts). Skills of the configured roots and the working directory's chain depend only
+ * on the commit and working directory; those only the focus paths bring depend on the task.
+ *
  * Budget split: selected skills come first, because the task asked for them. The index keeps
  * `minIndexTokens` (at most half the budget) whatever is selected; the rest is shared evenly by
- * the selected bodies, each capped at `maxSelectedTokens`; whatever the bodies leave unused
- * goes back to the index. The entries together always fit the budget, so the runner never has
- * to cut them, and the index stays first in the output (it is what the total budget should
- * drop last).
+ * the selected bodies, each capped at `maxSelectedTokens` (room for a whole skill written to the
+ * spec's guidance); whatever the bodies leave goes back to the index, up to `maxIndexTokens`.
+ * The entries together always fit the budget, so the runner never has to cut them, and the
+ * index stays first in the output (it is what the total budget should drop last).
  *
  * A selected skill's section ends with the files bundled in its directory (paths and sizes
  * from the listing, nothing read), so the model knows what it can read next.
  *
- * Stability: the index is `commit` (every task on the commit gets it), unless this task's
- * selection left it less room than the whole budget and it had to be shortened for that: then
- * it is `task`, so it does not split the prefix other tasks share. Selected bodies are `task`.
+ * Stability: see index-plan.ts. The index is `commit` while it is what every task on the commit
+ * gets; what the focus paths bring, a ranking that cut it, or a selection that shortened it
+ * make the part they change `task`. Selected bodies are `task`.
  *
  * @example
  * const registry = createRegistry([createRulesProvider(), createSkillsProvider({ budget: 4_000 })]);
  * // task.request 'please use $release-notes' -> entries 'Skills index', 'Selected skill: release-notes'
  */
 import type { EntryInput } from '../../context/entry.ts';
-import { defineProvider, type Provider } from '../../context/provider.ts';
+import { defineProvider, type Provider, type TaskView } from '../../context/provider.ts';
 import { countTokens } from '../../context/tokens.ts';
+import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { configuredRoots, SkillsConfigSchema, type SkillsConfig } from './config.ts';
+import { chainOf } from './chain-roots.ts';
+import { parseRoot, SkillsConfigSchema, type SkillsConfig } from './config.ts';
 import { listBundledFiles, type BundledListing } from './bundled-files.ts';
 import { cachedSkillIndex } from './index-cache.ts';
-import { fitIndex } from './index-entry.ts';
-import { describeUnreadable } from './load-index.ts';
+import { planIndex, type PlannedIndex } from './index-plan.ts';
+import { describeUnreadable, type IndexScope, type LoadedIndex } from './load-index.ts';
+import { taskWords } from './rank.ts';
 import { skillsReadPlan } from './read-plan.ts';
 import { selectedEntry, type SkillFile } from './selected-entry.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
-import type { Skill } from './skill-index.ts';
+import { compareSkills, type Skill } from './skill-index.ts';
 
 export interface SkillsProviderOptions {
   timeoutMs?: number;
@@ -43,27 +52,33 @@ export interface SkillsProviderOptions {
 }
 
 export const INDEX_TITLE = 'Skills index';
+export const FOCUS_INDEX_TITLE = 'Skills index: focus paths';
 
 export function createSkillsProvider(options: SkillsProviderOptions = {}): Provider<typeof SkillsConfigSchema> {
   return defineProvider({
     name: 'skills',
     category: 'skills',
     config: SkillsConfigSchema,
-    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxBundledFiles', 'maxBundledDepth'],
+    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxSelectedTokens', 'maxIndexTokens', 'maxChainDirectories', 'maxBundledFiles', 'maxBundledDepth'],
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
-    budget: options.budget ?? 6_000,
+    budget: options.budget ?? 16_000,
     ...(options.position === undefined ? {} : { position: options.position }),
-    plan: ({ config }) => skillsReadPlan(config),
+    plan: ({ task, config }) => skillsReadPlan(config, task),
     async run({ task, snapshot, cache, config, budget, signal }) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
-      const { index, files } = await cachedSkillIndex(cache, snapshot, config, signal);
-      const selection = selectSkills(index.skills, task.request, task.skills);
-      const warnings = [...index.warnings, ...duplicateNameWarnings(index.skills), ...selection.warnings];
+      const { shared, focus } = await loadIndexes(cache, snapshot, config, task, signal);
+      const sharedPaths = new Set(shared.index.skills.map((skill) => skill.path));
+      const focusSkills = focus ? focus.index.skills.filter((skill) => !sharedPaths.has(skill.path)) : [];
+      const all = [...shared.index.skills, ...focusSkills].sort(compareSkills);
+      const files = new Map([...(focus?.files ?? []), ...shared.files]);
 
-      const reserve = index.skills.length > 0 ? Math.min(config.minIndexTokens, Math.floor(budget / 2)) : 0;
+      const selection = selectSkills(all, task.request, task.skills);
+      const warnings = [...shared.index.warnings, ...(focus?.index.warnings ?? []), ...duplicateNameWarnings(all), ...selection.warnings];
+
+      const reserve = all.length > 0 ? Math.min(config.minIndexTokens, Math.floor(budget / 2)) : 0;
       const count = selection.selected.length;
       const share = count > 0 ? Math.min(config.maxSelectedTokens, Math.floor((budget - reserve) / count)) : 0;
       const selected: EntryInput[] = [];
@@ -81,23 +96,51 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       });
 
       const used = selected.reduce((sum, entry) => sum + countTokens(entry.body), 0);
-      const fitted = index.skills.length > 0 ? fitIndex(index.skills, budget - used) : { warnings: [] };
-      warnings.push(...fitted.warnings);
-      if (index.skills.length === 0) warnings.push(`no skills under ${config.roots.join(', ')}`);
-      if (fitted.body === undefined) return { entries: selected, notes: warnings };
-      // The index is the same for every task on the commit unless this task's selection shortened it.
-      const shared = used === 0 || fitIndex(index.skills, budget).body === fitted.body;
-      const indexEntry: EntryInput = {
-        title: INDEX_TITLE,
-        body: fitted.body,
-        source: indexSource(snapshot, config, index.skills),
+      const planned = planIndex({
+        shared: shared.index.skills,
+        focus: focusSkills,
+        selected: selection.selected,
+        words: taskWords(task.request, task.focusPaths),
+        budget: Math.min(config.maxIndexTokens, budget - used),
+        unselectedBudget: Math.min(config.maxIndexTokens, budget),
+      });
+      warnings.push(...planned.warnings);
+      if (all.length === 0) warnings.push(`no skills under ${config.roots.join(', ')}${config.nestedRoots.length > 0 && task.cwd !== '' ? ` or the nested roots ${config.nestedRoots.join(', ')} on the way to ${task.cwd}` : ''}`);
+      if (planned.entries.length === 0) return { entries: selected, notes: warnings };
+      const indexes = planned.entries.map((index, i): EntryInput => ({
+        title: index.kind === 'focus' ? FOCUS_INDEX_TITLE : INDEX_TITLE,
+        body: index.body,
+        source: indexSource(snapshot, rootsOf(index, shared, focus), index.skills),
         freshness: 'pinned',
-        stability: shared ? 'commit' : 'task',
-        warnings,
-      };
-      return { entries: [indexEntry, ...selected], notes: [] };
+        stability: index.stability,
+        warnings: i === 0 ? warnings : [],
+      }));
+      return { entries: [...indexes, ...selected], notes: [] };
     },
   });
+}
+
+/** The index of the configured roots and the working directory's chain, and the one of the focus paths' chains (when the task has any). */
+async function loadIndexes(
+  cache: KeyValueStore | undefined,
+  snapshot: Snapshot,
+  config: SkillsConfig,
+  task: TaskView,
+  signal: AbortSignal,
+): Promise<{ shared: LoadedIndex; focus?: LoadedIndex }> {
+  const sharedScope: IndexScope = task.cwd === '' ? { configured: true } : { configured: true, chain: { targets: [task.cwd], label: `the working directory ${task.cwd}` } };
+  const covered = new Set(chainOf(task.cwd));
+  const focusPaths = task.focusPaths.filter((path) => chainOf(path).some((dir) => !covered.has(dir)));
+  const focusScope: IndexScope | undefined =
+    focusPaths.length === 0 ? undefined : { configured: false, chain: { targets: focusPaths, skip: covered, label: focusPaths.length === 1 ? `the focus path ${focusPaths[0]}` : `${focusPaths.length} focus paths` } };
+  const [shared, focus] = await Promise.all([cachedSkillIndex(cache, snapshot, config, sharedScope, signal), focusScope ? cachedSkillIndex(cache, snapshot, config, focusScope, signal) : undefined]);
+  return focus ? { shared, focus } : { shared };
+}
+
+function rootsOf(index: PlannedIndex, shared: LoadedIndex, focus: LoadedIndex | undefined): string[] {
+  if (index.kind === 'shared') return shared.index.roots;
+  if (index.kind === 'focus') return focus?.index.roots ?? [];
+  return [...shared.index.roots, ...(focus?.index.roots ?? [])];
 }
 
 /** Bodies of the selected skills, from this run's reads when the index was just built, else read now. */
@@ -131,10 +174,14 @@ async function listSelected(snapshot: Snapshot, skills: readonly Skill[], config
  * The deepest directory every root that yielded a skill lies under, so one source names where the
  * index came from: `.agents/skills` when only that of the default roots holds skills.
  */
-function indexSource(snapshot: Snapshot, config: SkillsConfig, skills: readonly Skill[]): EntryInput['source'] {
-  const used = configuredRoots(config).filter((root) => root.prefix === '' || skills.some((skill) => skill.path.startsWith(`${root.prefix}/`)));
-  const prefixes = used.map((root) => (root.prefix === '' ? [] : root.prefix.split('/')));
-  const [first = [], ...others] = prefixes;
+function indexSource(snapshot: Snapshot, roots: readonly string[], skills: readonly Skill[]): EntryInput['source'] {
+  const prefixes = roots.flatMap((text) => {
+    const parsed = parseRoot(text);
+    return parsed.ok ? [parsed.root.prefix] : [];
+  });
+  const used = prefixes.filter((prefix) => prefix === '' || skills.some((skill) => skill.path.startsWith(`${prefix}/`)));
+  const split = used.map((prefix) => (prefix === '' ? [] : prefix.split('/')));
+  const [first = [], ...others] = split;
   let depth = first.length;
   for (const other of others) {
     depth = Math.min(depth, other.length);

@@ -8,7 +8,7 @@
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { listBundledFiles, renderBundledFiles, type BundledFile } from './bundled-files.ts';
 import type { SkillsConfig } from './config.ts';
-import { describeUnreadable, loadSkillIndex } from './load-index.ts';
+import { describeUnreadable, loadSkillIndex, type IndexScope } from './load-index.ts';
 import { selectSkills } from './select.ts';
 
 /** A SKILL.md longer than this is cut (and says so): the index's own cap is for a summary, this one for the whole body. */
@@ -30,8 +30,9 @@ export type SkillRead =
     }
   | { ok: false; reason: string };
 
-export async function readSkill(snapshot: Snapshot, config: SkillsConfig, name: string, signal: AbortSignal): Promise<SkillRead> {
-  const { index } = await loadSkillIndex(snapshot, config, signal);
+/** `scope` is the one the task's index was built with (its configured roots and its working directory's chain). */
+export async function readSkill(snapshot: Snapshot, config: SkillsConfig, scope: IndexScope, name: string, signal: AbortSignal): Promise<SkillRead> {
+  const { index } = await loadSkillIndex(snapshot, config, scope, signal);
   const selection = selectSkills(index.skills, '', [name]);
   const [skill] = selection.selected;
   if (!skill) {

@@ -4,9 +4,11 @@
  * compared with the index after NFKC normalisation (so a decomposed `café` selects a skill
  * declared precomposed). A name shared by two skills selects neither (guessing would hand the
  * model the wrong instructions); an explicit entry may name a skill by its directory or
- * SKILL.md path instead.
+ * SKILL.md path instead. A `$Name` that differs from a skill's name only by case (`$PDF` for
+ * `pdf`) selects that skill, said in a warning; one that names no skill in any case is taken
+ * for what it most often is, a shell variable (`$HOME`), and says nothing.
  */
-import { isSkillName, normaliseSkillName, skillMentions } from '../../lib/skill-names.ts';
+import { caseVariantMentions, isSkillName, normaliseSkillName, skillMentions } from '../../lib/skill-names.ts';
 import { quoted } from './rules.ts';
 import { compareSkills, type Skill } from './skill-index.ts';
 
@@ -27,6 +29,21 @@ export function selectSkills(skills: readonly Skill[], request: string, explicit
 
   const selected = new Map<string, Skill>();
   const warnings: string[] = [];
+  for (const token of caseVariantMentions(request)) {
+    if (skills.some((skill) => skill.name === token)) {
+      wanted.set(token, `$${token} in the task`);
+      continue;
+    }
+    const lower = token.toLowerCase();
+    const matches = skills.filter((skill) => skill.name.toLowerCase() === lower);
+    const [only] = matches;
+    if (only && matches.length === 1) {
+      if (!wanted.has(only.name)) warnings.push(`$${token} in the task selected skill ${quoted(only.name)} (skill names are lowercase; write $${only.name})`);
+      wanted.set(only.name, `$${token} in the task`);
+    } else if (matches.length > 1) {
+      warnings.push(`$${token} in the task: ${matches.length} skills have this name but for case (${matches.map((skill) => skill.path).join(', ')}); none was selected, name one by its path`);
+    }
+  }
   for (const [name, origin] of wanted) {
     const matches = name.includes('/') ? skills.filter((skill) => locatedAt(skill, name)) : skills.filter((skill) => skill.name === name);
     const [only] = matches;

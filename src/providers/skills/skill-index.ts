@@ -24,6 +24,8 @@ export const SkillIndexSchema = z.object({
   skills: z.array(SkillSchema),
   /** Discovery and validation warnings, each naming the path or root it concerns. */
   warnings: z.array(z.string()),
+  /** The root patterns searched: the configured ones and the nested ones found along the chains. */
+  roots: z.array(z.string()),
 });
 export type SkillIndex = z.infer<typeof SkillIndexSchema>;
 
