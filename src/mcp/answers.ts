@@ -8,6 +8,8 @@ import type { Knowledge } from '../context/knowledge.ts';
 import type { MailboxItem } from '../context/transcript.ts';
 import { contextItemId, TASK_ITEM_ID } from '../context/transcript.ts';
 import type { AssembledTurn } from '../context/turn.ts';
+import { checkLine } from '../checks/describe.ts';
+import type { CheckRecord } from '../checks/result.ts';
 import { short } from '../freshness/compare.ts';
 import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
@@ -103,4 +105,10 @@ export function followupAnswer(taskId: string, item: MailboxItem, duplicate: boo
     text: duplicate ? `Task ${taskId} already has this follow-up (${item.id}); nothing new was posted.` : `Posted follow-up ${item.id} to task ${taskId}; the task's next turn delivers it.`,
     structured: { taskId, item, duplicate },
   };
+}
+
+/** A check's verdict in one line, then every reason; the record itself as JSON. */
+export function checkAnswer(taskId: string, check: CheckRecord): ToolAnswer {
+  const lines = [checkLine(check), ...check.reasons.slice(1).map((reason) => `- ${reason}`), '', `(Groundwork task ${taskId}, check ${check.id}.)`];
+  return { text: lines.join('\n'), structured: { taskId, ...check } };
 }

@@ -6,7 +6,7 @@
  * validated by the tool's schema and answers a value: a failure a model can act on is a
  * `ToolAnswer` with `isError`, never an exception.
  */
-import type { AssembleContextArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RecallArgs, RememberArgs, RetireKnowledgeArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RecallArgs, RememberArgs, RetireKnowledgeArgs } from './tool-inputs.ts';
 
 /** A tool's result: the text the model reads and, for programs, the same facts as JSON. */
 export interface ToolAnswer {
@@ -36,6 +36,7 @@ export interface GroundworkBackend {
   /** Absent until the focus-paths work (POST /tasks/:id/paths) is on this branch: the tool is then not offered. */
   contextForPaths?(args: ContextForPathsArgs): Promise<ToolAnswer>;
   checkFreshness(args: CheckFreshnessArgs): Promise<ToolAnswer>;
+  checkBefore(args: CheckBeforeArgs): Promise<ToolAnswer>;
   readSkill(args: ReadSkillArgs): Promise<ToolAnswer>;
   remember(args: RememberArgs): Promise<ToolAnswer>;
   recall(args: RecallArgs): Promise<ToolAnswer>;

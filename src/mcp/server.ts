@@ -31,13 +31,13 @@ export interface ServerOptions {
 /** The protocol's code for a resource that does not exist (the SDK's enum lacks it). */
 const RESOURCE_NOT_FOUND = -32002;
 
-const INSTRUCTIONS = `Groundwork assembles the context a coding agent should start a task from: the repository's rules (AGENTS.md and the like along the working directory), its skills, and what the team recorded, each labeled with path@commit.
-Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. When you move to other paths, call context_for_paths. Before pushing, merging or reporting the task done, call check_freshness. Read a skill the index lists with read_skill. remember records what the team should know next time (with its source); recall lists it.`;
+const instructions = (paths: boolean) => `Groundwork assembles the context a coding agent should start a task from: the repository's rules (AGENTS.md and the like along the working directory), its skills, and what the team recorded, each labeled with path@commit.
+Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill. remember records what the team should know next time (with its source); recall lists it.`;
 
 export function createGroundworkServer(backend: GroundworkBackend, options: ServerOptions): McpServer {
   const server = new McpServer(
     { name: 'groundwork', title: 'Groundwork', version: groundworkVersion },
-    { instructions: INSTRUCTIONS, jsonSchemaValidator: noElicitationValidator },
+    { instructions: instructions(backend.contextForPaths !== undefined), jsonSchemaValidator: noElicitationValidator },
   );
   const guarded = async (name: ToolName, run: () => Promise<ToolAnswer>): Promise<CallToolResult> => {
     try {
@@ -56,6 +56,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
   const contextForPaths = backend.contextForPaths?.bind(backend);
   if (contextForPaths) server.registerTool('context_for_paths', { ...describe('context_for_paths'), inputSchema: TOOLS.context_for_paths.input }, (args) => guarded('context_for_paths', () => contextForPaths(args)));
   server.registerTool('check_freshness', { ...describe('check_freshness'), inputSchema: TOOLS.check_freshness.input }, (args) => guarded('check_freshness', () => backend.checkFreshness(args)));
+  server.registerTool('check_before', { ...describe('check_before'), inputSchema: TOOLS.check_before.input }, (args) => guarded('check_before', () => backend.checkBefore(args)));
   server.registerTool('read_skill', { ...describe('read_skill'), inputSchema: TOOLS.read_skill.input }, (args) => guarded('read_skill', () => backend.readSkill(args)));
   server.registerTool('remember', { ...describe('remember'), inputSchema: TOOLS.remember.input(backend.today()) }, (args) => guarded('remember', () => backend.remember(args)));
   server.registerTool('recall', { ...describe('recall'), inputSchema: TOOLS.recall.input }, (args) => guarded('recall', () => backend.recall(args)));

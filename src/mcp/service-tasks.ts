@@ -12,6 +12,7 @@ import { getAgents, getConfig } from '../env.ts';
 import { waitAtMost } from '../lib/wait-at-most.ts';
 import type { RouteDeps } from '../routes/deps.ts';
 import { admissionProblem } from '../tasks/admission.ts';
+import { checkBefore } from '../tasks/check-before.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
@@ -19,10 +20,10 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
-import { freshnessAnswer, followupAnswer, notReadyAnswer, turnAnswer } from './answers.ts';
+import { checkAnswer, freshnessAnswer, followupAnswer, notReadyAnswer, turnAnswer } from './answers.ts';
 import { refusal, type GroundworkBackend, type ResourceAnswer, type ToolAnswer } from './backend.ts';
 import { skillAnswer } from './skill-answer.ts';
-import type { AssembleContextArgs, CheckFreshnessArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs } from './tool-inputs.ts';
 import { turnUri } from './uris.ts';
 
 export interface ServiceContext {
@@ -35,7 +36,7 @@ export interface ServiceContext {
   waitMs: number;
 }
 
-type TaskTools = Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'checkFreshness' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>;
+type TaskTools = Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>;
 
 /** How many of the caller's newest tasks `resources/list` offers a turn of. */
 const LISTED_TASKS = 20;
@@ -109,6 +110,16 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       if (result.status === 'not-found') return noTask(args.taskId);
       if (result.status === 'conflict') return refusal(`task ${args.taskId}: ${result.message}`, { taskId: args.taskId });
       return freshnessAnswer(args.taskId, result.report);
+    },
+
+    async checkBefore(args: CheckBeforeArgs) {
+      const { taskId, ...request } = args;
+      // The REST route's service: the same validation (which fields the action takes), answer and record.
+      const result = await checkBefore(taskStub(ctx.env, taskId), ctx.tenant, request);
+      if (result.status === 'invalid') return refusal(`${result.field}: ${result.message}`, { taskId, status: 'invalid' });
+      if (result.status === 'not-found') return noTask(taskId);
+      if (result.status === 'conflict') return refusal(`task ${taskId}: ${result.message}`, { taskId, status: 'conflict' });
+      return checkAnswer(taskId, result.check);
     },
 
     async readSkill(args: ReadSkillArgs) {

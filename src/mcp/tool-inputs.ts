@@ -6,6 +6,7 @@
  * argument is a tool result with `isError: true` naming the field.
  */
 import * as z from 'zod';
+import { CheckRequestSchema } from '../checks/check-request.ts';
 import { KNOWLEDGE_KINDS } from '../context/knowledge.ts';
 import { createKnowledgeSchema, RetireSchema } from '../knowledge/input.ts';
 import { ListQuerySchema } from '../routes/knowledge-inputs.ts';
@@ -18,7 +19,7 @@ export const TaskIdSchema = z
   .meta({ description: 'The task id assemble_context answered (64 hex characters).' });
 
 /** `POST /tasks` without what only a host decides over REST (provider settings, a parent task). */
-export const AssembleContextSchema = TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, request: true, skills: true, agent: true, trusted: true })
+export const AssembleContextSchema = TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
   .strict()
   .superRefine(checkTaskFields);
 export type AssembleContextArgs = z.output<typeof AssembleContextSchema>;
@@ -32,6 +33,14 @@ export type ContextForPathsArgs = z.output<typeof ContextForPathsSchema>;
 
 export const CheckFreshnessSchema = z.strictObject({ taskId: TaskIdSchema });
 export type CheckFreshnessArgs = z.output<typeof CheckFreshnessSchema>;
+
+/**
+ * `POST /tasks/:id/checks` with the task named in the arguments. The fields' own checks are the
+ * REST schema's; which fields an action takes is checked by `checkBefore` with that same schema,
+ * so a field that does not apply is refused with the REST message.
+ */
+export const CheckBeforeSchema = z.strictObject({ taskId: TaskIdSchema, ...CheckRequestSchema.shape });
+export type CheckBeforeArgs = z.output<typeof CheckBeforeSchema>;
 
 export const ReadSkillSchema = z.strictObject({ taskId: TaskIdSchema, name: SkillNameSchema });
 export type ReadSkillArgs = z.output<typeof ReadSkillSchema>;

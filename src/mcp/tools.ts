@@ -9,6 +9,7 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import {
   AssembleContextSchema,
+  CheckBeforeSchema,
   CheckFreshnessSchema,
   ContextForPathsSchema,
   GetTurnSchema,
@@ -61,6 +62,14 @@ export const TOOLS = {
       "Call before a consequential action (pushing, merging, reporting done). Compares every rules and skill file the task was given with where the task's ref points now, and says which changed or were deleted.",
     input: CheckFreshnessSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    openWorld: 'remote',
+  }),
+  check_before: spec({
+    title: 'Check before an action',
+    description:
+      "Call right before a consequential action: push (is the branch or the base where the task left it), report-ci (did CI pass on this commit, is it still the head), merge (is the reviewed head still the head and approved), apply-knowledge (does the knowledge the task was given still hold). Answers go, stop or unknown with the reasons, and records the answer on the task.",
+    input: CheckBeforeSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     openWorld: 'remote',
   }),
   read_skill: spec({

@@ -36,12 +36,16 @@ describe('the remote MCP server', () => {
   it('lists its tools with input schemas from the REST schemas and deliberate annotations', async () => {
     const { tools } = await acme.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_freshness', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge']);
+    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_before', 'check_freshness', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge']);
     expect(byName.get('assemble_context')?.inputSchema.required).toEqual(expect.arrayContaining(['repo', 'request']));
     expect(byName.get('assemble_context')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName.get('get_turn')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(byName.get('check_freshness')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
     expect(byName.get('retire_knowledge')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    // A check records its answer on the task: not read-only, and each call is a new record.
+    expect(byName.get('check_before')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.get('check_before')?.inputSchema.required).toEqual(expect.arrayContaining(['taskId', 'action']));
+    expect(Object.keys(byName.get('assemble_context')?.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['facts', 'tools', 'agent', 'skills']));
     for (const tool of tools) expect(tool.description?.length ?? 0, tool.name).toBeGreaterThan(40);
   });
 
@@ -66,6 +70,9 @@ describe('the remote MCP server', () => {
       [{ repo: gitUrl('sample'), request: 'x', skills: ['Bad Name'] }, /skills\[0\]/],
       [{ repo: gitUrl('sample'), request: 'x', providers: {} }, /providers/],
       [{ repo: 'http://elsewhere.example/x.git', request: 'x' }, /repo: elsewhere\.example is not an allowed git host/],
+      [{ repo: gitUrl('sample'), request: 'x', tools: ['rm-rf'] }, /tools\[0\]: agent "entry" has no tool "rm-rf"/],
+      [{ repo: gitUrl('sample'), request: 'x', facts: [{ title: 'Node.js', body: 'node 22', freshness: 'always', source: { uri: 'ci:7' } }] }, /facts/],
+      [{ repo: gitUrl('sample'), request: 'x', facts: Array.from({ length: 5 }, () => ({ title: 'x', body: 'x'.repeat(4_000), freshness: 'snapshot', source: { uri: 'ci:7' } })) }, /bodies total 20000 characters, over the 16000 a task may carry at facts/],
     ];
     for (const [args, field] of cases) {
       const result = await callTool(acme.client, 'assemble_context', args);
@@ -95,6 +102,44 @@ describe('the remote MCP server', () => {
       expect(bad.isError).toBe(true);
       expect(bad.text).toMatch(field);
     }
+  });
+
+  it('gives the host facts to the model as the host provider’s evidence, as POST /tasks does', async () => {
+    const fact = { title: 'Node.js', body: 'node 22.12.0 on the devbox', freshness: 'snapshot', source: { uri: 'https://ci.example.com/runners/7' } };
+    const result = await assemble({ repo: gitUrl('sample'), facts: [fact] });
+    expect(result.text).toMatch(/provider="host" category="system" title="Node.js" source="https:\/\/ci.example.com\/runners\/7" freshness="snapshot">\nnode 22.12.0 on the devbox\n/);
+    expect(result.structured['providers']).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'host', outcome: 'included' })]));
+    const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${result.taskId}`)).json);
+    expect(task.request.facts).toEqual([fact]);
+  });
+
+  it('checks before an action with the REST service: the verdict in words and as the record the task keeps', async () => {
+    const { taskId } = await assemble({ repo: gitUrl('sample'), ref: 'main' });
+    const head = fixtures().sample.head;
+    const push = await callTool(acme.client, 'check_before', { taskId, action: 'push' });
+    expect(push.isError, push.text).toBeFalsy();
+    expect(push.text).toMatch(new RegExp(`^push on ${head.slice(0, 7)} at \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2} UTC: go, main is still at ${head.slice(0, 7)} on the remote`));
+    expect(push.structured).toMatchObject({ taskId, id: 1, action: 'push', verdict: 'go', subject: { ref: 'main', commit: head }, details: { branch: 'main', moved: false } });
+    const knowledge = await callTool(acme.client, 'check_before', { taskId, action: 'apply-knowledge' });
+    expect(knowledge.structured).toMatchObject({ id: 2, action: 'apply-knowledge', verdict: 'unknown' });
+    const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json);
+    expect(task.checks.recent.map((entry) => [entry.id, entry.action, entry.verdict])).toEqual([[2, 'apply-knowledge', 'unknown'], [1, 'push', 'go']]);
+
+    const cases: Array<[Record<string, unknown>, RegExp]> = [
+      [{ taskId, action: 'deploy' }, /action/],
+      [{ taskId, action: 'push', commit: 'main' }, /commit/],
+      [{ taskId, action: 'push', branch: 'a..b' }, /branch/],
+      [{ taskId, action: 'apply-knowledge', commit: head }, /^commit: does not apply to apply-knowledge$/],
+      [{ taskId, action: 'report-ci', stopIfBaseMoved: true }, /^stopIfBaseMoved: does not apply to report-ci$/],
+      [{ taskId: 'f'.repeat(64), action: 'push' }, /no task f{64} for this token/],
+    ];
+    for (const [args, field] of cases) {
+      const bad = await callTool(acme.client, 'check_before', args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(field);
+    }
+    // Refused checks record nothing.
+    expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).checks.recent).toHaveLength(2);
   });
 
   it('checks freshness: the ref has not moved, every source unchanged', async () => {
