@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
 import { boundsBindings } from './test/bounds/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
+import { TEST_LOCAL_REPOSITORIES } from './test/support/local-repositories.ts';
 import type { GitHubFixture } from './test/support/github-api-client.ts';
 
 type ExtraBindings = (githubApiPort: number, fixture: GitHubFixture) => Record<string, string>;
@@ -19,6 +20,7 @@ function workersProject(name: string, include: string[], exclude: string[], extr
             API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(','),
             // Every git server of the tests listens on loopback.
             GIT_ALLOWED_HOSTS: '127.0.0.1',
+            LOCAL_REPOSITORIES: JSON.stringify(TEST_LOCAL_REPOSITORIES),
             ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
             ...inspectorBindings(inject('githubFixture')),
             ...extra(inject('githubApiPort'), inject('githubFixture')),

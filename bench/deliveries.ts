@@ -1,15 +1,18 @@
 /**
- * Webhook intake (issue 6): signed `pull_request` deliveries per second the real Worker accepts
- * through `wrangler dev --local`, with 20% redeliveries and bounded concurrency, counting 202s.
- * Each accepted delivery also starts an assembly in its Task object, so intake competes with
- * that work as it would in production. GitHub is a throwaway local server answering 404, so
- * nothing ever leaves the machine.
+ * Webhook intake (issues 6 and 28): signed `pull_request` deliveries per second accepted through
+ * `wrangler dev --local`, with 20% redeliveries and bounded concurrency, counting 202s, for
+ * Groundwork and for the floor (`bench/workers/webhook-floor`: verify, parse, insert one row into
+ * a SQLite Durable Object), each in a fresh `wrangler dev`, A B A B, medians. Groundwork's accepted
+ * deliveries also start assemblies in their Task objects, so intake competes with that work as it
+ * would in production. GitHub is a throwaway local server answering 404, so nothing ever leaves
+ * the machine. Goal (issue 28): Groundwork at least 0.8x the floor.
  */
 import { createRequire } from 'node:module';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { z } from 'zod';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod';
 import { signGitHubPayload } from '../src/triggers/github/verify.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 
@@ -24,6 +27,10 @@ const PullRequestExample = z.looseObject({
   pull_request: z.looseObject({ head: z.looseObject({}) }),
 });
 
+/** Runs per Worker; each run is a fresh `wrangler dev` and a fresh set of deliveries. */
+const RUNS = Number(process.env.RUNS ?? 2);
+const FLOOR_CONFIG = fileURLToPath(new URL('./workers/webhook-floor/wrangler.toml', import.meta.url));
+
 export async function benchDeliveries(): Promise<string[]> {
   const github = createServer((req, res) => {
     req.resume();
@@ -32,23 +39,56 @@ export async function benchDeliveries(): Promise<string[]> {
   await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
   try {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const wrangler = await startWranglerDev({
+    const groundworkVars = {
       GITHUB_WEBHOOK_SECRET: SECRET,
       GITHUB_APP_ID: '1',
       GITHUB_APP_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       GITHUB_API_URL: `http://127.0.0.1:${(github.address() as AddressInfo).port}`,
-    });
-    try {
-      return [await measure(wrangler.origin)];
-    } finally {
-      await wrangler.stop();
+    };
+    const runs: Record<'groundwork' | 'floor', Burst[]> = { groundwork: [], floor: [] };
+    for (let run = 0; run < RUNS; run++) {
+      runs.groundwork.push(await measureWorker(() => startWranglerDev(groundworkVars)));
+      runs.floor.push(await measureWorker(() => startWranglerDev({ GITHUB_WEBHOOK_SECRET: SECRET }, { config: FLOOR_CONFIG })));
     }
+    const rate = (worker: Burst[]) => median(worker.map((burst) => burst.perSecond));
+    const cpu = (worker: Burst[]) => median(worker.map((burst) => burst.cpuMsPerDelivery));
+    const each = (worker: Burst[]) => worker.map((burst) => Math.round(burst.perSecond)).join(', ');
+    return [
+      `webhook intake: Groundwork ${Math.round(rate(runs.groundwork))} deliveries/s (${each(runs.groundwork)}), ` +
+        `trivial verify-parse-insert Worker ${Math.round(rate(runs.floor))}/s (${each(runs.floor)}), ` +
+        `Groundwork / trivial = ${(rate(runs.groundwork) / rate(runs.floor)).toFixed(2)} (goal >= 0.8; ${DELIVERIES} deliveries, ${DUPLICATE_SHARE * 100}% redelivered, ${CONCURRENCY} concurrent, through wrangler dev)`,
+      `webhook intake CPU (wrangler and workerd, during the burst): Groundwork ${cpu(runs.groundwork).toFixed(1)} ms per delivery, trivial Worker ${cpu(runs.floor).toFixed(1)} ms, trivial / Groundwork = ${(cpu(runs.floor) / cpu(runs.groundwork)).toFixed(2)}`,
+    ];
   } finally {
     await new Promise<void>((resolve) => github.close(() => resolve()));
   }
 }
 
-async function measure(origin: string): Promise<string> {
+interface Burst {
+  perSecond: number;
+  /** CPU the Worker's processes spent while the burst lasted, per delivery sent. */
+  cpuMsPerDelivery: number;
+}
+
+async function measureWorker(start: () => ReturnType<typeof startWranglerDev>): Promise<Burst> {
+  const wrangler = await start();
+  try {
+    const before = wrangler.cpuMs();
+    const perSecond = await measure(wrangler.origin);
+    return { perSecond, cpuMsPerDelivery: (wrangler.cpuMs() - before) / DELIVERIES };
+  } finally {
+    await wrangler.stop();
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}
+
+/** Accepted deliveries per second, after checking every one was answered as it should be. */
+async function measure(origin: string): Promise<number> {
   const deliveries = await signedDeliveries();
   let next = 0;
   let accepted = 0;
@@ -79,7 +119,7 @@ async function measure(origin: string): Promise<string> {
   if (problems.length > 0 || taskIds.size !== unique || duplicates !== deliveries.length - unique) {
     throw new Error(`deliveries bench: ${problems.length} refused (${problems[0] ?? 'none'}), ${taskIds.size} tasks for ${unique} unique deliveries, ${duplicates} duplicates`);
   }
-  return `accepted ${Math.round(accepted / seconds)} deliveries/s through wrangler dev (${taskIds.size} unique, ${duplicates} duplicates answered duplicate)`;
+  return accepted / seconds;
 }
 
 interface SignedDelivery {

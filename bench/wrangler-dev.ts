@@ -4,7 +4,7 @@
  * workerd as a child of its own) and removes the directory, also when the bench dies early.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,6 +19,8 @@ const OUTPUT_TAIL_CHARS = 4_000;
 
 export interface WranglerDev {
   origin: string;
+  /** CPU time used so far by wrangler and workerd (every process of its group), in ms; Linux only. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -30,12 +32,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+export interface WranglerDevOptions {
+  /** Another Worker's wrangler.toml (a bench reference); Groundwork's own by default. */
+  config?: string;
+}
+
 /** Starts the Worker in this directory and resolves once `GET /health` answers 200. */
-export async function startWranglerDev(vars: Record<string, string>): Promise<WranglerDev> {
+export async function startWranglerDev(vars: Record<string, string>, options: WranglerDevOptions = {}): Promise<WranglerDev> {
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const persistTo = mkdtempSync(join(tmpdir(), 'groundwork-bench-wrangler-'));
   const args = ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
+  if (options.config) args.push('--config', options.config);
   // wrangler splits `--var` at the first `:` only, so values may hold `:`, `=` and newlines.
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
 
@@ -87,7 +95,7 @@ export async function startWranglerDev(vars: Record<string, string>): Promise<Wr
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output}`);
   }
-  return { origin, stop };
+  return { origin, cpuMs: () => (child.pid === undefined ? NaN : groupCpuMs(child.pid)), stop };
 }
 
 async function untilHealthy(origin: string, running: () => boolean): Promise<void> {
@@ -104,4 +112,23 @@ async function untilHealthy(origin: string, running: () => boolean): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`wrangler dev did not answer ${origin}/health within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+/**
+ * On-CPU time of every thread of every process in group `pgid`, from /proc (schedstat counts
+ * nanoseconds on a CPU, so it does not grow while a loaded machine keeps the process waiting).
+ */
+function groupCpuMs(pgid: number): number {
+  let ns = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The fifth field of /proc/<pid>/stat, after the parenthesised command name, is the group.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+      if (Number(fields[2]) !== pgid) continue;
+      for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // The process or thread ended while being read.
+    }
+  }
+  return ns / 1e6;
 }

@@ -2,7 +2,9 @@
  * @module durable-objects/mailbox
  * A task's mailbox: follow-ups appended to its transcript as `local:mailbox:<k>` user items, and
  * recorded on the objective (the `mailbox` table: who, when, and under which idempotency key).
- * The row and the item are written together, synchronously, so they commit together. An item
+ * The row and the item are written together, synchronously, so they commit together. The item
+ * goes through the transcript's writer and its cap like every other: a follow-up that would take
+ * the transcript past it is refused (`too-large`, naming `text`) and records nothing. An item
  * appended while turn n is the latest shows in turn n+1's request; one appended before turn 0
  * exists shows from turn 1 on, after the task item.
  *
@@ -52,8 +54,10 @@ export class Mailbox {
 
     const k = count + 1;
     const item: MailboxItem = { id: mailboxItemId(k), type: 'mailbox', role: 'user', from: post.from, content: renderMailbox(post.from, post.text), receivedAt: new Date(now).toISOString() };
+    // The transcript's cap holds for follow-ups as for every other item: past it, nobody would read them.
+    const written = this.#store.transcript.append([item], Math.max(0, this.#store.nextTurn() - 1));
+    if (written.status === 'too-large') return { status: 'too-large', field: 'text', message: written.message };
     this.#sql.exec('INSERT INTO mailbox (k, item_id, client_key, digest, received_at) VALUES (?, ?, ?, ?, ?)', k, item.id, post.key ?? null, digest, now);
-    this.#store.appendItem(item, Math.max(0, this.#store.nextTurn() - 1));
     return { status: 'ok', item, duplicate: false };
   }
 

@@ -14,6 +14,7 @@ import { digestContext } from '../src/context/digest.ts';
 import { BUILTIN_AGENTS } from '../src/context/agents.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
 import type { Registry } from '../src/context/registry.ts';
+import type { SettingsReport } from '../src/context/settings/report.ts';
 import type { Capability, EarlierEntry, TaskView } from '../src/context/provider.ts';
 import type { TaskHistoryReader } from '../src/context/task-history.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
@@ -101,6 +102,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
+      if (first.settings) assertSettingsRead(first.settings);
       if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const [item] = first.items;
       if (item?.type !== 'message') throw new Error('the first request has no task item');
@@ -125,6 +127,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const gathered = await gatherContext(input);
+    assertSettingsRead(gathered.settings);
     if (reads) assertSomeRead(gathered.outcomes, deps.registry, snapshot);
     const content = renderContext(gathered.entries, gathered.notices);
     return {
@@ -172,6 +175,16 @@ async function openRepository(snapshot: Snapshot, plan: ReadPlan): Promise<void>
   if (listed.status !== 'failed') return;
   const reason = `could not read ${snapshot.repository} at ${snapshot.commit}: ${listed.reason}`;
   throw listed.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+}
+
+/**
+ * A repository's settings are not optional material: when `.groundwork.yml` could not be read
+ * (as opposed to absent or invalid), the attempt fails and is retried like an unreadable
+ * repository, rather than storing a turn assembled without the repository's own settings.
+ */
+function assertSettingsRead(settings: SettingsReport): void {
+  const repository = settings.layers.find((layer) => layer.layer === 'repository');
+  if (repository?.status === 'failed') throw new Error(`the repository's settings could not be read: ${repository.reason ?? 'no reason given'}`);
 }
 
 /**

@@ -12,6 +12,7 @@ import type { CheckRecord } from '../src/checks/result.ts';
 import { CHECK_DEADLINE_MS, runCheck } from '../src/checks/run-check.ts';
 import type { KnowledgeService } from '../src/knowledge/knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
+import type { RepositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { parseKnowledgeTitle } from '../src/providers/memory/entry.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import { displayRepo, type TaskRequest } from '../src/tasks/task-request.ts';
@@ -45,9 +46,9 @@ export async function checkTask(task: TaskRow & { commit_sha: string }, request:
  * The versions of a knowledge object, read in the task owner's scope: a granted tenant asking
  * checks the knowledge the owner's task was given. None when the repository names no scope.
  */
-export function knowledgeLineage(service: Pick<KnowledgeService, 'versions'>, githubApiUrl: string): NonNullable<TaskCheckDeps['knowledgeFor']> {
+export function knowledgeLineage(service: Pick<KnowledgeService, 'versions'>, policy: RepositoryPolicy): NonNullable<TaskCheckDeps['knowledgeFor']> {
   return (request) => {
-    if (!knowledgeScope(request.tenant, request.repo, githubApiUrl).ok) return undefined;
+    if (!knowledgeScope(request.tenant, request.repo, policy).ok) return undefined;
     return async (id) => {
       const read = await service.versions(request.tenant, id);
       return read.status === 'ok' ? { status: 'ok', versions: read.versions } : read;

@@ -1,7 +1,8 @@
 /**
  * @module durable-objects/task-store
  * Typed access to one Task object's SQLite rows. Parameterised SQL only; every row is parsed with
- * zod on the way out, so a corrupt row is an error here rather than a surprise later.
+ * zod on the way out, so a corrupt row is an error here rather than a surprise later. The
+ * transcript is appended to only through `transcript` (see transcript-writer), never here.
  */
 import * as z from 'zod';
 import type { EarlierEntry } from '../src/context/provider.ts';
@@ -11,6 +12,7 @@ import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
+import { TranscriptWriter } from './transcript-writer.ts';
 import { TurnUsageSchema, type TurnUsage } from '../src/tasks/turn-usage.ts';
 
 const TaskRowSchema = z.object({
@@ -60,9 +62,12 @@ export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 
 export class TaskStore {
   readonly #sql: SqlStorage;
+  /** The transcript's only writer: every append goes through its cap check. */
+  readonly transcript: TranscriptWriter;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
+    this.transcript = new TranscriptWriter(sql);
   }
 
   task(): TaskRow | undefined {
@@ -145,24 +150,8 @@ export class TaskStore {
     return this.usage(turn) ?? usage;
   }
 
-  /** Bytes of the stored transcript: each item's JSON in UTF-8, as `storedItemBytes` counts it. */
-  transcriptBytes(): number {
-    return this.#sql.exec<{ bytes: number }>('SELECT COALESCE(SUM(length(CAST(item AS BLOB))), 0) AS bytes FROM transcript').one().bytes;
-  }
-
   hasItem(id: string): boolean {
     return this.#sql.exec('SELECT 1 FROM transcript WHERE item_id = ?', id).toArray().length > 0;
-  }
-
-  /** Appends unless an item with this id exists; returns whether it was appended. */
-  appendItem(item: TranscriptItem, turn: number): boolean {
-    const inserted = this.#sql.exec(
-      'INSERT INTO transcript (item_id, turn, item) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING RETURNING seq',
-      item.id,
-      turn,
-      JSON.stringify(item),
-    );
-    return inserted.toArray().length > 0;
   }
 
   /** Every tool call and tool result, in transcript order: what pairing checks a new batch against. */

@@ -11,6 +11,7 @@ import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { getAgents, getConfig } from '../src/env.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { knowledgeScope } from '../src/knowledge/scope.ts';
+import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -22,7 +23,7 @@ import { CheckLogStore } from './check-log.ts';
 import { checkTask, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
-import { MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../src/context/transcript-limits.ts';
+import { MAX_TRANSCRIPT_BYTES } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
@@ -51,6 +52,14 @@ const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
 
 export type CreateResult = { id: string; status: TaskStatus; created: boolean };
+export interface CreateOptions {
+  /**
+   * `with-assembly`: answer as soon as the task is stored; the tenant's index first hears of it
+   * from the assembly the alarm starts (a webhook's accept path, which GitHub times). `now`
+   * (the default): before answering, so the API's own task list shows what it just created.
+   */
+  indexReport?: 'now' | 'with-assembly';
+}
 type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
@@ -84,7 +93,7 @@ export class TaskObject extends DurableObject<Env> {
       registry: createDefaultRegistry(),
       deployment: config.PROVIDER_CONFIG,
       knowledgeFor: (request) => {
-        const found = knowledgeScope(request.tenant, request.repo, config.GITHUB_API_URL);
+        const found = knowledgeScope(request.tenant, request.repo, repositoryPolicy(config));
         return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
       },
     };
@@ -92,7 +101,7 @@ export class TaskObject extends DurableObject<Env> {
       turns: () => this.#store.turns(),
       log: this.#checks,
       openSource: this.#openSource,
-      knowledgeFor: knowledgeLineage(durableKnowledgeService(env), config.GITHUB_API_URL),
+      knowledgeFor: knowledgeLineage(durableKnowledgeService(env), repositoryPolicy(config)),
       now: () => Date.now(),
     };
     this.#ledger = new TurnLedger({
@@ -111,15 +120,16 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
-  async create(input: TaskRequestInput, agent: AgentConfig): Promise<CreateResult> {
+  async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
     const id = this.ctx.id.toString();
     const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
-    await this.#reportToIndex();
+    if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
     return { id, status: 'pending', created: true };
   }
 
@@ -158,7 +168,7 @@ export class TaskObject extends DurableObject<Env> {
     }
     if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
     if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
-    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcriptBytes() >= MAX_TRANSCRIPT_BYTES) {
+    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcript.bytes() >= MAX_TRANSCRIPT_BYTES) {
       // Host context items count too; past the cap no new turn may add one.
       return { status: 'conflict', message: `the transcript holds its cap of ${MAX_TRANSCRIPT_BYTES} bytes; turn ${turn} cannot begin (start a new task with parentTaskId to continue)` };
     }
@@ -170,6 +180,7 @@ export class TaskObject extends DurableObject<Env> {
       return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
     }
     if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
+    if (result.status === 'too-large') return { status: 'conflict', message: `turn ${turn} cannot begin: its context item: ${result.message}` };
     if (result.status === 'not-found') return result;
     return this.readTurn(tenant, turn);
   }
@@ -190,20 +201,8 @@ export class TaskObject extends DurableObject<Env> {
     const problem = checkPairing(this.#store.toolItems(), items);
     if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
     // All or nothing, and only what is new counts: a retried batch is duplicates, never too large.
-    const fresh = new Map<string, TranscriptItem>();
-    for (const item of items) if (!fresh.has(item.id) && !this.#store.hasItem(item.id)) fresh.set(item.id, item);
-    const adding = [...fresh.values()].reduce((sum, item) => sum + storedItemBytes(item), 0);
-    const stored = this.#store.transcriptBytes();
-    if (adding > 0 && stored + adding > MAX_TRANSCRIPT_BYTES) {
-      return {
-        status: 'too-large',
-        message: `appending ${adding} bytes would bring the transcript to ${stored + adding}, over its cap of ${MAX_TRANSCRIPT_BYTES} bytes; nothing was appended (start a new task with parentTaskId to continue)`,
-      };
-    }
-    const appended: string[] = [];
-    const duplicates: string[] = [];
-    for (const item of items) (this.#store.appendItem(item, current) ? appended : duplicates).push(item.id);
-    return { status: 'ok', appended, duplicates };
+    const written = this.#store.transcript.append(items, current);
+    return written.status === 'ok' ? { status: 'ok', appended: written.appended, duplicates: written.duplicates } : written;
   }
 
   /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
@@ -316,7 +315,8 @@ export class TaskObject extends DurableObject<Env> {
         await this.#finish('ready', null);
         return { status: 'ok', turn: turnView(result.record, result.record, this.#store.requestTranscript(0, result.record.item?.id ?? null)) };
       }
-      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : 'task not found';
+      // A task item over the cap (follow-ups filled the transcript first) would be over it on every retry.
+      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : result.status === 'too-large' ? `its task item: ${result.message}` : 'task not found';
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
       if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {

@@ -21,7 +21,9 @@ export type Assembler = (task: TaskRow, turn: number) => Promise<TurnRecord>;
 export type BeginResult =
   | { status: 'ok'; record: TurnRecord; path: 'fast' | 'repaired' | 'assembled' }
   | { status: 'not-found' }
-  | { status: 'conflict'; next: number };
+  | { status: 'conflict'; next: number }
+  /** The turn's context item would take the transcript past its cap; nothing was stored. */
+  | { status: 'too-large'; message: string };
 
 export interface LedgerOptions {
   store: TaskStore;
@@ -54,7 +56,9 @@ export class TurnLedger {
     const stored = store.turn(turn);
     if (stored) {
       if (stored.item === null || store.hasItem(stored.item.id)) return { status: 'ok', record: stored, path: 'fast' };
-      store.appendItem(stored.item, turn);
+      // Its room was kept for it since the record was stored (the writer counts what turns owe).
+      const repaired = store.transcript.append([stored.item], turn);
+      if (repaired.status === 'too-large') return repaired;
       return { status: 'ok', record: stored, path: 'repaired' };
     }
 
@@ -62,10 +66,14 @@ export class TurnLedger {
     if (turn !== next) return { status: 'conflict', next };
 
     const record = await assemble(task, turn);
+    // The cap is checked before the record is stored: a turn whose item cannot join the
+    // transcript stores nothing, rather than a record the transcript can never hold.
+    const refused = record.item ? store.transcript.check([record.item]) : undefined;
+    if (refused) return refused;
     // Another caller cannot have stored this turn meanwhile: they share this promise.
     store.putTurn(record);
     crash?.('after-turn-record');
-    if (record.item) store.appendItem(record.item, turn);
+    if (record.item) store.transcript.append([record.item], turn);
     crash?.('after-transcript-item');
     return { status: 'ok', record, path: 'assembled' };
   }

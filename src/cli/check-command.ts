@@ -18,6 +18,7 @@ import { createGitHubApi } from '../sources/github/pull-request-files.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
 import type { CliIo } from './context-command.ts';
 import { CHECK_USAGE, parseCheckArgs, type CheckOptions } from './check-args.ts';
+import { jsonOutput } from './json-output.ts';
 import { localUpstream } from './local-upstream.ts';
 import { openLocalRepository } from './open-local.ts';
 import { terminalText } from './terminal-text.ts';
@@ -53,7 +54,7 @@ export async function runCheckCommand(argv: readonly string[], rawIo: CliIo, dep
   const result = options.action === 'push' ? await checkPush(options, opened, upstream, now) : await checkReportCi(options, opened, upstream, { ...deps, now });
 
   const stdout = options.json ? rawIo.stdout : (text: string) => rawIo.stdout(terminalText(text));
-  stdout(options.json ? `${JSON.stringify(result, null, 2)}\n` : `${[checkLine(result), ...result.reasons.slice(1).map((reason) => `- ${reason}`)].join('\n')}\n`);
+  stdout(options.json ? jsonOutput(result) : `${[checkLine(result), ...result.reasons.slice(1).map((reason) => `- ${reason}`)].join('\n')}\n`);
   return CHECK_EXIT[result.verdict];
 }
 

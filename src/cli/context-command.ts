@@ -2,7 +2,9 @@
  * @module cli/context-command
  * `groundwork context`: pins a local repository at a commit, assembles the first turn through
  * the same pipeline the Worker uses, and prints it.
- * Exit codes: 0 assembled, 1 the repository could not be read, 2 bad usage.
+ * Exit codes: 0 assembled, 1 the repository could not be read, 2 bad usage. A repository that
+ * turns out unreadable while the context is read (an object a commit needs is missing, a pack is
+ * truncated) is exit 1 with one line saying so, not a context with rules that failed.
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
@@ -18,6 +20,7 @@ import { formatTurn, warningLines } from './format.ts';
 import { formatSummary } from './summary.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { cliTaskSettings } from './task-settings.ts';
+import { jsonOutput } from './json-output.ts';
 import { terminalText } from './terminal-text.ts';
 import { openLocalRepository, type OpenedLocal } from './open-local.ts';
 import { uncommittedChanges } from './worktree-changes.ts';
@@ -77,25 +80,37 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
   const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
 
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root']);
+  const unreadable = opened.source.unreadable?.();
+  if (unreadable !== undefined) {
+    io.stderr(`groundwork: cannot read ${opened.root} at ${options.ref} (${opened.commit.slice(0, 12)}): ${unreadable}\n`);
+    return EXIT.unreadable;
+  }
   const notices = [...opened.warnings, ...worktree, ...unknownSkills(turn, options.skill), ...failedProviders(turn)];
   for (const line of [...notices.map((w) => `warning: ${w}`), ...warningLines(turn)]) io.stderr(`${line}\n`);
-  if (options.format) io.stdout(`${JSON.stringify(formatRequest(options.format, await promptFromTurn(turn)).body, null, 2)}\n`);
+  if (options.format) io.stdout(jsonOutput(formatRequest(options.format, await promptFromTurn(turn)).body));
   else if (options.summary) io.stdout(`${formatSummary(turn)}\n`);
-  else io.stdout(options.json ? `${JSON.stringify(turn, null, 2)}\n` : `${formatTurn(turn)}\n`);
+  else io.stdout(options.json ? jsonOutput(turn) : `${formatTurn(turn)}\n`);
   return EXIT.assembled;
 }
 
-/** Only the checked-out commit has a working tree to differ from. */
+/**
+ * Only the checked-out commit has a working tree to differ from. A comparison that could not be
+ * made is a warning of its own: when the repository is what failed, `unreadable()` says so.
+ */
 export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }>, snapshot: Snapshot, ref: string, skillRoots: readonly string[]): Promise<string[]> {
   const head = ref === 'HEAD' ? { status: 'ok' as const, commit: opened.commit } : await opened.source.resolve('HEAD');
   if (head.status !== 'ok' || head.commit !== opened.commit) return [];
-  return uncommittedChanges({
-    committed: snapshot,
-    worktree: createWorktreeSnapshot(opened.root, opened.commit),
-    cwd: opened.cwd,
-    skillRoots,
-    shown: ref,
-  });
+  try {
+    return await uncommittedChanges({
+      committed: snapshot,
+      worktree: createWorktreeSnapshot(opened.root, opened.commit),
+      cwd: opened.cwd,
+      skillRoots,
+      shown: ref,
+    });
+  } catch (error) {
+    return [`could not compare the commit with the working tree: ${error instanceof Error ? error.message : String(error)}`];
+  }
 }
 
 /**

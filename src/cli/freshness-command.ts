@@ -3,6 +3,8 @@
  * `groundwork freshness`: what `GET /tasks/:id/freshness` answers, for a local repository. The
  * sources are the ones the first turn at `--since` holds (assembled through the same pipeline
  * and settings as `groundwork context`); each is compared with `--ref` as it is now, by blob id.
+ * A context at `--since` that could not be read whole (the repository is missing what it needs,
+ * a provider that reads it failed) is exit 1 with the reason: nothing to compare is not "fresh".
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
@@ -13,6 +15,7 @@ import { short } from '../freshness/compare.ts';
 import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
 import { trackedSources } from '../freshness/tracked.ts';
+import type { AssembledTurn } from '../context/turn.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import { revisionProblem } from '../sources/git/ancestry.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
@@ -21,6 +24,7 @@ import { FRESHNESS_USAGE, parseFreshnessArgs } from './freshness-args.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { openLocalRepository } from './open-local.ts';
 import { cliTaskSettings } from './task-settings.ts';
+import { jsonOutput } from './json-output.ts';
 import { terminalText } from './terminal-text.ts';
 
 export const FRESHNESS_EXIT = { fresh: 0, unchecked: 1, usage: 2, stale: 3 } as const;
@@ -73,11 +77,31 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
   const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, skills: options.skill, trusted: true, settings: settings.layer });
+  const unread = unreadContext(turn, registry, source.unreadable?.());
+  if (unread !== undefined) {
+    stderr(`groundwork freshness: the context at ${options.since} could not be read, so nothing was checked: ${unread}\n`);
+    return FRESHNESS_EXIT.unchecked;
+  }
   const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
+  const damaged = source.unreadable?.();
+  if (damaged !== undefined) {
+    stderr(`groundwork freshness: cannot read ${opened.root}: ${damaged}\n`);
+    return FRESHNESS_EXIT.unchecked;
+  }
 
-  stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatReport(report)}\n`);
+  stdout(options.json ? jsonOutput(report) : `${formatReport(report)}\n`);
   if (report.current === null || report.sources.some((check) => check.status === 'unverifiable')) return FRESHNESS_EXIT.unchecked;
   return report.sources.some((check) => check.status !== 'unchanged') ? FRESHNESS_EXIT.stale : FRESHNESS_EXIT.fresh;
+}
+
+/**
+ * Why the turn at --since is not the context it claims to be: the repository's own failure, or a
+ * provider that reads the repository failing (its sources are then unknown, so none can be compared).
+ */
+function unreadContext(turn: AssembledTurn, registry: Registry, damage: string | undefined): string | undefined {
+  if (damage !== undefined) return damage;
+  const failed = turn.providers.find((provider) => (provider.outcome === 'failed' || provider.outcome === 'timed-out') && registry.get(provider.name)?.requires.includes('repo:read'));
+  return failed ? `${failed.name} ${failed.outcome}: ${failed.reason ?? 'no reason given'}` : undefined;
 }
 
 function formatReport(report: FreshnessReport): string {

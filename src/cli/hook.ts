@@ -16,6 +16,7 @@ import { turnContext } from '../mcp/answers.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import { cliAgent } from './cli-agent.ts';
 import type { CliIo } from './context-command.ts';
+import { jsonOutput } from './json-output.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { openLocalRepository } from './open-local.ts';
 
@@ -49,7 +50,7 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
   }
   // Even bad usage is a notice, not a failure: a typo in settings must not stop a session.
   const notice = (message: string): number => {
-    io.stdout(`${JSON.stringify({ systemMessage: `groundwork: ${message}` })}\n`);
+    io.stdout(jsonOutput({ systemMessage: `groundwork: ${message}` }));
     io.stderr(`groundwork hook: ${message}\n`);
     return 0;
   };
@@ -59,7 +60,7 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
   try {
     const context = await withDeadline(options.deadlineMs, () => `assembling the context took longer than ${options.deadlineMs} ms`, () => sessionContext(input, options.agent));
     if (!context.ok) return notice(context.error);
-    io.stdout(`${JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } })}\n`);
+    io.stdout(jsonOutput({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } }));
     return 0;
   } catch (error) {
     return notice(oneLine(error instanceof Error ? error.message : String(error)));

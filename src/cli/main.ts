@@ -22,7 +22,11 @@ if (tooOld !== undefined) {
 nodeModule.enableCompileCache?.();
 
 const [command, ...rest] = process.argv.slice(2);
-process.exitCode = await dispatch(command, rest);
+// Expected failures are exit codes with a reason; anything else is still one line, never a stack trace.
+process.exitCode = await dispatch(command, rest).catch((error: unknown) => {
+  process.stderr.write(`groundwork: internal error: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}\n`);
+  return 1;
+});
 
 async function dispatch(name: string | undefined, args: string[]): Promise<number> {
   switch (name) {

@@ -23,6 +23,7 @@ import { SkillsConfigSchema } from '../providers/skills/config.ts';
 import { readSkill } from '../providers/skills/read-skill.ts';
 import { narrowTools, resolveAgent, type AgentCatalog } from '../context/agent-catalog.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
+import { jsonOutput } from './json-output.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { localKnowledgeTools, type KnowledgeService } from './mcp-knowledge.ts';
 import { openLocalRepository, type OpenedLocal } from './open-local.ts';
@@ -80,7 +81,7 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       if (args.turn !== 0) return refusal(`turn ${args.turn}: ${ON_SERVICE}`, { taskId: args.taskId, status: 'not-available' });
       if (args.format === undefined) return turnAnswer(task.turn, { taskId: args.taskId });
       const body = formatRequest(args.format, await promptFromTurn(task.turn)).body;
-      return { text: JSON.stringify(body, null, 2), structured: { taskId: args.taskId, turn: 0, format: args.format, digest: task.turn.digest, body } };
+      return { text: jsonOutput(body), structured: { taskId: args.taskId, turn: 0, format: args.format, digest: task.turn.digest, body } };
     },
 
     async checkFreshness(args) {
@@ -116,7 +117,7 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       const task = tasks.get(taskId);
       if (!task) return Promise.resolve({ ok: false, message: `no task ${taskId} in this process` });
       if (turn !== 0) return Promise.resolve({ ok: false, message: `turn ${turn} of task ${taskId}: ${ON_SERVICE}` });
-      return Promise.resolve({ ok: true, mimeType: 'application/json', text: JSON.stringify(task.turn, null, 2), meta: { digest: task.turn.digest, commit: task.turn.commit } });
+      return Promise.resolve({ ok: true, mimeType: 'application/json', text: jsonOutput(task.turn), meta: { digest: task.turn.digest, commit: task.turn.commit } });
     },
 
     async readSource(taskId: string, path: string): Promise<ResourceAnswer> {

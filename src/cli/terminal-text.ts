@@ -6,7 +6,7 @@
  * text from the person reading while the model still reads it. Each such character is shown as a
  * visible `\u{…}` escape instead. Line feeds, tabs and CR LF line ends stay; ZWJ and ZWNJ stay,
  * because scripts and emoji need them. `--json` is not passed through here: a machine reading it
- * needs the exact text, and JSON already escapes C0 controls.
+ * needs the exact text, which `json-output` escapes the JSON way (`\u202e`), keeping the value.
  */
 
 // C0 and C1 controls, DEL, format characters (bidi controls, zero-width, soft hyphen, tags),

@@ -170,10 +170,16 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
   /** An object of named fields, so that each settings layer can set some of them (see context/settings). */
   readonly config: S;
   /**
-   * Numeric config fields that bound work or memory. The host's value (default or deployment
-   * setting) is their cap: repository and task settings may only lower them.
+   * Numeric config fields that bound work, time or memory. The host's value (default or
+   * deployment setting) is their cap: repository and task settings may only lower them.
    */
   readonly limits?: readonly (keyof z.output<S> & string)[];
+  /**
+   * Numeric config fields the host does not cap, each with why that is safe (e.g. "a share of
+   * the budget, which is capped"). Every field that holds a number is in `limits` or here: the
+   * registry refuses a provider otherwise, so a field added later cannot escape the caps.
+   */
+  readonly uncapped?: Readonly<Partial<Record<keyof z.output<S> & string, string>>>;
   /** Capabilities without which the provider does not run (`capability-gated`). */
   readonly requires: readonly Capability[];
   /**

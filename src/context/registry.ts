@@ -5,6 +5,7 @@
 import { compareProviders } from './order.ts';
 import type { Provider } from './provider.ts';
 import { HOST_FIELDS } from './settings/layer.ts';
+import { numericFields } from './settings/numeric-fields.ts';
 
 export interface Registry {
   /** In render order. */
@@ -13,6 +14,26 @@ export interface Registry {
 }
 
 const PROVIDER_NAME = /^[a-z][a-z0-9-]{0,62}$/;
+
+/**
+ * Every number a repository or task may set is capped by the host: each numeric config field is a
+ * limit (capped at the host's value) or declared safe with a reason, never neither, and a limit is
+ * a number itself, since only a number can be brought down to a cap.
+ */
+function checkNumericFields(provider: Provider): void {
+  const numeric = numericFields(provider.config);
+  const limits: readonly string[] = provider.limits ?? [];
+  const uncapped = new Map<string, string | undefined>(Object.entries(provider.uncapped ?? {}));
+  for (const field of limits) {
+    if (!numeric.some((found) => found.field === field && found.scalar)) throw new Error(`provider "${provider.name}": limit "${field}" is not a number the host can cap`);
+    if (uncapped.has(field)) throw new Error(`provider "${provider.name}": "${field}" is both a limit and uncapped`);
+  }
+  for (const { field } of numeric) {
+    if (!limits.includes(field) && !uncapped.get(field)?.trim()) {
+      throw new Error(`provider "${provider.name}": numeric config field "${field}" is neither a limit (capped by the host) nor uncapped with a reason why that is safe`);
+    }
+  }
+}
 
 export function createRegistry(providers: readonly Provider[]): Registry {
   const byName = new Map<string, Provider>();
@@ -26,6 +47,7 @@ export function createRegistry(providers: readonly Provider[]): Registry {
     if (taken) throw new Error(`provider "${provider.name}": config field "${taken}" is a host setting every provider has`);
     const unknownLimit = (provider.limits ?? []).find((field) => !fields.includes(field));
     if (unknownLimit) throw new Error(`provider "${provider.name}": limit "${unknownLimit}" is not a config field`);
+    checkNumericFields(provider);
     byName.set(provider.name, provider);
   }
   const sorted = Object.freeze([...providers].sort(compareProviders));

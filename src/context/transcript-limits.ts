@@ -28,3 +28,13 @@ export function itemBytesIssue(text: string, what = "an item's content"): string
   const bytes = utf8Bytes(text);
   return bytes > MAX_ITEM_BYTES ? `is ${bytes} bytes (UTF-8); ${what} may hold at most ${MAX_ITEM_BYTES}` : undefined;
 }
+
+/**
+ * The one cap check every append to a transcript goes through (client items, follow-ups, a
+ * turn's context item): why `adding` more bytes cannot join the `held` ones, or undefined when
+ * they fit. Nothing is ever appended past the cap, so every turn of every task stays readable.
+ */
+export function transcriptCapIssue(held: number, adding: number): string | undefined {
+  if (adding === 0 || held + adding <= MAX_TRANSCRIPT_BYTES) return undefined;
+  return `appending ${adding} bytes would bring the transcript to ${held + adding}, over its cap of ${MAX_TRANSCRIPT_BYTES} bytes; nothing was appended (start a new task with parentTaskId to continue)`;
+}

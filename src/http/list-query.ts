@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { ORIGINS } from '../context/provider.ts';
 import { decodeCursor, type TaskCursor } from '../tasks/task-index.ts';
-import { TASK_STATUSES } from '../tasks/task-request.ts';
+import { RepoSchema, TASK_STATUSES } from '../tasks/task-request.ts';
 import { ApiError } from './errors.ts';
 import { decimalParam } from './params.ts';
 import { parseWith } from './validate.ts';
@@ -31,11 +31,8 @@ export const TaskListQuerySchema = z.object({
     .optional(),
   status: z.enum(TASK_STATUSES, { error: `must be one of ${TASK_STATUSES.join(', ')}` }).optional(),
   origin: z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}` }).optional(),
-  repo: z
-    .string()
-    .max(512, 'must be at most 512 characters')
-    .regex(/^[^\p{Cc}\s]+$/u, 'must be owner/name or a git URL, without spaces or control characters')
-    .optional(),
+  /** Checked as a task's `repo` is: a name no task could have (`acme/..`) is a 400, not an empty page. */
+  repo: RepoSchema.optional(),
 });
 export type ListQuery = z.output<typeof TaskListQuerySchema>;
 

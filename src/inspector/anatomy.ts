@@ -5,12 +5,18 @@
  * stability, blob), and a link to its source at the pinned commit.
  */
 import { parseSections, type ParsedSection } from '../context/section-parse.ts';
+import { HIDDEN_CHARS, isHidden } from '../lib/hidden-chars.ts';
 import type { EntrySummary } from '../context/turn.ts';
 import type { RepositoryLinks } from './links.ts';
 import { sectionAnchor } from './window.ts';
 
 /** Longer section texts are cut for the page (the API serves them whole). */
 export const MAX_SECTION_CHARS = 200_000;
+/**
+ * What a hidden character costs against a bound, in characters: the page shows it as a marker of
+ * some 60 bytes of markup, so text made of them is cut sooner and a page stays bounded in bytes.
+ */
+export const MARKER_WEIGHT = 32;
 
 export interface SectionText {
   text: string;
@@ -49,11 +55,25 @@ export type SectionModel =
 
 export type Anatomy = { ok: true; sections: SectionModel[] } | { ok: false; text: SectionText };
 
-/** At most `max` characters of `text`, never ending inside a surrogate pair. */
+/**
+ * As much of `text` as `max` characters' worth of page, a hidden character counting as
+ * `MARKER_WEIGHT`; never ending inside a surrogate pair. `cut` counts the characters left out.
+ */
 export function bounded(text: string, max = MAX_SECTION_CHARS): SectionText {
-  if (text.length <= max) return { text, cut: 0 };
-  const end = /[\uDC00-\uDFFF]/.test(text.charAt(max)) ? max - 1 : max;
+  if (text.length <= max / MARKER_WEIGHT || (text.length <= max && !hasMarkers(text))) return { text, cut: 0 };
+  let weight = 0;
+  let end = 0;
+  for (const char of text) {
+    weight += isHidden(char) ? MARKER_WEIGHT : 1;
+    if (weight > max) break;
+    end += char.length;
+  }
   return { text: text.slice(0, end), cut: text.length - end };
+}
+
+function hasMarkers(text: string): boolean {
+  for (const match of text.matchAll(HIDDEN_CHARS)) if (match[0] !== '\n' && match[0] !== '\t') return true;
+  return false;
 }
 
 const attribute = (section: ParsedSection, name: string): string | undefined => section.attributes.find(([key]) => key === name)?.[1];

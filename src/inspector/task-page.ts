@@ -3,6 +3,10 @@
  * Everything the task page shows, gathered before rendering: the header facts with their links,
  * each turn's anatomy and provider outcomes, and the transcript timeline. Pure: the route
  * fetches the inspection and the views only lay this out.
+ *
+ * Bounded whatever the task holds: turn 0 and the latest turns are shown in full (at most
+ * `TURNS_SHOWN`), the timeline one page at a time, and every text cut by what it costs the
+ * page (see `bounded`); what is left out is named, with where to read it whole.
  */
 import type { ProviderOutcome } from '../context/outcome.ts';
 import type { RuleVerdict } from '../context/rule-verdict.ts';
@@ -14,10 +18,13 @@ import { turnAnatomy, type Anatomy } from './anatomy.ts';
 import { checksModel, type ChecksModel } from './checks.ts';
 import { freshnessModel, type FreshnessModel } from './freshness.ts';
 import { repositoryLinks, safeHref, type RepositoryLinks } from './links.ts';
-import { timelineEntries, type TimelineEntry } from './timeline.ts';
+import { timelinePage, type TimelinePage } from './timeline.ts';
 import { providerBudgets, type BudgetRow } from './budgets.ts';
 import { contextWindow, requestItems, type WindowModel } from './window.ts';
 import { cachedShare, type TurnUsage } from '../tasks/turn-usage.ts';
+
+/** Turns whose sections a page shows in full: turn 0 and the latest ones. */
+export const TURNS_SHOWN = 20;
 
 export interface Linked {
   text: string;
@@ -95,8 +102,11 @@ export interface UsageModel extends TurnUsage {
 
 export interface TaskPageModel {
   header: TaskHeader;
+  /** In order; turns between turn 0 and the latest ones are left out past `TURNS_SHOWN`. */
   turns: TurnModel[];
-  timeline: TimelineEntry[];
+  /** Turns left out of `turns`, first and last, when any were. */
+  turnsNotShown?: { first: number; last: number; count: number } | undefined;
+  timeline: TimelinePage;
   /** Present when the page was asked to read back what changed. */
   freshness?: FreshnessModel | undefined;
   /** Checks a host asked for before acting, newest first. */
@@ -106,6 +116,8 @@ export interface TaskPageModel {
 export interface PageContext {
   /** `GITHUB_API_URL`, for links to GitHub or GitHub Enterprise pages. */
   githubApiUrl: string;
+  /** Index of the first transcript item the timeline shows (`?from=`); 0 by default. */
+  timelineFrom?: number;
 }
 
 export function taskPageModel(inspection: Inspection, context: PageContext): TaskPageModel {
@@ -116,10 +128,14 @@ export function taskPageModel(inspection: Inspection, context: PageContext): Tas
   const system = inspection.turns.find((turn) => turn.turn === 0)?.system ?? [];
   const window = (turn: InspectedTurn) => contextWindow({ turn, system, items: requestItems(inspection.transcript, turn.turn, turn.hostItemId), hostTurns });
   const begun = Math.max(-1, ...inspection.turns.map((turn) => turn.turn));
+  const shown = inspection.turns.length <= TURNS_SHOWN ? inspection.turns : [...inspection.turns.slice(0, 1), ...inspection.turns.slice(-(TURNS_SHOWN - 1))];
+  const left = inspection.turns.filter((turn) => !shown.includes(turn));
   return {
     header: header(inspection, links),
-    turns: inspection.turns.map((turn) => turnModel(turn, contents, links, window(turn))),
-    timeline: timelineEntries(inspection.transcript, hostTurns, begun),
+    turns: shown.map((turn) => turnModel(turn, contents, links, window(turn))),
+    turnsNotShown: left.length > 0 ? { first: left[0]?.turn ?? 0, last: left[left.length - 1]?.turn ?? 0, count: left.length } : undefined,
+    // An item whose turn is not shown in full gets its preview in the timeline instead.
+    timeline: timelinePage(inspection.transcript, hostTurns, new Set(shown.map((turn) => turn.turn)), begun, context.timelineFrom),
     freshness: inspection.freshness ? freshnessModel(inspection.freshness, links) : undefined,
     checks: checksModel(task.checks),
   };

@@ -4,6 +4,11 @@
  * a statement, what supports it (required: knowledge without provenance is refused), the paths
  * it applies to, and a review date no earlier than today and at most a year ahead (default 90
  * days). Schemas that check dates are made for one `today`, so the rule and the clock meet here.
+ *
+ * Every edge schema ends in the schema the scope object checks what it is asked to keep with
+ * (`KnowledgeDraftSchema`, `KnowledgeChangeSchema`), so a body the edge accepts is one the object
+ * accepts: a disagreement between the two is a 400 here, never a 500 inside the object. `paths:
+ * []` means what it means in an edit: no paths, the whole repository.
  */
 import * as z from 'zod';
 import { KNOWLEDGE_KINDS, KnowledgeSchema, MAX_STATEMENT_CHARS } from '../context/knowledge.ts';
@@ -73,15 +78,40 @@ function reviewBy(today: string) {
 
 const EDITABLE = ['statement', 'paths', 'source', 'reviewBy'] as const;
 
+/** What the store is asked to keep: the parsed input plus who wrote it. The store assigns id, dates and version. */
+export const KnowledgeDraftSchema = KnowledgeSchema.pick({ kind: true, statement: true, paths: true, source: true, author: true, reviewBy: true });
+export type KnowledgeDraft = z.infer<typeof KnowledgeDraftSchema>;
+
+const EditChangeSchema = z.strictObject({
+  kind: z.literal('edit'),
+  author: z.string().min(1).max(200),
+  reviewBy: z.iso.date(),
+  statement: Statement.optional(),
+  /** `[]` clears the paths. */
+  paths: z.array(z.string().min(1)).optional(),
+  source: KnowledgeSchema.shape.source.optional(),
+});
+const RetireChangeSchema = z.strictObject({ kind: z.literal('retire'), author: z.string().min(1).max(200), reason: z.string().min(1).max(1_000) });
+
+/** A change that makes a new version. `paths: []` clears the paths. */
+export const KnowledgeChangeSchema = z.discriminatedUnion('kind', [EditChangeSchema, RetireChangeSchema]);
+export type KnowledgeChange = z.infer<typeof KnowledgeChangeSchema>;
+
+/** A new object has paths or none: `[]` is none, as an edit's `[]` clears them. */
+const withoutEmptyPaths = <T extends { paths?: string[] | undefined }>({ paths, ...rest }: T) => (paths && paths.length > 0 ? { ...rest, paths } : rest);
+
 export function createKnowledgeSchema(today: string) {
-  return z.strictObject({
-    repo: RepoSchema,
-    kind: z.enum(KNOWLEDGE_KINDS),
-    statement: Statement,
-    source: SourceInputSchema,
-    paths: Paths.optional(),
-    reviewBy: reviewBy(today),
-  });
+  return z
+    .strictObject({
+      repo: RepoSchema,
+      kind: z.enum(KNOWLEDGE_KINDS),
+      statement: Statement,
+      source: SourceInputSchema,
+      paths: Paths.optional(),
+      reviewBy: reviewBy(today),
+    })
+    .transform(withoutEmptyPaths)
+    .pipe(KnowledgeDraftSchema.omit({ author: true }).extend({ repo: z.string() }));
 }
 
 /** A new version: the fields given replace the old ones; a new review date is set (default 90 days), since an edit is a review. */
@@ -91,34 +121,20 @@ export function editKnowledgeSchema(today: string) {
   return z
     .unknown()
     .refine((body) => typeof body !== 'object' || body === null || EDITABLE.some((field) => field in body), { message: `name at least one of ${EDITABLE.join(', ')}` })
-    .pipe(fields);
+    .pipe(fields)
+    .pipe(EditChangeSchema.omit({ kind: true, author: true }));
 }
 
-export const RetireSchema = z.strictObject({ reason: z.string().trim().min(1, 'must not be empty').max(1_000) });
+export const RetireSchema = z.strictObject({ reason: z.string().trim().min(1, 'must not be empty').max(1_000) }).pipe(RetireChangeSchema.omit({ kind: true, author: true }));
 
 export function taskKnowledgeSchema(today: string) {
-  return z.strictObject({
-    statement: Statement,
-    kind: z.enum(KNOWLEDGE_KINDS).default('task-summary'),
-    paths: Paths.optional(),
-    reviewBy: reviewBy(today),
-  });
+  return z
+    .strictObject({
+      statement: Statement,
+      kind: z.enum(KNOWLEDGE_KINDS).default('task-summary'),
+      paths: Paths.optional(),
+      reviewBy: reviewBy(today),
+    })
+    .transform(withoutEmptyPaths)
+    .pipe(KnowledgeDraftSchema.omit({ author: true, source: true }));
 }
-
-/** What the store is asked to keep: the parsed input plus who wrote it. The store assigns id, dates and version. */
-export const KnowledgeDraftSchema = KnowledgeSchema.pick({ kind: true, statement: true, paths: true, source: true, author: true, reviewBy: true });
-export type KnowledgeDraft = z.infer<typeof KnowledgeDraftSchema>;
-
-/** A change that makes a new version. `paths: []` clears the paths. */
-export const KnowledgeChangeSchema = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('edit'),
-    author: z.string().min(1).max(200),
-    reviewBy: z.iso.date(),
-    statement: Statement.optional(),
-    paths: z.array(z.string().min(1)).optional(),
-    source: KnowledgeSchema.shape.source.optional(),
-  }),
-  z.strictObject({ kind: z.literal('retire'), author: z.string().min(1).max(200), reason: z.string().min(1).max(1_000) }),
-]);
-export type KnowledgeChange = z.infer<typeof KnowledgeChangeSchema>;

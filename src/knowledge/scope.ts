@@ -1,14 +1,15 @@
 /**
  * @module knowledge/scope
- * The knowledge scope of a tenant and a repository as a caller named it; a repository that names
- * no scope (a git URL that does not parse) is a reason, for the caller to report as bad input.
+ * The knowledge scope of a tenant and a repository as a caller named it: one scope per tenant
+ * and repository identity (see `tasks/repository-identity`). A name that is no repository this
+ * deployment accepts names no scope: a reason, for the caller to report as bad input (`repo`).
  */
-import { canonicalRepository } from './repository.ts';
+import { repositoryIdentity, type RepositoryPolicy } from '../tasks/repository-identity.ts';
 import type { KnowledgeScopeName } from './results.ts';
 
 export type ScopeLookup = { ok: true; scope: KnowledgeScopeName } | { ok: false; reason: string };
 
-export function knowledgeScope(tenant: string, repo: string, githubApiUrl: string): ScopeLookup {
-  const canonical = canonicalRepository(repo, githubApiUrl);
-  return canonical.ok ? { ok: true, scope: { tenant, repository: canonical.repository } } : canonical;
+export function knowledgeScope(tenant: string, repo: string, policy: RepositoryPolicy): ScopeLookup {
+  const named = repositoryIdentity(repo, policy);
+  return named.ok ? { ok: true, scope: { tenant, repository: named.identity } } : named;
 }

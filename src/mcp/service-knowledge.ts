@@ -10,6 +10,7 @@ import type { ListFilter } from '../knowledge/results.ts';
 import { DUE_WITHIN_DAYS } from '../knowledge/review.ts';
 import { knowledgeScope } from '../knowledge/scope.ts';
 import { addDays, utcDate } from '../lib/utc-date.ts';
+import { repositoryPolicy } from '../tasks/repository-identity.ts';
 import { knowledgeAnswer, recallAnswer } from './answers.ts';
 import { refusal, type GroundworkBackend } from './backend.ts';
 import type { ServiceContext } from './service-tasks.ts';
@@ -23,14 +24,14 @@ export function serviceKnowledgeTools(ctx: ServiceContext): KnowledgeTools {
   return {
     today,
     async remember({ repo, ...draft }) {
-      const found = knowledgeScope(ctx.tenant, repo, config.GITHUB_API_URL);
+      const found = knowledgeScope(ctx.tenant, repo, repositoryPolicy(config));
       if (!found.ok) return refusal(`repo: ${found.reason}`);
       const result = await knowledge().create(found.scope, { ...draft, author: ctx.tenant });
       if (result.status !== 'ok') return refusal(result.status === 'conflict' ? result.message : `no knowledge scope for ${repo}`);
       return knowledgeAnswer('recorded', result.knowledge);
     },
     async recall(args) {
-      const found = knowledgeScope(ctx.tenant, args.repo, config.GITHUB_API_URL);
+      const found = knowledgeScope(ctx.tenant, args.repo, repositoryPolicy(config));
       if (!found.ok) return refusal(`repo: ${found.reason}`);
       const status = args.status ?? 'all';
       const after = args.cursor === undefined ? undefined : decodeCursor(status, args.cursor);

@@ -45,9 +45,11 @@ export type CheckBeforeArgs = z.output<typeof CheckBeforeSchema>;
 export const ReadSkillSchema = z.strictObject({ taskId: TaskIdSchema, name: SkillNameSchema });
 export type ReadSkillArgs = z.output<typeof ReadSkillSchema>;
 
-/** `POST /knowledge`, with `kind` defaulting to a fact: what a model records most. */
+/** `POST /knowledge`'s fields and checks, with `kind` defaulting to a fact (what a model records most). */
 export function rememberSchema(today: string) {
-  return createKnowledgeSchema(today).extend({ kind: z.enum(KNOWLEDGE_KINDS).default('fact') });
+  const fields = createKnowledgeSchema(today).in.in;
+  // As REST: `paths: []` on a new object is no paths.
+  return fields.extend({ kind: z.enum(KNOWLEDGE_KINDS).default('fact') }).transform(({ paths, ...rest }) => (paths && paths.length > 0 ? { ...rest, paths } : rest));
 }
 export type RememberArgs = z.output<ReturnType<typeof rememberSchema>>;
 
@@ -55,7 +57,7 @@ export type RememberArgs = z.output<ReturnType<typeof rememberSchema>>;
 export const RecallSchema = ListQuerySchema;
 export type RecallArgs = z.output<typeof RecallSchema>;
 
-export const RetireKnowledgeSchema = RetireSchema.extend({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }) });
+export const RetireKnowledgeSchema = z.strictObject({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }), ...RetireSchema.in.shape });
 export type RetireKnowledgeArgs = z.output<typeof RetireKnowledgeSchema>;
 
 /** `POST /tasks/:id/mailbox` with the task named in the arguments. */

@@ -163,8 +163,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'post', path: '/tasks/:id/knowledge', tag: 'knowledge', summary: 'Record what a task learned', auth: 'bearer', params: TaskIdParams, body: taskKnowledgeSchema(DESCRIBED_ON),
-    description: 'Sourced to the task at its commit, in the task\u2019s repository\u2019s scope. `reviewBy` is today at the earliest and at most a year ahead.',
-    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+    description: 'Sourced to the task at its commit, in the task\u2019s repository\u2019s scope. `reviewBy` is today at the earliest and at most a year ahead. A tenant reading the task through a grant is refused (403): grants are for reading.',
+    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
   },
   {
     method: 'post', path: '/knowledge', tag: 'knowledge', summary: 'Record knowledge', auth: 'bearer', body: createKnowledgeSchema(DESCRIBED_ON),

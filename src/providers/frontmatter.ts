@@ -3,13 +3,15 @@
  * Splits a Markdown file (a SKILL.md, a rule file) into its YAML frontmatter and body, and parses
  * the frontmatter with the `yaml` package. Failures are values with a reason a person can act on.
  *
- * Scalars are read with YAML's failsafe schema, so every value is the text that was written:
+ * Read as YAML 1.2 whatever a `%YAML` directive says (see `lib/yaml-1.2`; `warnings` says so), and
+ * scalars with YAML's failsafe schema, so every value is the text that was written:
  * `name: 2024` is the name "2024" and `version: 1.0` is "1.0", as the reference validator's
  * strictyaml reads them. The YAML features strictyaml refuses (flow collections, anchors and
  * aliases, explicit tags) are parsed anyway and reported, so a skill that other tools reject
  * still gets indexed here with a warning instead of vanishing.
  */
-import { isAlias, isCollection, isNode, LineCounter, parseDocument, visit } from 'yaml';
+import { isAlias, isCollection, isNode, LineCounter, visit } from 'yaml';
+import { parseYaml12 } from '../lib/yaml-1.2.ts';
 
 export type SplitFrontmatter =
   | { kind: 'none' }
@@ -31,9 +33,10 @@ export function splitFrontmatter(text: string): SplitFrontmatter {
 
 /**
  * `data` is whatever the YAML held (strings, arrays, plain objects, or null when empty); its
- * shape is checked by `validate.ts`. `strict` names each construct strictyaml would refuse.
+ * shape is checked by `validate.ts`. `strict` names each construct strictyaml would refuse;
+ * `warnings`, what the text asked for and did not get (a `%YAML 1.1` directive).
  */
-export type ParsedFrontmatter = { ok: true; data: unknown; strict: string[] } | { ok: false; reason: string };
+export type ParsedFrontmatter = { ok: true; data: unknown; strict: string[]; warnings: string[] } | { ok: false; reason: string };
 
 /** Anchors can multiply a small file into a huge value; real frontmatter needs few of them. */
 const MAX_ALIASES = 50;
@@ -42,7 +45,7 @@ const MAX_STRICT_REPORTS = 5;
 
 export function parseFrontmatter(yaml: string): ParsedFrontmatter {
   const lines = new LineCounter();
-  const doc = parseDocument(yaml, { uniqueKeys: true, prettyErrors: true, schema: 'failsafe', lineCounter: lines });
+  const { doc, warnings } = parseYaml12(yaml, { schema: 'failsafe', lineCounter: lines });
   const [error] = doc.errors;
   if (error) {
     const message = error.message.split(' at line ')[0] ?? error.code;
@@ -70,5 +73,5 @@ export function parseFrontmatter(yaml: string): ParsedFrontmatter {
     }
     return undefined;
   });
-  return { ok: true, data, strict };
+  return { ok: true, data, strict, warnings };
 }

@@ -8,6 +8,7 @@ import { Hono } from 'hono';
 import { getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { grantedWriteRefused } from '../http/grant-refusal.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { decodeCursor, encodeCursor } from '../knowledge/cursor.ts';
 import { createKnowledgeSchema, editKnowledgeSchema, RetireSchema, taskKnowledgeSchema } from '../knowledge/input.ts';
@@ -16,6 +17,8 @@ import { DUE_WITHIN_DAYS } from '../knowledge/review.ts';
 import { knowledgeScope } from '../knowledge/scope.ts';
 import { addDays, utcDate } from '../lib/utc-date.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
+import { repositoryPolicy } from '../tasks/repository-identity.ts';
+import { RepoSchema } from '../tasks/task-request.ts';
 import { DescribeResultSchema } from '../tasks/task-results.ts';
 import type { RouteDeps } from './deps.ts';
 import { ListQuerySchema } from './knowledge-inputs.ts';
@@ -28,7 +31,7 @@ export function knowledgeRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
   const today = () => utcDate(deps.now());
   const scopeOf = (env: Env, tenant: string, repo: string) => {
-    const found = knowledgeScope(tenant, repo, getConfig(env).GITHUB_API_URL);
+    const found = knowledgeScope(tenant, repo, repositoryPolicy(getConfig(env)));
     if (!found.ok) throw new ApiError('bad_request', `repo: ${found.reason}`);
     return found.scope;
   };
@@ -83,13 +86,16 @@ export function knowledgeRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json(written(result, id));
   });
 
-  // A task records what it learned; its source is the task itself at the task's commit.
+  // A task records what it learned; its source is the task itself at the task's commit. Only the
+  // task's owner may: a tenant reading it through a grant gets a 403, like every other change.
   app.post('/tasks/:id/knowledge', async (c) => {
     const id = c.req.param('id');
     const tenant = c.get('tenant');
     const stub = taskStub(c.env, id);
     const task = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
     if (!task || task.status === 'not-found') throw new ApiError('not_found', `no task ${id}`);
+    // Recording what a task learned changes the owner's knowledge: a grant only reads.
+    if (task.request.tenant !== tenant) throw grantedWriteRefused(id, task.request.tenant, tenant);
     const body = await readJsonBody(c, taskKnowledgeSchema(today()));
     if (task.commit === null) throw new ApiError('conflict', `task ${id} has no pinned commit yet (it is ${task.status}); record knowledge once it is ready`);
     const draft = { ...body, source: { uri: `groundwork:task/${id}`, revision: task.commit }, author: tenant };

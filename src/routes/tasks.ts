@@ -9,6 +9,7 @@ import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getAgents, getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { grantedWriteRefused } from '../http/grant-refusal.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { listViewUrl } from '../tasks/list-link.ts';
@@ -47,7 +48,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const tenant = c.get('tenant');
     if (readableTenants(getConfig(c.env).TENANT_GRANTS, tenant).length > 1) {
       const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(tenant));
-      if (task.status !== 'not-found') return new ApiError('forbidden', `task ${id} belongs to ${task.request.tenant}; ${tenant} may read it through a grant but not change it`);
+      if (task.status !== 'not-found') return grantedWriteRefused(id, task.request.tenant, tenant);
     }
     return notFound(id);
   };

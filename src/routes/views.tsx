@@ -92,15 +92,19 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
     }
     const check = c.req.query('freshness');
     if (check !== undefined && check !== '1') return errorPage(c, 400, 'Bad query', `freshness: use freshness=1 to check what changed since the pinned commit (got ${JSON.stringify(check.slice(0, 40))}).`);
+    const from = c.req.query('from');
+    if (from !== undefined && !/^(?:0|[1-9]\d{0,6})$/.test(from)) return errorPage(c, 400, 'Bad query', `from: the index of the first transcript item to show, a whole number (got ${JSON.stringify(from.slice(0, 40))}).`);
     const stub = taskStub(c.env, id);
     const result = stub ? InspectResultSchema.parse(await stub.inspect(access, { freshness: check === '1' })) : { status: 'not-found' as const };
     if (result.status === 'forbidden') return linkRefused(c, { ok: false, reason: result.reason, ...(result.expiredAt ? { expiredAt: new Date(result.expiredAt) } : {}) });
     if (result.status === 'not-found') return errorPage(c, 404, 'No such task', `There is no task ${id.slice(0, 64)} that you may see. Tasks are deleted when their retention ends.`);
-    const model = taskPageModel(result.inspection, { githubApiUrl: config.GITHUB_API_URL });
+    const model = taskPageModel(result.inspection, { githubApiUrl: config.GITHUB_API_URL, timelineFrom: Number(from ?? 0) });
     const listLink = 'tenant' in access ? '/view' : undefined;
-    // Same path, same link: the read-back is one more query parameter, outside the signature.
-    const freshnessHref = `?${new URLSearchParams({ ...('link' in access ? access.link : {}), freshness: '1' }).toString()}`;
-    return page(c, <TaskPage model={model} nonce={nonce(c)} listHref={listLink} freshnessHref={freshnessHref} />);
+    // Same path, same link: the read-back and the timeline's page are query parameters outside the signature.
+    const linked = 'link' in access ? access.link : {};
+    const freshnessHref = `?${new URLSearchParams({ ...linked, freshness: '1' }).toString()}`;
+    const timelineHref = (start: number) => `?${new URLSearchParams({ ...linked, from: String(start) }).toString()}#timeline`;
+    return page(c, <TaskPage model={model} nonce={nonce(c)} links={{ listHref: listLink, freshnessHref, timelineHref }} />);
   });
 
   app.get('/view', async (c) => {

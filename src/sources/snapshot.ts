@@ -131,4 +131,11 @@ export interface RepositorySource {
   readonly repository: string;
   resolve(ref: string, options?: { signal?: AbortSignal; plan?: ReadPlan }): Promise<ResolveResult>;
   snapshot(commit: CommitSha, options?: SnapshotOptions): Snapshot;
+  /**
+   * The first failure of the repository itself that any read met so far (an object a commit
+   * needs is missing, a pack is truncated), when the source can tell it from a failure of one
+   * read; undefined when none was met. A host reports it as the repository being unreadable, not
+   * as one provider's failure. Local sources tell; others leave it out.
+   */
+  unreadable?(): string | undefined;
 }

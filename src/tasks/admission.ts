@@ -8,17 +8,15 @@
 import type { Config } from '../env.ts';
 import type { SettingsLayer } from '../context/settings/layer.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
-import { gitHostAllowed, isGitUrl, isLocalRepo } from './task-request.ts';
+import { repositoryIdentity, repositoryPolicy } from './repository-identity.ts';
+import { isGitUrl, isLocalRepo } from './task-request.ts';
 
 export type AdmissionProblem = { code: 'bad_request' | 'not_configured'; message: string };
 
 export function admissionProblem(config: Config, body: { repo: string; providers?: SettingsLayer | undefined }): AdmissionProblem | undefined {
-  if (isGitUrl(body.repo) && !gitHostAllowed(body.repo, config.GIT_ALLOWED_HOSTS)) {
-    return { code: 'bad_request', message: `repo: ${new URL(body.repo).hostname} is not an allowed git host on this deployment` };
-  }
-  if (isLocalRepo(body.repo) && config.LOCAL_REPOSITORIES[body.repo] === undefined) {
-    return { code: 'bad_request', message: 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them' };
-  }
+  // The deployment's rules for names (git hosts, served local repositories), as every route that takes a repository applies them.
+  const named = repositoryIdentity(body.repo, repositoryPolicy(config));
+  if (!named.ok) return { code: 'bad_request', message: `repo: ${named.reason}` };
   // owner/name is read with the host token; without one the task could only fail later.
   if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
     return { code: 'not_configured', message: 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead' };

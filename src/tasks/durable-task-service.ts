@@ -23,7 +23,8 @@ export function durableTaskService(env: Env, agents: AgentCatalog = getAgents())
       const agent = taskAgent(agents, request);
       if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
       const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
-      return env.TASKS.get(id).create(request, agent.agent);
+      // A keyed create is a trigger's delivery: its sender waits for the answer, the index need not.
+      return env.TASKS.get(id).create(request, agent.agent, { indexReport: options?.idempotencyKey ? 'with-assembly' : 'now' });
     },
     async amend(taskId, tenant, post) {
       const stub = taskStub(env, taskId);

@@ -52,7 +52,15 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
     if (served === undefined) throw new PermanentAssemblyError(`${request.repo} is not served by this instance (LOCAL_REPOSITORIES)`);
     // Named by its path, as `groundwork context` names it, so labels and cache keys survive a new port.
     const cache = deps.cache ? scopeStore(deps.cache, `local:${await sha256Hex(request.repo)}`) : undefined;
-    const source = createRemoteGitSource(served, { identity: request.repo, fetch: deps.fetch, maxFetchBytes: config.GIT_MAX_FETCH_BYTES, capSetting: 'GIT_MAX_FETCH_BYTES', ...(cache ? { cache: { store: cache } } : {}) });
+    const source = createRemoteGitSource(served, {
+      identity: request.repo,
+      fetch: deps.fetch,
+      maxFetchBytes: config.GIT_MAX_FETCH_BYTES,
+      capSetting: 'GIT_MAX_FETCH_BYTES',
+      // Served from this machine's disk: a fetch that failed will fail again, so the task fails at once.
+      failuresArePermanent: true,
+      ...(cache ? { cache: { store: cache } } : {}),
+    });
     return { source, ...(cache ? { cache } : {}) };
   }
   if (isGitUrl(request.repo)) {

@@ -12,7 +12,16 @@ import { TaskHeaderSection } from './task-header.tsx';
 import { Timeline } from './timeline.tsx';
 import { TurnSection } from './turn-section.tsx';
 
-export function TaskPage({ model, nonce, listHref, freshnessHref }: { model: TaskPageModel; nonce: string; listHref?: string | undefined; freshnessHref: string }): Child {
+export interface TaskPageLinks {
+  listHref?: string | undefined;
+  freshnessHref: string;
+  /** The page with the timeline starting at item `from`, same access. */
+  timelineHref: (from: number) => string;
+}
+
+export function TaskPage({ model, nonce, links }: { model: TaskPageModel; nonce: string; links: TaskPageLinks }): Child {
+  const { listHref, freshnessHref } = links;
+  const notShown = model.turnsNotShown;
   return (
     <Layout title={`Task ${model.header.id.slice(0, 12)} · Groundwork inspector`} nonce={nonce}>
       <nav class="crumbs" aria-label="Breadcrumb">
@@ -27,9 +36,18 @@ export function TaskPage({ model, nonce, listHref, freshnessHref }: { model: Tas
           <p class="muted">No turn has been assembled yet. Reload this page once the task is ready.</p>
         </section>
       ) : (
-        model.turns.map((turn) => <TurnSection turn={turn} />)
+        model.turns.map((turn) => (
+          <>
+            {notShown && turn.turn === notShown.last + 1 ? (
+              <p class="cut">
+                Turns {notShown.first}–{notShown.last} ({notShown.count.toLocaleString('en-US')}) are not shown on this page; GET /tasks/:id/turns/:n answers each, and their items are in the timeline.
+              </p>
+            ) : null}
+            <TurnSection turn={turn} />
+          </>
+        ))
       )}
-      <Timeline entries={model.timeline} />
+      <Timeline page={model.timeline} pageHref={links.timelineHref} />
     </Layout>
   );
 }

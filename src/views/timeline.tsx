@@ -1,18 +1,40 @@
 /**
  * @module views/timeline
- * The transcript in order: each item's id, type, role and turn, the host's items marked, and a
- * bounded preview; the task and context items point to the turn whose anatomy shows them.
+ * The transcript in order, one page at a time: each item's id, type, role and turn, the host's
+ * items marked, and a bounded preview; the task and context items point to the turn whose
+ * anatomy shows them. Links lead to the pages before and after.
  */
 import type { Child } from 'hono/jsx';
-import type { TimelineEntry } from '../inspector/timeline.ts';
-import { Body, Visible } from './text.tsx';
+import type { TimelinePage } from '../inspector/timeline.ts';
+import { Body, count, Visible } from './text.tsx';
 
-export function Timeline({ entries }: { entries: TimelineEntry[] }): Child {
+/** `pageHref(from)`: the link to the page of the timeline starting at item `from`. */
+export function Timeline({ page, pageHref }: { page: TimelinePage; pageHref: (from: number) => string }): Child {
+  const { entries } = page;
+  const paged = page.total > entries.length;
+  const pager = paged ? (
+    <p class="pager">
+      Items {count(page.from + 1)}–{count(page.from + entries.length)} of {count(page.total)}
+      {page.previous !== undefined ? (
+        <>
+          {' · '}
+          <a href={pageHref(0)}>first</a> · <a href={`${pageHref(page.previous)}`}>earlier</a>
+        </>
+      ) : null}
+      {page.next !== undefined ? (
+        <>
+          {' · '}
+          <a href={pageHref(page.next)}>later</a> · <a href={pageHref(page.last)}>last</a>
+        </>
+      ) : null}
+    </p>
+  ) : null;
   return (
     <section aria-labelledby="timeline">
       <h2 id="timeline">Transcript timeline</h2>
       {entries.length === 0 ? <p class="muted">Nothing in the transcript yet.</p> : null}
-      <ol class="timeline">
+      {pager}
+      <ol class="timeline" start={page.from + 1}>
         {entries.map((entry) => (
           <li>
             <details>
@@ -42,6 +64,7 @@ export function Timeline({ entries }: { entries: TimelineEntry[] }): Child {
           </li>
         ))}
       </ol>
+      {pager}
     </section>
   );
 }

@@ -6,10 +6,9 @@
  * order mark, …) become visible markers. Zero-width joiners stay: emoji and scripts need them.
  */
 
-export type VisiblePart = { text: string } | { marker: string; title: string };
+import { HIDDEN_CHARS } from '../lib/hidden-chars.ts';
 
-/** Every character to show as a marker; ZWNJ and ZWJ are kept as they are. */
-const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+export type VisiblePart = { text: string } | { marker: string; title: string };
 
 function marker(char: string): string {
   const code = char.codePointAt(0) ?? 0;
@@ -26,7 +25,7 @@ function marker(char: string): string {
 export function visibleParts(text: string): VisiblePart[] {
   const parts: VisiblePart[] = [];
   let from = 0;
-  for (const match of text.matchAll(HIDDEN)) {
+  for (const match of text.matchAll(HIDDEN_CHARS)) {
     const char = match[0];
     if (char === '\n' || char === '\t') continue;
     if (match.index > from) parts.push({ text: text.slice(from, match.index) });

@@ -78,6 +78,42 @@ describe('a hostile .groundwork.yml changes nothing it must not', () => {
   });
 });
 
+describe('.groundwork.yml is YAML 1.2 whatever it says', () => {
+  const DIRECTIVE = 'its %YAML 1.1 directive was not followed: read as YAML 1.2, where on, off, yes and no are text';
+
+  // Under YAML 1.1 each of these is false and would turn rules off.
+  it.each(['off', 'no', 'Off', 'NO', 'n'])('reads enabled: %s under a YAML 1.1 directive as text, so the file is refused and rules run', async (word) => {
+    const baseline = await assembleAt(REPO);
+    const { turn } = await assembleAt({ ...REPO, '.groundwork.yml': `%YAML 1.1\n---\nproviders:\n  rules: { enabled: ${word} }\n` });
+    expect(layerOf(turn, 'repository')).toMatchObject({ status: 'ignored' });
+    expect(turn.settings?.warnings).toEqual([`.groundwork.yml ignored: providers.rules.enabled: can only be false: the agent configuration decides which providers run; ${DIRECTIVE}; the other settings apply`]);
+    expect(outcomeOf(turn, 'rules')).toMatchObject({ outcome: 'included' });
+    expect(turn.digest).toBe(baseline.turn.digest);
+  });
+
+  it('reads on and yes as text too, without the directive as with it', async () => {
+    for (const text of ['providers:\n  rules: { enabled: yes }\n', '%YAML 1.1\n---\nproviders:\n  rules: { enabled: on }\n']) {
+      const { turn } = await assembleAt({ ...REPO, '.groundwork.yml': text });
+      expect(layerOf(turn, 'repository'), text).toMatchObject({ status: 'ignored' });
+      expect(turn.settings?.warnings[0], text).toContain('providers.rules.enabled: can only be false');
+    }
+  });
+
+  it('applies a valid file that carries the directive, and says the directive was not followed', async () => {
+    const { turn } = await assembleAt({ ...REPO, '.groundwork.yml': '%YAML 1.1\n---\nproviders:\n  rules: { enabled: false }\n' });
+    expect(layerOf(turn, 'repository')).toMatchObject({ status: 'applied' });
+    expect(outcomeOf(turn, 'rules')).toMatchObject({ outcome: 'disabled' });
+    expect(turn.settings?.warnings).toEqual([`.groundwork.yml: ${DIRECTIVE}`]);
+  });
+
+  it('does not merge keys with << under %YAML 1.1', async () => {
+    const { turn } = await assembleAt({ ...REPO, '.groundwork.yml': '%YAML 1.1\n---\nproviders:\n  rules:\n    <<: { enabled: false }\n' });
+    expect(layerOf(turn, 'repository')).toMatchObject({ status: 'ignored' });
+    expect(turn.settings?.warnings[0]).toContain('providers.rules.<<: unknown setting');
+    expect(outcomeOf(turn, 'rules')).toMatchObject({ outcome: 'included' });
+  });
+});
+
 describe('who reads .groundwork.yml', () => {
   const turnsOff = { ...REPO, '.groundwork.yml': 'providers:\n  rules: { enabled: false }\n' };
 

@@ -1,4 +1,7 @@
+import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { TaskStore } from '../../durable-objects/task-store.ts';
+import { MAX_TRANSCRIPT_BYTES } from '../../src/tasks/transcript.ts';
 import { TaskDescriptionSchema, TurnResultSchema } from '../../src/tasks/task-results.ts';
 import { api } from '../support/api.ts';
 import { githubFixture } from '../support/github-api-client.ts';
@@ -64,6 +67,28 @@ describe('pull request follow-ups through the Worker and the Task objects', () =
     const later = await deliver(pullRequestComment('@groundwork is the fix complete now?'), 'issue_comment');
     expect(later.body).toMatchObject({ taskId: next, mailboxItem: 'local:mailbox:1', duplicate: false });
     expect((await describeTask(review)).mailbox.count).toBe(2);
+  });
+
+  it('starts a task of its own for a comment on a review whose transcript is full, appending nothing there', async () => {
+    const event = pullRequestOpened();
+    event.pull_request.title = 'Follow-ups to a full transcript';
+    const opened = await deliver(event, 'pull_request');
+    const review = String(opened.body['taskId']);
+    await settledTask(review, tenant);
+    // The review's agent filled its transcript to 10 KB under the cap with its own items.
+    for (let i = 0; ; i++) {
+      const held = await runInDurableObject(taskStub(review), (_, state) => new TaskStore(state.storage.sql).transcript.bytes());
+      const room = MAX_TRANSCRIPT_BYTES - held - 10_000 - 100;
+      if (room <= 0) break;
+      const appended = await taskStub(review).append(tenant, [{ id: `big-${i}`, type: 'message', role: 'assistant', content: 'x'.repeat(Math.min(room, 999_000)) }]);
+      expect(appended.status).toBe('ok');
+    }
+    const text = `@groundwork ${'and one more thing '.repeat(1_050)}`.trim();
+    const comment = await deliver(pullRequestComment(text), 'issue_comment');
+    expect(comment.status).toBe(202);
+    expect(comment.body['taskId']).not.toBe(review);
+    expect(comment.body).not.toHaveProperty('mailboxItem');
+    expect((await describeTask(review)).mailbox.count).toBe(0);
   });
 
   it("keeps another tenant out of a pull request task's mailbox", async () => {

@@ -64,7 +64,7 @@ describe('links from where a task was started', () => {
 });
 
 describe('tenant grants (TENANT_GRANTS)', () => {
-  it('let a granted API tenant list and read a webhook task, but not change it', async () => {
+  it('let a granted API tenant list and read a webhook task, but not change it (turns, transcript, mailbox, usage, knowledge), and ask for a check', async () => {
     const taskId = await pullRequestTask();
     const listed = await api('GET', '/tasks?origin=github', { tenant: 'acme' });
     expect(listed.status).toBe(200);
@@ -89,6 +89,20 @@ describe('tenant grants (TENANT_GRANTS)', () => {
     expect(turn.json.error).toMatchObject({ code: 'forbidden', message: expect.stringContaining('may read it through a grant but not change it') });
     const appended = await api('POST', `/tasks/${taskId}/transcript`, { tenant: 'acme', body: { items: [{ type: 'message', id: 'm1', role: 'assistant', content: 'hi' }] } });
     expect(appended.status).toBe(403);
+    // Usage is what the owner's model answered: a change to the task's record.
+    const usage = await api('POST', `/tasks/${taskId}/turns/0/usage`, { tenant: 'acme', body: { format: 'anthropic', usage: { input_tokens: 1, output_tokens: 1 } } });
+    expect(usage.status).toBe(403);
+    expect(usage.json.error).toMatchObject({ code: 'forbidden' });
+    // A check is a read of the world (recorded, but it changes nothing the task holds): granted tenants may ask (issue 26).
+    const checked = await api('POST', `/tasks/${taskId}/checks`, { tenant: 'acme', body: { action: 'apply-knowledge' } });
+    expect(checked.status, JSON.stringify(checked.json)).toBe(200);
+    // Knowledge recorded from the task is a change too: a grant reads, and writes nothing anywhere.
+    const statement = `Learned through a grant ${crypto.randomUUID()}`;
+    const learned = await api('POST', `/tasks/${taskId}/knowledge`, { tenant: 'acme', body: { statement } });
+    expect(learned.status).toBe(403);
+    expect(learned.json.error).toMatchObject({ code: 'forbidden', message: `task ${taskId} belongs to ${installation}; api:acme may read it through a grant but not change it` });
+    const kept = await api('GET', `/knowledge?repo=${fx.owner}/${fx.repo}&limit=200`, { tenant: 'acme' });
+    expect(JSON.stringify(kept.json)).not.toContain(statement);
     expect(await settledTask(taskId, installation)).toMatchObject({ turns: [expect.objectContaining({ turn: 0 })] });
   });
 

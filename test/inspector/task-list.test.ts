@@ -93,6 +93,8 @@ describe('GET /tasks', () => {
       ['?colour=red', 'colour'],
       ['?status=ready&status=failed', 'status'],
       ['?repo=a%20b', 'repo'],
+      ['?repo=acme/..', 'repo'],
+      ['?repo=acme/x.git', 'repo'],
     ];
     for (const [query, field] of cases) {
       const res = await api('GET', `/tasks${query}`);

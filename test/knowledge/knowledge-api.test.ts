@@ -84,9 +84,31 @@ describe('POST /knowledge', () => {
     expect(new Set([a, b, c].map((k) => k.id.slice(0, 66))).size).toBe(1);
     expect((await listAll('acme/gadgets')).map((k) => k.id).sort()).toEqual([a.id, b.id, c.id].sort());
 
-    const git = await remember({ repo: 'https://git.example.test/team/app.git', statement: 'On another host.' });
-    expect(git.repository).toBe('https://git.example.test/team/app');
-    expect((await listAll('https://u:p@git.example.test/team/app/')).map((k) => k.id)).toEqual([git.id]);
+    // Another git host this deployment allows (GIT_ALLOWED_HOSTS is loopback in these tests).
+    const git = await remember({ repo: 'http://127.0.0.1:9/team/app.git', statement: 'On another host.' });
+    expect(git.repository).toBe('http://127.0.0.1:9/team/app');
+    expect((await listAll('http://u:p@127.0.0.1:9/team/app/')).map((k) => k.id)).toEqual([git.id]);
+  });
+
+  it('keeps every local repository in a scope of its own, and refuses names a task would refuse, naming repo', async () => {
+    const one = await remember({ repo: 'file:///srv/checkouts/one', statement: 'Only about checkout one.' });
+    const two = await remember({ repo: 'file:///srv/checkouts/two', statement: 'Only about checkout two.' });
+    expect([one.repository, two.repository]).toEqual(['file:///srv/checkouts/one', 'file:///srv/checkouts/two']);
+    expect(one.id.slice(0, 66)).not.toBe(two.id.slice(0, 66));
+    expect((await listAll('file:///srv/checkouts/one')).map((k) => k.id)).toEqual([one.id]);
+    expect((await listAll('file:///srv/checkouts/two')).map((k) => k.id)).toEqual([two.id]);
+    for (const [repo, message] of [
+      ['file:///srv/checkouts/three', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them'],
+      ['acme/..', "repo: name must be a GitHub repository name, not '..'"],
+      ['acme/widgets.git', 'repo: name must not end in .git (GitHub gives no repository such a name)'],
+      ['https://evil.test/team/app.git', 'repo: evil.test is not an allowed git host on this deployment'],
+    ] as const) {
+      const body = { repo, kind: 'fact', statement: 'Refused.', source: { uri: 'https://x.test/' } };
+      for (const res of [await api('POST', '/knowledge', { body }), await api('GET', `/knowledge?${new URLSearchParams({ repo })}`)]) {
+        expect(res.status, repo).toBe(400);
+        expect(res.json.error, repo).toMatchObject({ code: 'bad_request', message });
+      }
+    }
   });
 });
 

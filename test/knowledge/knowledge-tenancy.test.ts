@@ -3,7 +3,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import type { KnowledgeScope } from '../../durable-objects/knowledge.ts';
 import { getConfig } from '../../src/env.ts';
 import { scopeObjectName } from '../../src/knowledge/durable-knowledge-service.ts';
-import { canonicalRepository } from '../../src/knowledge/repository.ts';
+import { repositoryIdentity, repositoryPolicy } from '../../src/tasks/repository-identity.ts';
 import { describe, expect, inject, it } from 'vitest';
 import { api, settled, waitForTask } from '../support/api.ts';
 import { listAll, remember } from './support.ts';
@@ -65,9 +65,9 @@ describe('tenancy', () => {
     expect(await tablesOf(env.KNOWLEDGE.get(unwritten))).toEqual([]);
     // Listing a repository nobody wrote about is empty and creates no tables either.
     expect(await listAll('acme/never-written')).toEqual([]);
-    const canonical = canonicalRepository('acme/never-written', getConfig(env).GITHUB_API_URL);
+    const canonical = repositoryIdentity('acme/never-written', repositoryPolicy(getConfig(env)));
     if (!canonical.ok) throw new Error(canonical.reason);
-    expect(await tablesOf(env.KNOWLEDGE.get(env.KNOWLEDGE.idFromName(scopeObjectName({ tenant: 'api:acme', repository: canonical.repository }))))).toEqual([]);
+    expect(await tablesOf(env.KNOWLEDGE.get(env.KNOWLEDGE.idFromName(scopeObjectName({ tenant: 'api:acme', repository: canonical.identity }))))).toEqual([]);
   });
 
   it('records what a task learned only for the task’s own tenant', async () => {

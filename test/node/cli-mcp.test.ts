@@ -198,8 +198,9 @@ describe('groundwork hook session-start', () => {
     for (const [argv, input, notice] of cases) {
       const run = await runBuilt(argv, input);
       expect(run.code, `${argv.join(' ')} ${input}`).toBe(0);
-      expect(run.stdout.trim().split('\n')).toHaveLength(1);
       const output = JSON.parse(run.stdout) as { systemMessage: string };
+      expect(Object.keys(output)).toEqual(['systemMessage']);
+      expect(output.systemMessage).not.toContain('\n');
       expect(output.systemMessage).toMatch(/^groundwork: /);
       expect(output.systemMessage).toMatch(notice);
     }

@@ -25,6 +25,17 @@ async function cli(args: string[]) {
   }
 }
 
+/** Text JSON.stringify leaves raw: a C1 CSI, a bidi override, line and paragraph separators, a tag character. */
+const SEPARATED = `clear \x9b2J, reversed \u202eevil, line\u2028and paragraph\u2029end, tag \u{e0041}.`;
+let repoWithSeparators: GitFixture | undefined;
+function separatorRepo(): GitFixture {
+  const made = createGitRepo();
+  made.write('AGENTS.md', `${SEPARATED}\n`);
+  made.commitAll('separators');
+  return made;
+}
+afterAll(() => repoWithSeparators?.remove());
+
 describe('the human view of repository text', () => {
   let repo: GitFixture;
 
@@ -61,6 +72,24 @@ describe('the human view of repository text', () => {
     expect(run.stderr).not.toMatch(UNSAFE);
     expect(run.stderr).toContain('name "evil\\u001b]0;owned\\u0007"');
   });
+
+  // JSON allows a \u escape for any character, so escaping them changes no value.
+  it.each([['--json'], ['--format', 'anthropic'], ['--format', 'openai-responses'], ['--format', 'openai-chat']])(
+    'prints %s exact and safe: every control, format and separator character as a \\u escape of the same value',
+    async (...flags) => {
+      repoWithSeparators ??= separatorRepo();
+      const run = await cli(['--repo', repoWithSeparators.dir, ...flags]);
+      expect(run.code).toBe(0);
+      expect(run.stdout).not.toMatch(UNSAFE);
+      expect(run.stdout).not.toMatch(/[\u2028\u2029\x80-\x9f]/);
+      expect(run.stdout).toContain('\\u009b2J');
+      expect(run.stdout).toContain('\\u202e');
+      expect(run.stdout).toContain('\\u2028');
+      expect(run.stdout).toContain('\\udb40\\udc41');
+      // Parsed, the text is exactly what the file holds.
+      expect(JSON.stringify(JSON.parse(run.stdout))).toContain(JSON.stringify(SEPARATED).slice(1, -1));
+    },
+  );
 
   it('neutralises what the user typed when it is echoed back in an error', async () => {
     const run = await cli(['--repo', repo.dir, '--agent', `wizard${TITLE}`]);

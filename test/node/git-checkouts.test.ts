@@ -87,11 +87,12 @@ describe('every kind of checkout', () => {
     origin.git('config', 'uploadpack.allowFilter', 'true');
     runGit(origin.dir, ['clone', '--quiet', '--no-checkout', '--filter=blob:none', `file://${origin.dir}`, partial]);
     const run = await runCli(['--repo', partial, '--cwd', 'src']);
-    expect(run.code).toBe(0);
-    // A file that could not be read leaves the rules unknown: the provider fails naming it and
-    // why, and the prompt says the rules were unavailable.
-    expect(run.stdout).toMatch(/rules +rules +failed .* could not read AGENTS\.md: file [0-9a-f]{40} has not been fetched: this is a partial clone \(filter blob:none\)/);
-    expect(run.stdout).toContain(`git -C ${partial} cat-file -p`);
-    expect(run.stdout).toContain('Repository rules (AGENTS.md and similar files) could not be read (the provider failed).');
+    // An object the commit needs and the clone has not fetched: the repository could not be read
+    // (exit 1), said in one line with the git command that fetches it, not a context without rules.
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^groundwork: cannot read .* at HEAD \([0-9a-f]{12}\): file [0-9a-f]{40} has not been fetched: this is a partial clone \(filter blob:none\)/);
+    expect(run.stderr).toContain(`git -C ${partial} cat-file -p`);
+    expect(run.stderr.trimEnd().split('\n')).toHaveLength(1);
   });
 });

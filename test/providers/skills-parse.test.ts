@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseRoot } from '../../src/providers/skills/config.ts';
+import { parseFrontmatter } from '../../src/providers/frontmatter.ts';
 import { validateSkill } from '../../src/providers/skills/validate.ts';
 
 const at = (dir: string) => ({ dir, path: `${dir}/SKILL.md` });
@@ -33,6 +34,21 @@ describe('SKILL.md validation', () => {
   it('reads scalars as the text written, as strictyaml does: a number or true is a name', () => {
     expect(validateSkill(at('skills/2024'), '---\nname: 2024\ndescription: 1.0\n---\n')).toEqual({ skill: { name: '2024', description: '1.0', path: 'skills/2024/SKILL.md' }, warnings: [] });
     expect(validateSkill(at('skills/true'), '---\nname: true\ndescription: null\n---\n').skill).toEqual({ name: 'true', description: 'null', path: 'skills/true/SKILL.md' });
+  });
+
+  it('reads frontmatter as YAML 1.2 whatever a directive says: on, off, yes and no are text, and the directive is named', () => {
+    expect(validateSkill(at('skills/on'), '---\nname: on\ndescription: yes\nlicense: off\ncompatibility: no\n---\n').skill).toEqual({ name: 'on', description: 'yes', path: 'skills/on/SKILL.md' });
+    const directive = parseFrontmatter('%YAML 1.1\n---\nname: off\ndescription: yes\nmetadata:\n  <<:\n    a: b\n');
+    expect(directive).toEqual({
+      ok: true,
+      data: { name: 'off', description: 'yes', metadata: { '<<': { a: 'b' } } },
+      strict: [],
+      warnings: ['its %YAML 1.1 directive was not followed: read as YAML 1.2, where on, off, yes and no are text'],
+    });
+    // In a SKILL.md the directive line must end the frontmatter's --- block, so the skill is skipped, naming why.
+    expect(validateSkill(at('skills/x'), '---\n%YAML 1.1\nname: x\ndescription: on\n---\n').warnings).toEqual([
+      'skills/x/SKILL.md: skipped: frontmatter is not valid YAML: Missing directives-end/doc-start indicator line (line 3) [frontmatter-yaml]',
+    ]);
   });
 
   it('warns about a name longer than 64 characters, counting code points', () => {

@@ -3,28 +3,31 @@ import { describe, expect, it } from 'vitest';
 import { CHAIN, createApiScope, githubFixture, SKILL_COUNT } from '../support/github-api-client.ts';
 import type { ApiScope, ScopeConfig } from '../support/github-api-client.ts';
 import { assembleFromGitHub, comparable, type AssemblyCase } from '../support/github-assembly.ts';
+import type { KeyValueStore } from '../../src/sources/key-value-store.ts';
+import { requestWaves, type RequestWaves } from '../support/request-waves.ts';
 
 const fx = githubFixture();
-/** Long enough that requests a caller issues together overlap at the server even on a loaded machine. */
-const LATENCY_MS = 300;
 const DEEP: AssemblyCase = { ref: 'main', cwd: 'a/b/c/d/e', request: 'Use $skill-07.' };
 
-async function scoped(config: ScopeConfig = {}): Promise<ApiScope> {
+/** A scope of its own, and the waves its requests are counted in (see request-waves): rounds are what requests waited for. */
+async function scoped(config: ScopeConfig = {}): Promise<ApiScope & { waves: RequestWaves }> {
   const scope = createApiScope();
-  await scope.configure({ latencyMs: LATENCY_MS, ...config });
-  return scope;
+  await scope.configure(config);
+  return Object.assign(scope, { waves: requestWaves() });
 }
 
-async function requestsOf(scope: ApiScope) {
+const assemble = (scope: ApiScope & { waves: RequestWaves }, reads: 'rest' | 'graphql', c: AssemblyCase, cache?: KeyValueStore) => assembleFromGitHub(scope, reads, c, cache, scope.waves.fetch);
+
+async function requestsOf(scope: ApiScope & { waves: RequestWaves }) {
   const stats = await scope.stats();
   const count = (part: string) => stats.requests.filter((request) => request.path.includes(part)).length;
-  return { rounds: stats.rounds, total: stats.count, graphql: count('/graphql'), blobs: count('/git/blobs/'), trees: count('/git/trees/'), commits: count('/commits/') };
+  return { rounds: scope.waves.rounds(), total: stats.count, graphql: count('/graphql'), blobs: count('/git/blobs/'), trees: count('/git/trees/'), commits: count('/commits/') };
 }
 
 describe('one GraphQL round trip for a cold assembly (rules chain of depth 5 + 30 skills)', () => {
   it('resolves the branch and reads every rule file and SKILL.md in one request', async () => {
     const scope = await scoped();
-    const turn = await assembleFromGitHub(scope, 'graphql', DEEP);
+    const turn = await assemble(scope, 'graphql', DEEP);
     expect(turn.entries.filter((entry) => entry.provider === 'rules')).toHaveLength(CHAIN.length);
     expect(turn.messages.some((message) => message.content.includes('skill-30'))).toBe(true);
     expect(await requestsOf(scope)).toEqual({ rounds: 1, total: 1, graphql: 1, blobs: 0, trees: 0, commits: 0 });
@@ -32,10 +35,10 @@ describe('one GraphQL round trip for a cold assembly (rules chain of depth 5 + 3
 
   it('costs the same one request from a pinned commit, where REST costs two rounds', async () => {
     const graphql = await scoped();
-    await assembleFromGitHub(graphql, 'graphql', { ...DEEP, ref: fx.commits.head });
+    await assemble(graphql, 'graphql', { ...DEEP, ref: fx.commits.head });
     expect(await requestsOf(graphql)).toMatchObject({ rounds: 1, total: 1 });
     const rest = await scoped();
-    await assembleFromGitHub(rest, 'rest', { ...DEEP, ref: fx.commits.head });
+    await assemble(rest, 'rest', { ...DEEP, ref: fx.commits.head });
     // Over REST the system provider's commit facts are one request more, in the tree's round.
     expect(await requestsOf(rest)).toMatchObject({ rounds: 2, total: 2 + CHAIN.length + SKILL_COUNT });
   });
@@ -45,38 +48,38 @@ describe('what one query cannot serve is read over REST in one more round, and o
   it('reads texts GitHub truncated as blobs, with the same context', async () => {
     // 40 bytes keeps the rule files whole and cuts every SKILL.md.
     const cut = await scoped({ graphqlTextLimit: 40 });
-    const turn = await assembleFromGitHub(cut, 'graphql', DEEP);
+    const turn = await assemble(cut, 'graphql', DEEP);
     expect(await requestsOf(cut)).toEqual({ rounds: 2, total: 1 + SKILL_COUNT, graphql: 1, blobs: SKILL_COUNT, trees: 0, commits: 0 });
-    expect(comparable(turn)).toEqual(comparable(await assembleFromGitHub(cut, 'rest', DEEP)));
+    expect(comparable(turn)).toEqual(comparable(await assemble(cut, 'rest', DEEP)));
   });
 
   it('falls back to REST entirely when the server lacks a field (an older GitHub Enterprise Server)', async () => {
     const scope = await scoped({ graphqlSchema: 'legacy' });
-    const legacy = await assembleFromGitHub(scope, 'graphql', DEEP);
+    const legacy = await assemble(scope, 'graphql', DEEP);
     // `commits` counts the ref's resolution and the commit's facts (`git/commits/{sha}`), asked for with the tree.
     expect(await requestsOf(scope)).toEqual({ rounds: 4, total: 2 + 2 + CHAIN.length + SKILL_COUNT, graphql: 1, blobs: CHAIN.length + SKILL_COUNT, trees: 1, commits: 2 });
-    expect(comparable(legacy)).toEqual(comparable(await assembleFromGitHub(scope, 'rest', DEEP)));
+    expect(comparable(legacy)).toEqual(comparable(await assemble(scope, 'rest', DEEP)));
   });
 
   it('lists directories below the query\'s nesting over REST (a ** root deeper than it)', async () => {
-    const scope = await scoped({ latencyMs: 0 });
+    const scope = await scoped();
     const c: AssemblyCase = { ref: fx.commits.head, configs: { skills: { roots: ['**'], maxDepth: 8 } } };
-    const graphql = await assembleFromGitHub(scope, 'graphql', c);
+    const graphql = await assemble(scope, 'graphql', c);
     expect(await scope.count('/git/trees/')).toBe(1);
-    expect(comparable(graphql)).toEqual(comparable(await assembleFromGitHub(scope, 'rest', c)));
+    expect(comparable(graphql)).toEqual(comparable(await assemble(scope, 'rest', c)));
   });
 });
 
 describe('warm reads through the KV cache', () => {
   it('costs nothing on a commit whose read-ahead and blobs are cached, and one request from a branch', async () => {
     // One scope throughout: links in the context carry the API base URL.
-    const scope = await scoped({ latencyMs: 0 });
-    const first = await assembleFromGitHub(scope, 'graphql', { ...DEEP, ref: fx.commits.first }, env.CACHE);
+    const scope = await scoped();
+    const first = await assemble(scope, 'graphql', { ...DEEP, ref: fx.commits.first }, env.CACHE);
     const cold = (await scope.stats()).count;
-    const again = await assembleFromGitHub(scope, 'graphql', { ...DEEP, ref: fx.commits.first }, env.CACHE);
+    const again = await assemble(scope, 'graphql', { ...DEEP, ref: fx.commits.first }, env.CACHE);
     expect((await scope.stats()).requests.slice(cold).map((request) => request.path)).toEqual([]);
     expect(again.digest).toBe(first.digest);
-    await assembleFromGitHub(scope, 'graphql', { ...DEEP, ref: 'v1' }, env.CACHE);
+    await assemble(scope, 'graphql', { ...DEEP, ref: 'v1' }, env.CACHE);
     expect((await scope.stats()).requests.slice(cold).map((request) => request.path)).toEqual(['/graphql']);
   });
 });

@@ -13,15 +13,13 @@ import { appInstallationAuth, createGitHubSource, tokenAuth } from '../../src/so
 import type { GitHubAuth } from '../../src/sources/github/index.ts';
 import { CHAIN, createApiScope, githubFixture, SKILL_COUNT } from '../support/github-api-client.ts';
 import type { ApiScope } from '../support/github-api-client.ts';
-import { rounds } from '../support/github-api-scope.ts';
+import { requestWaves, type RequestWaves } from '../support/request-waves.ts';
 
 const fx = githubFixture();
-/** Long enough that requests a caller issues together overlap at the server even on a loaded machine. */
-const LATENCY_MS = 300;
-
-async function scoped(config: { treeLimit?: number; latencyMs?: number } = {}): Promise<ApiScope> {
+/** A scope of its own on the GitHub API test server; rounds are counted by `requestWaves`, not by the server's clock. */
+async function scoped(config: { treeLimit?: number } = {}): Promise<ApiScope> {
   const scope = createApiScope();
-  await scope.configure({ latencyMs: LATENCY_MS, ...config });
+  await scope.configure(config);
   return scope;
 }
 
@@ -31,8 +29,8 @@ function mapStore(): KeyValueStore {
   return { get: async (key) => values.get(key) ?? null, put: async (key, value) => void values.set(key, value) };
 }
 
-function sourceFor(scope: ApiScope, auth: GitHubAuth = tokenAuth(fx.token)) {
-  return createGitHubSource({ owner: fx.owner, repo: fx.repo, auth, baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } });
+function sourceFor(scope: ApiScope, auth: GitHubAuth = tokenAuth(fx.token), waves?: RequestWaves) {
+  return createGitHubSource({ owner: fx.owner, repo: fx.repo, auth, baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 }, ...(waves ? { fetch: waves.fetch } : {}) });
 }
 
 /** Reads the way the rules and skills providers do: both at once, each fanning out in parallel. */
@@ -60,13 +58,14 @@ function expectComplete(result: { rules: ReadResult[]; skills: ReadResult[] }): 
 describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)', () => {
   it('costs three sequential round trips from a branch name: resolve, tree, blobs', async () => {
     const scope = await scoped();
-    const source = sourceFor(scope);
+    const waves = requestWaves();
+    const source = sourceFor(scope, undefined, waves);
     const resolved = await source.resolve('main');
     if (resolved.status !== 'ok') throw new Error(`resolve: ${resolved.status}`);
     expectComplete(await assemble(source.snapshot(resolved.commit)));
 
     const stats = await scope.stats();
-    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(3);
+    expect(waves.rounds(), JSON.stringify(waves.requests())).toBe(3);
     expect(await scope.count('/commits/')).toBe(1);
     expect(await scope.count('/git/trees/')).toBe(1);
     expect(await scope.count('/git/blobs/')).toBe(CHAIN.length + SKILL_COUNT);
@@ -75,8 +74,9 @@ describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)',
 
   it('costs two from a pinned commit', async () => {
     const scope = await scoped();
-    expectComplete(await assemble(sourceFor(scope).snapshot(fx.commits.head)));
-    expect((await scope.stats()).rounds).toBe(2);
+    const waves = requestWaves();
+    expectComplete(await assemble(sourceFor(scope, undefined, waves).snapshot(fx.commits.head)));
+    expect(waves.rounds()).toBe(2);
   });
 
   it('adds one round for an installation token in a fresh isolate, none when the token store holds one', async () => {
@@ -85,29 +85,30 @@ describe('round trips for a cold assembly (rules chain of depth 5 + 30 skills)',
       appInstallationAuth({ issuer: fx.appId, privateKey: fx.keyPkcs8, installationId: fx.installationId, tokenStore: store, memory: new Map() });
     // One scope for both tasks: tokens are stored per API base URL, and each test scope has its own.
     const scope = await scoped();
-    expectComplete(await assemble(sourceFor(scope, freshIsolate()).snapshot(fx.commits.head)));
-    const cold = (await scope.stats()).requests;
-    expect(rounds(cold)).toBe(3);
-    expect(cold.filter((request) => request.path.includes('/access_tokens'))).toHaveLength(1);
+    const cold = requestWaves();
+    expectComplete(await assemble(sourceFor(scope, freshIsolate(), cold).snapshot(fx.commits.head)));
+    expect(cold.rounds()).toBe(3);
+    expect(cold.requests().filter((request) => request.path.includes('/access_tokens'))).toHaveLength(1);
 
-    expectComplete(await assemble(sourceFor(scope, freshIsolate()).snapshot(fx.commits.head)));
-    const stored = (await scope.stats()).requests.slice(cold.length);
-    expect(rounds(stored)).toBe(2);
-    expect(stored.filter((request) => request.path.includes('/access_tokens'))).toHaveLength(0);
+    const stored = requestWaves();
+    expectComplete(await assemble(sourceFor(scope, freshIsolate(), stored).snapshot(fx.commits.head)));
+    expect(stored.rounds()).toBe(2);
+    expect(stored.requests().filter((request) => request.path.includes('/access_tokens'))).toHaveLength(0);
   });
 
   it('counts reads issued one after another as one round each (the measure is not blind)', async () => {
     const scope = await scoped();
-    const snapshot = sourceFor(scope).snapshot(fx.commits.head);
+    const waves = requestWaves();
+    const snapshot = sourceFor(scope, undefined, waves).snapshot(fx.commits.head);
     for (const dir of CHAIN.slice(0, 3)) await snapshot.read(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, { maxBytes: 1024 });
-    expect((await scope.stats()).rounds).toBe(4);
+    expect(waves.rounds()).toBe(4);
   });
 });
 
 describe('round trips through the default providers', () => {
   /** A pull request task pinned at its base, through every default provider, read over REST or with the GraphQL read-ahead. */
-  async function pullRequestTask(scope: ApiScope, reads: 'rest' | 'graphql') {
-    const client = { owner: fx.owner, repo: fx.repo, auth: tokenAuth(fx.token), baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } };
+  async function pullRequestTask(scope: ApiScope, reads: 'rest' | 'graphql', waves: RequestWaves = requestWaves()) {
+    const client = { owner: fx.owner, repo: fx.repo, auth: tokenAuth(fx.token), baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 }, fetch: waves.fetch };
     const source = createGitHubSource({ ...client, reads });
     const lookup = resolveAgent('reviewer');
     if (!lookup.ok) throw new Error(lookup.error);
@@ -127,12 +128,15 @@ describe('round trips through the default providers', () => {
     const registry = createDefaultRegistry();
     const available = ['repo:read', 'github:api'] as const;
     const plan = planReads({ registry, agent: lookup.agent, task, turn: 0, available });
-    return assembleFirstTurn({ registry, agent: lookup.agent, available, snapshot: source.snapshot(fx.commits.first, { plan }), source, github: createGitHubApi(client), task, turn: 0 });
+    // The attempt's deadline, as the Task object gives it: the settings read waits under it.
+    const signal = AbortSignal.timeout(60_000);
+    return assembleFirstTurn({ registry, agent: lookup.agent, available, snapshot: source.snapshot(fx.commits.first, { plan, signal }), source, github: createGitHubApi(client), task, turn: 0, signal });
   }
 
   it('adds requests but no round for a pull request task: commit facts and changed files go with the tree', async () => {
     const scope = await scoped();
-    const turn = await pullRequestTask(scope, 'rest');
+    const waves = requestWaves();
+    const turn = await pullRequestTask(scope, 'rest', waves);
     expect(turn.providers.map((p) => [p.name, p.outcome])).toEqual([
       ['freshness', 'empty'],
       ['host', 'empty'],
@@ -144,7 +148,7 @@ describe('round trips through the default providers', () => {
       ['history', 'capability-gated'],
     ]);
     const stats = await scope.stats();
-    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
+    expect(waves.rounds(), JSON.stringify(waves.requests())).toBe(2);
     expect(await scope.count('/git/trees/')).toBe(1);
     expect(await scope.count('/git/commits/')).toBe(1);
     expect(await scope.count(`/pulls/${fx.pull.number}/files`)).toBe(1);
@@ -153,11 +157,15 @@ describe('round trips through the default providers', () => {
 
   it('costs two requests with the GraphQL read-ahead: the query brings commit facts and sizes, then the files request; the turn is the same', async () => {
     const scope = await scoped();
-    const turn = await pullRequestTask(scope, 'graphql');
-    const stats = await scope.stats();
+    const waves = requestWaves();
+    const turn = await pullRequestTask(scope, 'graphql', waves);
     // Providers run once the settings are settled, and the settings file is read in the query's round.
-    expect(stats.rounds, JSON.stringify(stats.requests)).toBe(2);
-    expect(stats.requests.map((request) => request.path.replace(/\?.*$/, ''))).toEqual(['/graphql', `/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`]);
+    expect(waves.rounds(), JSON.stringify(waves.requests())).toBe(2);
+    const base = new URL(scope.baseUrl).pathname;
+    expect(waves.requests().map((request) => [request.round, request.path.replace(base, '').replace(/\?.*$/, '')])).toEqual([
+      [1, '/graphql'],
+      [2, `/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`],
+    ]);
     // The same scope: links in the context carry the API base URL.
     const rest = await pullRequestTask(scope, 'rest');
     const comparable = (of: typeof turn) => ({ ...of, providers: of.providers.map(({ durationMs: _, ...outcome }) => outcome) });
@@ -191,9 +199,8 @@ describe('round trips for a warm assembly', () => {
 
 describe('truncated recursive trees', () => {
   it('walks down non-recursive trees and lists exactly what the whole tree lists', async () => {
-    // This test counts no rounds, so it needs no latency to make requests overlap.
-    const whole = await scoped({ latencyMs: 0 });
-    const cut = await scoped({ treeLimit: 20, latencyMs: 0 });
+    const whole = await scoped();
+    const cut = await scoped({ treeLimit: 20 });
     const dirs = ['', ...CHAIN, '.agents', '.agents/skills', '.agents/skills/skill-07', 'docs', 'vendor', 'a/b/c/d/e/src'];
     const expected = await Promise.all(dirs.map((dir) => sourceFor(whole).snapshot(fx.commits.head).list(dir)));
     const walked = sourceFor(cut).snapshot(fx.commits.head);

@@ -81,6 +81,8 @@ export function faultFor(scope: Scope, path: string): Answer | undefined {
 /**
  * Sequential round trips: the longest chain of requests in which each one started after the
  * previous one had been answered. Requests a client issues together overlap and count once.
+ * This is wall-clock overlap, which a loaded machine changes: only the benches (which report the
+ * fewest of several runs) use it; tests count rounds with `test/support/request-waves.ts`.
  */
 export function rounds(requests: RecordedRequest[]): number {
   const done = requests.filter((request) => request.endedAt > 0).sort((a, b) => a.startedAt - b.startedAt);

@@ -29,7 +29,8 @@ export interface AssemblyCase {
 
 const registry = createDefaultRegistry();
 
-export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graphql', c: AssemblyCase, cache?: KeyValueStore): Promise<AssembledTurn> {
+/** `fetch`: what the source sends requests with, e.g. `requestWaves().fetch` to count rounds. */
+export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graphql', c: AssemblyCase, cache?: KeyValueStore, fetch?: typeof globalThis.fetch): Promise<AssembledTurn> {
   const fx = githubFixture();
   const source = createGitHubSource({
     owner: fx.owner,
@@ -38,6 +39,7 @@ export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graph
     baseUrl: scope.baseUrl,
     retry: { baseDelayMs: 5 },
     reads,
+    ...(fetch ? { fetch } : {}),
     ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
   });
   const lookup = resolveAgent(c.agent ?? 'entry');

@@ -5,7 +5,7 @@ import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
-import type { RepositorySource } from '../../src/sources/snapshot.ts';
+import type { ReadResult, RepositorySource } from '../../src/sources/snapshot.ts';
 import { TaskRequestSchema, type TaskRequestInput } from '../../src/tasks/task-request.ts';
 import { createMemoryTree, type MemoryFile } from '../support/memory-tree.ts';
 import { rulesAndSkills, skill } from '../support/settings.ts';
@@ -92,5 +92,52 @@ describe('settings in the Task object', () => {
       ['skills', 'included', 'settings: roots=[".opencode/skills/*"] (.groundwork.yml)'],
     ]);
     expect(record?.entries.map((entry) => entry.title)).toEqual(['Skills index', 'Selected skill: release']);
+  });
+
+  /** A source whose `.groundwork.yml` answers `answer(signal)`, the snapshot's signal recorded beside the read's. */
+  async function watchedSettings(answer: (path: string, signal: AbortSignal | undefined) => Promise<ReadResult>) {
+    const tree = await createMemoryTree({ 'AGENTS.md': 'Rules.\n', '.groundwork.yml': 'providers: {}\n' });
+    const seen: { snapshot?: AbortSignal | undefined; read?: AbortSignal | undefined } = {};
+    const source: RepositorySource = {
+      repository: 'memory:slow-settings',
+      resolve: async () => ({ status: 'ok', commit: HEAD }),
+      snapshot: (commit, options) => {
+        seen.snapshot = options?.signal;
+        const inner = createTreeSnapshot({ repository: 'memory:slow-settings', commit, uri: (path) => `memory:${path}@${commit}`, loader: tree.loader });
+        return {
+          ...inner,
+          read: (path, readOptions) => {
+            if (path !== '.groundwork.yml') return inner.read(path, readOptions);
+            seen.read = readOptions?.signal;
+            return answer(path, readOptions?.signal);
+          },
+        };
+      },
+    };
+    return { source, seen };
+  }
+
+  it("waits for the repository's settings under the attempt's own deadline, not a shorter one of the read's", async () => {
+    // Answered a few event-loop turns later, as a shared read-ahead is: when, does not matter.
+    const { source, seen } = await watchedSettings(async (path) => {
+      for (let turn = 0; turn < 5; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+      return { status: 'missing', path };
+    });
+    const record = await assembleTurn0({ origin: 'api', tenant: 'api:acme', repo: 'acme/widgets', request: 'x' }, source);
+    // The read waited under exactly the attempt's signal (the snapshot's), with no deadline of its own.
+    expect(seen.snapshot).toBeInstanceOf(AbortSignal);
+    expect(seen.read).toBe(seen.snapshot);
+    expect(record?.settings?.layers[1]).toEqual({ layer: 'repository', status: 'none', reason: 'no .groundwork.yml at this commit' });
+    expect(record?.providers.map((provider) => [provider.name, provider.outcome])).toEqual([
+      ['rules', 'included'],
+      ['skills', 'empty'],
+    ]);
+  });
+
+  it("fails the attempt, to be retried, when the repository's settings could not be read: no turn is stored without them", async () => {
+    const { source } = await watchedSettings(async (path) => ({ status: 'failed', path, reason: 'HTTP 502' }));
+    await expect(assembleTurn0({ origin: 'api', tenant: 'api:acme', repo: 'acme/widgets', request: 'x' }, source)).rejects.toThrow(
+      "the repository's settings could not be read: .groundwork.yml could not be read: HTTP 502",
+    );
   });
 });

@@ -31,6 +31,13 @@ describe('team allowlist', () => {
     ['T1', 'tools/anything', true],
     ['T2', 'acme/widgets', false],
     ['constructor', 'acme/widgets', false],
+    // Names that are no repository never match an owner's wildcard, whoever asks.
+    ['T1', 'tools/..', false],
+    ['T1', 'tools/.', false],
+    ['T1', 'TOOLS/..', false],
+    ['T1', 'tools/x.git', false],
+    ['T1', 'tools/a/b', false],
+    ['T1', 'tools/', false],
   ])('team %s, %s -> %s', (team, repo, allowed) => {
     expect(repoAllowed(teams, team, repo)).toBe(allowed);
   });

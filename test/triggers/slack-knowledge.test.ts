@@ -13,7 +13,7 @@ const knowledge = durableKnowledgeService(env);
 const GITHUB_API_URL = testEnv().GITHUB_API_URL ?? '';
 const WEB = githubWebRoot(GITHUB_API_URL);
 function scopeOf(fullName: string, tenant = TEAM) {
-  const found = knowledgeScope(tenant, fullName, GITHUB_API_URL);
+  const found = knowledgeScope(tenant, fullName, { githubApiUrl: GITHUB_API_URL, gitAllowedHosts: [], localRepositories: {} });
   if (!found.ok) throw new Error(found.reason);
   return found.scope;
 }
@@ -69,6 +69,19 @@ describe('/groundwork remember', () => {
     const other = await send(await command('remember tools/x "Owned." https://x.test/', {}, { team_id: 'T9999' }));
     expect(other.body.text).toContain('may not target `tools/x`');
     expect(await knowledge.list(scopeOf('tools/x', 'slack:T9999'), { status: 'all' }, null, 10)).toEqual({ items: [], next: null });
+  });
+
+  // The team may target tools/*: a name that is no repository must not pass as one under it.
+  it.each(['tools/..', 'tools/.', 'TOOLS/..', 'tools/x.git', 'tools/x.wiki', 'tools/a/b'])('refuses %j in every subcommand with one name check, and stores and starts nothing', async (name) => {
+    const subcommands = [`remember ${name} "Owned." https://x.test/`, `knowledge ${name}`, `${name} explain the build`];
+    for (const text of subcommands) {
+      const { status, body, tasks } = await send(await command(text));
+      expect(status, text).toBe(200);
+      expect(body.text, text).toMatch(new RegExp(`^\`${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`(:| is not)`));
+      expect(body.text, text).not.toContain('Nothing about');
+      expect(tasks.calls, text).toEqual([]);
+    }
+    expect(await knowledge.list({ tenant: TEAM, repository: `github:${new URL(WEB).host}/${name.toLowerCase()}` }, { status: 'all' }, null, 10)).toEqual({ items: [], next: null });
   });
 
   it('checks the signature before anything is stored', async () => {

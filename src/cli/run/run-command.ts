@@ -17,8 +17,10 @@ import { cliAgent } from '../cli-agent.ts';
 import type { AssembledTurn } from '../../context/turn.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
 import { isValidRefName } from '../../sources/git/ref-name.ts';
+import { commitProblem } from '../../sources/git/verify-commit.ts';
 import { failedProviders, unknownSkills, worktreeWarnings, type CliIo } from '../context-command.ts';
 import { formatTurn, warningLines } from '../format.ts';
+import { jsonOutput } from '../json-output.ts';
 import { openLocalRepository } from '../open-local.ts';
 import { createApiClient } from './api-client.ts';
 import { followTask } from './follow-task.ts';
@@ -69,16 +71,28 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     return opened.exit;
   }
   const { source, commit, cwd, root } = opened;
+  const where = await locateGitdir(fsPromises, root);
+  if (!where.ok) {
+    io.stderr(`groundwork run: ${where.reason}\n`);
+    return RUN_EXIT.failed;
+  }
+  // The Worker will fetch the whole commit: a repository that cannot serve it is said here, once,
+  // naming what is missing, instead of a pack the Worker's git client calls corrupted.
+  const unservable = options.untrusted ? undefined : commitProblem(where.gitdir, root, commit);
+  if (unservable !== undefined) {
+    io.stderr(`groundwork run: cannot read ${root}: ${unservable}\n`);
+    return RUN_EXIT.failed;
+  }
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, []);
+  const unreadable = source.unreadable?.();
+  if (unreadable !== undefined) {
+    io.stderr(`groundwork run: cannot read ${root}: ${unreadable}\n`);
+    return RUN_EXIT.failed;
+  }
   for (const warning of [...opened.warnings, ...worktree]) io.stderr(`warning: ${warning}\n`);
   const bundle = findWorkerBundle();
   if (!bundle.ok) {
     io.stderr(`groundwork run: ${bundle.reason}\n`);
-    return RUN_EXIT.failed;
-  }
-  const where = await locateGitdir(fsPromises, root);
-  if (!where.ok) {
-    io.stderr(`groundwork run: ${where.reason}\n`);
     return RUN_EXIT.failed;
   }
   const stateDir = options.state ? resolve(options.state) : join(root, '.groundwork', 'state');
@@ -139,7 +153,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const [first] = turns;
     const notices = first ? [...unknownSkills(first, options.skill), ...failedProviders(first)] : [];
     for (const line of [...notices.map((notice) => `warning: ${notice}`), ...turns.flatMap(warningLines)]) io.stderr(`${line}\n`);
-    if (options.json) io.stdout(`${JSON.stringify(turns.length === 1 ? turns[0] : turns, null, 2)}\n`);
+    if (options.json) io.stdout(jsonOutput(turns.length === 1 ? turns[0] : turns));
     else io.stdout(`${turns.map(formatTurn).join('\n\n')}\n`);
 
     if (options.keep) {

@@ -37,9 +37,12 @@ function blockSchema(provider: Provider) {
 
 /** Validates a layer against the providers of `registry`; issues name `<provider>.<field>`. */
 export function settingsLayerSchema(registry: Registry): z.ZodType<SettingsLayer, unknown> {
-  const blocks = new Map(registry.providers.map((provider) => [provider.name, blockSchema(provider)]));
-  const known = [...blocks.keys()].join(', ');
+  // Built on first parse: deriving every provider's block schema is most of what loading the
+  // settings costs, and most isolates and CLI runs never parse a layer.
+  let blocks: Map<string, ReturnType<typeof blockSchema>> | undefined;
+  const known = registry.providers.map((provider) => provider.name).join(', ');
   return z.unknown().transform((value, ctx): SettingsLayer => {
+    blocks ??= new Map(registry.providers.map((provider) => [provider.name, blockSchema(provider)]));
     if (!isRecord(value)) {
       ctx.addIssue({ code: 'custom', message: `must be an object of provider names (${known})` });
       return z.NEVER;

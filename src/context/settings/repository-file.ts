@@ -2,8 +2,9 @@
  * @module context/settings/repository-file
  * A repository's own settings, `.groundwork.yml` at the root, read at the task's pinned commit
  * (a pull request's trusted base) through the task's snapshot, under a deadline. The file is
- * repository text, so it is hostile until proven otherwise: bounded in size, YAML without
- * aliases (no entity-expansion bombs) or duplicate keys, and a strict schema, so an unknown field
+ * repository text, so it is hostile until proven otherwise: bounded in size, YAML 1.2 whatever
+ * a `%YAML` directive says (`enabled: off` is text, so the schema refuses it; the directive is a
+ * warning), without aliases (no entity-expansion bombs) or duplicate keys, and a strict schema, so an unknown field
  * (`capabilities`, `tools`, `trusted`) makes the file invalid rather than quietly ignored. An
  * invalid file is not applied at all; the reason names the field.
  *
@@ -13,35 +14,43 @@
  *   skills: { roots: [".opencode/skills/*"] }
  *   rules: { filenames: [GEMINI.md, AGENTS.md] }
  */
-import { parseDocument } from 'yaml';
 import * as z from 'zod';
+import { parseYaml12 } from '../../lib/yaml-1.2.ts';
 import type { ReadResult, Snapshot } from '../../sources/snapshot.ts';
-import { withDeadline } from '../deadline.ts';
+import { withDeadline, type Deadlined } from '../deadline.ts';
 import { fieldPath } from '../zod-issues.ts';
 import type { SettingsLayer } from './layer.ts';
 import { REPOSITORY_SETTINGS_FILE } from './report.ts';
 
 /** Bytes read of the file; a settings file has no reason to be larger. */
 export const MAX_SETTINGS_BYTES = 16 * 1024;
+/** The read's own deadline for a host that gives no signal of its own (the CLI). */
 export const SETTINGS_READ_TIMEOUT_MS = 3_000;
 /** Problems named in one reason; the rest are counted. */
 const MAX_NAMED_ISSUES = 5;
 
 export type RepositorySettings =
-  | { status: 'applied'; layer: SettingsLayer; source: string }
+  /** `warnings`: what the file asked for and did not get (a `%YAML 1.1` directive), for the settings report. */
+  | { status: 'applied'; layer: SettingsLayer; source: string; warnings: string[] }
   | { status: 'none'; reason: string }
   | { status: 'ignored'; source: string; reason: string }
   | { status: 'failed'; reason: string };
 
 export interface ReadSettingsOptions {
+  /**
+   * The attempt's signal. Given without `timeoutMs`, the read waits under it alone: a repository's
+   * settings are not optional, and the read often shares the snapshot's read-ahead, which takes
+   * as long as it takes under load; the attempt's own deadline bounds both.
+   */
   signal?: AbortSignal;
   timeoutMs?: number;
 }
 
 /** `layerSchema` is the deployment's provider set's (see `settingsLayerSchema`). */
 export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.ZodType<SettingsLayer, unknown>, options: ReadSettingsOptions = {}): Promise<RepositorySettings> {
-  const timeoutMs = options.timeoutMs ?? SETTINGS_READ_TIMEOUT_MS;
-  const read = await withDeadline((signal) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, signal }), timeoutMs, { signal: options.signal });
+  const timeoutMs = options.timeoutMs ?? (options.signal ? undefined : SETTINGS_READ_TIMEOUT_MS);
+  const readFile = (signal: AbortSignal | undefined) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, ...(signal ? { signal } : {}) });
+  const read = timeoutMs === undefined ? await underSignal(readFile, options.signal) : await withDeadline(readFile, timeoutMs, { signal: options.signal });
   if (read.kind !== 'returned') {
     const why = read.kind === 'timed-out' ? `no answer within ${timeoutMs} ms` : read.kind === 'aborted' ? `aborted: ${read.reason}` : read.reason;
     return { status: 'failed', reason: `${REPOSITORY_SETTINGS_FILE} could not be read: ${why}` };
@@ -54,27 +63,31 @@ export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.
   if (file.truncated) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: it is ${file.size} bytes, more than the ${MAX_SETTINGS_BYTES} a settings file may have` };
 
   const parsed = parseSettingsText(file.text, layerSchema);
-  if (!parsed.ok) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: ${parsed.reason}` };
-  if (Object.keys(parsed.layer).length === 0) return { status: 'none', reason: `${REPOSITORY_SETTINGS_FILE} sets nothing` };
-  return { status: 'applied', layer: parsed.layer, source };
+  const notes = parsed.warnings.map((warning) => `${REPOSITORY_SETTINGS_FILE}: ${warning}`);
+  if (!parsed.ok) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: ${[parsed.reason, ...parsed.warnings].join('; ')}` };
+  if (Object.keys(parsed.layer).length === 0) return { status: 'none', reason: [`${REPOSITORY_SETTINGS_FILE} sets nothing`, ...parsed.warnings].join('; ') };
+  return { status: 'applied', layer: parsed.layer, source, warnings: notes };
 }
 
-export type ParsedSettings = { ok: true; layer: SettingsLayer } | { ok: false; reason: string };
+/** `warnings`: what the text asked for and did not get (a `%YAML 1.1` directive), either way. */
+export type ParsedSettings = ({ ok: true; layer: SettingsLayer } | { ok: false; reason: string }) & { warnings: string[] };
 
 export function parseSettingsText(text: string, layerSchema: z.ZodType<SettingsLayer, unknown>): ParsedSettings {
   let data: unknown;
+  let warnings: string[] = [];
   try {
-    const doc = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
-    const [error] = doc.errors;
+    const parsed = parseYaml12(text);
+    warnings = parsed.warnings;
+    const [error] = parsed.doc.errors;
     if (error) {
       const line = error.linePos?.[0]?.line;
-      return { ok: false, reason: `not valid YAML: ${error.message.split(' at line ')[0] ?? error.code}${line === undefined ? '' : ` (line ${line})`}` };
+      return { ok: false, reason: `not valid YAML: ${error.message.split(' at line ')[0] ?? error.code}${line === undefined ? '' : ` (line ${line})`}`, warnings };
     }
     // No aliases at all: a settings file never needs them, and they are how YAML bombs expand.
-    data = doc.toJS({ maxAliasCount: 0 });
+    data = parsed.doc.toJS({ maxAliasCount: 0 });
   } catch (cause) {
     const message = cause instanceof Error ? cause.message : String(cause);
-    return { ok: false, reason: `not valid YAML: ${/alias/i.test(message) ? 'aliases (*name) are not allowed' : message}` };
+    return { ok: false, reason: `not valid YAML: ${/alias/i.test(message) ? 'aliases (*name) are not allowed' : message}`, warnings };
   }
   const file = z.strictObject({ providers: layerSchema.optional() }).nullable().safeParse(data);
   if (!file.success) {
@@ -84,9 +97,19 @@ export function parseSettingsText(text: string, layerSchema: z.ZodType<SettingsL
         : [`${fieldPath('', issue.path)}: ${issue.message}`],
     );
     const more = issues.length > MAX_NAMED_ISSUES ? ` (and ${issues.length - MAX_NAMED_ISSUES} more)` : '';
-    return { ok: false, reason: `${issues.slice(0, MAX_NAMED_ISSUES).join('; ')}${more}` };
+    return { ok: false, reason: `${issues.slice(0, MAX_NAMED_ISSUES).join('; ')}${more}`, warnings };
   }
-  return { ok: true, layer: file.data?.providers ?? {} };
+  return { ok: true, layer: file.data?.providers ?? {}, warnings };
+}
+
+/** The read under the caller's signal only, as `withDeadline` reports a step. */
+async function underSignal(step: (signal: AbortSignal | undefined) => Promise<ReadResult>, signal: AbortSignal | undefined): Promise<Deadlined<ReadResult>> {
+  try {
+    return { kind: 'returned', value: await step(signal) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message || error.name : String(error);
+    return signal?.aborted ? { kind: 'aborted', reason } : { kind: 'failed', reason };
+  }
 }
 
 function unreadable(read: Exclude<ReadResult, { status: 'ok' | 'missing' | 'failed' }>): string {

@@ -60,7 +60,10 @@ export async function settleSettings(input: SettleInput): Promise<Settled> {
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
-    if (read.status === 'applied') repositoryLayer = read.layer;
+    if (read.status === 'applied') {
+      repositoryLayer = read.layer;
+      warnings.push(...read.warnings);
+    }
     if (read.status === 'ignored') warnings.push(`${read.reason}; the other settings apply`);
     if (read.status === 'failed') {
       unreadable = read.reason;

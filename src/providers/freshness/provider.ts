@@ -50,6 +50,8 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     name: 'freshness',
     category: 'system',
     config: FreshnessConfigSchema,
+    // Its deadline keeps a hanging remote a notice rather than a timeout: a repository or task may lower it, never raise it.
+    limits: ['deadlineMs', 'maxUnchanged'],
     // Without the repository it has nothing to compare, and says so when the model was given
     // sources; a pull request's head and current base come from GitHub, and without GitHub the
     // base branch is still checked. Neither is required: freshness reads nothing on turn 0, so it

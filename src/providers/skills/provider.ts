@@ -60,6 +60,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     category: 'skills',
     config: SkillsConfigSchema,
     limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxSelectedTokens', 'maxIndexTokens', 'maxChainDirectories', 'maxBundledFiles', 'maxBundledDepth'],
+    uncapped: { minIndexTokens: 'tokens of the budget, which the host caps, and at most half of it' },
     requires: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,

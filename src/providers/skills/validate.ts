@@ -37,7 +37,7 @@ export function validateSkill(found: FoundSkill, text: string, readLimit?: numbe
   const fields = parsed.data;
   if (!isMapping(fields)) return skip({ rule: 'frontmatter-mapping', message: 'frontmatter is not a YAML mapping' });
 
-  const problems: SkillProblem[] = [];
+  const problems: SkillProblem[] = parsed.warnings.map((warning) => ({ rule: 'frontmatter-yaml', message: `frontmatter: ${warning}` }));
   if (parsed.strict.length > 0) {
     problems.push({ rule: 'frontmatter-yaml', message: `frontmatter uses YAML that strict parsers (the reference validator's strictyaml) refuse: ${parsed.strict.join(', ')}` });
   }

@@ -29,6 +29,7 @@ import type { RawObject } from './pack-file.ts';
 import { isValidRefName } from './ref-name.ts';
 import { resolveRefName } from './refs.ts';
 import { missingObjectReason, repositoryKind, type RepositoryKind } from './repository-kind.ts';
+import { parseTree, type TreeObjectEntry } from './tree-object.ts';
 import { gitPathUri } from './uri.ts';
 
 const FULL_SHA = /^[0-9a-f]{40}$/i;
@@ -63,14 +64,30 @@ export function createLocalGitSource(dir: string): RepositorySource {
     return opened;
   };
 
+  /** The first failure of the repository itself, as `unreadable()` reports it. */
+  let damage: string | undefined;
+  const damaged = (reason: string): Error => {
+    damage ??= reason;
+    return new Error(reason);
+  };
+  /** An object read that tells a damaged store (a truncated pack, a corrupt loose object) apart. */
+  const readObject = (repo: OpenRepository, oid: string): RawObject | undefined => {
+    try {
+      return repo.db.read(oid);
+    } catch (error) {
+      throw damaged(errorMessage(error));
+    }
+  };
   const need = (repo: OpenRepository, oid: string, what: string): RawObject => {
-    const object = repo.db.read(oid);
-    if (!object) throw new Error(missingObjectReason(repo.kind, root, oid, what));
+    const object = readObject(repo, oid);
+    if (!object) throw damaged(missingObjectReason(repo.kind, root, oid, what));
     return object;
   };
 
   return {
     repository,
+
+    unreadable: () => damage,
 
     async resolve(ref, { signal } = {}): Promise<ResolveResult> {
       signal?.throwIfAborted();
@@ -89,7 +106,10 @@ export function createLocalGitSource(dir: string): RepositorySource {
         if (!ancestry) return peeled;
         if (peeled.status !== 'ok') return { ...peeled, ref };
         const commit = walkAncestry(peeled.commit, ancestry.steps, (id) => parseCommitObject(id, Buffer.from(need(repo, id, 'commit').data).toString('utf8')).parents);
-        return commit === undefined ? { status: 'missing', ref } : { status: 'ok', commit };
+        if (commit === undefined) return { status: 'missing', ref };
+        // A parent named by a commit may be absent (the edge of a shallow clone): a pin must be readable.
+        const pinned = peelToCommit(repo, commit, ref);
+        return pinned.status === 'ok' ? pinned : { ...pinned, ref };
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         return { status: 'failed', ref, reason: errorMessage(error) };
@@ -141,11 +161,13 @@ export function createLocalGitSource(dir: string): RepositorySource {
   function peelToCommit(repo: OpenRepository, oid: string, ref: string): ResolveResult {
     let current = oid;
     for (let depth = 0; depth < MAX_TAG_DEPTH; depth++) {
-      const object = repo.db.read(current);
+      const object = readObject(repo, current);
       if (!object) {
         // A named sha that is absent: in a shallow or partial clone that is a fetch away.
         if (current === oid && FULL_SHA.test(ref) && !repo.kind.shallow && repo.kind.partialFilter === undefined) return { status: 'missing', ref };
-        return { status: 'failed', ref, reason: missingObjectReason(repo.kind, root, current, 'commit') };
+        const reason = missingObjectReason(repo.kind, root, current, 'commit');
+        damage ??= reason;
+        return { status: 'failed', ref, reason };
       }
       if (object.type === 'commit') return { status: 'ok', commit: current };
       if (object.type !== 'tag') return { status: 'failed', ref, reason: `${oid} names a ${object.type}, not a commit` };
@@ -173,7 +195,8 @@ export function createLocalGitSource(dir: string): RepositorySource {
   function rootTreeOf(repo: OpenRepository, commit: string): string {
     const object = need(repo, commit, 'commit');
     const tree = /^tree ([0-9a-f]{40})$/m.exec(Buffer.from(object.data).toString('latin1'))?.[1];
-    if (object.type !== 'commit' || tree === undefined) throw new Error(`${commit} is not a commit`);
+    if (object.type !== 'commit') throw new Error(`${commit} is not a commit`);
+    if (tree === undefined) throw damaged(`commit ${commit} names no tree: the object is damaged (git fsck may say why)`);
     return tree;
   }
 
@@ -182,7 +205,13 @@ export function createLocalGitSource(dir: string): RepositorySource {
     const tree = need(repo, treeOid, 'tree');
     if (tree.type !== 'tree') throw new Error(`${treeOid} is a ${tree.type}, not a tree`);
     const entries: FlatTreeEntry[] = [];
-    for (const item of parseTree(tree.data)) {
+    let items: TreeObjectEntry[];
+    try {
+      items = parseTree(tree.data);
+    } catch (error) {
+      throw damaged(`tree ${treeOid}: ${errorMessage(error)} (git fsck may say why)`);
+    }
+    for (const item of items) {
       const kind = kindOfMode(item.mode);
       const path = prefix === '' ? item.name : `${prefix}/${item.name}`;
       // A crafted tree may name an entry `..` or put a backslash in it; such a path could
@@ -192,19 +221,4 @@ export function createLocalGitSource(dir: string): RepositorySource {
     }
     return entries;
   }
-}
-
-/** `<mode> <name>\0<20-byte id>` repeated. */
-function parseTree(data: Uint8Array): Array<{ mode: string; name: string; oid: string }> {
-  const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  const items: Array<{ mode: string; name: string; oid: string }> = [];
-  let at = 0;
-  while (at < bytes.byteLength) {
-    const space = bytes.indexOf(0x20, at);
-    const nul = bytes.indexOf(0, space);
-    if (space < 0 || nul < 0 || nul + 21 > bytes.byteLength) throw new Error('malformed tree object');
-    items.push({ mode: bytes.toString('latin1', at, space), name: bytes.toString('utf8', space + 1, nul), oid: bytes.toString('hex', nul + 1, nul + 21) });
-    at = nul + 21;
-  }
-  return items;
 }

@@ -15,6 +15,8 @@ const MAX_ALTERNATE_DEPTH = 5;
 
 export interface ObjectDatabase {
   read(oid: string): RawObject | undefined;
+  /** Whether some store holds `oid`, without reading it (a pack's index, a loose file's name). */
+  has(oid: string): boolean;
   /** Object ids that start with a short hex prefix, from every store. */
   expand(prefix: string): string[];
   /** The object directories searched, the repository's own first. */
@@ -60,6 +62,10 @@ export function openObjectDatabase(gitdir: string): ObjectDatabase {
   return {
     directories,
     read,
+    has(oid) {
+      const id = oid.toLowerCase();
+      return allPacks().some((pack) => pack.find(id) !== undefined) || directories.some((dir) => existsSync(join(dir, id.slice(0, 2), id.slice(2))));
+    },
     expand(prefix) {
       const hex = prefix.toLowerCase();
       const found = new Set<string>();

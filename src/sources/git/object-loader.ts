@@ -4,11 +4,11 @@
  * through some fs (a local `.git`, or a shallow fetch held in memory), walking the tree and
  * reading blobs is the same code.
  */
-import { readBlob, readCommit, readTree } from 'isomorphic-git';
 import type { FsClient } from 'isomorphic-git';
 import { normalisePath } from '../paths.ts';
 import { isoFromEpochSeconds } from '../commit-info.ts';
 import type { CommitInfo } from '../snapshot.ts';
+import { isomorphicGit } from './isomorphic-git.ts';
 import { kindOfMode } from './tree-mode.ts';
 import type { FlatTreeEntry, TreeLoader } from '../tree-snapshot.ts';
 
@@ -24,6 +24,7 @@ export interface GitObjectStore {
  * learn a blob's size by inflating it, and listings must not cost a read of every file.
  */
 export async function walkCommitTree(store: GitObjectStore, commit: string, signal?: AbortSignal): Promise<FlatTreeEntry[]> {
+  const { readTree } = await isomorphicGit();
   const entries: FlatTreeEntry[] = [];
   const walk = async (treeOid: string, prefix: string): Promise<void> => {
     signal?.throwIfAborted();
@@ -53,6 +54,7 @@ export function createGitObjectLoader(objects: (signal?: AbortSignal) => Promise
     async loadBlob(oid, signal) {
       const store = await objects(signal);
       signal?.throwIfAborted();
+      const { readBlob } = await isomorphicGit();
       const { blob } = await readBlob({ ...store, oid });
       return blob;
     },
@@ -66,6 +68,7 @@ export function createGitObjectLoader(objects: (signal?: AbortSignal) => Promise
 
 /** A shallow fetch holds the commit object itself, so this works for remote snapshots too. */
 async function readCommitInfo(store: GitObjectStore, commit: string): Promise<CommitInfo> {
+  const { readCommit } = await isomorphicGit();
   const { commit: object } = await readCommit({ ...store, oid: commit });
   return {
     commit,

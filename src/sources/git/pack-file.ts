@@ -5,8 +5,13 @@
  * can hold the id, read on demand), and only the bytes of the wanted object,
  * and of the delta bases it needs, are read from the `.pack` with positioned reads. A 200 MB pack
  * costs a few kilobytes per object instead of 200 MB of memory.
+ *
+ * Before the first object is read, the pack's trailer (the checksum of everything before it) is
+ * compared with the one its index recorded: two small reads that tell a truncated or damaged pack
+ * (a copy cut short, a disk error) from a good one, so a read from it says so instead of failing
+ * on whatever bytes happen to be there.
  */
-import { closeSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { applyDelta } from './delta.ts';
 
@@ -62,8 +67,26 @@ export function openPackFile(idxPath: string, packPath: string): PackFile {
   };
 
   const readAt = (position: number, length: number): Buffer => {
-    fd ??= openSync(packPath, 'r');
+    if (fd === undefined) {
+      const opened = openSync(packPath, 'r');
+      const problem = trailerProblem(opened);
+      if (problem) {
+        closeSync(opened);
+        throw new Error(`${packPath} is ${problem}: git fsck says more, and fetching or cloning the repository again repairs it`);
+      }
+      fd = opened;
+    }
     return positionedRead(fd, position, length);
+  };
+
+  /** Why the pack's trailer is not the checksum its index recorded, or undefined when it is. */
+  const trailerProblem = (pack: number): string | undefined => {
+    const packSize = fstatSync(pack).size;
+    const idxSize = fstatSync(idxFd).size;
+    if (packSize < 32) return `truncated (${packSize} bytes)`;
+    const recorded = readIdx(idxSize - 40, 20);
+    const trailer = positionedRead(pack, packSize - 20, 20);
+    return trailer.equals(recorded) ? undefined : `truncated or damaged (its checksum does not match its index)`;
   };
 
   /** Inflates the zlib stream at `position` whose output is `size` bytes. */

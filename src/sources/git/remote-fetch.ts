@@ -4,11 +4,11 @@
  * tags, want-by-sha. Asking for the sha rather than a branch is what keeps a snapshot pinned
  * when the branch moves between resolve and read.
  */
-import { addRemote, fetch as gitFetch, init, readCommit } from 'isomorphic-git';
 import { createCappedHttpClient, createTransferBudget, type FetchLike } from './http-client.ts';
 import { createMemoryFs } from './memory-fs.ts';
 import type { GitObjectStore } from './object-loader.ts';
 import { gitErrorCode } from './errors.ts';
+import { isomorphicGit } from './isomorphic-git.ts';
 import { PermanentSourceError } from '../permanent.ts';
 
 export interface FetchCommitOptions {
@@ -24,6 +24,7 @@ const GITDIR = '/repository.git';
 
 /** Throws on any failure; `budget` is passed in so the caller can tell a cap overrun apart. */
 export async function fetchCommit(options: FetchCommitOptions, budget = createTransferBudget(options.maxBytes)): Promise<GitObjectStore> {
+  const { addRemote, fetch: gitFetch, init, readCommit } = await isomorphicGit();
   const fs = createMemoryFs();
   const store: GitObjectStore = { fs, gitdir: GITDIR, cache: {} };
   await init({ fs, gitdir: GITDIR, bare: true });

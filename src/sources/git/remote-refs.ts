@@ -4,8 +4,8 @@
  * mean (protocol v2 filters on the server), so a repository with thousands of refs costs the
  * same as one with three.
  */
-import { listServerRefs } from 'isomorphic-git';
 import type { HttpClient, ServerRef } from 'isomorphic-git';
+import { isomorphicGit } from './isomorphic-git.ts';
 
 /** Candidate full names in git's precedence order: tags shadow branches of the same name. */
 export function candidateRefs(ref: string): string[] {
@@ -16,6 +16,7 @@ export function candidateRefs(ref: string): string[] {
 /** The commit (or, for a tag, the peeled object) `ref` names, or undefined when it is absent. */
 export async function lookupRemoteRef(http: HttpClient, url: string, headers: Record<string, string>, ref: string): Promise<string | undefined> {
   const names = candidateRefs(ref);
+  const { listServerRefs } = await isomorphicGit();
   // Concurrent: two prefixes cost one round trip of latency, not two.
   const listed = await Promise.all(
     // isomorphic-git writes `Git-Protocol` into the headers it is given: each call gets a copy.

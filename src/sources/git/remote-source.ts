@@ -51,6 +51,12 @@ export interface RemoteGitSourceOptions {
   identity?: string;
   /** When set, trees and blobs are cached by commit and oid, so a warm snapshot fetches nothing. */
   cache?: { store: KeyValueStore; options?: CachedLoaderOptions };
+  /**
+   * Every failure to fetch is permanent: the remote is this machine's own server over a repository
+   * on disk (`groundwork run`), so what failed once (objects missing from it) fails again, and
+   * retrying only delays the answer.
+   */
+  failuresArePermanent?: boolean;
 }
 
 export function createRemoteGitSource(url: string, options: RemoteGitSourceOptions = {}): RepositorySource {
@@ -76,7 +82,7 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
         fetched = fetchCommit(request, budget).catch((error: unknown) => {
           if (budgetExceeded(budget)) throw new PermanentSourceError(capReason(`fetching ${repository} at ${commit}`));
           const reason = `fetching ${repository} at ${commit} failed: ${errorMessage(error)}`;
-          if (error instanceof PermanentSourceError || isPermanentHttpError(error)) throw new PermanentSourceError(reason);
+          if (error instanceof PermanentSourceError || isPermanentHttpError(error) || options.failuresArePermanent) throw new PermanentSourceError(reason);
           // Other failures may be transient: forget them so the next read retries.
           fetched = undefined;
           throw new Error(reason);

@@ -52,10 +52,12 @@ export async function startReview(event: PullRequestEvent, task: TaskRequestInpu
   const created = async () => deps.tasks.create(task, { idempotencyKey: delivery });
   if (task.githubInstallationId === undefined) return taskResult(await created());
   const pr: PullRequestKey = { installationId: task.githubInstallationId, repo: event.repository.full_name, number: event.pull_request.number };
-  const { latest } = await deps.pullRequests.lookup(pr, delivery);
-  const review = await created();
+  // The lookup and the keyed create are independent (the create is idempotent by the delivery),
+  // so they run side by side while GitHub waits for the answer.
+  const [{ latest }, review] = await Promise.all([deps.pullRequests.lookup(pr, delivery), created()]);
   if (event.action === 'synchronize' && latest !== null && latest !== review.id) {
-    // Best effort: a previous task that is gone or failed has no one left to tell.
+    // Best effort: a previous task that is gone or failed has no one left to tell. Left before the
+    // delivery is recorded, so a redelivery after a crash in between still leaves it (once: keyed).
     await deps.tasks.amend(latest, task.tenant, { from: HOST_SENDER, text: headMovedNote(event, review.id), key: delivery });
   }
   await deps.pullRequests.record(pr, delivery, { kind: 'task', taskId: review.id });

@@ -29,7 +29,8 @@ const PREVIEW_CHARS = 100;
 
 export async function handleKnowledgeCommand(command: KnowledgeCommand, who: { team: string; user: string }, deps: KnowledgeCommandDeps): Promise<string> {
   const tenant = `slack:${who.team}`;
-  const found = knowledgeScope(tenant, command.fullName, deps.githubApiUrl);
+  // Commands name GitHub repositories only (the parser took `owner/name` and nothing else).
+  const found = knowledgeScope(tenant, command.fullName, { githubApiUrl: deps.githubApiUrl, gitAllowedHosts: [], localRepositories: {} });
   if (!found.ok) return `Could not read \`${command.fullName}\`: ${found.reason}.`;
   const today = utcDate(deps.now());
 

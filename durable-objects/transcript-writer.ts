@@ -1,0 +1,76 @@
+/**
+ * @module durable-objects/transcript-writer
+ * The only way anything is appended to a task's transcript: client items, mailbox follow-ups
+ * (the API, pull request comments, the host's notes), each turn's context item, and whatever
+ * writes one later. Every append goes through the one cap check (`transcriptCapIssue`), all or
+ * nothing, and only what is new counts: a retried batch is duplicates, never too large.
+ *
+ * What the cap counts is what the transcript holds plus what it owes: a turn record stored
+ * before its item (the ledger's first write) has that item's room kept for it, so a follow-up
+ * arriving in between cannot take it and leave the turn unrepairable.
+ *
+ * @example
+ * const written = store.transcript.append([item], turn);
+ * if (written.status === 'too-large') return { status: 'too-large', message: written.message };
+ */
+import type { TranscriptItem } from '../src/context/transcript.ts';
+import { storedItemBytes, transcriptCapIssue } from '../src/context/transcript-limits.ts';
+
+export type AppendOutcome = { status: 'ok'; appended: string[]; duplicates: string[] } | TooLarge;
+export type TooLarge = { status: 'too-large'; message: string };
+
+export class TranscriptWriter {
+  readonly #sql: SqlStorage;
+
+  constructor(sql: SqlStorage) {
+    this.#sql = sql;
+  }
+
+  /** Bytes the transcript holds: each item's JSON in UTF-8, as `storedItemBytes` counts it. */
+  bytes(): number {
+    return this.#sql.exec<{ bytes: number }>('SELECT COALESCE(SUM(length(CAST(item AS BLOB))), 0) AS bytes FROM transcript').one().bytes;
+  }
+
+  /** What `append` would answer about the cap, writing nothing; undefined when the items fit. */
+  check(items: readonly TranscriptItem[]): TooLarge | undefined {
+    const fresh = this.#fresh(items);
+    const adding = [...fresh.values()].reduce((sum, item) => sum + storedItemBytes(item), 0);
+    const issue = transcriptCapIssue(this.bytes() + this.#owed(fresh), adding);
+    return issue === undefined ? undefined : { status: 'too-large', message: issue };
+  }
+
+  /** Appends every item whose id is new, in order, during `turn`; all or nothing. */
+  append(items: readonly TranscriptItem[], turn: number): AppendOutcome {
+    const refused = this.check(items);
+    if (refused) return refused;
+    const appended: string[] = [];
+    const duplicates: string[] = [];
+    for (const item of items) {
+      const inserted = this.#sql
+        .exec('INSERT INTO transcript (item_id, turn, item) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING RETURNING seq', item.id, turn, JSON.stringify(item))
+        .toArray();
+      (inserted.length > 0 ? appended : duplicates).push(item.id);
+    }
+    return { status: 'ok', appended, duplicates };
+  }
+
+  /** The first item of each id that is not in the transcript yet. */
+  #fresh(items: readonly TranscriptItem[]): Map<string, TranscriptItem> {
+    const fresh = new Map<string, TranscriptItem>();
+    for (const item of items) {
+      if (!fresh.has(item.id) && this.#sql.exec('SELECT 1 FROM transcript WHERE item_id = ?', item.id).toArray().length === 0) fresh.set(item.id, item);
+    }
+    return fresh;
+  }
+
+  /** Bytes of the items stored turns imply but the transcript does not hold yet, except those being appended now. */
+  #owed(appending: ReadonlyMap<string, TranscriptItem>): number {
+    const owed = this.#sql
+      .exec<{ id: string; item: string }>(
+        `SELECT json_extract(record, '$.item.id') AS id, json_extract(record, '$.item') AS item FROM turns
+         WHERE json_extract(record, '$.item.id') IS NOT NULL AND json_extract(record, '$.item.id') NOT IN (SELECT item_id FROM transcript)`,
+      )
+      .toArray();
+    return owed.filter((row) => !appending.has(row.id)).reduce((sum, row) => sum + storedItemBytes(JSON.parse(row.item)), 0);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Webhook intake answers once the delivery is stored and its Task object's alarm is armed; the
+ * tenant's index and the assembly come after the answer, from that alarm. These tests kill the
+ * Task object right after the answer (workerd logs the abort as an uncaught exception) and check
+ * that nothing accepted is lost.
+ */
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { listTenantTasks } from '../../src/tasks/durable-task-index.ts';
+import { githubFixture } from '../support/github-api-client.ts';
+import { post, pullRequestEvent, settledTask, signedDelivery, taskStub, WEBHOOK_URL } from './support.ts';
+
+const fx = githubFixture();
+const tenant = `github:${fx.installationId}`;
+
+async function accept(payload: unknown): Promise<string> {
+  const accepted = await post(WEBHOOK_URL, await signedDelivery(payload));
+  expect(accepted.status).toBe(202);
+  const { taskId } = await accepted.json<{ taskId: string }>();
+  return taskId;
+}
+
+describe('webhook intake', () => {
+  it('answers before the index hears of the task, which it does once assembly begins', async () => {
+    const taskId = await accept(pullRequestEvent('reopened', { number: 9101 }));
+    const stored = await runInDurableObject(taskStub(taskId), (_, state) => {
+      const meta = state.storage.sql.exec<{ key: string }>('SELECT key FROM meta').toArray().map((row) => row.key);
+      const task = state.storage.sql.exec<{ status: string }>('SELECT status FROM task').toArray()[0];
+      return { meta, status: task?.status };
+    });
+    expect(stored.status).toBeDefined();
+    // Still pending means the alarm has not begun assembly, and nothing was reported yet.
+    if (stored.status === 'pending') expect(stored.meta).not.toContain('index_seq');
+    expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
+    const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
+    expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
+  });
+
+  it('loses nothing when the Task object dies right after the answer: the alarm assembles and indexes it', async () => {
+    const taskId = await accept(pullRequestEvent('reopened', { number: 9102 }));
+    // Whatever the object held in memory (an assembly under way, a pending report) dies here.
+    await runInDurableObject(taskStub(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
+    expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
+    const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
+    expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
+  });
+
+  it('answers a redelivery as a duplicate of the stored task, also after the object died', async () => {
+    const payload = pullRequestEvent('reopened', { number: 9103 });
+    const init = await signedDelivery(payload);
+    const first = await post(WEBHOOK_URL, init);
+    const { taskId } = await first.json<{ taskId: string }>();
+    await runInDurableObject(taskStub(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
+    const again = await post(WEBHOOK_URL, init);
+    expect(again.status).toBe(202);
+    expect(await again.json()).toMatchObject({ taskId, duplicate: true });
+    // The abort may have cut an attempt short (then the alarm makes another): count what the
+    // redelivery itself adds once the task has settled, which must be nothing.
+    const settled = await settledTask(taskId, tenant);
+    expect(settled).toMatchObject({ status: 'ready' });
+    const third = await post(WEBHOOK_URL, init);
+    expect(await third.json()).toMatchObject({ taskId, duplicate: true });
+    expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready', attempts: settled.attempts });
+  });
+});
