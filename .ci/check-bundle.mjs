@@ -16,13 +16,17 @@ import { gzipSync } from 'node:zlib';
 // schemas, nested skill roots and the index ranking; about 8 KiB); 280 -> 281 when issue 28's lazy
 // loaders met them at 280.0 (esbuild's wrappers for the modules loaded on first use); 281 -> 283
 // for issue 24 at 282.3 (one repository identity, the transcript writer's cap, the YAML 1.2 reader,
-// the bounded task page, about 2.3 KiB). Cloudflare itself allows 3 MiB (Free)
-// or 10 MiB (Paid): the budget is ours, to keep cold starts small. 283 -> 319 with the remote MCP
-// server (/mcp, issue 25, check_before included) at 318.7: the official SDK's server and web-standard transport (about
-// 20 KiB gzipped), zod's JSON Schema output for tools/list (about 6) and the tools (about 6);
-// +36.4 over main at 282.3 when it was merged. Ajv and zod 3, which the SDK imports but the Worker
-// never runs, are aliased out (wrangler.toml).
-const BUDGET_KIB = 319;
+// the bounded task page, about 2.3 KiB); 283 -> 269 at 268.5 once the client was @octokit/core
+// instead of @octokit/rest (every call is `request` or `graphql`, so the REST plugin's endpoint
+// table, 82 KiB minified, was dead weight); 269 -> 276 at 275.3 for issue 23's focus (focus paths on
+// tasks and POST /tasks/:id/paths, the pull request's files listed once by the host, every focus
+// chain's rules with their bound, budget and notices, later-turn rules and skills, the focus table).
+// Cloudflare itself allows 3 MiB (Free) or 10 MiB (Paid): the budget is ours, to keep cold starts small.
+// 276 -> 313 with the remote MCP server (/mcp, issue 25) at 312.2: the official SDK's server and
+// web-standard transport (about 20 KiB gzipped), zod's JSON Schema output for tools/list (about 6)
+// and the tools (about 6); +36.9 over main at 275.3 when it was merged. Ajv and zod 3, which the
+// SDK imports but the Worker never runs, are aliased out (wrangler.toml).
+const BUDGET_KIB = 313;
 const out = mkdtempSync(join(tmpdir(), 'groundwork-bundle-'));
 try {
   const metafile = join(out, 'meta.json');

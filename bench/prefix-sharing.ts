@@ -37,13 +37,26 @@ interface Fixture {
 
 export async function benchPrefixSharing(): Promise<string[]> {
   const fixtures = [demoFixture(), largerFixture(), monorepoFixture()];
+  const focused = focusedFixture();
   try {
     const lines: string[] = [];
     for (const fixture of fixtures) lines.push(...(await measure(fixture)));
+    lines.push(await measureFocus(focused));
     return lines;
   } finally {
-    for (const fixture of fixtures) fixture.repo.remove();
+    for (const fixture of [...fixtures, focused]) fixture.repo.remove();
   }
+}
+
+/** A task with focus paths against the same task without: what the paths bring must come after the shared part. */
+async function measureFocus(fixture: Fixture & { paths: string[] }): Promise<string> {
+  const [request] = fixture.requests;
+  const [plain, focused] = await Promise.all([firstPrompt(fixture, request), firstPrompt(fixture, request, fixture.paths)]);
+  const shares = FORMATS.map((format) => {
+    const [a, b] = [render(format, plain), render(format, focused)];
+    return `${format} ${percent(sharedPrefix(a, b).bytes / bytes(a))} of ${tokens(a)}`;
+  });
+  return `${fixture.name}: a task with ${fixture.paths.length} focus paths against the same task without, shared byte-identical prefix of the one without: ${shares.join('; ')} (everything up to the task-dependent part)`;
 }
 
 async function measure(fixture: Fixture): Promise<string[]> {
@@ -68,7 +81,7 @@ async function measure(fixture: Fixture): Promise<string[]> {
   ];
 }
 
-async function firstPrompt(fixture: Fixture, request: string, focusPaths: string[]): Promise<PromptInput> {
+async function firstPrompt(fixture: Fixture, request: string, focusPaths: string[] = []): Promise<PromptInput> {
   const lookup = resolveAgent('entry');
   if (!lookup.ok) throw new Error(lookup.error);
   const source = createLocalGitSource(fixture.repo.dir);
@@ -124,6 +137,17 @@ function largerFixture(): Fixture {
   shape.rulePaths.forEach((path, depth) => repo.write(path, rulesText(depth, depth === 0 ? 40 : 12)));
   repo.commitAll('larger fixture');
   return { name: 'larger', repo, cwd: shape.cwd, requests: ['Add rate limiting to the login endpoint. Use $skill-07.', 'Why does the session test time out on CI?'] };
+}
+
+/** The larger fixture with two more packages, each with rules of its own, for tasks that name them. */
+function focusedFixture(): Fixture & { paths: string[] } {
+  const fixture = largerFixture();
+  fixture.repo.write('packages/lib/AGENTS.md', rulesText(7, 12));
+  fixture.repo.write('packages/lib/src/index.ts', 'export {};\n');
+  fixture.repo.write('packages/cli/AGENTS.md', rulesText(8, 12));
+  fixture.repo.write('packages/cli/src/main.ts', 'export {};\n');
+  fixture.repo.commitAll('two more packages');
+  return { ...fixture, name: 'focused', paths: ['packages/lib/src/index.ts', 'packages/cli/src/main.ts'] };
 }
 
 function monorepoFixture(): Fixture {

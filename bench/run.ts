@@ -5,6 +5,7 @@
 import { benchChecks } from './checks.ts';
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchFocusReads } from './focus-reads.ts';
 import { benchFreshness } from './freshness.ts';
 import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
@@ -12,16 +13,18 @@ import { benchAppTokens } from './app-tokens.ts';
 import { benchGraphQLReads } from './graphql-reads.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 import { benchStartup } from './startup.ts';
+import { benchWorkerStartup } from './worker-startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
+  ['focus', benchFocusReads],
   ['freshness', benchFreshness],
   ['checks', benchChecks],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
-  ['startup', benchStartup],
+  ['startup', async () => [...(await benchWorkerStartup()), ...(await benchStartup())]],
 ];
 
 const only = process.argv.slice(2);

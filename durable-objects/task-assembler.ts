@@ -9,6 +9,7 @@
  * the deadline even if a step ignores it, naming the step in progress and so the repository and
  * its host. A repository that cannot be read is a failed assembly, never a turn without its rules.
  */
+import type { AgentConfig } from '../src/context/agents.ts';
 import { agentHash, type AgentCatalog } from '../src/context/agent-catalog.ts';
 import { digestContext } from '../src/context/digest.ts';
 import { BUILTIN_AGENTS } from '../src/context/agents.ts';
@@ -26,8 +27,11 @@ import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { contextItemId } from '../src/context/transcript.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import type { GitHubApi } from '../src/sources/pull-requests.ts';
+import { firstTurnFocus, NO_FOCUS, type PostedFocus, type TurnFocus } from '../src/tasks/turn-focus.ts';
 import { storedAgent } from './stored-agent.ts';
-import { DEFAULT_REF, planTask, type TaskPlanDeps } from './task-plan.ts';
+import { laterTurnFocus } from './task-focus.ts';
+import { DEFAULT_REF, planTask, type TaskPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TurnRecord } from './task-store.ts';
 
 export interface AssemblerDeps extends TaskPlanDeps {
@@ -35,6 +39,10 @@ export interface AssemblerDeps extends TaskPlanDeps {
   openSource(request: TaskRequest): Promise<OpenedSource>;
   /** Entries of the turns before `turn`, from the ledger: what later-turn providers compare against. */
   history(turn: number): EarlierEntry[];
+  /** A stored turn's record: a later turn's focus starts from turn 0's and the previous turn's. */
+  record(turn: number): TurnRecord | undefined;
+  /** Focus posted on the task after it was created. */
+  posted: PostedFocus;
   /** This deployment's agents, for tasks stored before their configuration was kept with them. */
   agents?: AgentCatalog;
   /** The tenant's earlier tasks on the task's repository (`tasks:read`), when this host keeps an index of them. */
@@ -59,9 +67,14 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const hash = await agentHash(agent.agent);
     const { source, cache, usage, github } = await deps.openSource(request);
-    const { view: unpinned, available: planned, settings, knowledge, plan } = planTask(deps, request, agent.agent, { source, ...(github ? { github } : {}) });
+    const opened = { source, ...(github ? { github } : {}) };
+    const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
+    // Every turn plans with turn 0's focus, so it shares turn 0's read-ahead.
+    const planFocus = turn === 0 ? focus : (deps.record(0)?.focus ?? NO_FOCUS);
+    const { view: planned, available: capabilities, settings, knowledge, plan } = planTask(deps, request, agent.agent, opened, planFocus);
+    const unpinned: TaskView = { ...planned, focusPaths: focus.paths, skills: focus.skills };
     const tasks = deps.earlierTasks?.(task);
-    const available: Capability[] = [...planned, ...(tasks ? (['tasks:read'] as const) : [])];
+    const available: Capability[] = [...capabilities, ...(tasks ? (['tasks:read'] as const) : [])];
     // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     let commit = task.commit_sha;
     if (!commit && request.baseCommit) commit = deps.pinCommit(request.baseCommit);
@@ -84,6 +97,9 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       history: deps.history(turn),
       task: view,
       turn,
+      moved: focus.moved,
+      focusFiles: focus.files,
+      ...(focus.pullRequestFiles ? { pullRequestFiles: focus.pullRequestFiles } : {}),
       settings,
       now: deps.now,
       signal,
@@ -123,6 +139,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         ...(first.settings ? { settings: first.settings } : {}),
         createdAt,
         ...(usage ? { github: usage() } : {}),
+        focus: { paths: [...focus.paths], files: [...focus.files] },
+        moved: movedRecord(focus),
       };
     }
 
@@ -147,8 +165,32 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       settings: gathered.settings,
       createdAt,
       ...(usage ? { github: usage() } : {}),
+      moved: movedRecord(focus),
     };
   }
+
+  /** `setup` is the task's plan before focus: who runs, with which settings and capabilities. */
+  function turnFocus(
+    task: TaskRow,
+    turn: number,
+    { agent, setup, github }: { agent: AgentConfig; setup: TaskPlan; github?: GitHubApi },
+    signal: AbortSignal,
+    progress: (step: string) => void,
+  ): Promise<TurnFocus> {
+    const { request } = task;
+    if (turn === 0) {
+      const plan = { registry: deps.registry, agent, task: setup.view, turn: 0, available: setup.available, settings: setup.settings };
+      return firstTurnFocus({ request, plan, ...(github ? { github } : {}), posted: deps.posted, signal, progress });
+    }
+    const first = deps.record(0);
+    const previous = deps.record(turn - 1);
+    if (!first || !previous) throw new Error(`turn ${turn} needs turns 0 and ${turn - 1} stored first`);
+    return Promise.resolve(laterTurnFocus(request, first, previous, deps.posted));
+  }
+}
+
+function movedRecord(focus: TurnFocus): NonNullable<TurnRecord['moved']> {
+  return { through: focus.through, paths: [...focus.moved.paths], skills: [...focus.moved.skills] };
 }
 
 /** A commit the caller resolved is still looked up, so a commit the repository lacks fails here. */

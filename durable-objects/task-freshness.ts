@@ -11,6 +11,7 @@ import { trackedSources } from '../src/freshness/tracked.ts';
 import type { AgentConfig } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { NO_FOCUS } from '../src/tasks/turn-focus.ts';
 import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskStore } from './task-store.ts';
 
@@ -40,7 +41,7 @@ export async function readBackFreshness(request: TaskRequest, commit: string, ag
   } catch (error) {
     return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const plan = agent ? planTask(deps, request, agent, opened).plan : undefined;
+  const plan = agent ? planTask(deps, request, agent, opened, deps.store.turn(0)?.focus ?? NO_FOCUS).plan : undefined;
   return checkFreshness({
     ...input,
     source: opened.source,

@@ -16,6 +16,7 @@ import type { SettingsLayer } from '../src/context/settings/layer.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
+import { NO_FOCUS, type FocusPaths } from '../src/tasks/turn-focus.ts';
 
 export interface TaskPlanDeps {
   registry: Registry;
@@ -42,7 +43,11 @@ export function namedRef(request: Pick<TaskRequest, 'ref' | 'baseCommit'>): { re
   return request.baseCommit === undefined ? { ref: request.ref ?? DEFAULT_REF } : {};
 }
 
-export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentConfig, opened: Pick<OpenedSource, 'source' | 'github'>): TaskPlan {
+/**
+ * `focus` is turn 0's: every turn plans with it, so every turn's snapshot is the one turn 0 read
+ * ahead (a later turn's own new paths are read outside the plan).
+ */
+export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentConfig, opened: Pick<OpenedSource, 'source' | 'github'>, focus: FocusPaths = NO_FOCUS): TaskPlan {
   const pr = request.pullRequest;
   const view: TaskView = {
     request: request.request,
@@ -51,7 +56,7 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
     ...namedRef(request),
     ...(pr ? { headCommit: pr.headSha, headFromFork: pr.fromFork, pullRequest: pr } : {}),
     cwd: request.cwd,
-    focusPaths: [],
+    focusPaths: focus.paths,
     trusted: request.trusted,
     skills: request.skills,
     agent: agent.name,
@@ -60,6 +65,6 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
   const settings: HostSettings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };
   const knowledge = deps.knowledgeFor?.(request);
   const available: Capability[] = ['repo:read', ...(opened.github ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
-  const plan = planReads({ registry: deps.registry, agent, task: view, turn: 0, available, settings });
+  const plan = planReads({ registry: deps.registry, agent, task: view, turn: 0, available, settings, focusFiles: focus.files });
   return { view, available, settings, ...(knowledge ? { knowledge } : {}), plan };
 }

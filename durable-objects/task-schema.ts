@@ -57,6 +57,14 @@ const MIGRATIONS: readonly Migration[] = [
      record TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
+  // 7: focus recorded after creation (`POST /tasks/:id/paths`): paths and skills, in order, each once.
+  `CREATE TABLE IF NOT EXISTS focus (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind TEXT NOT NULL CHECK (kind IN ('path', 'skill')),
+     value TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     UNIQUE (kind, value)
+   );`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -57,6 +57,14 @@ export const TurnRecordSchema = z.object({
   createdAt: z.number(),
   /** What this turn's GitHub reads cost, for tasks read through the GitHub API. */
   github: GitHubUsageSchema.optional(),
+  /** Turn 0: the focus paths it was assembled with (request, pull request, posted), and which are known files. */
+  focus: z.object({ paths: z.array(z.string()), files: z.array(z.string()) }).optional(),
+  /**
+   * The focus posted on the task (`POST /tasks/:id/paths`) this turn took: everything up to
+   * sequence number `through`, of which `paths` and `skills` were new since the previous turn.
+   * Absent on turns stored before focus could be posted.
+   */
+  moved: z.object({ through: z.number().int().nonnegative(), paths: z.array(z.string()), skills: z.array(z.string()) }).optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

@@ -15,7 +15,7 @@ import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, CheckResultRpc, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { unfitFor } from '../src/checks/run-check.ts';
@@ -33,6 +33,7 @@ import { inspectTask, verifyLink } from './task-inspection.ts';
 import { TaskIndexSync } from './task-index-sync.ts';
 import { taskReport } from './task-report.ts';
 import { createTaskAssembler } from './task-assembler.ts';
+import { FocusLog } from './focus-log.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
@@ -65,6 +66,7 @@ type Denied = { status: 'not-found' };
 export class TaskObject extends DurableObject<Env> {
   readonly #store: TaskStore;
   readonly #mailbox: Mailbox;
+  readonly #focus: FocusLog;
   readonly #ledger: TurnLedger;
   readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
   readonly #planDeps: TaskPlanDeps;
@@ -78,6 +80,7 @@ export class TaskObject extends DurableObject<Env> {
     super(ctx, env);
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
+    this.#focus = new FocusLog(ctx.storage.sql);
     this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
     this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
@@ -111,6 +114,8 @@ export class TaskObject extends DurableObject<Env> {
         openSource: this.#openSource,
         pinCommit: (commit) => this.#store.pinCommit(commit),
         history: (turn) => this.#store.history(turn),
+        record: (turn) => this.#store.turn(turn),
+        posted: this.#focus,
         agents: this.#agents,
         earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
         now: () => Date.now(),
@@ -211,6 +216,20 @@ export class TaskObject extends DurableObject<Env> {
     if (!task) return { status: 'not-found' };
     if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); a follow-up would never be read: start a new task` };
     return this.#mailbox.post(post, Date.now());
+  }
+
+  /**
+   * Records focus for the next turn to begin: paths the agent works in now, skills it asks for.
+   * Idempotent: what the task follows already is a duplicate and changes nothing.
+   */
+  async focusOn(tenant: string, post: FocusPost): Promise<FocusResult> {
+    const task = this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
+    if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); no turn would follow these paths: start a new task` };
+    const first = this.#store.turn(0);
+    const known = { paths: new Set([task.request.cwd, ...(first?.focus?.paths ?? task.request.paths)]), skills: new Set(task.request.skills) };
+    const recorded = this.#focus.record(post, known, Date.now());
+    return recorded.status === 'ok' ? { ...recorded, nextTurn: this.#store.nextTurn() } : recorded;
   }
 
   /**

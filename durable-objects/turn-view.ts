@@ -25,5 +25,7 @@ export function turnView(first: TurnRecord, record: TurnRecord, transcript: read
     providers: record.providers,
     entries: record.entries,
     ...(record.settings ? { settings: record.settings } : {}),
+    ...(first.focus && first.focus.paths.length > 0 ? { focusPaths: first.focus.paths } : {}),
+    ...(record.moved && record.moved.paths.length + record.moved.skills.length > 0 ? { moved: { paths: record.moved.paths, skills: record.moved.skills } } : {}),
   };
 }

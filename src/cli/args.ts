@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
-import { SkillNameSchema } from '../tasks/task-request.ts';
+import { FocusPathsSchema, SkillNameSchema } from '../tasks/task-request.ts';
 import { parseOptions } from './parse-options.ts';
 
 export const DEFAULT_TASK = 'Get oriented in this repository: follow its rules and use its skills where they apply.';
@@ -16,13 +16,18 @@ Prints the first request an agent would get for a task on a local repository, re
 Options:
   --repo PATH          repository to read (default: the repository of the current directory)
   --ref REF            commit, branch or tag to pin; HEAD~1, main^2 too (default: HEAD)
-  --cwd DIR            working directory inside the repository (default: where you are in it)
+  --cwd DIR            working directory inside the repository (default: where you are in it);
+                       one that exists only in the working tree takes its nearest committed
+                       directory's rules
+  --path PATH          a file or directory the task touches besides --cwd: its directories'
+                       rules are read too (repeatable, at most 64)
   --task TEXT          the task request; $name selects a skill (default: a general orientation task)
   --skill NAME         select a skill by name (repeatable)
   --skills-root GLOB   where skills live, e.g. "skills/*/" (repeatable; replaces the default roots
                        .agents, .claude, .codex, .gemini, .opencode /skills/*/ and skills/*/)
   --rule-file NAME     instruction file name, first present wins in each directory (repeatable;
-                       replaces the default AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD)
+                       replaces the default AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md,
+                       CLAUDE.MD, GEMINI.md)
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator, or one
                        the bundled agents.json declares (default: entry)
   --untrusted          treat the task as untrusted: no repository reads
@@ -40,6 +45,7 @@ export const TaskOptionsShape = {
   ref: z.string().min(1, 'must not be empty').default('HEAD'),
   // Checked against the repository it names (an absolute path inside it is accepted): cli/cwd-option.
   cwd: z.string().max(1024, 'must be at most 1024 characters').optional(),
+  path: FocusPathsSchema.default([]),
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
   agent: z.string().default('entry'),
@@ -72,6 +78,7 @@ export const CLI_OPTIONS = {
   repo: { type: 'string' },
   ref: { type: 'string' },
   cwd: { type: 'string' },
+  path: { type: 'string', multiple: true },
   task: { type: 'string' },
   skill: { type: 'string', multiple: true },
   'skills-root': { type: 'string', multiple: true },

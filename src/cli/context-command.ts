@@ -77,9 +77,9 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     return opened.exit;
   }
   const snapshot = opened.source.snapshot(opened.commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, paths: options.path, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
 
-  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root']);
+  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root'], options.path);
   const unreadable = opened.source.unreadable?.();
   if (unreadable !== undefined) {
     io.stderr(`groundwork: cannot read ${opened.root} at ${options.ref} (${opened.commit.slice(0, 12)}): ${unreadable}\n`);
@@ -97,7 +97,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
  * Only the checked-out commit has a working tree to differ from. A comparison that could not be
  * made is a warning of its own: when the repository is what failed, `unreadable()` says so.
  */
-export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }>, snapshot: Snapshot, ref: string, skillRoots: readonly string[]): Promise<string[]> {
+export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }>, snapshot: Snapshot, ref: string, skillRoots: readonly string[], focusPaths: readonly string[] = []): Promise<string[]> {
   const head = ref === 'HEAD' ? { status: 'ok' as const, commit: opened.commit } : await opened.source.resolve('HEAD');
   if (head.status !== 'ok' || head.commit !== opened.commit) return [];
   try {
@@ -105,6 +105,7 @@ export async function worktreeWarnings(opened: Extract<OpenedLocal, { ok: true }
       committed: snapshot,
       worktree: createWorktreeSnapshot(opened.root, opened.commit),
       cwd: opened.cwd,
+      focusPaths,
       skillRoots,
       shown: ref,
     });

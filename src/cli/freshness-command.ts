@@ -76,7 +76,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, skills: options.skill, trusted: true, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer });
   const unread = unreadContext(turn, registry, source.unreadable?.());
   if (unread !== undefined) {
     stderr(`groundwork freshness: the context at ${options.since} could not be read, so nothing was checked: ${unread}\n`);

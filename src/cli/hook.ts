@@ -84,7 +84,7 @@ async function sessionContext(input: HookInput, agentName: string): Promise<{ ok
   if (!opened.ok) return { ok: false, error: oneLine(opened.error) };
   const snapshot = opened.source.snapshot(opened.commit);
   const request = `Session ${parsed.data.source ?? 'start'} in ${opened.cwd || 'the repository root'}: no task named yet. Read this before you plan.`;
-  const turn = await assembleLocalTurn({ registry: createDefaultRegistry(), agent: agent.agent, opened, snapshot, ref: 'HEAD', request, skills: [], trusted: true, settings: {} });
+  const turn = await assembleLocalTurn({ registry: createDefaultRegistry(), agent: agent.agent, opened, snapshot, ref: 'HEAD', request, paths: [], skills: [], trusted: true, settings: {} });
   const text = turnContext(turn);
   if (text === undefined) return { ok: false, error: 'the assembly produced no context' };
   return { ok: true, text: `${text}\n\n(Groundwork context of ${opened.root} at ${opened.commit}, digest ${turn.digest}.)` };

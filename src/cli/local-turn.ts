@@ -4,6 +4,7 @@
  * and `groundwork freshness` compares it: one assembly, so both see the same sources.
  */
 import type { AgentConfig } from '../context/agents.ts';
+import { focusPathsOf } from '../context/focus.ts';
 import type { Registry } from '../context/registry.ts';
 import type { SettingsLayer } from '../context/settings/layer.ts';
 import { assembleFirstTurn, type AssembledTurn } from '../context/turn.ts';
@@ -19,6 +20,8 @@ export interface LocalTurnInput {
   /** What the user named the commit by. */
   ref: string;
   request: string;
+  /** `--path`: focus paths besides the working directory. */
+  paths: readonly string[];
   skills: readonly string[];
   trusted: boolean;
   settings: SettingsLayer;
@@ -39,7 +42,7 @@ export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn>
       ref: input.ref,
       commit: opened.commit,
       cwd: opened.cwd,
-      focusPaths: [],
+      focusPaths: focusPathsOf(opened.cwd, [input.paths]),
       trusted: input.trusted,
       skills: input.skills,
       agent: input.agent.name,

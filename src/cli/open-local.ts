@@ -2,8 +2,12 @@
  * @module cli/open-local
  * What `context` and `run` do before assembling: find the repository the user means (by default
  * the one they stand in), pin the ref to a commit, and settle the working directory (by default
- * where they stand in the tree). A `--cwd` not in the tree at that commit is a usage error.
+ * where they stand in the tree). A `--cwd` that exists only in the working tree (a directory not
+ * committed yet) is kept, with a warning: the rules provider reads its nearest committed
+ * directory's chain and says so too. A `--cwd` that is nowhere is a usage error.
  */
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { revisionProblem } from '../sources/git/ancestry.ts';
 import { discoverRepository } from '../sources/git/discover.ts';
 import { createLocalGitSource } from '../sources/git/local-source.ts';
@@ -56,6 +60,10 @@ export async function openLocalRepository(input: OpenLocalInput): Promise<Opened
     if (parent.status === 'ok' && parent.entries.some((entry) => entry.path === cwd && entry.kind === 'submodule')) {
       return { ok: false, exit: 2, error: `--cwd: ${cwd} is a submodule at ${at}: its files live in its own repository; run with --repo ${found.root}/${cwd}` };
     }
+    if (!found.bare && isDirectory(join(found.root, cwd))) {
+      const nearest = await nearestCommitted(snapshot, parentOf(cwd));
+      return { ...opened, cwd, warnings: [`--cwd ${cwd} is not in the tree at ${at}, only in the working tree: it gets the rules of ${nearest || '.'} as committed`] };
+    }
     return { ok: false, exit: 2, error: `--cwd: ${cwd} is not a directory in the tree at ${at}` };
   }
   // Standing in a directory that is not committed (new, or ignored): the nearest one that is.
@@ -63,6 +71,20 @@ export async function openLocalRepository(input: OpenLocalInput): Promise<Opened
     if (dir === '') return { ...opened, cwd: '', warnings: found.within === '' ? [] : [notInTree(found.within, '.', at)] };
     const listing = await snapshot.list(dir);
     if (listing.status === 'ok') return { ...opened, cwd: dir, warnings: dir === found.within ? [] : [notInTree(found.within, dir, at)] };
+  }
+}
+
+/** The deepest of `dir` and its parents that is a directory at the snapshot's commit. */
+async function nearestCommitted(snapshot: ReturnType<RepositorySource['snapshot']>, dir: string): Promise<string> {
+  for (let at = dir; at !== ''; at = parentOf(at)) if ((await snapshot.list(at)).status === 'ok') return at;
+  return '';
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
   }
 }
 

@@ -6,7 +6,8 @@
  * both the commit and the working tree, and what they find is compared.
  */
 import { DEFAULT_RULE_FILES } from '../providers/rules/provider.ts';
-import { findInstructionFiles } from '../providers/rules/chain.ts';
+import { FOCUS_LIMITS } from '../context/focus.ts';
+import { focusDirectories, listDirectories } from '../providers/rules/chain.ts';
 import { configuredRoots, SkillsConfigSchema } from '../providers/skills/config.ts';
 import { discoverSkills } from '../providers/skills/discover.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
@@ -17,6 +18,8 @@ export interface WorktreeComparison {
   committed: Snapshot;
   worktree: Snapshot;
   cwd: string;
+  /** `--path` focus paths, whose chains the rules are read along too. */
+  focusPaths?: readonly string[];
   /** `--skills-root` patterns, if any. */
   skillRoots: readonly string[];
   /** How the commit was named, for the message (`HEAD`). */
@@ -28,7 +31,7 @@ export async function uncommittedChanges(input: WorktreeComparison): Promise<str
   const config = SkillsConfigSchema.parse(input.skillRoots.length > 0 ? { roots: input.skillRoots } : {});
   const interesting = async (snapshot: Snapshot): Promise<Set<string>> => {
     const [chain, skills] = await Promise.all([
-      findInstructionFiles(snapshot, input.cwd, DEFAULT_RULE_FILES, signal),
+      listDirectories(snapshot, focusDirectories(input.cwd, input.focusPaths ?? [], { max: FOCUS_LIMITS.directories }).dirs, DEFAULT_RULE_FILES, signal),
       discoverSkills(snapshot, configuredRoots(config), { maxDepth: config.maxDepth, maxDirectories: config.maxDirectories }, signal),
     ]);
     return new Set([...chain.flatMap((link) => (link.status === 'found' ? [link.path] : [])), ...skills.found.map((skill) => skill.path)]);

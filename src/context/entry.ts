@@ -30,6 +30,16 @@ export const SourceSchema = z.object({
 });
 export type Source = z.infer<typeof SourceSchema>;
 
+/** Focus paths an entry names as those it applies to; the rest are counted. */
+export const MAX_APPLIES_TO = 16;
+
+/**
+ * Which of the task's focus paths an entry applies to (the working directory among them, `.` for
+ * the root), in the task's order: the first `MAX_APPLIES_TO`, and how many in all.
+ */
+export const AppliesToSchema = z.object({ paths: z.array(z.string().min(1).max(1024)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() });
+export type AppliesTo = z.infer<typeof AppliesToSchema>;
+
 export const EntrySchema = z
   .object({
     title: z.string().min(1).max(MAX_TITLE_CHARS),
@@ -41,6 +51,7 @@ export const EntrySchema = z
     /** Set by a provider that already cut the body (with the marker from `truncateToTokens`). */
     truncated: z.boolean().default(false),
     stability: z.enum(STABILITIES).default('task'),
+    appliesTo: AppliesToSchema.optional(),
   })
   .refine((entry) => entry.freshness !== 'pinned' || entry.source.revision !== undefined, {
     message: 'a pinned entry needs source.revision',

@@ -91,3 +91,20 @@ function what({ subject, plural, failed = 'could not be read' }: Missing, outcom
       return `${subject} ${failed} (the provider failed).`;
   }
 }
+
+/**
+ * A notice for the entries the total budget dropped from a provider that delivered others (the
+ * runner drops whole entries from the end of the render order): it names them, so the model never
+ * claims to have followed a rules file it was not given. Titles are quoted as JSON strings.
+ */
+export function droppedNotice(name: string, category: Category, titles: readonly string[], registry: Registry): Notice | undefined {
+  const missing = registry.get(name)?.missing ?? MISSING[category];
+  if (!missing || titles.length === 0) return undefined;
+  const named = titles.slice(0, 10).map((title) => JSON.stringify(title));
+  const more = titles.length > named.length ? ` and ${titles.length - named.length} more` : '';
+  return {
+    provider: name,
+    text: `Part of ${missing.subject.charAt(0).toLowerCase()}${missing.subject.slice(1)} was left out to fit the context budget: ${named.join(', ')}${more}. ${missing.claim.replace(/^Do not say you /, 'For those, do not say you ')}`,
+    stability: 'task',
+  };
+}

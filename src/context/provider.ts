@@ -26,10 +26,10 @@
  */
 import type { z } from 'zod';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { GitHubApi } from '../sources/pull-requests.ts';
+import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
-import type { EntryInput, Source } from './entry.ts';
+import type { EntryInput, Source, Stability } from './entry.ts';
 import type { HostFact } from './host-facts.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import type { MissingNotice } from './notices.ts';
@@ -44,8 +44,11 @@ export type Category = (typeof CATEGORIES)[number];
 export const CAPABILITIES = ['repo:read', 'github:api', 'knowledge:read', 'tasks:read'] as const;
 export type Capability = (typeof CAPABILITIES)[number];
 
-/** `first`: only turn 0. `all`: every turn. */
-export type TurnPolicy = 'first' | 'all';
+/**
+ * `first`: only turn 0. `all`: every turn. `moved`: turn 0, and a later turn only when the host
+ * recorded something new for it to follow (`ProviderRequest.moved`: focus paths, names).
+ */
+export type TurnPolicy = 'first' | 'all' | 'moved';
 
 export const ORIGINS = ['github', 'slack', 'api', 'cli', 'mcp'] as const;
 export type Origin = (typeof ORIGINS)[number];
@@ -130,11 +133,38 @@ export interface EarlierEntry {
   source: Source;
 }
 
+/**
+ * What the host recorded for a later turn since the previous one began (`POST /tasks/:id/paths`):
+ * where the agent moved and what it asked for by name. Empty on turn 0.
+ */
+export interface Moved {
+  /** Focus paths new on this turn; `task.focusPaths` holds them too. */
+  paths: readonly string[];
+  /** Skills asked for by name (or path) for this turn. */
+  skills: readonly string[];
+}
+
+export const NOT_MOVED: Moved = { paths: [], skills: [] };
+
 export interface ProviderRequest<C = unknown> {
   task: TaskView;
   turn: number;
   config: C;
   host: HostView;
+  /** What is new on this turn (see `Moved`); `NOT_MOVED` on turn 0 and for hosts without a ledger. */
+  moved: Moved;
+  /**
+   * Which of `task.focusPaths` are known to name files (a pull request's changed files); any other
+   * may name a file or a directory, which only the snapshot can tell.
+   */
+  focusFiles: readonly string[];
+  /**
+   * The pull request's changed files, listed once by the host for this assembly (up to the larger
+   * of what task-facts shows and the focus bound) and handed to every provider, so none lists
+   * them again; absent when the task is not about a pull request or the host did not list them
+   * (no `github:api` for this task).
+   */
+  pullRequestFiles?: PullRequestFilesResult;
   /**
    * What reached the model on earlier turns of this task, oldest first; empty on turn 0 and for
    * hosts without a ledger (the CLI). A later-turn provider reads it to tell what is new.
@@ -203,13 +233,37 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
    * What `run` will list and read from the snapshot, said before any provider runs, so the host
    * can have the source fetch it ahead. A hint: `run` must not depend on it.
    */
-  plan?(input: { task: TaskView; config: z.output<S> }): ReadPlan;
+  plan?(input: PlanRequest<z.output<S>>): ReadPlan;
+  /**
+   * How many of a pull request's changed files `run` needs in `pullRequestFiles`. The host lists
+   * the largest number any provider of the run asks for, once, before the plan is made.
+   */
+  pullRequestFilesNeeded?(config: z.output<S>): number;
 }
 
-/** Entries plus notes about material the provider left out on purpose (they become the outcome's reason). */
+/** What a provider plans its reads from: the parts of its request known before anything is read. */
+export interface PlanRequest<C = unknown> {
+  task: TaskView;
+  config: C;
+  /** As `ProviderRequest.focusFiles`. */
+  focusFiles: readonly string[];
+}
+
+/**
+ * Entries plus notes about material the provider left out on purpose (they become the outcome's
+ * reason), and host notices the model must read about it.
+ */
 export interface ProviderResult {
   entries: EntryInput[];
   notes?: string[];
+  /**
+   * Material the provider knowingly did not give, that the model must not claim to have followed
+   * (rules of directories the budget could not hold): each becomes a `<groundwork-notice>` when
+   * the provider's outcome is `included` or `empty` (a provider left out whole gets its
+   * category's notice instead). Deterministic text only: no durations, no upstream error messages. `commit` when it
+   * depends on nothing but the commit, working directory and host settings.
+   */
+  notices?: Array<{ text: string; stability: Stability }>;
   /** What happened to each instruction file found (see context/rule-verdict). */
   verdicts?: RuleVerdictInput[];
 }

@@ -88,10 +88,22 @@ export function renderEntry(entry: ContextEntry): string {
     ['uri', source.path ? source.uri : undefined],
     ['freshness', entry.freshness],
     ['review-by', entry.reviewBy],
+    ['applies-to', appliesTo(entry)],
     ['truncated', entry.truncated ? 'true' : undefined],
   ] as const;
   // Trailing newlines are the file's, not content; dropping them keeps the closing label tight.
   return renderSection('groundwork-context', attributes, entry.body.replace(/\n+$/, ''));
+}
+
+/**
+ * The focus paths a task-stable entry applies to. A commit-stable entry is the same for every
+ * task on the commit and working directory, so naming this task's paths there would split the
+ * prefix they share; it applies to its directory's subtree, as its path says.
+ */
+function appliesTo(entry: ContextEntry): string | undefined {
+  if (entry.stability === 'commit' || !entry.appliesTo) return undefined;
+  const { paths, total } = entry.appliesTo;
+  return total > paths.length ? `${paths.join(', ')}, +${total - paths.length} more` : paths.join(', ');
 }
 
 export function renderNotice(notice: Notice): string {

@@ -7,19 +7,21 @@
 import * as z from 'zod';
 import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
-import type { GitHubApi } from '../sources/pull-requests.ts';
+import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { EntrySchema, type Entry } from './entry.ts';
+import { EntrySchema, STABILITIES, type Entry } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
+import { droppedNotice, type Notice } from './notices.ts';
 import type { TaskHistoryReader } from './task-history.ts';
-import { CAPABILITIES, type Capability, type EarlierEntry, type HostView, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
+import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostView, type Moved, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
 import { boundVerdict, capVerdicts, RULE_VERDICTS, type RuleVerdict, type RuleVerdictInput } from './rule-verdict.ts';
+import { runsOnTurn, turnGateReason } from './turn-policy.ts';
 import { describeIssues, fieldPath } from './zod-issues.ts';
 
 export interface RunInput {
@@ -38,6 +40,12 @@ export interface RunInput {
   github?: GitHubApi;
   /** Entries of earlier turns (see `ProviderRequest.history`); none by default. */
   history?: readonly EarlierEntry[];
+  /** What the host recorded as new for this turn (see `ProviderRequest.moved`); nothing by default. */
+  moved?: Moved;
+  /** Focus paths known to name files (see `ProviderRequest.focusFiles`); none by default. */
+  focusFiles?: readonly string[];
+  /** The pull request's changed files as the host listed them (see `ProviderRequest.pullRequestFiles`). */
+  pullRequestFiles?: PullRequestFilesResult;
   /** The task's knowledge scope; handed to providers granted `knowledge:read`. */
   knowledge?: KnowledgeReader;
   /** The tenant's earlier tasks on the repository; handed to providers granted `tasks:read`. */
@@ -73,10 +81,24 @@ export interface RunResult {
   outcomes: ProviderOutcome[];
   /** In render order, after both budgets. */
   entries: ContextEntry[];
+  /** The notices providers asked for about material they left out, in render order (`ProviderResult.notices`). */
+  notices: Notice[];
 }
 
+/** Bounds of the notices one provider may ask for; they are host text the model reads. */
+const MAX_NOTICES = 8;
+const MAX_NOTICE_CHARS = 4_000;
+
 /** Entries are checked one by one below, so one bad entry costs only itself. */
-const ResultSchema = z.object({ entries: z.array(z.unknown()), notes: z.array(z.string()).default([]), verdicts: z.array(z.unknown()).default([]) });
+const ResultSchema = z.object({
+  entries: z.array(z.unknown()),
+  notes: z.array(z.string()).default([]),
+  notices: z
+    .array(z.object({ text: z.string().min(1).max(MAX_NOTICE_CHARS), stability: z.enum(STABILITIES) }))
+    .max(MAX_NOTICES)
+    .default([]),
+  verdicts: z.array(z.unknown()).default([]),
+});
 
 /** Paths and reasons are clipped rather than refused: a long path is the repository's, not the provider's mistake. */
 const RuleVerdictInputSchema = z
@@ -90,7 +112,7 @@ const RuleVerdictInputSchema = z
   })
   .transform((verdict): RuleVerdictInput => boundVerdict(verdict));
 
-type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; files?: RuleVerdictInput[] };
+type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[]; files?: RuleVerdictInput[] };
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
   const now = input.now ?? Date.now;
@@ -133,7 +155,14 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
       ...(files && files.kept.length > 0 ? { verdicts: files.kept } : {}),
     };
   });
-  return { outcomes, entries: total.kept };
+  // A provider left out whole gets its category's notice instead (see context/notices).
+  const delivered = (i: number) => outcomes[i]?.outcome === 'included' || outcomes[i]?.outcome === 'empty';
+  const notices = verdicts.flatMap(({ provider, verdict }, i) => {
+    if (!delivered(i)) return [];
+    const dropped = outcomes[i]?.outcome === 'included' ? droppedNotice(provider.name, provider.category, total.dropped.get(provider.name) ?? [], input.registry) : undefined;
+    return [...(verdict.notices ?? []), ...(dropped ? [dropped] : [])];
+  });
+  return { outcomes, entries: total.kept, notices };
 }
 
 /**
@@ -159,7 +188,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
   // Turn first: a provider that would not run on this turn anyway is not missing anything, so
   // later turns carry no notice for it.
-  if (provider.turns === 'first' && input.turn > 0) return gated('turn-gated', `runs on the first turn only (this is turn ${input.turn})`);
+  if (!runsOnTurn(provider.turns, input.turn, input.moved ?? NOT_MOVED)) return gated('turn-gated', turnGateReason(provider.turns, input.turn));
   const missing = provider.requires.find((capability) => !input.capabilities.granted.has(capability));
   if (missing) return gated('capability-gated', input.capabilities.reason(missing));
   const access = grantAccess(provider, input);
@@ -168,7 +197,20 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const settled = await runProvider(
     provider,
-    { task: input.task, turn: input.turn, config: config.data, host, history: input.history ?? [], budget, now, ...access, ...(input.cache ? { cache: input.cache } : {}) },
+    {
+      task: input.task,
+      turn: input.turn,
+      config: config.data,
+      host,
+      history: input.history ?? [],
+      moved: input.moved ?? NOT_MOVED,
+      focusFiles: input.focusFiles ?? [],
+      ...(input.pullRequestFiles ? { pullRequestFiles: input.pullRequestFiles } : {}),
+      budget,
+      now,
+      ...access,
+      ...(input.cache ? { cache: input.cache } : {}),
+    },
     input.signal,
   );
   const { durationMs } = settled;
@@ -177,6 +219,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
+  const notices = returned.data.notices.map((notice): Notice => ({ provider: provider.name, ...notice }));
   const files = validateFiles(returned.data.verdicts);
   const { entries, invalid } = validateEntries(returned.data.entries);
   if (entries.length === 0 && invalid.length > 0) {
@@ -188,9 +231,9 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   const fit = fitProviderBudget(provider, budget, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
   const reason = notes.length > 0 ? { reason: notes.join('; ') } : {};
-  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [], ...said };
+  if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [], notices, ...said };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [], ...said };
-  return { outcome: 'included', ...reason, durationMs, entries: fit.kept, ...said };
+  return { outcome: 'included', ...reason, durationMs, entries: fit.kept, notices, ...said };
 }
 
 /** Valid verdicts in order, and one issue line per invalid one. */

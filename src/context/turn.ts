@@ -8,15 +8,16 @@ import { agentHash } from './agent-catalog.ts';
 import type { AgentConfig } from './agents.ts';
 import { ToolSchema } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
-import { FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
+import { AppliesToSchema, FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
 import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
-import { CATEGORIES, type Capability } from './provider.ts';
+import { CATEGORIES, NOT_MOVED, type Capability } from './provider.ts';
 import { RuleVerdictSchema } from './rule-verdict.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
 import { selects } from './provider-selection.ts';
+import { runsOnTurn } from './turn-policy.ts';
 import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
 import { settleSettings, type HostSettings } from './settings/settle.ts';
 import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
@@ -45,6 +46,8 @@ export const EntrySummarySchema = z.object({
   /** Absent on turns stored before entries declared it. */
   stability: z.enum(STABILITIES).optional(),
   reviewBy: z.string().optional(),
+  /** The focus paths it applies to, for entries that follow them (rules). */
+  appliesTo: AppliesToSchema.optional(),
   chars: z.number().int().nonnegative(),
   truncated: z.boolean(),
   warnings: z.array(z.string()),
@@ -75,6 +78,10 @@ export const AssembledTurnSchema = z.object({
   entries: z.array(EntrySummarySchema),
   /** The settings layers and the effective settings this turn was assembled with. */
   settings: SettingsReportSchema.optional(),
+  /** The task's focus paths besides its working directory, as turn 0 was assembled with them; absent when none. */
+  focusPaths: z.array(z.string()).optional(),
+  /** A later turn's new focus (posted since the previous turn began); absent when there was none. */
+  moved: z.object({ paths: z.array(z.string()), skills: z.array(z.string()) }).optional(),
 });
 export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 
@@ -98,12 +105,13 @@ export async function gatherContext(input: AssembleInput): Promise<RunResult & {
     registry: input.registry,
     selection: agent.providers,
     turn: input.turn,
+    ...(input.moved ? { moved: input.moved } : {}),
     ...(settings ? { settings } : {}),
     repository: withheld === undefined && input.snapshot ? { snapshot: input.snapshot } : { withheld: withheld ?? 'no repository snapshot for this task' },
     ...(input.signal ? { signal: input.signal } : {}),
   });
   const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
-  return { ...run, notices: contextNotices(input.task.trusted, run.outcomes, input.registry), settings: settled.report };
+  return { ...run, notices: [...contextNotices(input.task.trusted, run.outcomes, input.registry), ...run.notices], settings: settled.report };
 }
 
 export async function assembleFirstTurn(input: AssembleInput): Promise<AssembledTurn> {
@@ -133,6 +141,7 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
     providers: gathered.outcomes,
     entries: gathered.entries.map(summariseEntry),
     settings: gathered.settings,
+    ...(input.task.focusPaths.length > 0 ? { focusPaths: [...input.task.focusPaths] } : {}),
   };
 }
 
@@ -151,6 +160,7 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     freshness: entry.freshness,
     stability: entry.stability,
     ...(entry.reviewBy ? { reviewBy: entry.reviewBy } : {}),
+    ...(entry.appliesTo ? { appliesTo: entry.appliesTo } : {}),
     chars: entry.chars,
     truncated: entry.truncated,
     warnings: entry.warnings,
@@ -161,11 +171,11 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
  * Whether assembling this turn reads the repository at all: some provider of the agent's set
  * needs `repo:read`, is granted it, and runs on this turn. Mirrors the runner's gates.
  */
-export function readsRepository(input: Pick<AssembleInput, 'registry' | 'agent' | 'available' | 'task' | 'turn'>): boolean {
+export function readsRepository(input: Pick<AssembleInput, 'registry' | 'agent' | 'available' | 'task' | 'turn' | 'moved'>): boolean {
   const { agent, registry, turn } = input;
   const grant = grantCapabilities({ agent, trusted: input.task.trusted, available: input.available });
   if (!grant.granted.has('repo:read')) return false;
   return registry.providers.some(
-    (provider) => selects(agent.providers, provider.name) && provider.requires.includes('repo:read') && (turn === 0 || provider.turns === 'all'),
+    (provider) => selects(agent.providers, provider.name) && provider.requires.includes('repo:read') && runsOnTurn(provider.turns, turn, input.moved ?? NOT_MOVED),
   );
 }

@@ -33,7 +33,7 @@ export interface GroundworkBackend {
   today(): string;
   assembleContext(args: AssembleContextArgs): Promise<ToolAnswer>;
   getTurn(args: GetTurnArgs): Promise<ToolAnswer>;
-  /** Absent until the focus-paths work (POST /tasks/:id/paths) is on this branch: the tool is then not offered. */
+  /** Absent where a task has no later turns (the local server): the tool is then not offered. */
   contextForPaths?(args: ContextForPathsArgs): Promise<ToolAnswer>;
   checkFreshness(args: CheckFreshnessArgs): Promise<ToolAnswer>;
   checkBefore(args: CheckBeforeArgs): Promise<ToolAnswer>;

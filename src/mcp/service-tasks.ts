@@ -17,13 +17,13 @@ import { taskAgent } from '../tasks/task-agent.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
-import { DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
+import { DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { checkAnswer, freshnessAnswer, followupAnswer, notReadyAnswer, turnAnswer } from './answers.ts';
 import { refusal, type GroundworkBackend, type ResourceAnswer, type ToolAnswer } from './backend.ts';
 import { skillAnswer } from './skill-answer.ts';
-import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs } from './tool-inputs.ts';
 import { turnUri } from './uris.ts';
 
 export interface ServiceContext {
@@ -36,7 +36,7 @@ export interface ServiceContext {
   waitMs: number;
 }
 
-type TaskTools = Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>;
+type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>>;
 
 /** How many of the caller's newest tasks `resources/list` offers a turn of. */
 const LISTED_TASKS = 20;
@@ -101,6 +101,27 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       }
       const body = formatRequest(args.format, await promptFromTurn(result.turn)).body;
       return { text: JSON.stringify(body, null, 2), structured: { taskId: args.taskId, turn: args.turn, format: args.format, digest: result.turn.digest, body } };
+    },
+
+    async contextForPaths(args: ContextForPathsArgs) {
+      const stub = taskStub(ctx.env, args.taskId);
+      if (!stub) return noTask(args.taskId);
+      // The REST route's service: the task records the focus, and its next turn adds what it brings.
+      const focused = FocusResultSchema.parse(await stub.focusOn(ctx.tenant, { paths: args.paths ?? [], skills: args.skills ?? [] }));
+      if (focused.status === 'not-found') return readableTenants(config.TENANT_GRANTS, ctx.tenant).length > 1 ? refusedWrite(args.taskId) : noTask(args.taskId);
+      if (focused.status === 'conflict') return refusal(`task ${args.taskId}: ${focused.message}`, { taskId: args.taskId, status: 'conflict' });
+      if (focused.status === 'too-large') return refusal(`${focused.field}: ${focused.message}`, { taskId: args.taskId, status: 'too-large' });
+      const focus = { taskId: args.taskId, paths: focused.paths, skills: focused.skills, nextTurn: focused.nextTurn };
+      if (focused.paths.recorded.length + focused.skills.recorded.length === 0) {
+        return { text: `Nothing new: task ${args.taskId} was already given these paths and skills (${[...focused.paths.duplicates, ...focused.skills.duplicates].join(', ')}).`, structured: focus };
+      }
+      const waited = await waitAtMost(stub.beginTurn(ctx.tenant, focused.nextTurn).then((result): TurnResult => TurnResultSchema.parse(result)), ctx.waitMs);
+      if (!waited.done) return { ...notReadyAnswer(args.taskId, 'assembling', null, ctx.waitMs), structured: { ...focus, status: 'assembling' } };
+      const turn = waited.value;
+      if (turn.status !== 'ok') return refusal(`turn ${focused.nextTurn} of task ${args.taskId}: ${turn.status === 'conflict' ? turn.message : turn.status === 'failed' ? turn.reason : 'no task'}`, focus);
+      const task = await describe(args.taskId);
+      const answer = await answerTurn(args.taskId, turn.turn, task ? Date.parse(task.expiresAt) : ctx.deps.now());
+      return { ...answer, structured: { ...answer.structured, focus } };
     },
 
     async checkFreshness(args: CheckFreshnessArgs) {

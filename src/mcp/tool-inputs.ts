@@ -10,8 +10,8 @@ import { CheckRequestSchema } from '../checks/check-request.ts';
 import { KNOWLEDGE_KINDS } from '../context/knowledge.ts';
 import { createKnowledgeSchema, RetireSchema } from '../knowledge/input.ts';
 import { ListQuerySchema } from '../routes/knowledge-inputs.ts';
-import { BeginTurnSchema, checkTaskFields, FormatParam, MailboxPostSchema } from '../routes/task-inputs.ts';
-import { SkillNameSchema, TaskRequestSchema, WorkingDirectorySchema } from '../tasks/task-request.ts';
+import { BeginTurnSchema, checkTaskFields, FocusPostSchema, FormatParam, MailboxPostSchema } from '../routes/task-inputs.ts';
+import { SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
 
 export const TaskIdSchema = z
   .string()
@@ -19,7 +19,7 @@ export const TaskIdSchema = z
   .meta({ description: 'The task id assemble_context answered (64 hex characters).' });
 
 /** `POST /tasks` without what only a host decides over REST (provider settings, a parent task). */
-export const AssembleContextSchema = TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
+export const AssembleContextSchema = TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
   .strict()
   .superRefine(checkTaskFields);
 export type AssembleContextArgs = z.output<typeof AssembleContextSchema>;
@@ -27,8 +27,10 @@ export type AssembleContextArgs = z.output<typeof AssembleContextSchema>;
 export const GetTurnSchema = z.strictObject({ taskId: TaskIdSchema, turn: BeginTurnSchema.shape.turn.default(0), format: FormatParam });
 export type GetTurnArgs = z.output<typeof GetTurnSchema>;
 
-/** Paths the agent moved to, named from the repository root like `cwd`. */
-export const ContextForPathsSchema = z.strictObject({ taskId: TaskIdSchema, paths: z.array(WorkingDirectorySchema).min(1, 'name at least one path').max(32, 'at most 32 paths') });
+/** `POST /tasks/:id/paths` with the task named in the arguments: paths the work moved to, and skills it now needs. */
+export const ContextForPathsSchema = z
+  .strictObject({ taskId: TaskIdSchema, ...FocusPostSchema.shape })
+  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) > 0, { message: 'name at least one path or skill', path: ['paths'] });
 export type ContextForPathsArgs = z.output<typeof ContextForPathsSchema>;
 
 export const CheckFreshnessSchema = z.strictObject({ taskId: TaskIdSchema });

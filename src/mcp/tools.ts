@@ -51,7 +51,7 @@ export const TOOLS = {
   context_for_paths: spec({
     title: 'Context for new paths',
     description:
-      'Call when the work moves to files or directories outside the working directory the task started in. Returns the rules those paths bring that the task was not given yet, labeled with path@commit; nothing when they bring none.',
+      'Call when the work moves to files or directories the task was not started on (or needs a skill it was not given). Records them on the task and begins its next turn, which adds the rules along those paths and the skills named that the task was not given yet, labeled with path@commit; says so when they bring nothing new.',
     input: ContextForPathsSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     openWorld: 'remote',

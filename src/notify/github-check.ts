@@ -4,7 +4,7 @@
  * request once assembly has ended. `external_id` carries the task id, so a check run can be
  * traced back to its task ledger.
  */
-import type { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/core';
 import type { CheckRunOutput } from './check-run-summary.ts';
 
 export const CHECK_RUN_NAME = 'groundwork/context';

@@ -25,11 +25,11 @@ import { KnowledgeSchema } from '../context/knowledge.ts';
 import { createKnowledgeSchema, editKnowledgeSchema, RetireSchema, taskKnowledgeSchema } from '../knowledge/input.ts';
 import { KnowledgeViewSchema } from '../knowledge/results.ts';
 import { ListQuerySchema as KnowledgeListQuerySchema } from '../routes/knowledge-inputs.ts';
-import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from '../routes/task-inputs.ts';
+import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from '../routes/task-inputs.ts';
 import { SlashCommandSchema } from '../triggers/slack/slash-command.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
-import { AppendedSchema, CreatedTaskSchema, JsonRpcErrorResponseSchema, McpRequestSchema, McpResponseSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
+import { AppendedSchema, CreatedTaskSchema, FocusAnswerSchema, JsonRpcErrorResponseSchema, McpRequestSchema, McpResponseSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
 
 /** Who may call a route: an API token, an API token or a signed inspector link, a signed webhook, or anyone. */
 export type Auth = 'bearer' | 'bearer-or-link' | 'github-signature' | 'slack-signature' | 'none';
@@ -147,6 +147,16 @@ export const OPERATIONS: readonly ApiOperation[] = [
     responses: {
       201: json('Appended.', z.strictObject({ item: MailboxItemSchema, duplicate: z.literal(false) })),
       200: json('Already appended under this id.', z.strictObject({ item: MailboxItemSchema, duplicate: z.literal(true) })),
+    },
+    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/tasks/:id/paths', tag: 'tasks', summary: 'Follow the agent to new paths', auth: 'bearer', params: TaskIdParams, body: FocusPostSchema,
+    description:
+      'Records focus paths (files or directories the agent works in now) and skills asked for by name. The next turn to begin appends one `local:context:<n>` with the rules those paths bring and the skills, leaving out what an earlier turn gave; nothing new, nothing appended. Idempotent: what the task follows already is a duplicate. At most 256 paths and 64 skills per task.',
+    responses: {
+      201: json('Something new was recorded.', FocusAnswerSchema),
+      200: json('Everything was a duplicate; nothing was recorded.', FocusAnswerSchema),
     },
     errors: [400, 401, 403, 404, 409, 413, 415, 503],
   },

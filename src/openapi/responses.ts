@@ -53,6 +53,10 @@ export const TaskListSchema = z.strictObject({
 
 export const TaskSchema = TaskDescriptionSchema.extend({ viewUrl: ViewUrl });
 
+const FocusSplit = z.strictObject({ recorded: z.array(z.string()), duplicates: z.array(z.string()) });
+/** What `POST /tasks/:id/paths` answers: what was new, what the task followed already, and the turn that takes it. */
+export const FocusAnswerSchema = z.strictObject({ paths: FocusSplit, skills: FocusSplit, nextTurn: z.number().int().nonnegative() });
+
 export const AppendedSchema = z.strictObject({ appended: z.array(z.string()), duplicates: z.array(z.string()) });
 
 /** A turn as a model API request body (`?format=`): the vendor's own shape, open beyond these fields. */

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
-import { TaskRequestSchema } from '../tasks/task-request.ts';
+import { FocusPathsSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
 
 /** What every way of creating a task from outside checks beyond the fields' own shapes (REST and MCP). */
 export function checkTaskFields(body: { ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
@@ -19,6 +19,7 @@ export const CreateTaskSchema = TaskRequestSchema.pick({
   ref: true,
   commit: true,
   cwd: true,
+  paths: true,
   request: true,
   agent: true,
   trusted: true,
@@ -44,3 +45,10 @@ export const MailboxPostSchema = z.strictObject({
 });
 export const TurnParam = decimalParam(10_000);
 export const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
+/** Focus for the next turn (`POST /tasks/:id/paths`): at least one path or skill; each list bounded like the task request's. */
+export const FocusPostSchema = z
+  .strictObject({
+    paths: FocusPathsSchema.optional(),
+    skills: z.array(SkillNameSchema).max(8, 'at most 8 skills').optional(),
+  })
+  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) > 0, { message: 'name at least one path or skill', path: ['paths'] });

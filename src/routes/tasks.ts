@@ -20,13 +20,13 @@ import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { admissionProblem } from '../tasks/admission.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
-import { AppendResultSchema, DescribeResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
+import { AppendResultSchema, DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
 import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { checkBefore } from '../tasks/check-before.ts';
 import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
-import { BeginTurnSchema, CreateTaskSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
+import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
@@ -167,6 +167,19 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return c.json({ item: result.item, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
   });
 
+  // Where the agent moved: the next turn to begin adds the rules those paths bring, and the skills asked for.
+  app.post('/tasks/:id/paths', async (c) => {
+    const id = c.req.param('id');
+    const stub = stubFor(c.env, id);
+    const body = await readJsonBody(c, FocusPostSchema);
+    const result = FocusResultSchema.parse(await stub.focusOn(c.get('tenant'), { paths: body.paths ?? [], skills: body.skills ?? [] }));
+    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    if (result.status === 'conflict') throw new ApiError('conflict', result.message);
+    if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
+    const recorded = result.paths.recorded.length + result.skills.recorded.length > 0;
+    return c.json({ paths: result.paths, skills: result.skills, nextTurn: result.nextTurn }, recorded ? 201 : 200);
+  });
+
   // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.
   app.get('/tasks/:id/freshness', async (c) => {
     const id = c.req.param('id');
@@ -198,6 +211,7 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     ['/tasks/:id/transcript', 'POST'],
     ['/tasks/:id/freshness', 'GET'],
     ['/tasks/:id/mailbox', 'POST'],
+    ['/tasks/:id/paths', 'POST'],
     ['/tasks/:id/checks', 'POST'],
   ];
   for (const [path, method] of allowed) {

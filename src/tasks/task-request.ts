@@ -4,6 +4,7 @@
  * what a Task Durable Object persists as its durable objective.
  */
 import * as z from 'zod';
+import { FOCUS_LIMITS } from '../context/focus.ts';
 import { AGENT_LIMITS, ToolSchema } from '../context/agents.ts';
 import { HostFactsSchema } from '../context/host-facts.ts';
 import { ORIGINS } from '../context/provider.ts';
@@ -27,6 +28,33 @@ export const WorkingDirectorySchema = z
     ctx.addIssue({ code: 'custom', message: normal.reason });
     return z.NEVER;
   });
+
+/**
+ * A focus path: a file or directory the task touches, named from the repository root. Normalised
+ * like the working directory, and stricter: no `..` anywhere, since a path that climbs is a
+ * mistake even when it lands inside the tree. `''` and `.` name the root, whose rules every task
+ * gets: accepted, and dropped from the focus.
+ *
+ * @example
+ * FocusPathSchema.parse('./packages/api/')   // 'packages/api'
+ * FocusPathSchema.safeParse('a/../b').success // false
+ */
+export const FocusPathSchema = z
+  .string()
+  .max(FOCUS_LIMITS.pathChars)
+  .transform((value, ctx) => {
+    if (value.split('/').includes('..')) {
+      ctx.addIssue({ code: 'custom', message: 'must not contain ..: name the path from the repository root' });
+      return z.NEVER;
+    }
+    const normal = normalisePath(value);
+    if (normal.ok) return normal.path;
+    ctx.addIssue({ code: 'custom', message: normal.reason });
+    return z.NEVER;
+  });
+
+/** Focus paths a host names in one request. */
+export const FocusPathsSchema = z.array(FocusPathSchema).max(FOCUS_LIMITS.named, `at most ${FOCUS_LIMITS.named} paths`);
 
 const SKILL_NAME_RULE = 'a skill name is 1-64 lowercase letters, digits and - (not at either end, never --)';
 
@@ -199,6 +227,8 @@ export const TaskRequestSchema = z.object({
   /** Already-pinned commit rules and skills are read at (a pull request's base). */
   baseCommit: COMMIT.optional(),
   cwd: WorkingDirectorySchema.default(''),
+  /** Paths the task touches besides `cwd` (files or directories): their directories' rules are read too. */
+  paths: FocusPathsSchema.default([]),
   request: z.string().trim().min(1, 'must not be empty').max(20_000),
   agent: z.string().min(1).max(64).default('entry'),
   trusted: z.boolean().default(true),

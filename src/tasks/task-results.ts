@@ -56,6 +56,23 @@ export const MailboxResultSchema = z.discriminatedUnion('status', [
 ]);
 export type MailboxResult = z.infer<typeof MailboxResultSchema>;
 
+/** Focus a host records on a task after it was created: paths it touches now, skills it asks for. */
+export interface FocusPost {
+  paths: string[];
+  skills: string[];
+}
+
+const FocusSplit = z.object({ recorded: z.array(z.string()), duplicates: z.array(z.string()) });
+
+export const FocusResultSchema = z.discriminatedUnion('status', [
+  /** `nextTurn`: the turn that will follow what was recorded (the next one to begin). */
+  z.object({ status: z.literal('ok'), paths: FocusSplit, skills: FocusSplit, nextTurn: z.number().int().nonnegative() }),
+  NotFound,
+  Conflict,
+  /** Over the task's bound of posted paths or skills: `field` names which; nothing was recorded. */
+  z.object({ status: z.literal('too-large'), field: z.string(), message: z.string() }),
+]);
+export type FocusResult = z.infer<typeof FocusResultSchema>;
 export const UsageResultSchema = z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), usage: TurnUsageSchema, duplicate: z.boolean() }),
   NotFound,

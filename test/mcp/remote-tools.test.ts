@@ -36,7 +36,7 @@ describe('the remote MCP server', () => {
   it('lists its tools with input schemas from the REST schemas and deliberate annotations', async () => {
     const { tools } = await acme.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_before', 'check_freshness', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge']);
+    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_before', 'check_freshness', 'context_for_paths', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge']);
     expect(byName.get('assemble_context')?.inputSchema.required).toEqual(expect.arrayContaining(['repo', 'request']));
     expect(byName.get('assemble_context')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName.get('get_turn')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
@@ -140,6 +140,33 @@ describe('the remote MCP server', () => {
     }
     // Refused checks record nothing.
     expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).checks.recent).toHaveLength(2);
+  });
+
+  it('gives the rules new paths bring through the focus service: recorded on the task, added by its next turn, nothing twice', async () => {
+    const { deep } = fixtures();
+    const { taskId, text } = await assemble({ repo: gitUrl('deep') });
+    expect(text).not.toContain('Deep rules: mind the long path.');
+    const moved = await callTool(acme.client, 'context_for_paths', { taskId, paths: [`${deep.cwd}/main.ts`] });
+    expect(moved.isError, moved.text).toBeFalsy();
+    expect(moved.text).toContain('Deep rules: mind the long path.');
+    expect(moved.structured).toMatchObject({ taskId, turn: 1, commit: deep.head, focus: { paths: { recorded: [`${deep.cwd}/main.ts`], duplicates: [] }, nextTurn: 1 } });
+    const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json);
+    expect(task.turns.map((turn) => turn.turn)).toEqual([0, 1]);
+
+    const again = await callTool(acme.client, 'context_for_paths', { taskId, paths: [`${deep.cwd}/main.ts`] });
+    expect(again.isError, again.text).toBeFalsy();
+    expect(again.text).toMatch(/^Nothing new: /);
+    expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).turns).toHaveLength(2);
+
+    for (const [args, field] of [
+      [{ taskId }, /name at least one path or skill/],
+      [{ taskId, paths: ['../etc'] }, /paths/],
+      [{ taskId: 'f'.repeat(64), paths: ['src'] }, /no task f{64} for this token/],
+    ] as const) {
+      const bad = await callTool(acme.client, 'context_for_paths', args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(field);
+    }
   });
 
   it('checks freshness: the ref has not moved, every source unchanged', async () => {

@@ -68,7 +68,7 @@ describe('rules provider on a real repository', () => {
   });
 
   it('records a working directory that is not in the tree', async () => {
-    // The CLI refuses such a --cwd up front; a task that reaches the provider anyway gets this.
+    // A task whose working directory is not committed takes the chain of its nearest directory that is.
     const turn = await assembleFirstTurn({
       registry: createDefaultRegistry(),
       agent: DEFAULT_AGENT,
@@ -77,7 +77,7 @@ describe('rules provider on a real repository', () => {
       task: { request: 'Fix it', origin: 'cli', repository: 'test', commit, cwd: 'nowhere/deeper', focusPaths: [], trusted: true, skills: [], agent: 'entry' },
       turn: 0,
     });
-    expect(ofProvider(turn, 'rules').outcome?.reason).toContain('left out nowhere: not in the tree at this commit');
+    expect(ofProvider(turn, 'rules').outcome?.reason).toContain('the working directory nowhere/deeper: nowhere is not in the tree at this commit; the rules of . apply');
     expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md']);
   });
 

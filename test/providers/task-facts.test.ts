@@ -51,8 +51,9 @@ const PR: PullRequestView = {
   deletions: 2,
 };
 
-async function assemble(options: { github?: GitHubApi; pr?: PullRequestView; agentName?: string; maxFiles?: number }) {
+async function assemble(options: { github?: GitHubApi; pr?: PullRequestView; agentName?: string; maxFiles?: number; listed?: PullRequestFilesResult }) {
   return assembleFirstTurn({
+    ...(options.listed ? { pullRequestFiles: options.listed } : {}),
     registry: createRegistry([createTaskFactsProvider()]),
     agent: agent(options.agentName ?? 'reviewer'),
     available: options.github ? ['github:api'] : [],
@@ -159,6 +160,25 @@ describe('task-facts provider', () => {
     expect(cli.providers[0]).toMatchObject({ outcome: 'capability-gated', reason: 'github:api is not available for this task' });
     expect(github.calls).toEqual([]);
     expect(cli.entries).toEqual([]);
+  });
+
+  it("renders the host's one listing (up to the focus bound of 300) exactly as its own request would have, and asks GitHub nothing", async () => {
+    const many = Array.from({ length: 7 }, (_, i): PullRequestFile => ({ path: `src/f${i}.ts`, status: 'modified', additions: i, deletions: 1 }));
+    for (const maxFiles of [3, 7, 100]) {
+      for (const pr of [PR, { number: 7, headSha: HEAD, fromFork: false }]) {
+        const own = await assemble({ github: fakeGitHub(listing(many)), pr, maxFiles });
+        const github = fakeGitHub(listing(many));
+        const handed = await assemble({ github, pr, maxFiles, listed: listing(many)(300) });
+        expect(github.calls).toEqual([]);
+        expect(handed.messages).toEqual(own.messages);
+        expect(handed.digest).toBe(own.digest);
+      }
+    }
+    const failed: PullRequestFilesResult = { status: 'failed', reason: 'GitHub API error (502) for the files' };
+    const handed = await assemble({ github: fakeGitHub(listing(many)), pr: PR, listed: failed });
+    const own = await assemble({ github: fakeGitHub(() => failed), pr: PR });
+    expect(handed.messages).toEqual(own.messages);
+    expect(handed.providers[0]?.reason).toBe(own.providers[0]?.reason);
   });
 
   it('marks a draft and leaves out a description that is empty', async () => {

@@ -12,10 +12,13 @@ import { createGitRepo } from '../support/git-fixtures.ts';
 import type { GitFixture } from '../support/git-fixtures.ts';
 import { CHAIN, SKILL_COUNT } from '../support/github-api-client.ts';
 import type { GitHubFixture } from '../support/github-api-client.ts';
+import { commitToBranch } from '../support/git-branch-commit.ts';
 import { startGitHubServerThread } from '../support/github-server-thread.ts';
 
 /** Files the `many-files` pull request adds: more than one page (100) of `pulls/{n}/files`. */
 const WIDE_FILES = 130;
+/** Files the monorepo pull request changes (see buildMonorepo). */
+const MONOREPO_CHANGES = 4;
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const repo = createGitRepo();
@@ -30,7 +33,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     token: 'ghp_fixture_personal_token',
     keyPkcs8: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     keyPkcs1: privateKey.export({ type: 'pkcs1', format: 'pem' }).toString(),
-    commits,
+    commits: { first: commits.first, head: commits.head, wide: commits.wide },
     commitFacts: { [commits.first]: commitFacts(repo, commits.first), [commits.head]: commitFacts(repo, commits.head) },
     pull: {
       number: 7,
@@ -44,6 +47,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     },
     widePull: { number: 8, files: WIDE_FILES },
     movingPull: { number: 9, baseRef: 'fresh-base', headRef: 'fresh-head' },
+    monorepoPull: { number: 10, baseRef: 'monorepo-base', headRef: 'monorepo-change', base: commits.monoBase, head: commits.monoHead, files: MONOREPO_CHANGES },
   };
   const server = await startGitHubServerThread({
     repoDir: repo.dir,
@@ -65,6 +69,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
         labels: fixture.pull.labels,
       },
       { number: fixture.widePull.number, base: { ref: 'main', rev: commits.head }, head: { ref: 'many-files', rev: commits.wide } },
+      { number: 10, base: { ref: 'monorepo-base', rev: commits.monoBase }, head: { ref: 'monorepo-change', rev: commits.monoHead }, title: 'Touch three packages' },
       // Its branches are resolved on every answer, so a test can push to them (POST /__git/commit).
       {
         number: fixture.movingPull.number,
@@ -88,7 +93,7 @@ function commitFacts(repo: GitFixture, commit: string): GitHubFixture['commitFac
   return { commit, tree, parents: parents === '' ? [] : parents.split(' '), committedAt: iso(committed), authoredAt: iso(authored) };
 }
 
-function buildRepo(repo: GitFixture): GitHubFixture['commits'] {
+function buildRepo(repo: GitFixture): GitHubFixture['commits'] & { monoBase: string; monoHead: string } {
   CHAIN.forEach((dir, depth) => repo.write(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, `# Rules at depth ${depth}\n\nFirst edition.\n`));
   repo.write('a/b/c/d/e/src/index.ts', 'export const deep = true;\n');
   for (let i = 1; i <= SKILL_COUNT; i++) {
@@ -126,5 +131,28 @@ function buildRepo(repo: GitFixture): GitHubFixture['commits'] {
   repo.git('commit', '--quiet', '-m', 'many files');
   const wide = repo.git('rev-parse', 'HEAD');
   repo.git('checkout', '--quiet', 'main');
-  return { first, head, wide };
+  return { first, head, wide, ...buildMonorepo(repo, first) };
+}
+
+/** Branches `monorepo-base` (from `first`) and `monorepo-change`, which main never sees; the checkout stays on main. */
+function buildMonorepo(repo: GitFixture, from: string): { monoBase: string; monoHead: string } {
+  repo.git('branch', 'monorepo-base', from);
+  const monoBase = commitToBranch(repo.dir, 'monorepo-base', {
+    'packages/api/AGENTS.md': '# api\n\nHandlers validate with zod.\n',
+    'packages/api/src/handler.ts': 'export const handler = 1;\n',
+    'packages/web/AGENTS.md': '# web\n\nComponents are small.\n',
+    'packages/web/src/app.tsx': 'export const App = 1;\n',
+    'packages/db/AGENTS.md': '# db\n\nEvery query is parameterised.\n',
+    'packages/db/migrations/AGENTS.md': '# migrations (not chosen: the override wins)\n',
+    'packages/db/migrations/AGENTS.override.md': '# migrations\n\nNever edit a migration that shipped.\n',
+    'packages/db/migrations/001.sql': 'create table t (id int);\n',
+  }, 'monorepo');
+  repo.git('branch', 'monorepo-change', monoBase);
+  const monoHead = commitToBranch(repo.dir, 'monorepo-change', {
+    'packages/api/src/handler.ts': 'export const handler = 2;\n',
+    'packages/web/src/app.tsx': 'export const App = 2;\n',
+    'packages/db/migrations/002.sql': 'alter table t add column name text;\n',
+    'packages/web/src/widgets/new.tsx': 'export const New = 1;\n',
+  }, 'touch three packages');
+  return { monoBase, monoHead };
 }

@@ -4,6 +4,9 @@ import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
+import { NOT_MOVED } from '../../src/context/provider.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
+import { firstTurnFocus } from '../../src/tasks/turn-focus.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { createGitHubApi } from '../../src/sources/github/pull-request-files.ts';
@@ -127,13 +130,30 @@ describe('round trips through the default providers', () => {
     };
     const registry = createDefaultRegistry();
     const available = ['repo:read', 'github:api'] as const;
-    const plan = planReads({ registry, agent: lookup.agent, task, turn: 0, available });
+    const github = createGitHubApi(client);
     // The attempt's deadline, as the Task object gives it: the settings read waits under it.
     const signal = AbortSignal.timeout(60_000);
-    return assembleFirstTurn({ registry, agent: lookup.agent, available, snapshot: source.snapshot(fx.commits.first, { plan, signal }), source, github: createGitHubApi(client), task, turn: 0, signal });
+    // As the Task object does: the pull request's files are listed once, before the plan is made.
+    const request = TaskRequestSchema.parse({ origin: 'github', tenant: 'github:1', repo: `${fx.owner}/${fx.repo}`, baseCommit: fx.commits.first, request: task.request, cwd: task.cwd, agent: 'reviewer', pullRequest: task.pullRequest });
+    const focus = await firstTurnFocus({ request, plan: { registry, agent: lookup.agent, task, turn: 0, available }, github, posted: { through: () => 0, between: () => NOT_MOVED }, signal, progress: () => undefined });
+    const view: TaskView = { ...task, focusPaths: focus.paths };
+    const plan = planReads({ registry, agent: lookup.agent, task: view, turn: 0, available, focusFiles: focus.files });
+    return assembleFirstTurn({
+      registry,
+      agent: lookup.agent,
+      available,
+      snapshot: source.snapshot(fx.commits.first, { plan, signal }),
+      source,
+      github,
+      task: view,
+      turn: 0,
+      signal,
+      focusFiles: focus.files,
+      ...(focus.pullRequestFiles ? { pullRequestFiles: focus.pullRequestFiles } : {}),
+    });
   }
 
-  it('adds requests but no round for a pull request task: commit facts and changed files go with the tree', async () => {
+  it('adds one round over REST for a pull request task: its files first (the focus they give decides the plan), then the tree with the commit facts, then the blobs', async () => {
     const scope = await scoped();
     const waves = requestWaves();
     const turn = await pullRequestTask(scope, 'rest', waves);
@@ -148,23 +168,24 @@ describe('round trips through the default providers', () => {
       ['history', 'capability-gated'],
     ]);
     const stats = await scope.stats();
-    expect(waves.rounds(), JSON.stringify(waves.requests())).toBe(2);
+    expect(waves.rounds(), JSON.stringify(waves.requests())).toBe(3);
     expect(await scope.count('/git/trees/')).toBe(1);
     expect(await scope.count('/git/commits/')).toBe(1);
     expect(await scope.count(`/pulls/${fx.pull.number}/files`)).toBe(1);
     expect(stats.count).toBe(3 + CHAIN.length + SKILL_COUNT);
   });
 
-  it('costs two requests with the GraphQL read-ahead: the query brings commit facts and sizes, then the files request; the turn is the same', async () => {
+  it('costs two requests with the GraphQL read-ahead: the files request, then the query with commit facts, sizes and every focus directory; the turn is the same', async () => {
     const scope = await scoped();
     const waves = requestWaves();
     const turn = await pullRequestTask(scope, 'graphql', waves);
-    // Providers run once the settings are settled, and the settings file is read in the query's round.
+    // The files are listed once, by the host, before the plan; task facts and rules both use that
+    // listing, and the settings file is read in the query's round.
     expect(waves.rounds(), JSON.stringify(waves.requests())).toBe(2);
     const base = new URL(scope.baseUrl).pathname;
     expect(waves.requests().map((request) => [request.round, request.path.replace(base, '').replace(/\?.*$/, '')])).toEqual([
-      [1, '/graphql'],
-      [2, `/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`],
+      [1, `/repos/${fx.owner}/${fx.repo}/pulls/${fx.pull.number}/files`],
+      [2, '/graphql'],
     ]);
     // The same scope: links in the context carry the API base URL.
     const rest = await pullRequestTask(scope, 'rest');

@@ -31,6 +31,12 @@ export interface GitHubFixture {
   widePull: { number: number; files: number };
   /** A pull request whose base and head are branches (starting at `commits.first` and `commits.head`) that tests push to. */
   movingPull: { number: number; baseRef: string; headRef: string };
+  /**
+   * A monorepo pull request (branches of their own): the base has an AGENTS.md per package under
+   * `packages/`, a nested override in `packages/db/migrations`; the head changes files in three
+   * packages and adds one in a directory the base lacks.
+   */
+  monorepoPull: { number: number; baseRef: string; headRef: string; base: string; head: string; files: number };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */

@@ -3,6 +3,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
+import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
 import type { ReadResult, RepositorySource } from '../../src/sources/snapshot.ts';
@@ -38,6 +39,8 @@ async function assembleTurn0(request: TaskRequestInput, source: RepositorySource
       openSource: async () => ({ source }),
       pinCommit: (commit) => store.pinCommit(commit),
       history: (turn) => store.history(turn),
+      record: (turn) => store.turn(turn),
+      posted: new FocusLog(state.storage.sql),
       now: () => Date.now(),
       deadlineMs: 10_000,
     });

@@ -3,6 +3,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
+import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { createRulesProvider } from '../../src/providers/rules/provider.ts';
@@ -52,7 +53,7 @@ async function firstTurnOf(source: RepositorySource) {
     store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
     const ledger = new TurnLedger({
       store,
-      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), now: () => Date.now(), deadlineMs: 10_000 }),
+      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
     });
     const begun = await ledger.begin(0).then(
       (result) => ({ ok: true as const, result }),
@@ -76,7 +77,7 @@ describe('task assembler', () => {
       ]);
       const ledger = new TurnLedger({
         store,
-        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), now: () => Date.now(), deadlineMs: 10_000 }),
+        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
       });
 
       const first = await ledger.begin(0);

@@ -32,6 +32,7 @@ describe('issue_comment', () => {
       repo: 'Codertocat/Hello-World',
       baseCommit: BASE_SHA,
       cwd: '',
+      paths: [],
       request: body,
       agent: 'reviewer',
       trusted: true,

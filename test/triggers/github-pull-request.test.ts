@@ -26,6 +26,7 @@ describe('pull_request', () => {
       repo: 'Codertocat/Hello-World',
       baseCommit: BASE_SHA,
       cwd: '',
+      paths: [],
       // The description is the author's text: evidence in pullRequest, not part of the request.
       request: 'Review pull request #2 "Update the README with new information." (changes into master) in Codertocat/Hello-World.',
       agent: 'reviewer',

@@ -10,11 +10,21 @@ describe('slash command text', () => {
     ['acme/widgets@feature/x-1 explain', { owner: 'acme', repo: 'widgets', ref: 'feature/x-1', cwd: '', request: 'explain' }],
     ['acme/widgets:./docs//guide/ tidy', { owner: 'acme', repo: 'widgets', cwd: 'docs/guide', request: 'tidy' }],
     ['acme/my.repo_2#3:src/app   spaced   words  ', { repo: 'my.repo_2', pullNumber: 3, cwd: 'src/app', request: 'spaced   words' }],
-    ['  acme/widgets\tuse $a-b and $a-b, not $5 ', { request: 'use $a-b and $a-b, not $5', skills: ['a-b'] }],
+    ['  acme/widgets\tuse $a-b and $a-b, not $5 ', { request: 'use $a-b and $a-b, not $5', skills: ['a-b'], paths: [] }],
+    ['acme/widgets:services/api +packages/web +./packages/db/x.sql why +1 this', { cwd: 'services/api', paths: ['packages/web', 'packages/db/x.sql'], request: 'why +1 this' }],
   ])('parses %j', (text, expected) => {
     const parsed = parseSlackCommand(text);
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.command).toMatchObject(expected);
+  });
+
+  it.each([
+    ['acme/widgets +../etc explain', 'path `+../etc`: must not contain ..'],
+    ['acme/widgets +/etc/passwd explain', 'path `+/etc/passwd`: path is absolute'],
+    ['acme/widgets + explain', '`+` alone names nothing'],
+    ['acme/widgets +packages/web', 'say what you want done after the repository'],
+  ])('refuses %j, saying why', (text, problem) => {
+    expect(parseSlackCommand(text)).toEqual({ ok: false, problem: expect.stringContaining(problem) });
   });
 
   it.each(['acme/widgets#0 x', 'acme/widgets#x do', '/widgets go', 'acme/wid$x go', 'acme/widgets#1#2 go', 'acme/widgets@:src go', 'acme/widgets:/etc read'])('refuses %j', (text) => {

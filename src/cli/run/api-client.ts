@@ -19,6 +19,7 @@ export interface CreateTaskBody {
   ref: string;
   commit: string;
   cwd: string;
+  paths: string[];
   request: string;
   agent: string;
   trusted: boolean;

@@ -16,6 +16,7 @@ Options:
   --repo PATH      repository to read (default: the repository of the current directory)
   --ref REF        commit, branch or tag to pin; HEAD~1, main^2 too (default: HEAD)
   --cwd DIR        working directory inside the repository (default: where you are in it)
+  --path PATH      a file or directory the task touches besides --cwd (repeatable, at most 64)
   --task TEXT      the task request; $name selects a skill (default: a general orientation task)
   --skill NAME     select a skill by name (repeatable)
   --agent NAME     entry, reviewer, explorer, communicator, or one agents.json declares
@@ -45,6 +46,7 @@ const RUN_OPTIONS = {
   repo: { type: 'string' },
   ref: { type: 'string' },
   cwd: { type: 'string' },
+  path: { type: 'string', multiple: true },
   task: { type: 'string' },
   skill: { type: 'string', multiple: true },
   agent: { type: 'string' },

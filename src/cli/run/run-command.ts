@@ -83,7 +83,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     io.stderr(`groundwork run: cannot read ${root}: ${unservable}\n`);
     return RUN_EXIT.failed;
   }
-  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, []);
+  const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, [], options.path);
   const unreadable = source.unreadable?.();
   if (unreadable !== undefined) {
     io.stderr(`groundwork run: cannot read ${root}: ${unreadable}\n`);
@@ -136,7 +136,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
     const { id, viewUrl } = await step(
-      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
+      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, paths: options.path, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
     );
     progress(`task ${id}`);
     if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);

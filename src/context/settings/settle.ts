@@ -9,6 +9,8 @@
  * reason rather than read it with settings that may not be its own (e.g. other skills roots).
  */
 import type { Snapshot } from '../../sources/snapshot.ts';
+import { NOT_MOVED, type Moved } from '../provider.ts';
+import { runsOnTurn } from '../turn-policy.ts';
 import { selects, type ProviderSelection } from '../provider-selection.ts';
 import type { Registry } from '../registry.ts';
 import type { ProviderSetup } from '../runner.ts';
@@ -27,6 +29,8 @@ export interface SettleInput {
   registry: Registry;
   selection: ProviderSelection;
   turn: number;
+  /** What is new on this turn, which wakes `turns: 'moved'` providers. */
+  moved?: Moved;
   settings?: HostSettings;
   /** The snapshot repository readers get in this run, or why they get none. */
   repository: { snapshot: Snapshot } | { withheld: string };
@@ -53,7 +57,7 @@ export async function settleSettings(input: SettleInput): Promise<Settled> {
   const warnings: string[] = [];
   if ('withheld' in input.repository) {
     repository = { layer: 'repository', status: 'not-read', reason: input.repository.withheld };
-  } else if (!selected.some((provider) => provider.turns === 'all' || turn === 0)) {
+  } else if (!selected.some((provider) => runsOnTurn(provider.turns, turn, input.moved ?? NOT_MOVED))) {
     repository = { layer: 'repository', status: 'not-read', reason: `no provider runs on turn ${turn}` };
   } else {
     const read = await readRepositorySettings(input.repository.snapshot, layerSchemaOf(registry), {

@@ -10,7 +10,7 @@ import type { TaskView } from '../../context/provider.ts';
 import { pathTitle } from '../../context/title.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { directoryChain } from './chain.ts';
+import { directoryChain, focusDirectories } from './chain.ts';
 import { decide, type Focus } from './decide.ts';
 import { findFormatRules } from './find-formats.ts';
 import type { FormatSwitch } from './format-config.ts';
@@ -25,6 +25,7 @@ export interface FormatRulesConfig extends Record<FormatSwitch, boolean> {
   maxRuleFiles: number;
   maxRuleDepth: number;
   maxGlobCheckDirectories: number;
+  maxDirectories: number;
   reviewAgents: readonly string[];
 }
 
@@ -41,22 +42,21 @@ export function taskFocus(task: TaskView): Focus {
 }
 
 /**
- * Directories along the working directory's chain and every focus path's (the directory of a
- * file; a focus path's own `.cursor/rules`, should it be a directory, is listed too), in tree order.
+ * Directories along the working directory's chain and every focus path's, in tree order and
+ * bounded like the directory files' chains (chain.ts): where nested `.cursor/rules` are looked for.
+ * A focus path not known to be a file may be a directory, so its own `.cursor/rules` is looked for too.
  */
-export function focusDirectories(task: TaskView): string[] {
-  const dirs = new Set(directoryChain(task.cwd));
-  for (const path of task.focusPaths) for (const dir of directoryChain(path)) dirs.add(dir);
-  return [...dirs].sort((a, b) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : a > b ? 1 : 0));
+export function ruleDirectories(task: TaskView, focusFiles: readonly string[], maxDirectories: number): string[] {
+  return focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: maxDirectories }).dirs;
 }
 
-export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskView; config: FormatRulesConfig; signal: AbortSignal }): Promise<FormatRules> {
+export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskView; focusFiles?: readonly string[]; config: FormatRulesConfig; signal: AbortSignal }): Promise<FormatRules> {
   const { snapshot, task, config, signal } = input;
   const found = await findFormatRules({
     snapshot,
     signal,
     config,
-    cursorRoots: focusDirectories(task),
+    cursorRoots: ruleDirectories(task, input.focusFiles ?? [], config.maxDirectories),
     agentKind: config.reviewAgents.includes(task.agent) ? 'code-review' : 'coding-agent',
   });
   const focus = taskFocus(task);

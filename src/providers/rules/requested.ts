@@ -14,9 +14,9 @@ import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import { pathTitle } from '../../context/title.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { findFormatRules } from './find-formats.ts';
-import { focusDirectories } from './format-rules.ts';
+import { ruleDirectories } from './format-rules.ts';
 import { piecesToEntries, withImports } from './pieces.ts';
-import type { RulesConfig } from './provider.ts';
+import type { RulesConfig } from './config.ts';
 
 export type RequestedRule =
   | { status: 'ok'; entries: EntryInput[]; verdicts: RuleVerdictInput[]; notes: string[] }
@@ -24,7 +24,7 @@ export type RequestedRule =
 
 export async function renderRequestedRule(input: { snapshot: Snapshot; task: TaskView; config: RulesConfig; name: string; budget: number; signal: AbortSignal }): Promise<RequestedRule> {
   const { snapshot, task, config, name, signal } = input;
-  const found = await findFormatRules({ snapshot, signal, config, cursorRoots: focusDirectories(task), agentKind: config.reviewAgents.includes(task.agent) ? 'code-review' : 'coding-agent' });
+  const found = await findFormatRules({ snapshot, signal, config, cursorRoots: ruleDirectories(task, [], config.maxDirectories), agentKind: config.reviewAgents.includes(task.agent) ? 'code-review' : 'coding-agent' });
   const requestable = found.rules.filter((rule) => rule.activation.kind === 'requested');
   // A path names one file; a name shared by nested directories takes the most specific one.
   const rule = requestable.find((candidate) => candidate.path === name) ?? requestable.filter((candidate) => candidate.name === name).at(-1);

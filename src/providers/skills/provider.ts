@@ -32,15 +32,15 @@ import { defineProvider, type Provider, type TaskView } from '../../context/prov
 import { countTokens } from '../../context/tokens.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { chainOf } from './chain-roots.ts';
 import { parseRoot, SkillsConfigSchema, type SkillsConfig } from './config.ts';
-import { listBundledFiles, type BundledListing } from './bundled-files.ts';
-import { cachedSkillIndex } from './index-cache.ts';
 import { planIndex, type PlannedIndex } from './index-plan.ts';
-import { describeUnreadable, type IndexScope, type LoadedIndex } from './load-index.ts';
+import { laterTurnSkills } from './later-turn.ts';
+import type { LoadedIndex } from './load-index.ts';
 import { taskWords } from './rank.ts';
+import { loadIndexes } from './task-indexes.ts';
 import { skillsReadPlan } from './read-plan.ts';
-import { selectedEntry, type SkillFile } from './selected-entry.ts';
+import { selectedEntry } from './selected-entry.ts';
+import { listSelected, readSelected } from './selected-reads.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
 import { compareSkills, type Skill } from './skill-index.ts';
 
@@ -62,14 +62,17 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxSelectedTokens', 'maxIndexTokens', 'maxChainDirectories', 'maxBundledFiles', 'maxBundledDepth'],
     uncapped: { minIndexTokens: 'tokens of the budget, which the host caps, and at most half of it' },
     requires: ['repo:read'],
-    turns: 'first',
+    // Later turns: only the skills the host asked for by name since (later-turn.ts).
+    turns: 'moved',
     timeoutMs: options.timeoutMs ?? 5_000,
     budget: options.budget ?? 16_000,
     ...(options.position === undefined ? {} : { position: options.position }),
-    plan: ({ task, config }) => skillsReadPlan(config, task),
-    async run({ task, snapshot, cache, config, budget, signal }) {
+      plan: ({ task, config }) => skillsReadPlan(config, task),
+    async run(request) {
+      const { task, snapshot, cache, config, budget, signal } = request;
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!snapshot) throw new Error('no repository snapshot was provided');
+      if (request.turn > 0) return laterTurnSkills(request, snapshot);
       const { shared, focus } = await loadIndexes(cache, snapshot, config, task, signal);
       const sharedPaths = new Set(shared.index.skills.map((skill) => skill.path));
       const focusSkills = focus ? focus.index.skills.filter((skill) => !sharedPaths.has(skill.path)) : [];
@@ -121,54 +124,10 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
   });
 }
 
-/** The index of the configured roots and the working directory's chain, and the one of the focus paths' chains (when the task has any). */
-async function loadIndexes(
-  cache: KeyValueStore | undefined,
-  snapshot: Snapshot,
-  config: SkillsConfig,
-  task: TaskView,
-  signal: AbortSignal,
-): Promise<{ shared: LoadedIndex; focus?: LoadedIndex }> {
-  const sharedScope: IndexScope = task.cwd === '' ? { configured: true } : { configured: true, chain: { targets: [task.cwd], label: `the working directory ${task.cwd}` } };
-  const covered = new Set(chainOf(task.cwd));
-  const focusPaths = task.focusPaths.filter((path) => chainOf(path).some((dir) => !covered.has(dir)));
-  const focusScope: IndexScope | undefined =
-    focusPaths.length === 0 ? undefined : { configured: false, chain: { targets: focusPaths, skip: covered, label: focusPaths.length === 1 ? `the focus path ${focusPaths[0]}` : `${focusPaths.length} focus paths` } };
-  const [shared, focus] = await Promise.all([cachedSkillIndex(cache, snapshot, config, sharedScope, signal), focusScope ? cachedSkillIndex(cache, snapshot, config, focusScope, signal) : undefined]);
-  return focus ? { shared, focus } : { shared };
-}
-
 function rootsOf(index: PlannedIndex, shared: LoadedIndex, focus: LoadedIndex | undefined): string[] {
   if (index.kind === 'shared') return shared.index.roots;
   if (index.kind === 'focus') return focus?.index.roots ?? [];
   return [...shared.index.roots, ...(focus?.index.roots ?? [])];
-}
-
-/** Bodies of the selected skills, from this run's reads when the index was just built, else read now. */
-async function readSelected(
-  snapshot: Snapshot,
-  skills: readonly Skill[],
-  files: ReadonlyMap<string, SkillFile>,
-  config: SkillsConfig,
-  signal: AbortSignal,
-): Promise<Array<[Skill, SkillFile | string]>> {
-  return Promise.all(
-    skills.map(async (skill): Promise<[Skill, SkillFile | string]> => {
-      const known = files.get(skill.path);
-      if (known) return [skill, known];
-      // The index already names the skill; its body is what a source short of API budget may skip.
-      const read = await snapshot.read(skill.path, { maxBytes: config.maxSkillBytes, signal, optional: true });
-      if (read.status === 'failed') throw new Error(`could not read selected skill ${skill.path}: ${read.reason}`);
-      return [skill, read.status === 'ok' ? read : describeUnreadable(read)];
-    }),
-  );
-}
-
-/** What each selected skill bundles besides its SKILL.md; none when `maxBundledFiles` is 0. */
-async function listSelected(snapshot: Snapshot, skills: readonly Skill[], config: SkillsConfig, signal: AbortSignal): Promise<Array<BundledListing | undefined>> {
-  if (config.maxBundledFiles === 0) return skills.map(() => undefined);
-  const limits = { maxFiles: config.maxBundledFiles, maxDepth: config.maxBundledDepth };
-  return Promise.all(skills.map((skill) => listBundledFiles(snapshot, skill.path, limits, signal)));
 }
 
 /**

@@ -5,7 +5,7 @@
  * Enterprise Server) and the auth strategy: a token, or @octokit/auth-app for an installation.
  */
 import { createAppAuth } from '@octokit/auth-app';
-import { Octokit } from '@octokit/rest';
+import { Octokit } from '@octokit/core';
 import * as z from 'zod';
 import { checkAppKey } from './app-key.ts';
 import { untilAborted } from '../../lib/abortable.ts';

@@ -6,7 +6,7 @@
  * to the caller's limit. Always by commit id, never by branch name: a branch can move between
  * the question and the answer.
  */
-import type { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
 import { plainText } from '../../lib/plain-text.ts';
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing, PullRequestReview } from '../commit-checks.ts';

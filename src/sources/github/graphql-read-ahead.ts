@@ -5,7 +5,7 @@
  * blob's id, so a text GitHub cut (`isTruncated`), re-encoded (invalid UTF-8) or withheld
  * (`isBinary`) is never served as the file: that blob is read over REST when it is asked for.
  */
-import type { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
 import { matchesOid } from '../cached-loader.ts';
 import type { PartialTree } from '../partial-tree.ts';

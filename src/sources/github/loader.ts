@@ -4,7 +4,7 @@
  * snapshot memoises it, so every list() shares it), one blob request per file read, issued
  * in parallel when callers read in parallel, and one commit request when its date is asked for.
  */
-import type { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
 import { isoFromText } from '../commit-info.ts';
 import type { CommitInfo, CommitSha } from '../snapshot.ts';

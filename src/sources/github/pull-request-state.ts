@@ -4,7 +4,7 @@
  * head are now, whether it is open, merged or a draft, and whether GitHub would merge it, in one
  * request. Failures are values; only the caller's abort throws.
  */
-import type { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
 import type { PullRequestRead } from '../pull-requests.ts';
 import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';

@@ -4,7 +4,7 @@
  * built on the sources' Octokit client and the App auth of tasks/github-app, so an installation
  * token minted for a task also serves the pull-request lookup and the check run (and back).
  */
-import type { Octokit } from '@octokit/rest';
+import type { Octokit } from '@octokit/core';
 import type { Config } from '../../env.ts';
 import { createGitHubClient } from '../../sources/github/client.ts';
 import type { Fetch, RetryPolicy } from '../../sources/github/retry.ts';

@@ -1,12 +1,16 @@
 /**
  * @module triggers/slack/command
- * `/groundwork owner/repo[#PR][@ref][:path] request words $skill` -> what to create, or the
- * usage text. A pull request pins the task at its base commit, so `#PR` and `@ref` together
- * would name two different commits for the rules: that is refused rather than guessed.
+ * `/groundwork owner/repo[#PR][@ref][:path] [+path …] request words $skill` -> what to create, or
+ * the usage text. A pull request pins the task at its base commit, so `#PR` and `@ref` together
+ * would name two different commits for the rules: that is refused rather than guessed. Words
+ * right after the target that start with `+` are focus paths (files or directories the task
+ * touches besides its working directory); the request starts at the first word that does not.
  */
 import { isValidRefName } from '../../sources/git/ref-name.ts';
 import { parseFullName } from '../../sources/github/repo-name.ts';
 import { normalisePath } from '../../sources/paths.ts';
+import { FocusPathSchema } from '../../tasks/task-request.ts';
+import { FOCUS_LIMITS } from '../../context/focus.ts';
 import { collectSkills } from '../text.ts';
 import { KNOWLEDGE_USAGE } from './knowledge-command.ts';
 
@@ -16,6 +20,8 @@ export interface SlackCommand {
   pullNumber?: number;
   ref?: string;
   cwd: string;
+  /** Focus paths named with `+path`. */
+  paths: string[];
   request: string;
   skills: string[];
 }
@@ -27,6 +33,7 @@ export const USAGE = [
   '• `acme/widgets fix the flaky login test $tdd`',
   '• `acme/widgets#42 review the error handling` (rules read at the pull request’s base commit)',
   '• `acme/widgets@release-2.1:services/api explain the retry policy`',
+  '• `acme/widgets +packages/api +packages/web/src/app.ts why do these disagree?` (the rules of both paths’ directories too)',
   KNOWLEDGE_USAGE,
 ].join('\n');
 
@@ -43,7 +50,9 @@ export function parseSlackCommand(text: string): ParsedCommand {
   const trimmed = text.trim();
   const space = trimmed.search(/\s/);
   const target = space < 0 ? trimmed : trimmed.slice(0, space);
-  const request = space < 0 ? '' : trimmed.slice(space).trim();
+  const focus = focusWords(space < 0 ? '' : trimmed.slice(space).trim());
+  if (!focus.ok) return focus;
+  const { paths, request } = focus;
   if (target === '' || target === 'help') return { ok: false, problem: 'no repository named' };
   const match = TARGET.exec(target);
   if (!match) return { ok: false, problem: `\`${target}\` is not \`owner/repo[#PR][@ref][:path]\`` };
@@ -67,8 +76,24 @@ export function parseSlackCommand(text: string): ParsedCommand {
       ...(pullNumber === undefined ? {} : { pullNumber }),
       ...(ref === undefined ? {} : { ref }),
       cwd: cwd.path,
+      paths,
       request,
       skills: collectSkills(request),
     },
   };
+}
+
+/** Leading `+path` words, validated like `paths` on the REST API; the rest is the request. */
+function focusWords(text: string): { ok: true; paths: string[]; request: string } | { ok: false; problem: string } {
+  const paths: string[] = [];
+  let rest = text;
+  for (let word = /^\+(\S*)(?:\s+|$)/.exec(rest); word; word = /^\+(\S*)(?:\s+|$)/.exec(rest)) {
+    const path = FocusPathSchema.safeParse(word[1] ?? '');
+    if (!path.success) return { ok: false, problem: `path \`+${word[1] ?? ''}\`: ${path.error.issues[0]?.message ?? 'not a path'}` };
+    if (path.data === '') return { ok: false, problem: 'a `+path` names a file or directory: `+` alone names nothing' };
+    paths.push(path.data);
+    if (paths.length > FOCUS_LIMITS.named) return { ok: false, problem: `at most ${FOCUS_LIMITS.named} \`+path\` paths` };
+    rest = rest.slice(word[0].length);
+  }
+  return { ok: true, paths, request: rest.trim() };
 }

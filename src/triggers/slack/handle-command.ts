@@ -66,6 +66,7 @@ export async function handleSlashCommand(form: URLSearchParams, deps: CommandDep
       tenant: `slack:${team}`,
       repo: fullName,
       cwd: command.cwd,
+      ...(command.paths.length > 0 ? { paths: command.paths } : {}),
       request: command.request,
       skills: command.skills,
       // Allowed repositories are the host's decision, so their committed content is trusted.

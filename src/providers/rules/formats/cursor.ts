@@ -46,7 +46,7 @@ export function findCursorRules(context: FormatContext, root: string): Promise<F
 /** The single root `.cursorrules` that Cursor still reads: plain text that applies always. */
 export async function findLegacyCursorRules(context: FormatContext): Promise<FormatFinding> {
   const listing = await context.snapshot.list('', { signal: context.signal });
-  if (listing.status === 'failed') throw new Error(`could not list the root: ${listing.reason}`);
+  if (listing.status === 'failed') throw new Error(`could not list .: ${listing.reason}`);
   const file = listing.status === 'ok' ? listing.entries.find((entry) => entry.name === LEGACY_CURSOR_RULES && entry.kind !== 'dir') : undefined;
   if (!file) return { rules: [], skipped: [], notes: [] };
   if (context.disabledBy) return { rules: [], skipped: disabled('cursorrules', [file], context.disabledBy), notes: [] };

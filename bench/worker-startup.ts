@@ -1,0 +1,83 @@
+/**
+ * Worker start-up (issue 28): CPU a cold isolate spends evaluating the bundle, Groundwork beside
+ * a trivial Hono Worker (`bench/workers/hono-hello`), from `wrangler check startup` profiles taken
+ * interleaved (A B A B) in one run, medians; and the bundle's size gzipped as the budget in
+ * `.ci/check-bundle.mjs` counts it. Goals: start-up at most 3x the trivial Worker's, bundle at
+ * most 240 KiB gzipped. Each Worker is bundled once, as `wrangler deploy --dry-run` would, and
+ * every profile starts workerd on that bundle.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import * as z from 'zod';
+
+const RUNS = Number(process.env.STARTUP_RUNS ?? 7);
+const WRANGLER = fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const TRIVIAL_CONFIG = fileURLToPath(new URL('./workers/hono-hello/wrangler.toml', import.meta.url));
+
+/** The parts of a V8 `.cpuprofile` the sum needs. */
+const CpuProfile = z.object({
+  nodes: z.array(z.object({ id: z.number(), callFrame: z.object({ functionName: z.string() }) })),
+  samples: z.array(z.number()),
+  timeDeltas: z.array(z.number()),
+  startTime: z.number(),
+  endTime: z.number(),
+});
+
+export async function benchWorkerStartup(): Promise<string[]> {
+  const work = mkdtempSync(join(tmpdir(), 'groundwork-bench-startup-'));
+  try {
+    const groundwork = bundle(join(work, 'groundwork'), []);
+    const trivial = bundle(join(work, 'trivial'), ['--config', TRIVIAL_CONFIG]);
+    const runs: Record<'groundwork' | 'trivial', Array<{ busyMs: number; spanMs: number }>> = { groundwork: [], trivial: [] };
+    for (let run = 0; run < RUNS; run++) {
+      runs.groundwork.push(startupProfile(groundwork.file, [], join(work, `g${run}.cpuprofile`)));
+      runs.trivial.push(startupProfile(trivial.file, ['--config', TRIVIAL_CONFIG], join(work, `t${run}.cpuprofile`)));
+    }
+    const busy = (worker: 'groundwork' | 'trivial') => median(runs[worker].map((run) => run.busyMs));
+    const span = (worker: 'groundwork' | 'trivial') => median(runs[worker].map((run) => run.spanMs));
+    const each = (worker: 'groundwork' | 'trivial') => runs[worker].map((run) => run.busyMs.toFixed(0)).join(', ');
+    return [
+      `Worker start-up CPU (wrangler check startup, local workerd, ${RUNS} interleaved runs, medians): Groundwork ${busy('groundwork').toFixed(1)} ms (${each('groundwork')}), trivial Hono Worker ${busy('trivial').toFixed(1)} ms (${each('trivial')}), Groundwork / trivial = ${(busy('groundwork') / busy('trivial')).toFixed(1)} (goal <= 3)`,
+      `Worker start-up profile span: Groundwork ${span('groundwork').toFixed(1)} ms, trivial ${span('trivial').toFixed(1)} ms, Groundwork / trivial = ${(span('groundwork') / span('trivial')).toFixed(1)}`,
+      `Worker bundle: ${groundwork.kib.toFixed(1)} KiB, ${groundwork.gzipKib.toFixed(1)} KiB gzipped (goal <= 240; trivial Worker ${trivial.gzipKib.toFixed(1)} KiB gzipped)`,
+    ];
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Bundles as `wrangler deploy --dry-run` does (wrangler.toml's minify); the upload's size. */
+function bundle(outdir: string, args: string[]): { file: string; kib: number; gzipKib: number } {
+  // `--outfile` is the upload as `check startup --workerBundle` takes it; `--outdir` the script.
+  const file = `${outdir}.bundle`;
+  execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--outfile', file, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const code = readFileSync(join(outdir, 'index.js'));
+  return { file, kib: code.byteLength / 1024, gzipKib: gzipSync(code, { level: 9 }).byteLength / 1024 };
+}
+
+/**
+ * The start-up profile's busy time and its span. Busy: every interval that ends in a sample not
+ * `(idle)` (V8 stamps each sample with the time since the one before, and a gap while the
+ * thread compiles shows up as one `(program)` sample after it). The sampler ticks about once a
+ * millisecond, so a Worker that starts in a few ms gets a few samples: the span, from the
+ * profile's start to its end, is printed beside it.
+ */
+function startupProfile(bundleFile: string, args: string[], outfile: string): { busyMs: number; spanMs: number } {
+  execFileSync(process.execPath, [WRANGLER, 'check', 'startup', '--workerBundle', bundleFile, '--outfile', outfile, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  const profile = CpuProfile.parse(JSON.parse(readFileSync(outfile, 'utf8')));
+  const names = new Map(profile.nodes.map((node) => [node.id, node.callFrame.functionName]));
+  let us = 0;
+  for (const [i, sample] of profile.samples.entries()) if (names.get(sample) !== '(idle)') us += profile.timeDeltas[i] ?? 0;
+  return { busyMs: us / 1000, spanMs: (profile.endTime - profile.startTime) / 1000 };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}

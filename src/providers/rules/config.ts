@@ -1,0 +1,36 @@
+/**
+ * @module providers/rules/config
+ * The rules provider's settings: which file names are instruction files, which other formats are
+ * read (format-config), and the bounds of one turn's reads. Every numeric field is a limit the host caps (see context/settings).
+ */
+import * as z from 'zod';
+import { FOCUS_LIMITS } from '../../context/focus.ts';
+import { FORMAT_CONFIG, FORMAT_LIMITS } from './format-config.ts';
+
+/** In each directory the first present is its instruction file (Codex reads an override before AGENTS.md). */
+export const DEFAULT_RULE_FILES = ['AGENTS.override.md', 'AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md'];
+
+export const RulesConfigSchema = z.object({
+  /** In each directory the first of these names present is the instruction file. */
+  filenames: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .max(255)
+        .regex(/^[^/\\\0]+$/, 'a file name, not a path')
+        .refine((name) => name !== '.' && name !== '..', 'a file name, not a path'),
+    )
+    .min(1)
+    .max(16)
+    .default(DEFAULT_RULE_FILES),
+  /** Bytes read from one file; larger files are read up to this and say so. */
+  maxFileBytes: z.number().int().positive().default(1024 * 1024),
+  /** Directories of the working directory's and focus paths' chains read on one turn. */
+  maxDirectories: z.number().int().min(1).max(1_024).default(FOCUS_LIMITS.directories),
+  ...FORMAT_CONFIG,
+});
+export type RulesConfig = z.output<typeof RulesConfigSchema>;
+
+/** The settings the host caps (repository and task settings may only lower them). */
+export const RULES_LIMITS = ['maxFileBytes', 'maxDirectories', ...FORMAT_LIMITS] as const;
