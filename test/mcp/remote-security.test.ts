@@ -85,6 +85,13 @@ describe('tenancy', () => {
     expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).mailbox.count).toBe(0);
   });
 
+  it('lets no other tenant move a task’s focus: context_for_paths records nothing and begins no turn', async () => {
+    const result = await callTool(globex.client, 'context_for_paths', { taskId, paths: ['src'] });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(new RegExp(`no task ${taskId}|may read it through a grant but not change it`));
+    expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).turns).toHaveLength(1);
+  });
+
   it('keeps knowledge in its tenant’s scope: another tenant recalls none of it and cannot retire it', async () => {
     expect((await callTool(globex.client, 'recall', { repo: sample() })).text).not.toContain(knowledgeId);
     const retired = await callTool(globex.client, 'retire_knowledge', { id: knowledgeId, reason: 'mine now' });
