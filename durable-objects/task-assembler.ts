@@ -190,7 +190,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 }
 
 function movedRecord(focus: TurnFocus): NonNullable<TurnRecord['moved']> {
-  return { through: focus.through, paths: [...focus.moved.paths], skills: [...focus.moved.skills] };
+  return { through: focus.through, paths: [...focus.moved.paths], skills: [...focus.moved.skills], rules: [...focus.moved.rules] };
 }
 
 /** A commit the caller resolved is still looked up, so a commit the repository lacks fails here. */

@@ -57,10 +57,10 @@ const MIGRATIONS: readonly Migration[] = [
      record TEXT NOT NULL,
      received_at INTEGER NOT NULL
    );`,
-  // 7: focus recorded after creation (`POST /tasks/:id/paths`): paths and skills, in order, each once.
+  // 7: focus recorded after creation (`POST /tasks/:id/paths`): paths, skills and rules, in order, each once.
   `CREATE TABLE IF NOT EXISTS focus (
      seq INTEGER PRIMARY KEY AUTOINCREMENT,
-     kind TEXT NOT NULL CHECK (kind IN ('path', 'skill')),
+     kind TEXT NOT NULL CHECK (kind IN ('path', 'skill', 'rule')),
      value TEXT NOT NULL,
      received_at INTEGER NOT NULL,
      UNIQUE (kind, value)

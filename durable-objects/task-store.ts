@@ -64,7 +64,7 @@ export const TurnRecordSchema = z.object({
    * sequence number `through`, of which `paths` and `skills` were new since the previous turn.
    * Absent on turns stored before focus could be posted.
    */
-  moved: z.object({ through: z.number().int().nonnegative(), paths: z.array(z.string()), skills: z.array(z.string()) }).optional(),
+  moved: z.object({ through: z.number().int().nonnegative(), paths: z.array(z.string()), skills: z.array(z.string()), rules: z.array(z.string()).default([]) }).optional(),
 });
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 

@@ -5,6 +5,7 @@
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
  */
+import { ruleName } from '../src/providers/rules/formats/rule-file.ts';
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
@@ -42,7 +43,7 @@ import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { earlierTasksFor } from './task-history.ts';
-import { TaskStore, type TaskRow } from './task-store.ts';
+import { TaskStore, type TaskRow, type TurnRecord } from './task-store.ts';
 import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
 
@@ -227,6 +228,11 @@ export class TaskObject extends DurableObject<Env> {
     if (!task) return { status: 'not-found' };
     if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); no turn would follow these paths: start a new task` };
     const first = this.#store.turn(0);
+    if (post.rules.length > 0) {
+      if (!first) return { status: 'conflict', message: 'turn 0 is not assembled yet, so its rules index is not known: ask for rules by name once the task is ready' };
+      const unknown = unknownRules(post.rules, first);
+      if (unknown) return { status: 'invalid', ...unknown };
+    }
     const known = { paths: new Set([task.request.cwd, ...(first?.focus?.paths ?? task.request.paths)]), skills: new Set(task.request.skills) };
     const recorded = this.#focus.record(post, known, Date.now());
     return recorded.status === 'ok' ? { ...recorded, nextTurn: this.#store.nextTurn() } : recorded;
@@ -386,4 +392,18 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
+}
+
+/**
+ * The first of `names` that turn 0's rules index does not list (by name or path), as the field
+ * that names it; the index is what the model was told it may ask for.
+ */
+function unknownRules(names: readonly string[], first: TurnRecord): { field: string; message: string } | undefined {
+  const listed = (first.providers.find((outcome) => outcome.name === 'rules')?.verdicts ?? []).filter((verdict) => verdict.verdict === 'indexed');
+  const known = new Set(listed.flatMap((verdict) => [verdict.path, ruleName(verdict.path)]));
+  const index = names.findIndex((name) => !known.has(name));
+  if (index < 0) return undefined;
+  const listedNames = [...new Set(listed.map((verdict) => ruleName(verdict.path)))];
+  const said = listedNames.length > 0 ? `the index lists ${listedNames.slice(0, 20).join(', ')}${listedNames.length > 20 ? ` and ${listedNames.length - 20} more` : ''}` : 'the index lists no agent-requested rules';
+  return { field: `rules[${index}]`, message: `${JSON.stringify((names[index] ?? '').slice(0, 120))} is not an agent-requested rule of turn 0's rules index; ${said}` };
 }

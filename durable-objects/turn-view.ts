@@ -26,6 +26,6 @@ export function turnView(first: TurnRecord, record: TurnRecord, transcript: read
     entries: record.entries,
     ...(record.settings ? { settings: record.settings } : {}),
     ...(first.focus && first.focus.paths.length > 0 ? { focusPaths: first.focus.paths } : {}),
-    ...(record.moved && record.moved.paths.length + record.moved.skills.length > 0 ? { moved: { paths: record.moved.paths, skills: record.moved.skills } } : {}),
+    ...(record.moved && record.moved.paths.length + record.moved.skills.length + record.moved.rules.length > 0 ? { moved: { paths: record.moved.paths, skills: record.moved.skills, rules: record.moved.rules } } : {}),
   };
 }

@@ -142,9 +142,11 @@ export interface Moved {
   paths: readonly string[];
   /** Skills asked for by name (or path) for this turn. */
   skills: readonly string[];
+  /** Agent-requested rules asked for by name (or path) for this turn, as the rules index lists them. */
+  rules: readonly string[];
 }
 
-export const NOT_MOVED: Moved = { paths: [], skills: [] };
+export const NOT_MOVED: Moved = { paths: [], skills: [], rules: [] };
 
 export interface ProviderRequest<C = unknown> {
   task: TaskView;

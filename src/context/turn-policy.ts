@@ -7,7 +7,7 @@ import type { Moved, TurnPolicy } from './provider.ts';
 
 /** Whether the host recorded anything new for this turn to follow. */
 export function hasMoved(moved: Moved): boolean {
-  return moved.paths.length > 0 || moved.skills.length > 0;
+  return moved.paths.length > 0 || moved.skills.length > 0 || moved.rules.length > 0;
 }
 
 export function runsOnTurn(turns: TurnPolicy, turn: number, moved: Moved): boolean {

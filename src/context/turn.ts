@@ -81,7 +81,7 @@ export const AssembledTurnSchema = z.object({
   /** The task's focus paths besides its working directory, as turn 0 was assembled with them; absent when none. */
   focusPaths: z.array(z.string()).optional(),
   /** A later turn's new focus (posted since the previous turn began); absent when there was none. */
-  moved: z.object({ paths: z.array(z.string()), skills: z.array(z.string()) }).optional(),
+  moved: z.object({ paths: z.array(z.string()), skills: z.array(z.string()), rules: z.array(z.string()).default([]) }).optional(),
 });
 export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 

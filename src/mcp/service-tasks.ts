@@ -107,13 +107,13 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       const stub = taskStub(ctx.env, args.taskId);
       if (!stub) return noTask(args.taskId);
       // The REST route's service: the task records the focus, and its next turn adds what it brings.
-      const focused = FocusResultSchema.parse(await stub.focusOn(ctx.tenant, { paths: args.paths ?? [], skills: args.skills ?? [] }));
+      const focused = FocusResultSchema.parse(await stub.focusOn(ctx.tenant, { paths: args.paths ?? [], skills: args.skills ?? [], rules: args.rules ?? [] }));
       if (focused.status === 'not-found') return readableTenants(config.TENANT_GRANTS, ctx.tenant).length > 1 ? refusedWrite(args.taskId) : noTask(args.taskId);
       if (focused.status === 'conflict') return refusal(`task ${args.taskId}: ${focused.message}`, { taskId: args.taskId, status: 'conflict' });
-      if (focused.status === 'too-large') return refusal(`${focused.field}: ${focused.message}`, { taskId: args.taskId, status: 'too-large' });
-      const focus = { taskId: args.taskId, paths: focused.paths, skills: focused.skills, nextTurn: focused.nextTurn };
-      if (focused.paths.recorded.length + focused.skills.recorded.length === 0) {
-        return { text: `Nothing new: task ${args.taskId} was already given these paths and skills (${[...focused.paths.duplicates, ...focused.skills.duplicates].join(', ')}).`, structured: focus };
+      if (focused.status === 'too-large' || focused.status === 'invalid') return refusal(`${focused.field}: ${focused.message}`, { taskId: args.taskId, status: focused.status });
+      const focus = { taskId: args.taskId, paths: focused.paths, skills: focused.skills, rules: focused.rules, nextTurn: focused.nextTurn };
+      if (focused.paths.recorded.length + focused.skills.recorded.length + focused.rules.recorded.length === 0) {
+        return { text: `Nothing new: task ${args.taskId} was already given these paths, skills and rules (${[...focused.paths.duplicates, ...focused.skills.duplicates, ...focused.rules.duplicates].join(', ')}).`, structured: focus };
       }
       const waited = await waitAtMost(stub.beginTurn(ctx.tenant, focused.nextTurn).then((result): TurnResult => TurnResultSchema.parse(result)), ctx.waitMs);
       if (!waited.done) return { ...notReadyAnswer(args.taskId, 'assembling', null, ctx.waitMs), structured: { ...focus, status: 'assembling' } };

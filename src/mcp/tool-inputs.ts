@@ -27,10 +27,10 @@ export type AssembleContextArgs = z.output<typeof AssembleContextSchema>;
 export const GetTurnSchema = z.strictObject({ taskId: TaskIdSchema, turn: BeginTurnSchema.shape.turn.default(0), format: FormatParam });
 export type GetTurnArgs = z.output<typeof GetTurnSchema>;
 
-/** `POST /tasks/:id/paths` with the task named in the arguments: paths the work moved to, and skills it now needs. */
+/** `POST /tasks/:id/paths` with the task named in the arguments: paths the work moved to, and skills and agent-requested rules it now needs. */
 export const ContextForPathsSchema = z
   .strictObject({ taskId: TaskIdSchema, ...FocusPostSchema.shape })
-  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) > 0, { message: 'name at least one path or skill', path: ['paths'] });
+  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] });
 export type ContextForPathsArgs = z.output<typeof ContextForPathsSchema>;
 
 export const CheckFreshnessSchema = z.strictObject({ taskId: TaskIdSchema });

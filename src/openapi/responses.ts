@@ -55,7 +55,7 @@ export const TaskSchema = TaskDescriptionSchema.extend({ viewUrl: ViewUrl });
 
 const FocusSplit = z.strictObject({ recorded: z.array(z.string()), duplicates: z.array(z.string()) });
 /** What `POST /tasks/:id/paths` answers: what was new, what the task followed already, and the turn that takes it. */
-export const FocusAnswerSchema = z.strictObject({ paths: FocusSplit, skills: FocusSplit, nextTurn: z.number().int().nonnegative() });
+export const FocusAnswerSchema = z.strictObject({ paths: FocusSplit, skills: FocusSplit, rules: FocusSplit, nextTurn: z.number().int().nonnegative() });
 
 export const AppendedSchema = z.strictObject({ appended: z.array(z.string()), duplicates: z.array(z.string()) });
 

@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
-import { FocusPathsSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
+import { FocusPathsSchema, RuleNameSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
 
 /** What every way of creating a task from outside checks beyond the fields' own shapes (REST and MCP). */
 export function checkTaskFields(body: { ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
@@ -50,5 +50,7 @@ export const FocusPostSchema = z
   .strictObject({
     paths: FocusPathsSchema.optional(),
     skills: z.array(SkillNameSchema).max(8, 'at most 8 skills').optional(),
+    /** Agent-requested rules by the name (or path) the rules index lists. */
+    rules: z.array(RuleNameSchema).max(8, 'at most 8 rules').optional(),
   })
-  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) > 0, { message: 'name at least one path or skill', path: ['paths'] });
+  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] });

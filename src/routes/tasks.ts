@@ -172,12 +172,13 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const id = c.req.param('id');
     const stub = stubFor(c.env, id);
     const body = await readJsonBody(c, FocusPostSchema);
-    const result = FocusResultSchema.parse(await stub.focusOn(c.get('tenant'), { paths: body.paths ?? [], skills: body.skills ?? [] }));
+    const result = FocusResultSchema.parse(await stub.focusOn(c.get('tenant'), { paths: body.paths ?? [], skills: body.skills ?? [], rules: body.rules ?? [] }));
     if (result.status === 'not-found') throw await refusedWrite(c, id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
-    const recorded = result.paths.recorded.length + result.skills.recorded.length > 0;
-    return c.json({ paths: result.paths, skills: result.skills, nextTurn: result.nextTurn }, recorded ? 201 : 200);
+    if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
+    const recorded = result.paths.recorded.length + result.skills.recorded.length + result.rules.recorded.length > 0;
+    return c.json({ paths: result.paths, skills: result.skills, rules: result.rules, nextTurn: result.nextTurn }, recorded ? 201 : 200);
   });
 
   // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.

@@ -85,6 +85,29 @@ export const SkillNameSchema = z
     return z.NEVER;
   });
 
+/**
+ * An agent-requested rule to give in full: the name the rules index lists it by (its file name
+ * without the extension, e.g. `database`), or its path, normalised like a focus path.
+ *
+ * @example
+ * RuleNameSchema.parse('./.cursor/rules/database.mdc') // '.cursor/rules/database.mdc'
+ */
+export const RuleNameSchema = z
+  .string()
+  .max(1024)
+  .transform((value, ctx) => {
+    const text = value.trim();
+    if (text === '' || /\p{Cc}/u.test(text)) {
+      ctx.addIssue({ code: 'custom', message: text === '' ? 'a rule name is not empty' : 'a rule name has no control characters' });
+      return z.NEVER;
+    }
+    if (!text.includes('/')) return text;
+    const normal = normalisePath(text);
+    if (normal.ok && normal.path !== '') return normal.path;
+    ctx.addIssue({ code: 'custom', message: `is not a rule's path: ${normal.ok ? 'it names the repository root' : normal.reason}` });
+    return z.NEVER;
+  });
+
 const REPO_SHAPE = 'must be owner/name or an http(s) git URL';
 
 /** True for a repository named by git URL rather than GitHub `owner/name`. */

@@ -56,17 +56,20 @@ export const MailboxResultSchema = z.discriminatedUnion('status', [
 ]);
 export type MailboxResult = z.infer<typeof MailboxResultSchema>;
 
-/** Focus a host records on a task after it was created: paths it touches now, skills it asks for. */
+/** Focus a host records on a task after it was created: paths it touches now, skills and agent-requested rules it asks for. */
 export interface FocusPost {
   paths: string[];
   skills: string[];
+  rules: string[];
 }
 
 const FocusSplit = z.object({ recorded: z.array(z.string()), duplicates: z.array(z.string()) });
 
 export const FocusResultSchema = z.discriminatedUnion('status', [
   /** `nextTurn`: the turn that will follow what was recorded (the next one to begin). */
-  z.object({ status: z.literal('ok'), paths: FocusSplit, skills: FocusSplit, nextTurn: z.number().int().nonnegative() }),
+  z.object({ status: z.literal('ok'), paths: FocusSplit, skills: FocusSplit, rules: FocusSplit, nextTurn: z.number().int().nonnegative() }),
+  /** A rule the task's rules index does not list: `field` names it (`rules[i]`); nothing was recorded. */
+  z.object({ status: z.literal('invalid'), field: z.string(), message: z.string() }),
   NotFound,
   Conflict,
   /** Over the task's bound of posted paths or skills: `field` names which; nothing was recorded. */

@@ -32,7 +32,7 @@ function provider(name: string, turns: TurnPolicy, result: ProviderResult, seen:
   });
 }
 
-const moved: Moved = { paths: ['packages/web'], skills: [] };
+const moved: Moved = { paths: ['packages/web'], skills: [], rules: [] };
 
 describe("turn policy 'moved'", () => {
   it('runs on turn 0, and on a later turn only when the host recorded new focus, which it is handed', async () => {
@@ -43,7 +43,7 @@ describe("turn policy 'moved'", () => {
     const still = await runProviders({ ...base, turn: 2 });
     expect(still.outcomes[0]).toMatchObject({ outcome: 'turn-gated', reason: 'runs on a later turn only when the host recorded new focus paths or names for it (this is turn 2, with none)' });
     expect((await runProviders({ ...base, turn: 2, moved })).outcomes[0]?.outcome).toBe('included');
-    expect(seen).toEqual([{ paths: [], skills: [] }, moved]);
+    expect(seen).toEqual([{ paths: [], skills: [], rules: [] }, moved]);
   });
 
   it('decides the read plan and whether a later turn reads the repository the same way', () => {

@@ -69,8 +69,8 @@ describe('a pull request touching three packages, through the Worker and the Tas
 
   it('follows the agent into another subtree on a later turn, and keeps a tenant that may only read out', async () => {
     const taskId = await readyReview('reopened');
-    const recorded = FocusResultSchema.parse(await taskStub(taskId).focusOn(tenant, { paths: ['a/b/c/file.ts'], skills: [] }));
-    expect(recorded).toEqual({ status: 'ok', paths: { recorded: ['a/b/c/file.ts'], duplicates: [] }, skills: { recorded: [], duplicates: [] }, nextTurn: 1 });
+    const recorded = FocusResultSchema.parse(await taskStub(taskId).focusOn(tenant, { paths: ['a/b/c/file.ts'], skills: [], rules: [] }));
+    expect(recorded).toEqual({ status: 'ok', paths: { recorded: ['a/b/c/file.ts'], duplicates: [] }, skills: { recorded: [], duplicates: [] }, rules: { recorded: [], duplicates: [] }, nextTurn: 1 });
     // acme is granted the installation's tasks to read them, never to change them.
     const granted = await api('POST', `/tasks/${taskId}/paths`, { tenant: 'acme', body: { paths: ['packages'] } });
     expect(granted.status).toBe(403);

@@ -159,7 +159,7 @@ describe('the remote MCP server', () => {
     expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).turns).toHaveLength(2);
 
     for (const [args, field] of [
-      [{ taskId }, /name at least one path or skill/],
+      [{ taskId }, /name at least one path, skill or rule/],
       [{ taskId, paths: ['../etc'] }, /paths/],
       [{ taskId: 'f'.repeat(64), paths: ['src'] }, /no task f{64} for this token/],
     ] as const) {

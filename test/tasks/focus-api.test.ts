@@ -81,10 +81,10 @@ describe('POST /tasks/:id/paths', () => {
 
     const posted = await api('POST', `/tasks/${id}/paths`, { body: { paths: ['packages/web/src/widgets/button.tsx'] } });
     expect(posted.status).toBe(201);
-    expect(posted.json).toEqual({ paths: { recorded: ['packages/web/src/widgets/button.tsx'], duplicates: [] }, skills: { recorded: [], duplicates: [] }, nextTurn: 1 });
+    expect(posted.json).toEqual({ paths: { recorded: ['packages/web/src/widgets/button.tsx'], duplicates: [] }, skills: { recorded: [], duplicates: [] }, rules: { recorded: [], duplicates: [] }, nextTurn: 1 });
 
     const one = await turn(id, 1);
-    expect(one.moved).toEqual({ paths: ['packages/web/src/widgets/button.tsx'], skills: [] });
+    expect(one.moved).toEqual({ paths: ['packages/web/src/widgets/button.tsx'], skills: [], rules: [] });
     expect(rulesOf(one)).toEqual(['packages/web/AGENTS.md', 'packages/web/src/widgets/AGENTS.md']);
     const context = one.items.find((item) => item.id === contextItemId(1));
     expect(context?.type).toBe('context');
@@ -99,7 +99,7 @@ describe('POST /tasks/:id/paths', () => {
 
     const again = await api('POST', `/tasks/${id}/paths`, { body: { paths: ['packages/web/src/widgets/button.tsx', './packages/api'] } });
     expect(again.status).toBe(200);
-    expect(again.json).toEqual({ paths: { recorded: [], duplicates: ['packages/web/src/widgets/button.tsx', 'packages/api'] }, skills: { recorded: [], duplicates: [] }, nextTurn: 2 });
+    expect(again.json).toEqual({ paths: { recorded: [], duplicates: ['packages/web/src/widgets/button.tsx', 'packages/api'] }, skills: { recorded: [], duplicates: [] }, rules: { recorded: [], duplicates: [] }, nextTurn: 2 });
     expect(await focusRows(id)).toBe(1);
 
     const two = await turn(id, 2);
@@ -141,6 +141,42 @@ describe('POST /tasks/:id/paths', () => {
     // The widgets' own chain file and the Cursor rule whose globs only this path matches; what turn 1 gave is not repeated.
     expect(rulesOf(two)).toEqual(['packages/web/src/widgets/AGENTS.md', '.cursor/rules/widgets.mdc']);
     expect(two.providers.find((p) => p.name === 'rules')?.reason).toContain('.claude/rules/web.md was given on turn 1');
+  });
+
+  it('gives an agent-requested rule asked for by name on the next turn, in full, once; a name the index does not list is a 400 naming rules[i]', async () => {
+    const remote = await createTestRemote({
+      ...MONOREPO,
+      '.cursor/rules/database.mdc': '---\ndescription: How to write database migrations\nalwaysApply: false\n---\nDatabase: every migration is reversible.\n',
+      '.cursor/rules/release.mdc': '---\ndescription: How releases are cut\nalwaysApply: false\n---\nRelease: tag from main.\n',
+    });
+    const id = await readyTask(remote);
+    const first = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
+    expect(first.providers.find((p) => p.name === 'rules')?.verdicts?.find((v) => v.path === '.cursor/rules/database.mdc')?.verdict).toBe('indexed');
+
+    const unknown = await api('POST', `/tasks/${id}/paths`, { body: { rules: ['database', 'nope'] } });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error?.message).toMatch(/^rules\[1\]: "nope" is not an agent-requested rule of turn 0's rules index; the index lists database, release$/);
+    expect(await focusRows(id)).toBe(0);
+    const empty = await api('POST', `/tasks/${id}/paths`, { body: { rules: [' '] } });
+    expect([empty.status, empty.json.error?.message]).toEqual([400, expect.stringContaining('rules[0]')]);
+
+    const posted = await api('POST', `/tasks/${id}/paths`, { body: { rules: ['database'] } });
+    expect(posted.status).toBe(201);
+    expect(posted.json).toEqual({ paths: { recorded: [], duplicates: [] }, skills: { recorded: [], duplicates: [] }, rules: { recorded: ['database'], duplicates: [] }, nextTurn: 1 });
+    const one = await turn(id, 1);
+    expect(one.moved).toEqual({ paths: [], skills: [], rules: ['database'] });
+    expect(rulesOf(one)).toEqual(['.cursor/rules/database.mdc']);
+    const context = one.items.find((item) => item.id === contextItemId(1));
+    expect(context && 'content' in context ? context.content : '').toContain('Database: every migration is reversible.');
+    expect(one.providers.find((p) => p.name === 'rules')?.verdicts).toEqual([{ path: '.cursor/rules/database.mdc', blob: expect.any(String), format: 'cursor-rule', verdict: 'applied', reason: 'requested by name (database)' }]);
+
+    // By path it is the same rule: a duplicate of nothing recorded, but given already, so the turn adds nothing.
+    const again = await api('POST', `/tasks/${id}/paths`, { body: { rules: ['database'] } });
+    expect([again.status, again.json['rules']]).toEqual([200, { recorded: [], duplicates: ['database'] }]);
+    expect((await api('POST', `/tasks/${id}/paths`, { body: { rules: ['./.cursor/rules/database.mdc'] } })).status).toBe(201);
+    const two = await turn(id, 2);
+    expect(rulesOf(two)).toEqual([]);
+    expect(two.providers.find((p) => p.name === 'rules')?.reason).toContain('rule .cursor/rules/database.mdc (.cursor/rules/database.mdc) was given on turn 1');
   });
 
   it('appends nothing when the new paths bring no rules the model was not given', async () => {
@@ -186,8 +222,8 @@ describe('POST /tasks/:id/paths', () => {
     const cases: Array<[unknown, number, string]> = [
       [{ paths: ['ok', '../../etc'] }, 400, 'paths[1]: must not contain ..'],
       [{ paths: ['/abs'] }, 400, 'paths[0]: path is absolute'],
-      [{ paths: [] }, 400, 'paths: name at least one path or skill'],
-      [{}, 400, 'paths: name at least one path or skill'],
+      [{ paths: [] }, 400, 'paths: name at least one path, skill or rule'],
+      [{}, 400, 'paths: name at least one path, skill or rule'],
       [{ paths: ['a'], turn: 2 }, 400, 'turn'],
       [{ skills: ['Not A Skill!'] }, 400, 'skills[0]:'],
       [{ paths: Array.from({ length: 65 }, (_, i) => `p${i}`) }, 400, 'paths: at most 64 paths'],

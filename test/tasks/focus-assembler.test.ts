@@ -131,14 +131,14 @@ describe('a later turn that moved, across a crash', () => {
   it('repairs from the stored record without rerunning providers, and leaves a path posted meanwhile to the next turn', async () => {
     await inTask({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }, undefined, async ({ ledger, store, focus, sql }) => {
       await ledger().begin(0);
-      focus.record({ paths: ['packages/api/handler.ts'], skills: [] }, { paths: new Set(['']), skills: new Set() }, 1);
+      focus.record({ paths: ['packages/api/handler.ts'], skills: [], rules: [] }, { paths: new Set(['']), skills: new Set() }, 1);
       await expect(ledger('after-turn-record').begin(1)).rejects.toThrow('crash after-turn-record');
       const stored = store.turn(1);
-      expect(stored?.moved).toEqual({ through: 1, paths: ['packages/api/handler.ts'], skills: [] });
+      expect(stored?.moved).toEqual({ through: 1, paths: ['packages/api/handler.ts'], skills: [], rules: [] });
       expect(stored?.entries.filter((e) => e.provider === 'rules').map((e) => e.title)).toEqual(['packages/api/AGENTS.md']);
 
       // Posted after turn 1 began: turn 1's repair must not take it.
-      focus.record({ paths: ['packages/web/src/app.tsx'], skills: [] }, { paths: new Set(['']), skills: new Set() }, 2);
+      focus.record({ paths: ['packages/web/src/app.tsx'], skills: [], rules: [] }, { paths: new Set(['']), skills: new Set() }, 2);
       const repaired = await ledger().begin(1);
       expect(repaired).toMatchObject({ status: 'ok', path: 'repaired' });
       expect(repaired.status === 'ok' ? repaired.record.digest : '').toBe(stored?.digest);
@@ -146,7 +146,7 @@ describe('a later turn that moved, across a crash', () => {
 
       const two = await ledger().begin(2);
       if (two.status !== 'ok') throw new Error(two.status);
-      expect(two.record.moved).toEqual({ through: 2, paths: ['packages/web/src/app.tsx'], skills: [] });
+      expect(two.record.moved).toEqual({ through: 2, paths: ['packages/web/src/app.tsx'], skills: [], rules: [] });
       expect(two.record.entries.filter((e) => e.provider === 'rules').map((e) => e.title)).toEqual(['packages/web/AGENTS.md']);
     });
   });

@@ -121,7 +121,8 @@ describe('task assembler', () => {
     const { source } = await memorySource({ ...REPOSITORY, '.groundwork.yml': 'providers:\n  skills:\n    roots: ["tools/skills/*"]\n' }, ['.groundwork.yml']);
     const { begun, stored } = await firstTurnOf(source);
     const unknown = '.groundwork.yml could not be read: upstream 502';
-    expect(begun).toEqual({ ok: false, reason: `no repository provider could read memory:test at ${COMMIT}: rules failed: ${unknown}; skills failed: ${unknown}` });
+    // The settings are checked first: whatever the providers managed, a turn without them is not stored.
+    expect(begun).toEqual({ ok: false, reason: `the repository's settings could not be read: ${unknown}` });
     expect(stored).toBeNull();
   });
 

@@ -7,6 +7,7 @@
  * same text under another name), as the ledger's history has them. Nothing new: no entries, so
  * the turn appends no item for rules. Everything here depends on the task: `task`-stable.
  */
+import type { EntryInput } from '../../context/entry.ts';
 import type { ProviderRequest, ProviderResult } from '../../context/provider.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
@@ -18,13 +19,69 @@ import type { RulesConfig } from './config.ts';
 import { readFocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
 import type { RulePiece } from './pieces.ts';
+import { renderRequestedRule } from './requested.ts';
 
 export async function laterTurnRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot): Promise<ProviderResult> {
-  const { task, moved, history, config, budget, signal } = request;
-  if (moved.paths.length === 0) return { entries: [], notes: [`no new focus paths on turn ${request.turn}`] };
-  const given = history.filter((entry) => entry.source.revision === snapshot.commit && entry.source.path !== undefined);
-  const paths = new Map(given.map((entry) => [entry.source.path, entry.turn]));
-  const blobs = new Map(given.flatMap((entry) => (entry.source.blob === undefined ? [] : [[entry.source.blob, entry.source.path ?? ''] as const])));
+  const { moved, budget } = request;
+  if (moved.paths.length === 0 && moved.rules.length === 0) return { entries: [], notes: [`no new focus paths or rules asked for on turn ${request.turn}`] };
+  // Both asked for at once: each half of the budget.
+  const split = moved.paths.length > 0 && moved.rules.length > 0 ? Math.floor(budget / 2) : budget;
+  const [fromPaths, asked] = await Promise.all([
+    moved.paths.length > 0 ? newPathRules(request, snapshot, split) : undefined,
+    moved.rules.length > 0 ? requestedRules(request, snapshot, split) : undefined,
+  ]);
+  return {
+    entries: [...(fromPaths?.entries ?? []), ...(asked?.entries ?? [])],
+    notes: [...(fromPaths?.notes ?? []), ...(asked?.notes ?? [])],
+    notices: fromPaths?.notices ?? [],
+    verdicts: [...(fromPaths?.verdicts ?? []), ...(asked?.verdicts ?? [])],
+  };
+}
+
+type LaterRules = Required<Pick<ProviderResult, 'entries' | 'notes' | 'notices' | 'verdicts'>> & { entries: EntryInput[] };
+
+/** What the earlier turns gave, by path (with the turn) and by blob (with the path it was given as). */
+function givenBefore(request: ProviderRequest<RulesConfig>, snapshot: Snapshot) {
+  const given = request.history.filter((entry) => entry.source.revision === snapshot.commit && entry.source.path !== undefined);
+  return {
+    paths: new Map(given.map((entry) => [entry.source.path, entry.turn])),
+    blobs: new Map(given.flatMap((entry) => (entry.source.blob === undefined ? [] : [[entry.source.blob, entry.source.path ?? ''] as const]))),
+  };
+}
+
+/**
+ * The agent-requested rules asked for by name for this turn (`moved.rules`; the Task object
+ * checked each against turn 0's index), in full with their imports, each once: one given on an
+ * earlier turn is a note.
+ */
+async function requestedRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot, budget: number): Promise<Omit<LaterRules, 'notices'>> {
+  const { task, moved, config, signal } = request;
+  const { paths } = givenBefore(request, snapshot);
+  const share = Math.floor(budget / moved.rules.length);
+  const rendered = await Promise.all(moved.rules.map((name) => renderRequestedRule({ snapshot, task, config, name, budget: share, signal })));
+  const out: Omit<LaterRules, 'notices'> = { entries: [], notes: [], verdicts: [] };
+  rendered.forEach((rule, i) => {
+    if (rule.status === 'unknown') {
+      out.notes.push(rule.reason);
+      return;
+    }
+    const [main] = rule.verdicts;
+    const turn = main ? paths.get(main.path) : undefined;
+    if (main && turn !== undefined) {
+      out.notes.push(`rule ${moved.rules[i] ?? ''} (${main.path}) was given on turn ${turn}`);
+      return;
+    }
+    out.entries.push(...rule.entries.filter((entry) => paths.get(entry.source.path) === undefined));
+    out.notes.push(...rule.notes);
+    out.verdicts.push(...rule.verdicts);
+  });
+  return out;
+}
+
+/** The chain files and scoped rules the new focus paths bring. */
+async function newPathRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot, budget: number): Promise<LaterRules> {
+  const { task, moved, config, signal } = request;
+  const { paths, blobs } = givenBefore(request, snapshot);
 
   const moving = { ...task, focusPaths: moved.paths };
   const [chains, formats] = await Promise.all([
