@@ -16,7 +16,7 @@ import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { unfitFor } from '../src/checks/run-check.ts';
@@ -37,6 +37,7 @@ import { createTaskAssembler } from './task-assembler.ts';
 import { FocusLog } from './focus-log.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
+import { readTaskSkill, readTaskSource } from './task-files.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
@@ -258,6 +259,18 @@ export class TaskObject extends DurableObject<Env> {
     // A read-back is a read: tenants granted the owner may ask too.
     const task = this.#readable(tenant);
     return task ? this.#readBack(task) : { status: 'not-found' };
+  }
+
+  /** A skill of the task's index at its commit, read whole, with its bundled files; reads only. */
+  async readSkill(tenant: string, name: string): Promise<SkillReadResult> {
+    const task = this.#readable(tenant);
+    return task ? readTaskSkill(task, name, { store: this.#store, openSource: this.#openSource }) : { status: 'not-found' };
+  }
+
+  /** A rules or skill file the task was given, at the commit it was read at; reads only. */
+  async readSource(tenant: string, path: string): Promise<SourceReadResult> {
+    const task = this.#readable(tenant);
+    return task ? readTaskSource(task, path, { store: this.#store, openSource: this.#openSource }) : { status: 'not-found' };
   }
 
   /**

@@ -8,6 +8,7 @@ import { ApiError, envelope } from './http/errors.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { githubWebhookRoute } from './routes/github-webhook.ts';
 import { knowledgeRoutes } from './routes/knowledge.ts';
+import { mcpRoutes } from './routes/mcp.ts';
 import { slackCommandRoute } from './routes/slack-command.ts';
 import { taskRoutes } from './routes/tasks.ts';
 import { viewRoutes } from './routes/views.tsx';
@@ -35,6 +36,8 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   app.route('/', viewRoutes(deps));
   app.route('/', taskRoutes(deps));
   app.route('/', knowledgeRoutes(deps));
+  // The remote MCP server: its own bearer check (401 with WWW-Authenticate) and Origin check.
+  app.route('/', mcpRoutes(deps));
 
   app.notFound((c) => c.json(envelope('not_found', `no route for ${c.req.method} ${c.req.path}`, c.get('requestId')), 404));
   app.onError((error, c) => {

@@ -95,6 +95,26 @@ export const ConfigSchema = z.object({
   VIEW_LINK_TTL_HOURS: z.coerce.number().int().positive().max(87_600).optional(),
   /** This service's public origin for links; by default the origin of the request (for check runs and Slack, the one that created the task). */
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin).optional(),
+  /**
+   * Browser origins that may call `/mcp`, comma-separated (`https://app.example.com`), besides
+   * PUBLIC_URL's. A request with any other `Origin` header is refused (DNS rebinding); clients
+   * that are not browsers send none.
+   */
+  MCP_ALLOWED_ORIGINS: z
+    .string()
+    .default('')
+    .transform((text, ctx) =>
+      text
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== '')
+        .flatMap((entry) => {
+          const origin = URL.canParse(entry) ? new URL(entry).origin : 'null';
+          if (origin !== 'null' && origin === entry.replace(/\/$/, '')) return [origin];
+          ctx.addIssue({ code: 'custom', message: `${JSON.stringify(entry.slice(0, 100))} is not an origin (scheme://host[:port])` });
+          return [];
+        }),
+    ),
   /** `{ "<API tenant>": ["github:<installation id>", "slack:<team id>"] }`: tenants whose tasks an API tenant may list and read. */
   TENANT_GRANTS: jsonString(TenantGrantsSchema).default({}),
 }).superRefine((config, ctx) => {

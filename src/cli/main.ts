@@ -55,6 +55,17 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
       const [{ runRunCommand }, { processIo, processSignals }] = await Promise.all([import('./run/run-command.ts'), import('./stdio.ts')]);
       return runRunCommand(args, processIo(), { signals: processSignals() });
     }
+    case 'mcp': {
+      const [{ runMcpCommand }, { processIo }] = await Promise.all([import('./mcp.ts'), import('./stdio.ts')]);
+      return runMcpCommand(args, processIo());
+    }
+    case 'hook': {
+      const [{ runHookCommand }, { processIo }] = await Promise.all([import('./hook.ts'), import('./stdio.ts')]);
+      const code = await runHookCommand(args, processIo(), { stdin: readStdin });
+      // A read still pending past the deadline must not hold the agent's session start.
+      process.stdout.write('', () => process.exit(code));
+      return code;
+    }
     default:
       // `groundwork --repo x` is `groundwork context --repo x`, as before commands existed.
       if (name.startsWith('-')) return runContext([name, ...args]);
@@ -66,4 +77,10 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
 async function runContext(args: string[]): Promise<number> {
   const [{ runContextCommand }, { processIo }] = await Promise.all([import('./context-command.ts'), import('./stdio.ts')]);
   return runContextCommand(args, processIo());
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -50,7 +50,7 @@ export type Capability = (typeof CAPABILITIES)[number];
  */
 export type TurnPolicy = 'first' | 'all' | 'moved';
 
-export const ORIGINS = ['github', 'slack', 'api', 'cli'] as const;
+export const ORIGINS = ['github', 'slack', 'api', 'cli', 'mcp'] as const;
 export type Origin = (typeof ORIGINS)[number];
 
 /**

@@ -29,7 +29,7 @@ import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, Mailbo
 import { SlashCommandSchema } from '../triggers/slack/slash-command.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
-import { AppendedSchema, CreatedTaskSchema, FocusAnswerSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
+import { AppendedSchema, CreatedTaskSchema, FocusAnswerSchema, JsonRpcErrorResponseSchema, McpRequestSchema, McpResponseSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
 
 /** Who may call a route: an API token, an API token or a signed inspector link, a signed webhook, or anyone. */
 export type Auth = 'bearer' | 'bearer-or-link' | 'github-signature' | 'slack-signature' | 'none';
@@ -46,7 +46,7 @@ export interface ApiOperation {
   method: 'get' | 'post' | 'patch';
   /** As the route is written in Hono: `/tasks/:id/turns/:n`. */
   path: string;
-  tag: 'tasks' | 'knowledge' | 'triggers' | 'inspector' | 'service';
+  tag: 'tasks' | 'knowledge' | 'triggers' | 'inspector' | 'service' | 'mcp';
   summary: string;
   description?: string;
   auth: Auth;
@@ -201,6 +201,20 @@ export const OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post', path: '/knowledge/:id/retire', tag: 'knowledge', summary: 'Retire knowledge', auth: 'bearer', params: KnowledgeIdParams, body: RetireSchema,
     responses: { 200: json('The new, retired version.', KnowledgeSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+  },
+  {
+    method: 'post', path: '/mcp', tag: 'mcp', summary: 'The remote MCP server (Streamable HTTP)', auth: 'bearer', body: McpRequestSchema,
+    description:
+      'Not a REST resource: a JSON-RPC 2.0 endpoint speaking the Model Context Protocol (Streamable HTTP transport, stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Tools: assemble_context, get_turn, context_for_paths, check_before, check_freshness, read_skill, remember, recall, retire_knowledge, post_followup; resources groundwork://tasks/{id}/turns/{n} and groundwork://tasks/{id}/sources/{path}. A bad tool argument is a tool result with `isError: true` naming the field. A browser `Origin` other than PUBLIC_URL or MCP_ALLOWED_ORIGINS is refused 403; GET and DELETE are 405. See docs/integrations.md.',
+    responses: {
+      200: json('The JSON-RPC response (or responses, for a batch).', McpResponseSchema),
+      202: { description: 'Accepted: the body held only notifications or responses.' },
+      400: json('Not JSON, or not a JSON-RPC message: a JSON-RPC error (-32700, -32600).', JsonRpcErrorResponseSchema),
+      406: json('The Accept header lacks application/json or text/event-stream: a JSON-RPC error.', JsonRpcErrorResponseSchema),
+      413: json('The body is over 1 MiB: a JSON-RPC error.', JsonRpcErrorResponseSchema),
+      415: json('Content-Type is not application/json: a JSON-RPC error.', JsonRpcErrorResponseSchema),
+    },
+    errors: [401, 403, 503],
   },
   {
     method: 'post', path: '/webhooks/github', tag: 'triggers', summary: 'GitHub App webhook', auth: 'github-signature', headers: GitHubHeaders,

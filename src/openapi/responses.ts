@@ -76,3 +76,22 @@ export const WebhookAnswerSchema = z.union([
 export const SlackMessageSchema = z.strictObject({ response_type: z.literal('ephemeral'), text: z.string() });
 
 export const HealthSchema = z.strictObject({ ok: z.literal(true) });
+
+const JsonRpcId = z.union([z.string(), z.number().int()]);
+
+/** A JSON-RPC 2.0 message as `POST /mcp` takes it; its method and params are MCP's (tools/call, …). */
+const JsonRpcMessageSchema = z
+  .looseObject({
+    jsonrpc: z.literal('2.0'),
+    id: JsonRpcId.optional().meta({ description: 'Present on requests; absent on notifications.' }),
+    method: z.string().optional().meta({ description: 'An MCP method: initialize, tools/list, tools/call, resources/list, resources/templates/list, resources/read, ping, notifications/…' }),
+    params: z.record(z.string(), z.unknown()).optional(),
+  })
+  .meta({ id: 'JsonRpcMessage' });
+export const McpRequestSchema = z.union([JsonRpcMessageSchema, z.array(JsonRpcMessageSchema).min(1)]);
+
+const JsonRpcErrorObject = z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
+/** What the MCP transport answers for a message it cannot take (not JSON, not JSON-RPC, too large, …). */
+export const JsonRpcErrorResponseSchema = z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcId.nullable(), error: JsonRpcErrorObject });
+const JsonRpcResponseSchema = z.union([z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcId, result: z.record(z.string(), z.unknown()) }), JsonRpcErrorResponseSchema]);
+export const McpResponseSchema = z.union([JsonRpcResponseSchema, z.array(JsonRpcResponseSchema)]);

@@ -9,6 +9,11 @@ import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
 import { FocusPathsSchema, RuleNameSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
 
+/** What every way of creating a task from outside checks beyond the fields' own shapes (REST and MCP). */
+export function checkTaskFields(body: { ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
+}
+
 export const CreateTaskSchema = TaskRequestSchema.pick({
   repo: true,
   ref: true,
@@ -28,9 +33,7 @@ export const CreateTaskSchema = TaskRequestSchema.pick({
   .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
   // `agent` and `tools` are checked against this deployment's agents after parsing (tasks/task-agent).
-  .superRefine((body, ctx) => {
-    if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
-  });
+  .superRefine(checkTaskFields);
 
 export const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
 /** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */

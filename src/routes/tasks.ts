@@ -7,7 +7,6 @@ import { Hono, type Context } from 'hono';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getAgents, getConfig } from '../env.ts';
-import { taskSettingsProblems } from '../providers/settings.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { grantedWriteRefused } from '../http/grant-refusal.ts';
@@ -19,9 +18,8 @@ import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
-import { repositoryIdentity, repositoryPolicy } from '../tasks/repository-identity.ts';
+import { admissionProblem } from '../tasks/admission.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
-import { gitHostAllowed, isGitUrl, isLocalRepo } from '../tasks/task-request.ts';
 import { AppendResultSchema, DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, TurnResultSchema, UsageResultSchema } from '../tasks/task-results.ts';
 import { MAX_USAGE_BYTES, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
@@ -96,15 +94,8 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       }
     }
     const config = getConfig(c.env);
-    // The deployment's rules for names (git hosts, served local repositories), as every route that takes a repository applies them.
-    const named = repositoryIdentity(body.repo, repositoryPolicy(config));
-    if (!named.ok) throw new ApiError('bad_request', `repo: ${named.reason}`);
-    // REST tasks read owner/name with the host token; without one the task could only fail later.
-    if (!isGitUrl(body.repo) && !isLocalRepo(body.repo) && !config.GITHUB_TOKEN) {
-      throw new ApiError('not_configured', 'repo: owner/name repositories need GITHUB_TOKEN on this deployment; use a git URL instead');
-    }
-    const [capped] = body.providers ? taskSettingsProblems(config.PROVIDER_CONFIG, body.providers) : [];
-    if (capped) throw new ApiError('bad_request', `providers.${capped.path}: ${capped.message}`);
+    const problem = admissionProblem(config, body);
+    if (problem) throw new ApiError(problem.code, problem.message);
     const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
     const created = await stampPublicUrl(deps.tasks(c.env), origin).create({ ...body, tenant });
     const retained = deps.now() + config.TASK_RETENTION_DAYS * 86_400_000;

@@ -120,3 +120,39 @@ export const TaskDescriptionSchema = z.object({
 export type TaskDescription = z.infer<typeof TaskDescriptionSchema>;
 
 export const DescribeResultSchema = z.union([TaskDescriptionSchema, NotFound]);
+
+const Missing = z.object({ status: z.literal('missing'), reason: z.string() });
+const Failed = z.object({ status: z.literal('failed'), reason: z.string() });
+
+/** A skill of the task's index read on request (`read_skill`): its whole SKILL.md and its bundled files. */
+export const SkillReadResultSchema = z.discriminatedUnion('status', [
+  z.object({
+    status: z.literal('ok'),
+    skill: z.object({
+      name: z.string(),
+      description: z.string(),
+      path: z.string(),
+      commit: z.string(),
+      blob: z.string(),
+      text: z.string(),
+      truncated: z.boolean(),
+      files: z.array(z.object({ path: z.string(), kind: z.enum(['file', 'dir', 'symlink', 'submodule']), size: z.number().optional(), unlisted: z.enum(['depth', 'limit', 'failed']).optional() })),
+      filesText: z.string().optional(),
+    }),
+  }),
+  NotFound,
+  Conflict,
+  Missing,
+  Failed,
+]);
+export type SkillReadResult = z.infer<typeof SkillReadResultSchema>;
+
+/** A rules or skill file the task was given, read again at the commit it was read at. */
+export const SourceReadResultSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), file: z.object({ path: z.string(), revision: z.string(), blob: z.string(), provider: z.string(), text: z.string(), truncated: z.boolean() }) }),
+  NotFound,
+  Conflict,
+  Missing,
+  Failed,
+]);
+export type SourceReadResult = z.infer<typeof SourceReadResultSchema>;

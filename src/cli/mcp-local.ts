@@ -1,0 +1,135 @@
+/**
+ * @module cli/mcp-local
+ * The tools of `groundwork mcp` over repositories on this machine: the CLI's own assembly
+ * (cli/local-turn, the pipeline `groundwork context` runs), tasks kept in this process's memory
+ * for as long as it runs. A local task has turn 0 only (later turns and the mailbox belong to a
+ * task on a service); its checks before an action are the service's too. Knowledge goes to
+ * `--service` when one is given (cli/mcp-knowledge).
+ */
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import type { AgentConfig } from '../context/agents.ts';
+import { formatRequest } from '../context/formats/format.ts';
+import { promptFromTurn } from '../context/formats/prompt.ts';
+import type { Registry } from '../context/registry.ts';
+import type { AssembledTurn } from '../context/turn.ts';
+import { checkFreshness } from '../freshness/check.ts';
+import { trackedSources } from '../freshness/tracked.ts';
+import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
+import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
+import { skillAnswer } from '../mcp/skill-answer.ts';
+import { turnUri } from '../mcp/uris.ts';
+import { SkillsConfigSchema } from '../providers/skills/config.ts';
+import { readSkill } from '../providers/skills/read-skill.ts';
+import { narrowTools, resolveAgent, type AgentCatalog } from '../context/agent-catalog.ts';
+import type { Snapshot } from '../sources/snapshot.ts';
+import { jsonOutput } from './json-output.ts';
+import { assembleLocalTurn } from './local-turn.ts';
+import { localKnowledgeTools, type KnowledgeService } from './mcp-knowledge.ts';
+import { openLocalRepository, type OpenedLocal } from './open-local.ts';
+
+export interface LocalBackendOptions {
+  registry: Registry;
+  agents: AgentCatalog;
+  service?: KnowledgeService;
+  now?: () => number;
+}
+
+interface LocalTask {
+  opened: Extract<OpenedLocal, { ok: true }>;
+  snapshot: Snapshot;
+  ref: string;
+  turn: AssembledTurn;
+  trusted: boolean;
+  agent: AgentConfig;
+}
+
+/** How many tasks one server keeps; the oldest goes first. */
+const MAX_TASKS = 50;
+const FRESHNESS_DEADLINE_MS = 60_000;
+const READ_DEADLINE_MS = 20_000;
+const ON_SERVICE = 'not available locally: a task of the local server has turn 0 only; later turns, the mailbox and checks before an action belong to a task on a Groundwork service (its remote /mcp)';
+
+export function localBackend(options: LocalBackendOptions): GroundworkBackend {
+  const tasks = new Map<string, LocalTask>();
+  const noTask = (id: string) => refusal(`no task ${id} in this groundwork mcp process: check the id assemble_context answered (tasks last as long as the process)`, { taskId: id, status: 'not-found' });
+  const knowledge = localKnowledgeTools(options.service, options.now);
+
+  return {
+    ...knowledge,
+    async assembleContext(args) {
+      if (!args.repo.startsWith('file:///')) return refusal(`repo: the local server reads repositories on this machine: name one as file:///path/to/repo (${args.repo} is for a Groundwork service's /mcp)`, { status: 'bad_request' });
+      const found = resolveAgent(args.agent, options.agents);
+      if (!found.ok) return refusal(`agent: ${found.error}`, { status: 'bad_request' });
+      const narrowed = narrowTools(found.agent, args.tools);
+      if (!narrowed.ok) return refusal(`tools[${narrowed.index}]: ${narrowed.error}`, { status: 'bad_request' });
+      const ref = args.commit ?? args.ref ?? 'HEAD';
+      const opened = await openLocalRepository({ repo: fileURLToPath(args.repo), ref, cwd: args.cwd, readTree: args.trusted });
+      if (!opened.ok) return refusal(opened.error.startsWith('--cwd: ') ? `cwd: ${opened.error.slice(7)}` : `repo: ${opened.error}`, { status: 'failed' });
+      const snapshot = opened.source.snapshot(opened.commit);
+      const turn = await assembleLocalTurn({ registry: options.registry, agent: narrowed.agent, opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {} });
+      const id = randomBytes(32).toString('hex');
+      tasks.set(id, { opened, snapshot, ref, turn, trusted: args.trusted, agent: narrowed.agent });
+      if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value ?? id);
+      const answer = turnAnswer(turn, { taskId: id });
+      return opened.warnings.length === 0 ? answer : { ...answer, text: `${answer.text}\n${opened.warnings.map((warning) => `(warning: ${warning})`).join('\n')}` };
+    },
+
+    async getTurn(args) {
+      const task = tasks.get(args.taskId);
+      if (!task) return noTask(args.taskId);
+      if (args.turn !== 0) return refusal(`turn ${args.turn}: ${ON_SERVICE}`, { taskId: args.taskId, status: 'not-available' });
+      if (args.format === undefined) return turnAnswer(task.turn, { taskId: args.taskId });
+      const body = formatRequest(args.format, await promptFromTurn(task.turn)).body;
+      return { text: jsonOutput(body), structured: { taskId: args.taskId, turn: 0, format: args.format, digest: task.turn.digest, body } };
+    },
+
+    async checkFreshness(args) {
+      const task = tasks.get(args.taskId);
+      if (!task) return noTask(args.taskId);
+      const { source, commit } = task.opened;
+      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: trackedSources(task.turn.entries), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
+      return freshnessAnswer(args.taskId, report);
+    },
+
+    checkBefore: (args) => Promise.resolve(tasks.has(args.taskId) ? refusal(ON_SERVICE, { taskId: args.taskId, status: 'not-available' }) : noTask(args.taskId)),
+    postFollowup: (args) => Promise.resolve(tasks.has(args.taskId) ? refusal(ON_SERVICE, { taskId: args.taskId, status: 'not-available' }) : noTask(args.taskId)),
+
+    async readSkill(args) {
+      const task = tasks.get(args.taskId);
+      if (!task) return noTask(args.taskId);
+      if (!task.trusted) return refusal('the task is untrusted: it reads no repository content, so no skill is read for it', { taskId: args.taskId, status: 'conflict' });
+      const cwd = task.opened.cwd;
+      const scope = cwd === '' ? { configured: true } : { configured: true, chain: { targets: [cwd], label: `the working directory ${cwd}` } };
+      const read = await readSkill(task.snapshot, SkillsConfigSchema.parse({}), scope, args.name, AbortSignal.timeout(READ_DEADLINE_MS));
+      if (!read.ok) return refusal(`read_skill ${args.name}: ${read.reason}`, { taskId: args.taskId, status: 'missing' });
+      const { ok: _ok, ...skill } = read;
+      return skillAnswer(args.taskId, skill);
+    },
+
+    listTurns(): Promise<ListedResource[]> {
+      return Promise.resolve(
+        [...tasks].map(([id, task]) => ({ uri: turnUri(id, 0), name: `task ${id.slice(0, 12)} turn 0`, title: `${task.opened.root}: ${task.turn.repository ?? ''}`.slice(0, 120), mimeType: 'application/json' })),
+      );
+    },
+
+    readTurn(taskId: string, turn: number): Promise<ResourceAnswer> {
+      const task = tasks.get(taskId);
+      if (!task) return Promise.resolve({ ok: false, message: `no task ${taskId} in this process` });
+      if (turn !== 0) return Promise.resolve({ ok: false, message: `turn ${turn} of task ${taskId}: ${ON_SERVICE}` });
+      return Promise.resolve({ ok: true, mimeType: 'application/json', text: jsonOutput(task.turn), meta: { digest: task.turn.digest, commit: task.turn.commit } });
+    },
+
+    async readSource(taskId: string, path: string): Promise<ResourceAnswer> {
+      const task = tasks.get(taskId);
+      if (!task) return { ok: false, message: `no task ${taskId} in this process` };
+      // Only what the task was given: the resource is "a file the task read", not any file.
+      const given = trackedSources(task.turn.entries).some((source) => source.path === path);
+      if (!given) return { ok: false, message: `${path}: task ${taskId} read no such rules or skill file` };
+      const read = await task.snapshot.read(path, { maxBytes: 512 * 1024, signal: AbortSignal.timeout(READ_DEADLINE_MS) });
+      if (read.status !== 'ok') return { ok: false, message: `${path} at ${task.opened.commit}: ${read.status === 'failed' ? read.reason : read.status}` };
+      return { ok: true, mimeType: 'text/markdown', text: read.text, meta: { path, revision: task.opened.commit, blob: read.blob, truncated: read.truncated } };
+    },
+  };
+}
+

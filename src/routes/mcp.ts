@@ -1,0 +1,72 @@
+/**
+ * @module routes/mcp
+ * The remote MCP server: `POST /mcp`, the protocol's Streamable HTTP transport (the SDK's
+ * web-standard one), stateless: each request gets a new server and transport, so any Worker
+ * instance answers any request and task state stays in the Task objects. Answers are JSON, not
+ * an event stream: every tool answers within its bound, so there is nothing to stream, and no
+ * stream is left open on a Worker. `GET` (a stream of server-initiated messages) and `DELETE`
+ * (ending a session) are 405: a stateless server has neither.
+ *
+ * Protocol glue only: authentication (the REST API's bearer tokens; 401 with
+ * `WWW-Authenticate: Bearer`), the Origin check the MCP security guidance asks for (a browser
+ * page on another origin, e.g. after DNS rebinding, is refused 403), then the tools of
+ * mcp/server over the Worker's task and knowledge services.
+ */
+import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { getConfig } from '../env.ts';
+import { bearerTenant, type TenantEnv } from '../http/bearer-auth.ts';
+import { ApiError, envelope } from '../http/errors.ts';
+import { MAX_JSON_BYTES } from '../http/validate.ts';
+import { serviceKnowledgeTools } from '../mcp/service-knowledge.ts';
+import { serviceTaskTools, type ServiceContext } from '../mcp/service-tasks.ts';
+import type { RouteDeps } from './deps.ts';
+
+/** How long `assemble_context` (and `get_turn` of a task still assembling) waits before answering the task's id and status. */
+export const ASSEMBLE_WAIT_MS = 25_000;
+
+/** 401 with the challenge RFC 6750 and the MCP authorization guidance ask for. */
+const requireMcpTenant = createMiddleware<TenantEnv>(async (c, next) => {
+  const bearer = await bearerTenant(c.req.header('authorization'), getConfig(c.env).API_TOKENS);
+  if (!bearer.ok) {
+    const invalid = bearer.reason === 'invalid';
+    c.header('WWW-Authenticate', invalid ? 'Bearer realm="groundwork", error="invalid_token"' : 'Bearer realm="groundwork"');
+    const message = invalid ? 'the bearer token is not valid' : 'Authorization: Bearer <token> is required (an API token of this deployment)';
+    return c.json(envelope('unauthorized', message, c.get('requestId')), 401);
+  }
+  c.set('tenant', bearer.tenant);
+  await next();
+});
+
+/** A browser sends `Origin`; other clients do not. Only this service's own origin and the configured ones may call. */
+const checkOrigin = createMiddleware<TenantEnv>(async (c, next) => {
+  const origin = c.req.header('origin');
+  if (origin !== undefined) {
+    const config = getConfig(c.env);
+    const allowed = [...(config.PUBLIC_URL ? [config.PUBLIC_URL] : []), ...config.MCP_ALLOWED_ORIGINS];
+    if (!allowed.includes(origin)) throw new ApiError('forbidden', `Origin ${origin.slice(0, 200)} may not call /mcp; a browser client's origin must be PUBLIC_URL's or listed in MCP_ALLOWED_ORIGINS`);
+  }
+  await next();
+});
+
+export function mcpRoutes(deps: RouteDeps): Hono<TenantEnv> {
+  const app = new Hono<TenantEnv>();
+
+  // Checked before the token, so a page on a foreign origin learns nothing about tokens.
+  app.post('/mcp', checkOrigin, requireMcpTenant, async (c) => {
+    const { answerMcpRequest } = await import('../mcp/http-handler.ts');
+    const log = (message: string, error: unknown) => console.error(`[${c.get('requestId')}] ${message}`, error);
+    return answerMcpRequest(c.req.raw, backendFor(c, deps), { where: 'remote', log, maxBodyBytes: MAX_JSON_BYTES });
+  });
+
+  app.all('/mcp', (c) => {
+    c.header('Allow', 'POST');
+    throw new ApiError('method_not_allowed', `${c.req.method} is not allowed on /mcp; use POST (this server is stateless: it opens no event stream and keeps no session)`);
+  });
+  return app;
+}
+
+function backendFor(c: Context<TenantEnv>, deps: RouteDeps) {
+  const ctx: ServiceContext = { env: c.env, tenant: c.get('tenant'), deps, requestUrl: c.req.url, waitMs: ASSEMBLE_WAIT_MS };
+  return { ...serviceTaskTools(ctx), ...serviceKnowledgeTools(ctx) };
+}
