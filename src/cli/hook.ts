@@ -55,6 +55,10 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
     return 0;
   };
   if (event !== 'session-start') return notice(`unknown hook "${event}" (the hook groundwork answers is session-start)`);
+  if (rest.includes('-h') || rest.includes('--help')) {
+    io.stdout(`${HOOK_USAGE}\n`);
+    return 0;
+  }
   const options = parseOptions(rest);
   if (!options.ok) return notice(options.error);
   try {

@@ -186,6 +186,14 @@ describe('groundwork hook session-start', () => {
     expect(output.hookSpecificOutput.additionalContext).toMatch(/Groundwork context of .* at [0-9a-f]{40}, digest sha256:/);
   });
 
+  it('prints its usage for --help after the hook name, as before it', async () => {
+    for (const argv of [['hook', '--help'], ['hook', 'session-start', '--help']]) {
+      const run = await runBuilt(argv, '');
+      expect(run.code, argv.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: groundwork hook session-start/);
+    }
+  });
+
   it('never fails the session: bad input, no repository, an unknown hook or a missed deadline are a one-line notice and exit 0', async () => {
     const cases: Array<[string[], string, RegExp]> = [
       [['hook', 'session-start'], 'not json', /not JSON/],
