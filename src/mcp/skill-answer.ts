@@ -4,19 +4,11 @@
  * whole, and the files bundled beside it, which the model reads next only when the skill's
  * instructions call for them.
  */
+import type { SkillRead } from '../providers/skills/read-skill.ts';
 import type { ToolAnswer } from './backend.ts';
 
-export interface SkillView {
-  name: string;
-  description: string;
-  path: string;
-  commit: string;
-  blob: string;
-  text: string;
-  truncated: boolean;
-  files: ReadonlyArray<{ path: string; kind: string; size?: number | undefined }>;
-  filesText?: string | undefined;
-}
+/** A skill as `readSkill` answers it, whether read here (the local server) or by the Task object. */
+export type SkillView = Omit<Extract<SkillRead, { ok: true }>, 'ok' | 'filesText'> & { filesText?: string | undefined };
 
 export function skillAnswer(taskId: string, skill: SkillView): ToolAnswer {
   const lines = [`Skill ${skill.name} (${skill.path}@${skill.commit}, blob ${skill.blob}):`, '', skill.text];

@@ -32,14 +32,7 @@ export async function buildRules(input: {
 }): Promise<BuiltRules> {
   const { snapshot, config, budget, signal } = input;
   const ranks = new Map<RulePiece, PieceRank | undefined>(input.ranked.map(({ piece, rank }) => [piece, rank]));
-  const expanded = await withImports([...input.ranked.map(({ piece }) => piece), ...input.pieces], {
-    enabled: config.imports,
-    snapshot,
-    maxDepth: config.maxImportDepth,
-    maxFileBytes: config.maxFileBytes,
-    budget: { left: config.maxImports },
-    signal,
-  });
+  const expanded = await withImports([...input.ranked.map(({ piece }) => piece), ...input.pieces], { snapshot, config, signal });
   const made = ruleEntries(
     snapshot,
     expanded.pieces.map((piece) => {

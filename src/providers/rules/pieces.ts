@@ -10,6 +10,7 @@ import { clipTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
+import type { RulesConfig } from './config.ts';
 import { fairShare } from './fair-share.ts';
 import type { ReadOk } from './formats/rule-file.ts';
 import { expandImports, type ImportOptions } from './imports.ts';
@@ -37,7 +38,19 @@ export function importsIn(path: string): boolean {
  * referenced), the verdicts of those imports, and warnings for the ones that could not be given.
  * Importers are expanded one after another, so which file a shared import follows is fixed.
  */
-export async function withImports(pieces: readonly RulePiece[], options: Omit<ImportOptions, 'given'> & { enabled: boolean }): Promise<{ pieces: RulePiece[]; verdicts: RuleVerdictInput[] }> {
+export async function withImports(
+  pieces: readonly RulePiece[],
+  run: { snapshot: Snapshot; config: Pick<RulesConfig, 'imports' | 'maxImportDepth' | 'maxFileBytes' | 'maxImports'>; signal: AbortSignal },
+): Promise<{ pieces: RulePiece[]; verdicts: RuleVerdictInput[] }> {
+  const { config } = run;
+  const options: Omit<ImportOptions, 'given'> & { enabled: boolean } = {
+    enabled: config.imports,
+    snapshot: run.snapshot,
+    maxDepth: config.maxImportDepth,
+    maxFileBytes: config.maxFileBytes,
+    budget: { left: config.maxImports },
+    signal: run.signal,
+  };
   const given = new Set(pieces.flatMap((piece) => (piece.read ? [piece.read.path] : [])));
   const out: RulePiece[] = [];
   const verdicts: RuleVerdictInput[] = [];

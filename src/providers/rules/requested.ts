@@ -33,14 +33,7 @@ export async function renderRequestedRule(input: { snapshot: Snapshot; task: Tas
     return { status: 'unknown', reason: `no agent-requested rule named "${name}" at this commit${known.length > 0 ? `; the index lists ${known.join(', ')}` : ''}` };
   }
   const title = pathTitle(rule.path);
-  const expanded = await withImports([{ title, read: rule.read, body: rule.body, stability: 'task', warnings: rule.warnings, imports: true }], {
-    enabled: config.imports,
-    snapshot,
-    maxDepth: config.maxImportDepth,
-    maxFileBytes: config.maxFileBytes,
-    budget: { left: config.maxImports },
-    signal,
-  });
+  const expanded = await withImports([{ title, read: rule.read, body: rule.body, stability: 'task', warnings: rule.warnings, imports: true }], { snapshot, config, signal });
   const built = piecesToEntries(snapshot, expanded.pieces, input.budget);
   const verdicts: RuleVerdictInput[] = [{ path: rule.path, blob: rule.read.blob, format: rule.format, verdict: 'applied', reason: `requested by name (${name})`, entry: title }, ...expanded.verdicts];
   return { status: 'ok', entries: built.entries, verdicts, notes: built.notes };
