@@ -93,8 +93,9 @@ function allocate(segments: readonly Segment[], width: number): number[] {
   return columns;
 }
 
-function table(rows: readonly string[][]): string[] {
+/** Columns padded to their widest cell; a row's last cell is not padded, so it widens nothing (a long reason keeps the other rows narrow). */
+export function table(rows: readonly string[][]): string[] {
   const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) row.forEach((cell, i) => i < row.length - 1 && (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join('  ').trimEnd());
 }

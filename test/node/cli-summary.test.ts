@@ -7,12 +7,26 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/context/tokens.ts';
-import { BAR_WIDTH } from '../../src/cli/summary.ts';
+import { BAR_WIDTH, table } from '../../src/cli/summary.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { BUILT_CLI, runCli, runCliJson } from './cli-support.ts';
 
 const RULE = 'Every public function has a doc comment with an example.';
 const SECRET_BODY = 'Write the failing test first; this sentence is prompt text.';
+
+describe('the summary tables', () => {
+  it('pad each column to its widest cell, but a row\'s last cell (a long reason) widens nothing', () => {
+    expect(table([
+      ['applied', 'rules', 'AGENTS.md@abc', '82 tokens'],
+      ['not applied', 'rules', `.github/instructions/a.instructions.md (${'no focus path matched '.repeat(4)})`],
+      ['applied', 'system', 'file:///x (Pinned commit)', '127 tokens'],
+    ])).toEqual([
+      'applied      rules   AGENTS.md@abc              82 tokens',
+      `not applied  rules   .github/instructions/a.instructions.md (${'no focus path matched '.repeat(4)})`,
+      'applied      system  file:///x (Pinned commit)  127 tokens',
+    ]);
+  });
+});
 
 describe('groundwork context --summary', () => {
   let repo: GitFixture;
