@@ -1,7 +1,8 @@
+import { runDurableObjectAlarm } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { api, settled, waitForTask } from '../support/api.ts';
 import { BOUNDS_MAX_FETCH_BYTES } from './bindings.ts';
-import { describeTask } from './support.ts';
+import { describeTask, stubOf } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 
@@ -14,9 +15,16 @@ describe('a repository that cannot be read', () => {
     const id = String(created.json['id']);
     await waitForTask(id, settled);
 
-    const task = await describeTask(id);
-    // Raising the cap is the only fix, so no retry is spent on it.
-    expect(task).toMatchObject({ status: 'failed', attempts: 1, commit: big, turns: [] });
+    let task = await describeTask(id);
+    // On a loaded machine this project's one-second deadline can end an attempt before the pack
+    // reaches the cap; such an attempt is retried. The cap never is: raising it is the only fix,
+    // so the attempt that meets it fails the task.
+    for (let retries = 0; task.status === 'pending' && retries < 2; retries++) {
+      expect(task.reason).not.toContain('GIT_MAX_FETCH_BYTES');
+      await runDurableObjectAlarm(stubOf(id));
+      task = await describeTask(id);
+    }
+    expect(task).toMatchObject({ status: 'failed', commit: big, turns: [] });
     expect(task.reason).toBe(
       `could not read ${repo} at ${big}: fetching ${repo} at ${big} exceeded the size cap of ${BOUNDS_MAX_FETCH_BYTES} bytes (GIT_MAX_FETCH_BYTES); raise it to read this repository`,
     );
