@@ -5,7 +5,6 @@
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
  */
-import { ruleName } from '../src/providers/rules/formats/rule-file.ts';
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
@@ -35,20 +34,19 @@ import { TaskIndexSync } from './task-index-sync.ts';
 import { taskReport } from './task-report.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { FocusLog } from './focus-log.ts';
+import { unknownRules } from './requested-rules.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
-import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { earlierTasksFor } from './task-history.ts';
-import { TaskStore, type TaskRow, type TurnRecord } from './task-store.ts';
+import { TaskStore, type TaskRow } from './task-store.ts';
 import { TurnLedger, type BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
+import { FirstTurnAttempts, MAX_ASSEMBLY_ATTEMPTS } from './first-turn-attempts.ts';
 
-export const MAX_ASSEMBLY_ATTEMPTS = 3;
-const RETRY_BASE_MS = 2_000;
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -75,7 +73,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #checks: CheckLogStore;
   readonly #checkDeps: TaskCheckDeps;
   readonly #agents: ReturnType<typeof getAgents>;
-  #firstTurn: Promise<TurnResult> | undefined;
+  readonly #attempts: FirstTurnAttempts;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -122,6 +120,13 @@ export class TaskObject extends DurableObject<Env> {
         now: () => Date.now(),
         deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       }),
+    });
+    this.#attempts = new FirstTurnAttempts({
+      store: this.#store,
+      ledger: this.#ledger,
+      setAlarm: (at) => ctx.storage.setAlarm(at),
+      finish: (status, reason) => this.#finish(status, reason),
+      reportToIndex: () => this.#reportToIndex(),
     });
   }
 
@@ -172,7 +177,7 @@ export class TaskObject extends DurableObject<Env> {
       // Retries are the alarm's, and bounded; a client re-running a failed task would unbound them.
       return { status: 'conflict', message: `the task is failed after ${task.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} attempts (${task.status_reason ?? 'no reason'}); a failed task is not assembled again: create a new task to try again` };
     }
-    if (turn === 0 && task.status !== 'ready') return this.#assembleFirstTurn();
+    if (turn === 0 && task.status !== 'ready') return this.#attempts.run();
     if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
     if (turn > 0 && !this.#store.turn(turn) && this.#store.transcript.bytes() >= MAX_TRANSCRIPT_BYTES) {
       // Host context items count too; past the cap no new turn may add one.
@@ -301,7 +306,7 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     if (!task) return;
     if (task.status === 'pending' || task.status === 'assembling') {
-      await this.#assembleFirstTurn();
+      await this.#attempts.run();
       return;
     }
     if (Date.now() >= task.expires_at) {
@@ -311,49 +316,6 @@ export class TaskObject extends DurableObject<Env> {
     }
     const indexed = !this.#index.behind() || (await this.#index.report(task));
     await this.ctx.storage.setAlarm(indexed ? task.expires_at : Date.now() + INDEX_RETRY_MS);
-  }
-
-  /**
-   * Shared by the alarm and an explicit begin of turn 0. Concurrent callers share one attempt,
-   * and the ledger runs providers at most once per stored turn.
-   */
-  #assembleFirstTurn(): Promise<TurnResult> {
-    this.#firstTurn ??= this.#attemptFirstTurn().finally(() => (this.#firstTurn = undefined));
-    return this.#firstTurn;
-  }
-
-  async #attemptFirstTurn(): Promise<TurnResult> {
-    const before = this.#store.task();
-    if (before && before.attempts >= MAX_ASSEMBLY_ATTEMPTS && !this.#store.turn(0)) {
-      // Only an attempt cut off mid-way (the object restarted) leaves a task here; it gets no fourth.
-      const reason = `attempt ${before.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} ended without a result (the task object restarted while assembling); no attempts remain`;
-      await this.#finish('failed', reason);
-      return { status: 'failed', reason };
-    }
-    const attempt = this.#store.countAttempt(Date.now());
-    this.#store.setStatus('assembling', null, Date.now());
-    await this.#reportToIndex();
-    let reason: string;
-    try {
-      const result = await this.#ledger.begin(0);
-      if (result.status === 'ok') {
-        await this.#finish('ready', null);
-        return { status: 'ok', turn: turnView(result.record, result.record, this.#store.requestTranscript(0, result.record.item?.id ?? null)) };
-      }
-      // A task item over the cap (follow-ups filled the transcript first) would be over it on every retry.
-      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : result.status === 'too-large' ? `its task item: ${result.message}` : 'task not found';
-    } catch (error) {
-      reason = error instanceof Error ? error.message : String(error);
-      if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {
-        const delay = RETRY_BASE_MS * 2 ** (attempt - 1);
-        this.#store.setStatus('pending', `attempt ${attempt} failed: ${reason}; retrying in ${delay / 1000} s`, Date.now());
-        await this.ctx.storage.setAlarm(Date.now() + delay);
-        await this.#reportToIndex();
-        return { status: 'failed', reason };
-      }
-    }
-    await this.#finish('failed', reason);
-    return { status: 'failed', reason };
   }
 
   /**
@@ -392,18 +354,4 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
-}
-
-/**
- * The first of `names` that turn 0's rules index does not list (by name or path), as the field
- * that names it; the index is what the model was told it may ask for.
- */
-function unknownRules(names: readonly string[], first: TurnRecord): { field: string; message: string } | undefined {
-  const listed = (first.providers.find((outcome) => outcome.name === 'rules')?.verdicts ?? []).filter((verdict) => verdict.verdict === 'indexed');
-  const known = new Set(listed.flatMap((verdict) => [verdict.path, ruleName(verdict.path)]));
-  const index = names.findIndex((name) => !known.has(name));
-  if (index < 0) return undefined;
-  const listedNames = [...new Set(listed.map((verdict) => ruleName(verdict.path)))];
-  const said = listedNames.length > 0 ? `the index lists ${listedNames.slice(0, 20).join(', ')}${listedNames.length > 20 ? ` and ${listedNames.length - 20} more` : ''}` : 'the index lists no agent-requested rules';
-  return { field: `rules[${index}]`, message: `${JSON.stringify((names[index] ?? '').slice(0, 120))} is not an agent-requested rule of turn 0's rules index; ${said}` };
 }

@@ -8,6 +8,8 @@
  * Bounded, because repository text decides how many files there are and what their paths say.
  */
 import * as z from 'zod';
+import type { ContextEntry } from './outcome.ts';
+import { fieldPath } from './zod-issues.ts';
 
 export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied'] as const;
 export type RuleVerdictKind = (typeof RULE_VERDICTS)[number];
@@ -48,4 +50,41 @@ export function boundVerdict(verdict: RuleVerdictInput): RuleVerdictInput {
  */
 export function capVerdicts(verdicts: readonly RuleVerdict[]): { kept: RuleVerdict[]; leftOut: number } {
   return { kept: verdicts.slice(0, MAX_VERDICTS), leftOut: Math.max(0, verdicts.length - MAX_VERDICTS) };
+}
+
+/** Paths and reasons are clipped rather than refused: a long path is the repository's, not the provider's mistake. */
+const RuleVerdictInputSchema = z
+  .object({
+    path: z.string().min(1),
+    blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
+    format: z.string().min(1).max(64),
+    verdict: z.enum(RULE_VERDICTS),
+    reason: z.string(),
+    entry: z.string().optional(),
+  })
+  .transform((verdict): RuleVerdictInput => boundVerdict(verdict));
+
+/** A provider's verdicts as it returned them: the valid ones in order, and one issue line per invalid one. */
+export function validateVerdicts(raw: readonly unknown[]): { verdicts: RuleVerdictInput[]; invalid: string[] } {
+  const verdicts: RuleVerdictInput[] = [];
+  const invalid: string[] = [];
+  raw.forEach((candidate, index) => {
+    const parsed = RuleVerdictInputSchema.safeParse(candidate);
+    if (parsed.success) verdicts.push(parsed.data);
+    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`verdicts[${index}]`, issue.path)}: ${issue.message}`).join(', '));
+  });
+  return { verdicts, invalid };
+}
+
+/**
+ * A file said to be applied or indexed whose entry a budget dropped after all reached the model
+ * in no form: its verdict says so instead of claiming it was given.
+ */
+export function settleVerdicts(files: readonly RuleVerdictInput[], kept: readonly ContextEntry[]): { kept: RuleVerdict[]; leftOut: number } {
+  const titles = new Set(kept.map((entry) => entry.title));
+  const settled = files.map(({ entry, ...verdict }): RuleVerdict => {
+    if (entry === undefined || verdict.verdict === 'not-applied' || titles.has(entry)) return verdict;
+    return boundVerdict({ ...verdict, verdict: 'not-applied', reason: `${verdict.reason}, but the token budget left it out` });
+  });
+  return capVerdicts(settled);
 }

@@ -20,7 +20,7 @@ import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostV
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
-import { boundVerdict, capVerdicts, RULE_VERDICTS, type RuleVerdict, type RuleVerdictInput } from './rule-verdict.ts';
+import { settleVerdicts, validateVerdicts, type RuleVerdictInput } from './rule-verdict.ts';
 import { runsOnTurn, turnGateReason } from './turn-policy.ts';
 import { describeIssues, fieldPath } from './zod-issues.ts';
 
@@ -100,18 +100,6 @@ const ResultSchema = z.object({
   verdicts: z.array(z.unknown()).default([]),
 });
 
-/** Paths and reasons are clipped rather than refused: a long path is the repository's, not the provider's mistake. */
-const RuleVerdictInputSchema = z
-  .object({
-    path: z.string().min(1),
-    blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
-    format: z.string().min(1).max(64),
-    verdict: z.enum(RULE_VERDICTS),
-    reason: z.string(),
-    entry: z.string().optional(),
-  })
-  .transform((verdict): RuleVerdictInput => boundVerdict(verdict));
-
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[]; files?: RuleVerdictInput[] };
 
 export async function runProviders(input: RunInput): Promise<RunResult> {
@@ -139,7 +127,7 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
     }
     const setting = input.setups?.[provider.name]?.note;
     if (setting && !UNCONFIGURED.has(outcome)) reason = reason ? `${reason}; ${setting}` : setting;
-    const files = verdict.files === undefined ? undefined : settleFiles(verdict.files, kept);
+    const files = verdict.files === undefined ? undefined : settleVerdicts(verdict.files, kept);
     if (files && files.leftOut > 0) {
       const note = `${files.leftOut} more rule files not listed in the verdicts`;
       reason = reason ? `${reason}; ${note}` : note;
@@ -163,19 +151,6 @@ export async function runProviders(input: RunInput): Promise<RunResult> {
     return [...(verdict.notices ?? []), ...(dropped ? [dropped] : [])];
   });
   return { outcomes, entries: total.kept, notices };
-}
-
-/**
- * A file said to be applied or indexed whose entry a budget dropped after all reached the model
- * in no form: its verdict says so instead of claiming it was given.
- */
-function settleFiles(files: readonly RuleVerdictInput[], kept: readonly ContextEntry[]): { kept: RuleVerdict[]; leftOut: number } {
-  const titles = new Set(kept.map((entry) => entry.title));
-  const settled = files.map(({ entry, ...verdict }): RuleVerdict => {
-    if (entry === undefined || verdict.verdict === 'not-applied' || titles.has(entry)) return verdict;
-    return boundVerdict({ ...verdict, verdict: 'not-applied', reason: `${verdict.reason}, but the token budget left it out` });
-  });
-  return capVerdicts(settled);
 }
 
 async function judge(provider: Provider, input: RunInput, host: HostView, now: () => number): Promise<Verdict> {
@@ -220,7 +195,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
   const notices = returned.data.notices.map((notice): Notice => ({ provider: provider.name, ...notice }));
-  const files = validateFiles(returned.data.verdicts);
+  const files = validateVerdicts(returned.data.verdicts);
   const { entries, invalid } = validateEntries(returned.data.entries);
   if (entries.length === 0 && invalid.length > 0) {
     return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
@@ -234,18 +209,6 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [], notices, ...said };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [], ...said };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept, notices, ...said };
-}
-
-/** Valid verdicts in order, and one issue line per invalid one. */
-function validateFiles(raw: readonly unknown[]): { verdicts: RuleVerdictInput[]; invalid: string[] } {
-  const verdicts: RuleVerdictInput[] = [];
-  const invalid: string[] = [];
-  raw.forEach((candidate, index) => {
-    const parsed = RuleVerdictInputSchema.safeParse(candidate);
-    if (parsed.success) verdicts.push(parsed.data);
-    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`verdicts[${index}]`, issue.path)}: ${issue.message}`).join(', '));
-  });
-  return { verdicts, invalid };
 }
 
 /** Valid entries in order, and one issue line per invalid entry naming its index and field. */

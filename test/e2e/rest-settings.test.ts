@@ -1,21 +1,12 @@
 import { describe, expect, inject, it } from 'vitest';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
-import { api, settled, waitForTask } from '../support/api.ts';
+import { api } from '../support/api.ts';
+import { firstTurn } from '../support/first-turn.ts';
 
 const repo = (name: string) => `http://127.0.0.1:${inject('gitHttpPort')}/${name}.git`;
 const fixtures = () => inject('gitHttpFixtures');
 
-/** Creates a task through the real Worker, waits for its Task object to assemble turn 0, and reads it. */
-async function firstTurn(body: Record<string, unknown>): Promise<{ id: string; turn: AssembledTurn }> {
-  const created = await api('POST', '/tasks', { body });
-  expect(created.status, JSON.stringify(created.json)).toBe(202);
-  const id = String(created.json['id']);
-  const task = TaskDescriptionSchema.parse(await waitForTask(id, settled, 20_000));
-  expect(task.status, task.reason ?? '').toBe('ready');
-  const read = await api('GET', `/tasks/${id}/turns/0`);
-  return { id, turn: AssembledTurnSchema.parse(read.json) };
-}
 
 const user = (turn: AssembledTurn) => turn.messages.find((message) => message.role === 'user')?.content ?? '';
 /** What rules and skills read from the repository (the system provider's pin and inventory, and earlier tasks, aside). */

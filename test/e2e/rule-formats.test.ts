@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
-import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
-import { api, settled, waitForTask } from '../support/api.ts';
+import type { AssembledTurn } from '../../src/context/turn.ts';
+import { api } from '../support/api.ts';
 import { createTestRemote } from '../support/git-remote.ts';
 import { RULE_FORMAT_FILES } from '../support/rule-formats-repo.ts';
 import { openPage } from '../inspector/support.ts';
-
-async function firstTurn(body: Record<string, unknown>): Promise<{ id: string; turn: AssembledTurn }> {
-  const created = await api('POST', '/tasks', { body });
-  expect(created.status, JSON.stringify(created.json)).toBe(202);
-  const id = String(created.json['id']);
-  const task = TaskDescriptionSchema.parse(await waitForTask(id, settled, 20_000));
-  expect(task.status, task.reason ?? '').toBe('ready');
-  const read = await api('GET', `/tasks/${id}/turns/0`);
-  return { id, turn: AssembledTurnSchema.parse(read.json) };
-}
+import { firstTurn } from '../support/first-turn.ts';
 
 const verdicts = (turn: AssembledTurn) => turn.providers.find((p) => p.name === 'rules')?.verdicts ?? [];
 

@@ -1,0 +1,75 @@
+/**
+ * @module durable-objects/first-turn-attempts
+ * The first turn's bounded attempts: each counted before it runs, retried with backoff from the
+ * object's alarm unless its failure cannot change (a permanent one, a task item over the cap),
+ * never a fourth after an attempt a restart cut off. Concurrent callers (the alarm, an explicit
+ * begin of turn 0) share one attempt; the ledger runs providers at most once per stored turn.
+ */
+import type { TurnResult } from '../src/tasks/task-results.ts';
+import { PermanentAssemblyError } from '../src/tasks/errors.ts';
+import type { TaskStore } from './task-store.ts';
+import type { TurnLedger } from './turn-ledger.ts';
+import { turnView } from './turn-view.ts';
+
+export const MAX_ASSEMBLY_ATTEMPTS = 3;
+const RETRY_BASE_MS = 2_000;
+
+export interface AttemptDeps {
+  store: TaskStore;
+  ledger: TurnLedger;
+  setAlarm(at: number): Promise<void>;
+  /** Reports the final outcome where the task came from and arms retention. */
+  finish(status: 'ready' | 'failed', reason: string | null): Promise<void>;
+  /** Tells the tenant's index the task's current state. */
+  reportToIndex(): Promise<boolean>;
+}
+
+export class FirstTurnAttempts {
+  readonly #deps: AttemptDeps;
+  #current: Promise<TurnResult> | undefined;
+
+  constructor(deps: AttemptDeps) {
+    this.#deps = deps;
+  }
+
+  /** The attempt under way, or a new one. */
+  run(): Promise<TurnResult> {
+    this.#current ??= this.#attempt().finally(() => (this.#current = undefined));
+    return this.#current;
+  }
+
+  async #attempt(): Promise<TurnResult> {
+    const { store, ledger } = this.#deps;
+    const before = store.task();
+    if (before && before.attempts >= MAX_ASSEMBLY_ATTEMPTS && !store.turn(0)) {
+      // Only an attempt cut off mid-way (the object restarted) leaves a task here; it gets no fourth.
+      const reason = `attempt ${before.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} ended without a result (the task object restarted while assembling); no attempts remain`;
+      await this.#deps.finish('failed', reason);
+      return { status: 'failed', reason };
+    }
+    const attempt = store.countAttempt(Date.now());
+    store.setStatus('assembling', null, Date.now());
+    await this.#deps.reportToIndex();
+    let reason: string;
+    try {
+      const result = await ledger.begin(0);
+      if (result.status === 'ok') {
+        await this.#deps.finish('ready', null);
+        return { status: 'ok', turn: turnView(result.record, result.record, store.requestTranscript(0, result.record.item?.id ?? null)) };
+      }
+      // A task item over the cap (follow-ups filled the transcript first) would be over it on every retry.
+      reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : result.status === 'too-large' ? `its task item: ${result.message}` : 'task not found';
+    } catch (error) {
+      reason = error instanceof Error ? error.message : String(error);
+      if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {
+        const delay = RETRY_BASE_MS * 2 ** (attempt - 1);
+        store.setStatus('pending', `attempt ${attempt} failed: ${reason}; retrying in ${delay / 1000} s`, Date.now());
+        await this.#deps.setAlarm(Date.now() + delay);
+        await this.#deps.reportToIndex();
+        return { status: 'failed', reason };
+      }
+    }
+    await this.#deps.finish('failed', reason);
+    return { status: 'failed', reason };
+  }
+}
