@@ -9,7 +9,7 @@ import type { GitHubFixture } from './test/support/github-api-client.ts';
 type ExtraBindings = (githubApiPort: number, fixture: GitHubFixture) => Record<string, string>;
 
 /** A project running the Worker in workerd with the deployment bindings plus `extra`. */
-function workersProject(name: string, include: string[], exclude: string[], extra: ExtraBindings = () => ({})) {
+function workersProject(name: string, include: string[], exclude: string[], isolate: boolean, extra: ExtraBindings = () => ({})) {
   return {
     plugins: [
       // A function, so the GitHub API server's port and App key from global setup can be bound.
@@ -28,21 +28,51 @@ function workersProject(name: string, include: string[], exclude: string[], extr
         },
       })),
     ],
-    // The first test of a file also pays for loading the Worker bundle into workerd, which on a
-    // shared two-core machine can exceed vitest's 5 s default; assertions about time live in
+    // The first test of a runner also pays for loading the Worker into workerd, which on a shared
+    // two-core machine can exceed vitest's 5 s default; assertions about time live in
     // `npm run bench`, so a generous ceiling only catches hangs.
-    test: { name, include, exclude, testTimeout: 30_000, hookTimeout: 60_000 },
+    test: { name, include, exclude, isolate, testTimeout: 30_000, hookTimeout: 60_000 },
   };
 }
 
-// Four projects, one run and one report: Worker code in workerd (as deployed, and with short
-// time and size bounds for the tests that hit them), CLI code in Node, the inspector in Chromium.
+/**
+ * Files that assert about everything a binding holds (every Task object that exists, a tenant's
+ * whole task list, a token exchange no earlier file cached), so they need storage of their own:
+ * each runs in a fresh runner (Miniflare, storage, module cache). Every other Worker file shares
+ * one runner per worker and must not depend on what another file stored: an isolated runner costs
+ * ~3 s of Worker import per file, which was half of the suite's time (issue 28).
+ */
+const OWN_STORAGE = [
+  'test/e2e/github-history.test.ts',
+  'test/e2e/github-load.test.ts',
+  'test/e2e/github-monorepo.test.ts',
+  'test/e2e/github-pull-request.test.ts',
+  'test/e2e/slack-command.test.ts',
+  'test/inspector/task-list.test.ts',
+  'test/knowledge/memory-provider.test.ts',
+  'test/mcp/remote-tools.test.ts',
+  'test/security/git-url-credentials.test.ts',
+  'test/security/repo-names.test.ts',
+  'test/security/webhook-replay.test.ts',
+  'test/tasks/agents-api.test.ts',
+  'test/tasks/focus-api.test.ts',
+  'test/tasks/host-facts-api.test.ts',
+  'test/tasks/provider-settings-api.test.ts',
+  'test/triggers/github-comment.test.ts',
+  'test/triggers/notify.test.ts',
+];
+const NOT_WORKERS = ['test/node/**', 'test/bounds/**', 'test/browser/**'];
+
+// Five projects, one run and one report: Worker code in workerd (as deployed, sharing runners or
+// with storage of its own, and with short time and size bounds for the tests that hit them), CLI
+// code in Node, the inspector in Chromium.
 export default defineConfig({
   test: {
     globalSetup: ['./test/setup/git-http-server.ts', './test/setup/github-server.ts', './test/setup/hooks-server.ts'],
     projects: [
-      workersProject('workers', ['test/**/*.test.ts'], ['test/node/**', 'test/bounds/**', 'test/browser/**']),
-      workersProject('workers-bounds', ['test/bounds/**/*.test.ts'], [], boundsBindings),
+      workersProject('workers', ['test/**/*.test.ts'], [...NOT_WORKERS, ...OWN_STORAGE], false),
+      workersProject('workers-own-storage', OWN_STORAGE, [], true),
+      workersProject('workers-bounds', ['test/bounds/**/*.test.ts'], [], false, boundsBindings),
       {
         // Node tests start real processes (the CLI, git); on a loaded machine that can pass 5 s.
         test: { name: 'node', environment: 'node', include: ['test/node/**/*.test.ts'], testTimeout: 30_000 },

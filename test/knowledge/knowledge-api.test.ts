@@ -95,8 +95,10 @@ describe('POST /knowledge', () => {
     const two = await remember({ repo: 'file:///srv/checkouts/two', statement: 'Only about checkout two.' });
     expect([one.repository, two.repository]).toEqual(['file:///srv/checkouts/one', 'file:///srv/checkouts/two']);
     expect(one.id.slice(0, 66)).not.toBe(two.id.slice(0, 66));
-    expect((await listAll('file:///srv/checkouts/one')).map((k) => k.id)).toEqual([one.id]);
-    expect((await listAll('file:///srv/checkouts/two')).map((k) => k.id)).toEqual([two.id]);
+    // Other files of this runner may have stored knowledge here too: each scope holds its own, never the other's.
+    const inOne = (await listAll('file:///srv/checkouts/one')).map((k) => k.id);
+    const inTwo = (await listAll('file:///srv/checkouts/two')).map((k) => k.id);
+    expect([inOne.includes(one.id), inOne.includes(two.id), inTwo.includes(two.id), inTwo.includes(one.id)]).toEqual([true, false, true, false]);
     for (const [repo, message] of [
       ['file:///srv/checkouts/three', 'repo: file:/// repositories are readable only on the local instance `groundwork run` starts for them'],
       ['acme/..', "repo: name must be a GitHub repository name, not '..'"],
