@@ -8,7 +8,7 @@ import { env } from 'cloudflare:workers';
 import type { WebhookEventMap } from '@octokit/webhooks-types';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import type { TaskDescription } from '../../src/tasks/task-results.ts';
-import { checkedFetch } from '../support/api.ts';
+import { checkedFetch, SETTLE_GUARD_MS } from '../support/api.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import type { RecordedCheckRun } from '../support/github-api-client.ts';
 import { deliveryInit, example } from '../triggers/support.ts';
@@ -90,9 +90,10 @@ export function taskStub(id: string) {
 
 /**
  * Polls the Task object until assembly has ended (`ready` or `failed`). The alarm that assembles
- * turn 0 fires by itself, so tests wait for its effect rather than racing it.
+ * turn 0 fires by itself, so tests wait for its effect rather than racing it; `timeoutMs` only
+ * catches a hang (see SETTLE_GUARD_MS).
  */
-export async function settledTask(id: string, tenant: string, timeoutMs = 15_000): Promise<TaskDescription> {
+export async function settledTask(id: string, tenant: string, timeoutMs = SETTLE_GUARD_MS): Promise<TaskDescription> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const described = await taskStub(id).describe(tenant);

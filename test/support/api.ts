@@ -27,11 +27,16 @@ export async function api(method: string, path: string, options: { tenant?: Tena
   return { status: res.status, json: json as Record<string, unknown> & { error?: { code: string; message: string; requestId: string } } };
 }
 
+/** Just under the workers projects' 30 s test timeout (vitest.config.ts). */
+export const SETTLE_GUARD_MS = 25_000;
+
 /**
  * Polls GET /tasks/:id until `done` holds. Creating a task arms an alarm for "now", which the
- * runtime fires by itself, so tests wait for its effect instead of racing it.
+ * runtime fires by itself, so tests wait for its effect instead of racing it. `timeoutMs` only
+ * catches a hang, naming the state the task is stuck in: by default it is nearly all of the test's
+ * 30 s, so a loaded machine gets the time the test has rather than a third of it.
  */
-export async function waitForTask(id: string, done: (task: { status: string; reason: string | null }) => boolean, timeoutMs = 10_000) {
+export async function waitForTask(id: string, done: (task: { status: string; reason: string | null }) => boolean, timeoutMs = SETTLE_GUARD_MS) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const res = await api('GET', `/tasks/${id}`);
