@@ -28,21 +28,19 @@
  * // task.request 'please use $release-notes' -> entries 'Skills index', 'Selected skill: release-notes'
  */
 import type { EntryInput } from '../../context/entry.ts';
-import { defineProvider, type Provider, type TaskView } from '../../context/provider.ts';
+import { defineProvider, type Provider } from '../../context/provider.ts';
 import { countTokens } from '../../context/tokens.ts';
-import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { parseRoot, SkillsConfigSchema, type SkillsConfig } from './config.ts';
+import { parseRoot, SkillsConfigSchema } from './config.ts';
 import { planIndex, type PlannedIndex } from './index-plan.ts';
 import { laterTurnSkills } from './later-turn.ts';
 import type { LoadedIndex } from './load-index.ts';
 import { taskWords } from './rank.ts';
-import { loadIndexes } from './task-indexes.ts';
+import { loadIndexes, mergeIndexes } from './task-indexes.ts';
 import { skillsReadPlan } from './read-plan.ts';
-import { selectedEntry } from './selected-entry.ts';
-import { listSelected, readSelected } from './selected-reads.ts';
+import { selectedEntries } from './selected-reads.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
-import { compareSkills, type Skill } from './skill-index.ts';
+import type { Skill } from './skill-index.ts';
 
 export interface SkillsProviderOptions {
   timeoutMs?: number;
@@ -74,10 +72,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       if (!snapshot) throw new Error('no repository snapshot was provided');
       if (request.turn > 0) return laterTurnSkills(request, snapshot);
       const { shared, focus } = await loadIndexes(cache, snapshot, config, task, signal);
-      const sharedPaths = new Set(shared.index.skills.map((skill) => skill.path));
-      const focusSkills = focus ? focus.index.skills.filter((skill) => !sharedPaths.has(skill.path)) : [];
-      const all = [...shared.index.skills, ...focusSkills].sort(compareSkills);
-      const files = new Map([...(focus?.files ?? []), ...shared.files]);
+      const { all, focusOnly: focusSkills, files } = mergeIndexes(shared, focus);
 
       const selection = selectSkills(all, task.request, task.skills);
       const warnings = [...shared.index.warnings, ...(focus?.index.warnings ?? []), ...duplicateNameWarnings(all), ...selection.warnings];
@@ -85,19 +80,8 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
       const reserve = all.length > 0 ? Math.min(config.minIndexTokens, Math.floor(budget / 2)) : 0;
       const count = selection.selected.length;
       const share = count > 0 ? Math.min(config.maxSelectedTokens, Math.floor((budget - reserve) / count)) : 0;
-      const selected: EntryInput[] = [];
-      const [reads, listings] = await Promise.all([readSelected(snapshot, selection.selected, files, config, signal), listSelected(snapshot, selection.selected, config, signal)]);
-      reads.forEach(([skill, file], i) => {
-        if (typeof file === 'string') {
-          warnings.push(`selected skill ${skill.name}: ${skill.path} ${file}`);
-          return;
-        }
-        const listing = listings[i];
-        const bundled = listing ? { listing, maxFiles: config.maxBundledFiles, maxDepth: config.maxBundledDepth } : undefined;
-        const made = selectedEntry(snapshot, skill, file, { maxBytes: config.maxSkillBytes, maxTokens: share, ...(bundled ? { bundled } : {}) });
-        if (made.ok) selected.push(made.entry);
-        else warnings.push(made.warning);
-      });
+      const { entries: selected, warnings: unread } = await selectedEntries(snapshot, selection.selected, files, config, share, signal);
+      warnings.push(...unread);
 
       const used = selected.reduce((sum, entry) => sum + countTokens(entry.body), 0);
       const planned = planIndex({

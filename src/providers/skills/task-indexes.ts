@@ -11,6 +11,8 @@ import { chainOf } from './chain-roots.ts';
 import type { SkillsConfig } from './config.ts';
 import { cachedSkillIndex } from './index-cache.ts';
 import type { IndexScope, LoadedIndex } from './load-index.ts';
+import type { SkillFile } from './selected-entry.ts';
+import { compareSkills, type Skill } from './skill-index.ts';
 
 /** The index of the configured roots and the working directory's chain, and the one of the focus paths' chains (when the task has any). */
 export async function loadIndexes(
@@ -27,4 +29,14 @@ export async function loadIndexes(
     focusPaths.length === 0 ? undefined : { configured: false, chain: { targets: focusPaths, skip: covered, label: focusPaths.length === 1 ? `the focus path ${focusPaths[0]}` : `${focusPaths.length} focus paths` } };
   const [shared, focus] = await Promise.all([cachedSkillIndex(cache, snapshot, config, sharedScope, signal), focusScope ? cachedSkillIndex(cache, snapshot, config, focusScope, signal) : undefined]);
   return focus ? { shared, focus } : { shared };
+}
+
+/**
+ * Both indexes as one: every skill (the focus index's only where the shared one lacks its path),
+ * in index order, those only the focus paths brought, and the SKILL.md files either read.
+ */
+export function mergeIndexes(shared: LoadedIndex, focus: LoadedIndex | undefined): { all: Skill[]; focusOnly: Skill[]; files: Map<string, SkillFile> } {
+  const sharedPaths = new Set(shared.index.skills.map((skill) => skill.path));
+  const focusOnly = focus ? focus.index.skills.filter((skill) => !sharedPaths.has(skill.path)) : [];
+  return { all: [...shared.index.skills, ...focusOnly].sort(compareSkills), focusOnly, files: new Map([...(focus?.files ?? []), ...shared.files]) };
 }
