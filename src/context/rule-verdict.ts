@@ -9,7 +9,6 @@
  */
 import * as z from 'zod';
 import type { ContextEntry } from './outcome.ts';
-import { fieldPath } from './zod-issues.ts';
 
 export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied'] as const;
 export type RuleVerdictKind = (typeof RULE_VERDICTS)[number];
@@ -53,7 +52,7 @@ export function capVerdicts(verdicts: readonly RuleVerdict[]): { kept: RuleVerdi
 }
 
 /** Paths and reasons are clipped rather than refused: a long path is the repository's, not the provider's mistake. */
-const RuleVerdictInputSchema = z
+export const RuleVerdictInputSchema = z
   .object({
     path: z.string().min(1),
     blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
@@ -63,18 +62,6 @@ const RuleVerdictInputSchema = z
     entry: z.string().optional(),
   })
   .transform((verdict): RuleVerdictInput => boundVerdict(verdict));
-
-/** A provider's verdicts as it returned them: the valid ones in order, and one issue line per invalid one. */
-export function validateVerdicts(raw: readonly unknown[]): { verdicts: RuleVerdictInput[]; invalid: string[] } {
-  const verdicts: RuleVerdictInput[] = [];
-  const invalid: string[] = [];
-  raw.forEach((candidate, index) => {
-    const parsed = RuleVerdictInputSchema.safeParse(candidate);
-    if (parsed.success) verdicts.push(parsed.data);
-    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`verdicts[${index}]`, issue.path)}: ${issue.message}`).join(', '));
-  });
-  return { verdicts, invalid };
-}
 
 /**
  * A file said to be applied or indexed whose entry a budget dropped after all reached the model

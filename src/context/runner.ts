@@ -11,7 +11,7 @@ import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { EntrySchema, STABILITIES, type Entry } from './entry.ts';
+import { EntrySchema, STABILITIES } from './entry.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import { droppedNotice, type Notice } from './notices.ts';
@@ -20,9 +20,9 @@ import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostV
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
 import { runProvider } from './run-provider.ts';
-import { settleVerdicts, validateVerdicts, type RuleVerdictInput } from './rule-verdict.ts';
+import { RuleVerdictInputSchema, settleVerdicts, type RuleVerdictInput } from './rule-verdict.ts';
 import { runsOnTurn, turnGateReason } from './turn-policy.ts';
-import { describeIssues, fieldPath } from './zod-issues.ts';
+import { describeIssues, validateEach } from './zod-issues.ts';
 
 export interface RunInput {
   registry: Registry;
@@ -195,13 +195,13 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
   if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
   const notices = returned.data.notices.map((notice): Notice => ({ provider: provider.name, ...notice }));
-  const files = validateVerdicts(returned.data.verdicts);
-  const { entries, invalid } = validateEntries(returned.data.entries);
+  const files = validateEach(RuleVerdictInputSchema, returned.data.verdicts, 'verdicts');
+  const { valid: entries, invalid } = validateEach(EntrySchema, returned.data.entries, 'entries');
   if (entries.length === 0 && invalid.length > 0) {
     return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
   }
   const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...files.invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
-  const said = files.verdicts.length > 0 ? { files: files.verdicts } : {};
+  const said = files.valid.length > 0 ? { files: files.valid } : {};
 
   const fit = fitProviderBudget(provider, budget, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);
@@ -209,19 +209,6 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   if (entries.length === 0) return { outcome: 'empty', ...reason, durationMs, entries: [], notices, ...said };
   if (fit.kept.length === 0) return { outcome: 'budget-excluded', ...reason, durationMs, entries: [], ...said };
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept, notices, ...said };
-}
-
-/** Valid entries in order, and one issue line per invalid entry naming its index and field. */
-function validateEntries(raw: readonly unknown[]): { entries: Entry[]; invalid: string[] } {
-  const entries: Entry[] = [];
-  const invalid: string[] = [];
-  raw.forEach((candidate, index) => {
-    const parsed = EntrySchema.safeParse(candidate);
-    if (parsed.success) entries.push(parsed.data);
-    // One line per entry (its issues joined by commas), so the outcome's `; `-separated reason counts entries.
-    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`entries[${index}]`, issue.path)}: ${issue.message}`).join(', '));
-  });
-  return { entries, invalid };
 }
 
 type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'tasks' | 'withheld'>;
