@@ -3,24 +3,20 @@
  * One Durable Object per Task: the SQLite ledger of its objective, transcript and per-turn
  * context. Creating a task only persists it and arms an alarm; the alarm assembles turn 0 off the
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
- * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task.
+ * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task. What
+ * it reads and assembles with in a deployment is wired in task-wiring.
  */
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
-import { getAgents, getConfig } from '../src/env.ts';
-import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
-import { knowledgeScope } from '../src/knowledge/scope.ts';
-import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
-import { createDefaultRegistry } from '../src/providers/registry.ts';
-import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
-import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import { getConfig } from '../src/env.ts';
+import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { unfitFor } from '../src/checks/run-check.ts';
 import { CheckLogStore } from './check-log.ts';
-import { checkTask, knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
+import { checkTask } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import { MAX_TRANSCRIPT_BYTES } from '../src/context/transcript-limits.ts';
@@ -32,18 +28,16 @@ import { describeTask } from './task-description.ts';
 import { inspectTask, verifyLink } from './task-inspection.ts';
 import { TaskIndexSync } from './task-index-sync.ts';
 import { taskReport } from './task-report.ts';
-import { createTaskAssembler } from './task-assembler.ts';
 import { FocusLog } from './focus-log.ts';
 import { unknownRules } from './requested-rules.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
-import type { TaskPlanDeps } from './task-plan.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
-import { earlierTasksFor } from './task-history.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { TurnLedger, type BeginResult } from './turn-ledger.ts';
+import { wireTask, type TaskWiring } from './task-wiring.ts';
+import type { BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
 import { FirstTurnAttempts, MAX_ASSEMBLY_ATTEMPTS } from './first-turn-attempts.ts';
 
@@ -66,13 +60,9 @@ export class TaskObject extends DurableObject<Env> {
   readonly #store: TaskStore;
   readonly #mailbox: Mailbox;
   readonly #focus: FocusLog;
-  readonly #ledger: TurnLedger;
-  readonly #openSource: (request: TaskRequest) => Promise<OpenedSource>;
-  readonly #planDeps: TaskPlanDeps;
   readonly #index: TaskIndexSync;
   readonly #checks: CheckLogStore;
-  readonly #checkDeps: TaskCheckDeps;
-  readonly #agents: ReturnType<typeof getAgents>;
+  readonly #wiring: TaskWiring;
   readonly #attempts: FirstTurnAttempts;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -88,42 +78,10 @@ export class TaskObject extends DurableObject<Env> {
       const task = this.#store.task();
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
     });
-    const config = getConfig(env);
-    this.#agents = getAgents();
-    this.#openSource = (request) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
-    this.#planDeps = {
-      registry: createDefaultRegistry(),
-      deployment: config.PROVIDER_CONFIG,
-      knowledgeFor: (request) => {
-        const found = knowledgeScope(request.tenant, request.repo, repositoryPolicy(config));
-        return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
-      },
-    };
-    this.#checkDeps = {
-      turns: () => this.#store.turns(),
-      log: this.#checks,
-      openSource: this.#openSource,
-      knowledgeFor: knowledgeLineage(durableKnowledgeService(env), repositoryPolicy(config)),
-      now: () => Date.now(),
-    };
-    this.#ledger = new TurnLedger({
-      store: this.#store,
-      assemble: createTaskAssembler({
-        ...this.#planDeps,
-        openSource: this.#openSource,
-        pinCommit: (commit) => this.#store.pinCommit(commit),
-        history: (turn) => this.#store.history(turn),
-        record: (turn) => this.#store.turn(turn),
-        posted: this.#focus,
-        agents: this.#agents,
-        earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
-        now: () => Date.now(),
-        deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
-      }),
-    });
+    this.#wiring = wireTask(env, { store: this.#store, focus: this.#focus, checks: this.#checks });
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
-      ledger: this.#ledger,
+      ledger: this.#wiring.ledger,
       setAlarm: (at) => ctx.storage.setAlarm(at),
       finish: (status, reason) => this.#finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
@@ -185,7 +143,7 @@ export class TaskObject extends DurableObject<Env> {
     }
     let result: BeginResult;
     try {
-      result = await this.#ledger.begin(turn);
+      result = await this.#wiring.ledger.begin(turn);
     } catch (error) {
       // Nothing was stored; the client may begin the turn again.
       return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
@@ -269,13 +227,13 @@ export class TaskObject extends DurableObject<Env> {
   /** A skill of the task's index at its commit, read whole, with its bundled files; reads only. */
   async readSkill(tenant: string, name: string): Promise<SkillReadResult> {
     const task = this.#readable(tenant);
-    return task ? readTaskSkill(task, name, { store: this.#store, openSource: this.#openSource }) : { status: 'not-found' };
+    return task ? readTaskSkill(task, name, { store: this.#store, openSource: this.#wiring.openSource }) : { status: 'not-found' };
   }
 
   /** A rules or skill file the task was given, at the commit it was read at; reads only. */
   async readSource(tenant: string, path: string): Promise<SourceReadResult> {
     const task = this.#readable(tenant);
-    return task ? readTaskSource(task, path, { store: this.#store, openSource: this.#openSource }) : { status: 'not-found' };
+    return task ? readTaskSource(task, path, { store: this.#store, openSource: this.#wiring.openSource }) : { status: 'not-found' };
   }
 
   /**
@@ -291,13 +249,13 @@ export class TaskObject extends DurableObject<Env> {
     if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
     const unfit = unfitFor(task.request, request);
     if (unfit) return { status: 'conflict', message: unfit };
-    return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#checkDeps) };
+    return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#wiring.checkDeps) };
   }
 
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const agent = storedAgent(task, this.#agents);
-    const deps = { ...this.#planDeps, store: this.#store, openSource: this.#openSource, now: () => Date.now() };
+    const agent = storedAgent(task, this.#wiring.agents);
+    const deps = { ...this.#wiring.planDeps, store: this.#store, openSource: this.#wiring.openSource, now: () => Date.now() };
     const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, deps);
     return { status: 'ok', report };
   }
