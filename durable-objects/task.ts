@@ -6,6 +6,7 @@
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task. What
  * it reads and assembles with in a deployment is wired in task-wiring.
  */
+import { wireTask, type TaskWiring } from './task-wiring.ts';
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
@@ -36,7 +37,6 @@ import { readTaskSkill, readTaskSource } from './task-files.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { wireTask, type TaskWiring } from './task-wiring.ts';
 import type { BeginResult } from './turn-ledger.ts';
 import { turnView } from './turn-view.ts';
 import { FirstTurnAttempts, MAX_ASSEMBLY_ATTEMPTS } from './first-turn-attempts.ts';
