@@ -1,10 +1,21 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { unstable_readConfig } from 'wrangler';
 import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
 import { boundsBindings } from './test/bounds/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
 import { TEST_LOCAL_REPOSITORIES } from './test/support/local-repositories.ts';
 import type { GitHubFixture } from './test/support/github-api-client.ts';
+
+/**
+ * wrangler.toml's `[alias]`, so the tests run the module graph the bundle carries (the pako and
+ * MCP stand-ins). Exact names only: vite's string keys would also catch `pako/lib/inflate.js`.
+ */
+const BUNDLE_ALIASES = Object.entries<string>(unstable_readConfig({ config: './wrangler.toml' }).alias ?? {}).map(([name, path]) => ({
+  find: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
+  replacement: fileURLToPath(new URL(path, import.meta.url)),
+}));
 
 type ExtraBindings = (githubApiPort: number, fixture: GitHubFixture) => Record<string, string>;
 
@@ -28,6 +39,7 @@ function workersProject(name: string, include: string[], exclude: string[], isol
         },
       })),
     ],
+    resolve: { alias: BUNDLE_ALIASES },
     // The first test of a runner also pays for loading the Worker into workerd, which on a shared
     // two-core machine can exceed vitest's 5 s default; assertions about time live in
     // `npm run bench`, so a generous ceiling only catches hangs.
