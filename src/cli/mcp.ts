@@ -8,12 +8,13 @@
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { loadDeploymentAgents } from '../deployment-agents.ts';
+import { MAX_JSON_BYTES } from '../http/validate.ts';
 import { createGroundworkServer } from '../mcp/server.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import type { CliIo } from './context-command.ts';
 import { localBackend } from './mcp-local.ts';
+import { serveStdio } from './mcp-stdio.ts';
 
 export const MCP_USAGE = `Usage: groundwork mcp [--service URL]
 
@@ -44,15 +45,8 @@ export async function runMcpCommand(argv: readonly string[], io: CliIo, env: Nod
     where: 'local',
     log: (message, error) => io.stderr(`groundwork mcp: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once('end', () => resolve());
-  });
-  await server.connect(transport);
   io.stderr(`groundwork mcp: serving over stdio${options.service ? `, knowledge from ${options.service.url}` : ''}\n`);
-  await closed;
-  await server.close();
+  await serveStdio(process.stdin, io.stdout, server, MAX_JSON_BYTES);
   return 0;
 }
 

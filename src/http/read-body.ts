@@ -5,14 +5,14 @@
  * soon as it passes the cap. No route holds more than its cap in memory, and the cap is bytes on
  * the wire, not characters: a megabyte of `€` is three megabytes.
  */
-import type { Context } from 'hono';
 import { concatBytes } from '../lib/bytes.ts';
 import { ApiError } from './errors.ts';
 
-export async function readBodyBytes(c: Context, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
-  const declared = Number(c.req.header('content-length'));
+/** Throws `ApiError('payload_too_large')` past the cap. */
+export async function readBodyBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = Number(request.headers.get('content-length'));
   if (declared > maxBytes) throw tooLarge(maxBytes);
-  const body = c.req.raw.body;
+  const body = request.body;
   if (!body) return new Uint8Array(0);
   const reader = body.getReader();
   const chunks: Uint8Array[] = [];

@@ -16,7 +16,7 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S, maxBytes = MAX_JSON_BYTES): Promise<z.output<S>> {
   const type = c.req.header('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) throw new ApiError('unsupported_media_type', 'content-type must be application/json');
-  const bytes = await readBodyBytes(c, maxBytes);
+  const bytes = await readBodyBytes(c.req.raw, maxBytes);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes));

@@ -1,9 +1,9 @@
 /**
  * @module mcp/tool-inputs
  * What each MCP tool takes, built from the zod schemas the REST routes validate with, so a field
- * means the same thing and is refused for the same reason on both surfaces. The SDK turns these
- * into each tool's JSON Schema (its `inputSchema`) and validates every call with them: a bad
- * argument is a tool result with `isError: true` naming the field.
+ * means the same thing and is refused for the same reason on both surfaces. mcp/server turns
+ * these into each tool's JSON Schema (its `inputSchema`) and validates every call with them: a
+ * bad argument is a tool result with `isError: true` naming the field.
  */
 import * as z from 'zod';
 import { CheckRequestSchema } from '../checks/check-request.ts';

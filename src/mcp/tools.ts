@@ -6,7 +6,6 @@
  * nothing say `readOnlyHint`. `openWorldHint` is set where a call reaches outside the service
  * (a repository's host); locally a repository on this machine is not the open world.
  */
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import {
   AssembleContextSchema,
   CheckBeforeSchema,
@@ -20,11 +19,19 @@ import {
   RetireKnowledgeSchema,
 } from './tool-inputs.ts';
 
+/** MCP's tool annotations: hints a client acts on, never guarantees. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
 interface ToolSpec<Input> {
   title: string;
   description: string;
   input: Input;
-  annotations: Omit<ToolAnnotations, 'openWorldHint' | 'title'>;
+  annotations: Omit<ToolAnnotations, 'openWorldHint'>;
   /** Whether a call reaches a repository host: always, only from the remote server, or never. */
   openWorld: 'always' | 'remote' | 'never';
 }

@@ -54,7 +54,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
       ...(config.GITHUB_APP_PRIVATE_KEY ? [] : ['GITHUB_APP_PRIVATE_KEY']),
     ];
     if (missingApp.length > 0) throw new ApiError('not_configured', `the GitHub App is not configured: set ${missingApp.join(' and ')}`);
-    const body = await readBodyBytes(c, MAX_BODY_BYTES);
+    const body = await readBodyBytes(c.req.raw, MAX_BODY_BYTES);
     if (!(await verifyWithRotation(secrets, body, c.req.header('X-Hub-Signature-256')))) {
       throw new ApiError('unauthorized', 'X-Hub-Signature-256 does not match the body');
     }

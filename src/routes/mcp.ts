@@ -1,11 +1,11 @@
 /**
  * @module routes/mcp
- * The remote MCP server: `POST /mcp`, the protocol's Streamable HTTP transport (the SDK's
- * web-standard one), stateless: each request gets a new server and transport, so any Worker
- * instance answers any request and task state stays in the Task objects. Answers are JSON, not
- * an event stream: every tool answers within its bound, so there is nothing to stream, and no
- * stream is left open on a Worker. `GET` (a stream of server-initiated messages) and `DELETE`
- * (ending a session) are 405: a stateless server has neither.
+ * The remote MCP server: `POST /mcp`, the protocol's Streamable HTTP transport (mcp/http-handler),
+ * stateless: each request gets a new server, so any Worker instance answers any request and task
+ * state stays in the Task objects. Answers are JSON, not an event stream: every tool answers
+ * within its bound, so there is nothing to stream, and no stream is left open on a Worker. `GET`
+ * (a stream of server-initiated messages) and `DELETE` (ending a session) are 405: a stateless
+ * server has neither.
  *
  * Protocol glue only: authentication (the REST API's bearer tokens; 401 with
  * `WWW-Authenticate: Bearer`), the Origin check the MCP security guidance asks for (a browser
@@ -18,6 +18,8 @@ import { getConfig } from '../env.ts';
 import { bearerTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError, envelope } from '../http/errors.ts';
 import { MAX_JSON_BYTES } from '../http/validate.ts';
+import { answerMcpRequest } from '../mcp/http-handler.ts';
+import { createGroundworkServer } from '../mcp/server.ts';
 import { serviceKnowledgeTools } from '../mcp/service-knowledge.ts';
 import { serviceTaskTools, type ServiceContext } from '../mcp/service-tasks.ts';
 import type { RouteDeps } from './deps.ts';
@@ -54,9 +56,8 @@ export function mcpRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
   // Checked before the token, so a page on a foreign origin learns nothing about tokens.
   app.post('/mcp', checkOrigin, requireMcpTenant, async (c) => {
-    const { answerMcpRequest } = await import('../mcp/http-handler.ts');
     const log = (message: string, error: unknown) => console.error(`[${c.get('requestId')}] ${message}`, error);
-    return answerMcpRequest(c.req.raw, backendFor(c, deps), { where: 'remote', log, maxBodyBytes: MAX_JSON_BYTES });
+    return answerMcpRequest(c.req.raw, createGroundworkServer(backendFor(c, deps), { where: 'remote', log }), MAX_JSON_BYTES);
   });
 
   app.all('/mcp', (c) => {

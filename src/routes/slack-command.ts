@@ -38,7 +38,7 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
     }
     const config = getConfig(c.env);
     if (!config.SLACK_SIGNING_SECRET) throw new ApiError('not_configured', 'no Slack signing secret is configured');
-    const body = await readBodyBytes(c, MAX_BODY_BYTES);
+    const body = await readBodyBytes(c.req.raw, MAX_BODY_BYTES);
     const verified = await verifySlackRequest({
       secret: config.SLACK_SIGNING_SECRET,
       timestamp: c.req.header('X-Slack-Request-Timestamp'),

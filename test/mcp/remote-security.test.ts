@@ -119,10 +119,11 @@ describe('the transport', () => {
     expect((await postMcp({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
   });
 
-  it('answers an unknown tool as a protocol error and an unknown method as method-not-found', async () => {
+  it('answers an unknown tool with a tool error naming it and the tools there are, and an unknown method as method-not-found', async () => {
     const unknownTool = await callTool(acme.client, 'delete_everything', {});
     expect(unknownTool.isError).toBe(true);
     expect(unknownTool.text).toContain('delete_everything');
+    expect(unknownTool.text).toContain('assemble_context');
     const res = await postMcp({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage', params: {} });
     expect(await res.json()).toMatchObject({ id: 9, error: { code: -32601 } });
   });

@@ -72,7 +72,7 @@ describe('the remote MCP server', () => {
       [{ repo: 'http://elsewhere.example/x.git', request: 'x' }, /repo: elsewhere\.example is not an allowed git host/],
       [{ repo: gitUrl('sample'), request: 'x', tools: ['rm-rf'] }, /tools\[0\]: agent "entry" has no tool "rm-rf"/],
       [{ repo: gitUrl('sample'), request: 'x', facts: [{ title: 'Node.js', body: 'node 22', freshness: 'always', source: { uri: 'ci:7' } }] }, /facts/],
-      [{ repo: gitUrl('sample'), request: 'x', facts: Array.from({ length: 5 }, () => ({ title: 'x', body: 'x'.repeat(4_000), freshness: 'snapshot', source: { uri: 'ci:7' } })) }, /bodies total 20000 characters, over the 16000 a task may carry at facts/],
+      [{ repo: gitUrl('sample'), request: 'x', facts: Array.from({ length: 5 }, () => ({ title: 'x', body: 'x'.repeat(4_000), freshness: 'snapshot', source: { uri: 'ci:7' } })) }, /facts: bodies total 20000 characters, over the 16000 a task may carry/],
     ];
     for (const [args, field] of cases) {
       const result = await callTool(acme.client, 'assemble_context', args);

@@ -1,0 +1,67 @@
+/**
+ * @module cli/mcp-stdio
+ * MCP's stdio transport: one JSON-RPC message per line in, one answer per line out. Requests are
+ * answered as they finish, not in order (JSON-RPC pairs answers by id), so a slow
+ * `assemble_context` does not hold up a `ping`. A line that is not JSON, or not JSON-RPC, gets a
+ * parse error with a null id; a line over the cap is answered the same and skipped, never held.
+ * Serving ends when the input ends and every answer is written.
+ */
+import type { Readable } from 'node:stream';
+import { errorAnswer, parseMessage, RPC } from '../mcp/json-rpc.ts';
+import type { GroundworkMcpServer } from '../mcp/server.ts';
+
+export async function serveStdio(input: Readable, write: (line: string) => void, server: GroundworkMcpServer, maxLineBytes: number): Promise<void> {
+  const pending = new Set<Promise<void>>();
+  const answer = (line: string) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      write(`${JSON.stringify(errorAnswer(null, RPC.parseError, 'Parse error: the line is not valid JSON'))}\n`);
+      return;
+    }
+    const message = parseMessage(value);
+    if (!message) {
+      write(`${JSON.stringify(errorAnswer(null, RPC.parseError, 'Parse error: the line is not a JSON-RPC 2.0 message'))}\n`);
+      return;
+    }
+    const task = server.answer(message).then((reply) => {
+      if (reply) write(`${JSON.stringify(reply)}\n`);
+    });
+    pending.add(task);
+    void task.finally(() => pending.delete(task));
+  };
+
+  let buffered: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  for await (const chunk of input as AsyncIterable<Buffer>) {
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const piece = chunk.subarray(start, newline);
+      start = newline + 1;
+      if (skipping || size + piece.byteLength > maxLineBytes) {
+        if (!skipping) write(`${JSON.stringify(errorAnswer(null, RPC.parseError, `Parse error: a line exceeds ${maxLineBytes} bytes`))}\n`);
+        skipping = false;
+      } else {
+        const line = Buffer.concat([...buffered, piece]).toString('utf8').trim();
+        if (line !== '') answer(line);
+      }
+      buffered = [];
+      size = 0;
+    }
+    const rest = chunk.subarray(start);
+    if (skipping || size + rest.byteLength > maxLineBytes) {
+      if (!skipping) write(`${JSON.stringify(errorAnswer(null, RPC.parseError, `Parse error: a line exceeds ${maxLineBytes} bytes`))}\n`);
+      skipping = true;
+      buffered = [];
+      size = 0;
+    } else if (rest.byteLength > 0) {
+      buffered.push(rest);
+      size += rest.byteLength;
+    }
+  }
+  const last = Buffer.concat(buffered).toString('utf8').trim();
+  if (!skipping && last !== '') answer(last);
+  await Promise.all(pending);
+}

@@ -1,0 +1,96 @@
+/**
+ * `groundwork mcp`'s stdio transport (cli/mcp-stdio) with a server whose answers the test
+ * releases: lines split across chunks, answers in completion order, what is not a message, an
+ * overlong line, the end of input. The real CLI over stdio is in cli-mcp.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { serveStdio } from '../../src/cli/mcp-stdio.ts';
+import type { JsonRpcAnswer, JsonRpcMessage } from '../../src/mcp/json-rpc.ts';
+import type { GroundworkMcpServer } from '../../src/mcp/server.ts';
+
+/** Answers `slow` only when released; everything else at once. Records what it was asked. */
+function heldServer() {
+  const asked: string[] = [];
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const server: GroundworkMcpServer = {
+    async answer(message: JsonRpcMessage): Promise<JsonRpcAnswer | undefined> {
+      if (message.kind !== 'request') return undefined;
+      asked.push(message.request.method);
+      if (message.request.method === 'slow') await released;
+      return { jsonrpc: '2.0', id: message.request.id, result: { method: message.request.method } };
+    },
+  };
+  return { server, asked, release };
+}
+
+function session(maxLineBytes = 1024) {
+  const input = new PassThrough();
+  const lines: string[] = [];
+  const { server, asked, release } = heldServer();
+  const seen: Array<() => void> = [];
+  const write = (line: string) => {
+    lines.push(line);
+    for (const wake of seen.splice(0)) wake();
+  };
+  const done = serveStdio(input, write, server, maxLineBytes);
+  /** Resolves once `n` lines have been written. */
+  const written = async (n: number) => {
+    while (lines.length < n) await new Promise<void>((resolve) => seen.push(resolve));
+    return lines.slice(0, n).map((line) => JSON.parse(line) as Record<string, unknown>);
+  };
+  return { input, lines, asked, release, done, written };
+}
+
+describe('the stdio transport', () => {
+  it('answers a line split across chunks, and a later quick request before an earlier slow one', async () => {
+    const s = session();
+    s.input.write('{"jsonrpc":"2.0","id":1,"met');
+    s.input.write('hod":"slow"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+    expect(await s.written(1)).toEqual([{ jsonrpc: '2.0', id: 2, result: { method: 'ping' } }]);
+    s.release();
+    expect((await s.written(2))[1]).toEqual({ jsonrpc: '2.0', id: 1, result: { method: 'slow' } });
+    s.input.end();
+    await s.done;
+    expect(s.lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
+  });
+
+  it('answers what is not JSON or not JSON-RPC with a parse error and a null id, and goes on', async () => {
+    const s = session();
+    s.input.write('not json\n{"hello":"world"}\n\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    expect(await s.written(3)).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not valid JSON') } },
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not a JSON-RPC 2.0 message') } },
+      { jsonrpc: '2.0', id: 3, result: { method: 'ping' } },
+    ]);
+    s.input.end();
+    await s.done;
+    expect(s.asked).toEqual(['ping']);
+  });
+
+  it('refuses a line over the cap once, holds none of it, and answers the next line', async () => {
+    const s = session(64);
+    s.input.write(`{"jsonrpc":"2.0","id":1,"method":"${'x'.repeat(40)}`);
+    s.input.write(`${'y'.repeat(200)}"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`);
+    expect(await s.written(2)).toEqual([
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line exceeds 64 bytes' } },
+      { jsonrpc: '2.0', id: 2, result: { method: 'ping' } },
+    ]);
+    s.input.end();
+    await s.done;
+    expect(s.asked).toEqual(['ping']);
+  });
+
+  it('answers a last line without a newline, and ends only when every answer is written', async () => {
+    const s = session();
+    s.input.end('{"jsonrpc":"2.0","id":1,"method":"slow"}');
+    let ended = false;
+    void s.done.then(() => (ended = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(ended).toBe(false);
+    s.release();
+    await s.done;
+    expect(s.lines.map((line) => JSON.parse(line))).toEqual([{ jsonrpc: '2.0', id: 1, result: { method: 'slow' } }]);
+  });
+});
