@@ -4,8 +4,6 @@
  * throws to answer with one. Both transports (mcp/http-handler, cli/mcp's stdio) take messages
  * through `parseMessage` and answer what mcp/server returns.
  */
-import * as z from 'zod';
-
 /** The protocol versions this server speaks, newest first; `initialize` answers the client's if listed, else the newest. */
 export const PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
@@ -21,17 +19,18 @@ export const RPC = {
   transport: -32000,
 } as const;
 
-const Id = z.union([z.string(), z.number().int()]);
-const Params = z.record(z.string(), z.unknown()).optional();
-
-const RequestSchema = z.object({ jsonrpc: z.literal('2.0'), id: Id, method: z.string(), params: Params });
-const NotificationSchema = z.object({ jsonrpc: z.literal('2.0'), method: z.string(), params: Params });
-// A client's answer to a server request; this server sends none, so they are accepted and ignored.
-const ResponseSchema = z.object({ jsonrpc: z.literal('2.0'), id: Id.nullable(), result: z.unknown(), error: z.unknown() }).partial({ result: true, error: true });
-
-export type JsonRpcId = z.output<typeof Id>;
-export type JsonRpcRequest = z.output<typeof RequestSchema>;
-export type JsonRpcNotification = z.output<typeof NotificationSchema>;
+export type JsonRpcId = string | number;
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: Record<string, unknown>;
+}
 export type JsonRpcMessage = { kind: 'request'; request: JsonRpcRequest } | { kind: 'notification'; notification: JsonRpcNotification } | { kind: 'response' };
 
 export interface JsonRpcError {
@@ -54,13 +53,23 @@ export class RpcError extends Error {
 
 export const errorAnswer = (id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcError => ({ jsonrpc: '2.0', id, error: { code, message, ...(data === undefined ? {} : { data }) } });
 
-/** One decoded JSON value as a JSON-RPC message, or undefined when it is none. */
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is JsonRpcId => typeof value === 'string' || Number.isSafeInteger(value);
+
+/**
+ * One decoded JSON value as a JSON-RPC message, or undefined when it is none. Params are by name
+ * (an object), as MCP sends them. A client's answer to a server request is a `response`: this
+ * server sends none, so it is accepted and ignored.
+ */
 export function parseMessage(value: unknown): JsonRpcMessage | undefined {
-  const request = RequestSchema.safeParse(value);
-  if (request.success) return { kind: 'request', request: request.data };
-  const notification = NotificationSchema.safeParse(value);
-  if (notification.success && !(typeof value === 'object' && value !== null && 'id' in value)) return { kind: 'notification', notification: notification.data };
-  const response = ResponseSchema.safeParse(value);
-  if (response.success && (response.data.result !== undefined || response.data.error !== undefined)) return { kind: 'response' };
+  if (!isRecord(value) || value['jsonrpc'] !== '2.0') return undefined;
+  const { id, method, params } = value;
+  if (typeof method === 'string') {
+    if (params !== undefined && !isRecord(params)) return undefined;
+    const body = { jsonrpc: '2.0' as const, method, ...(params === undefined ? {} : { params }) };
+    if (!('id' in value)) return { kind: 'notification', notification: body };
+    return isId(id) ? { kind: 'request', request: { ...body, id } } : undefined;
+  }
+  if ((id === null || isId(id)) && ('result' in value || 'error' in value)) return { kind: 'response' };
   return undefined;
 }

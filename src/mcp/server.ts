@@ -20,6 +20,7 @@
  */
 import * as z from 'zod';
 import { describeIssues } from '../context/zod-issues.ts';
+import { once } from '../lib/once.ts';
 import { groundworkVersion } from '../lib/version.ts';
 import type { GroundworkBackend, ResourceAnswer, ToolAnswer } from './backend.ts';
 import { errorAnswer, PROTOCOL_VERSIONS, RPC, RpcError, type JsonRpcAnswer, type JsonRpcMessage } from './json-rpc.ts';
@@ -41,9 +42,10 @@ export interface GroundworkMcpServer {
 const instructions = (paths: boolean) => `Groundwork assembles the context a coding agent should start a task from: the repository's rules (AGENTS.md and the like along the working directory), its skills, and what the team recorded, each labeled with path@commit.
 Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill. remember records what the team should know next time (with its source); recall lists it.`;
 
-const InitializeParams = z.looseObject({ protocolVersion: z.string() });
-const CallParams = z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() });
-const ReadParams = z.looseObject({ uri: z.string() });
+// Built on the first MCP request, not at the Worker's start-up.
+const initializeParams = once(() => z.looseObject({ protocolVersion: z.string() }));
+const callParams = once(() => z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }));
+const readParams = once(() => z.looseObject({ uri: z.string() }));
 
 const RESOURCE_TEMPLATES = [
   { name: 'turn', uriTemplate: TURN_TEMPLATE.template, title: 'A turn of a task', description: 'The assembled turn as JSON: system blocks, transcript items, provider outcomes, entries with their sources, digest.', mimeType: 'application/json' },
@@ -61,7 +63,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
 
   const methods: Record<string, (params: unknown) => Promise<Record<string, unknown>>> = {
     initialize: async (params) => {
-      const { protocolVersion } = paramsOf(InitializeParams, params);
+      const { protocolVersion } = paramsOf(initializeParams(), params);
       return {
         protocolVersion: (PROTOCOL_VERSIONS as readonly string[]).includes(protocolVersion) ? protocolVersion : PROTOCOL_VERSIONS[0],
         // No listChanged: a stateless server has no connection to tell of a change.
@@ -81,7 +83,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
       })),
     }),
     'tools/call': async (params) => {
-      const call = paramsOf(CallParams, params);
+      const call = paramsOf(callParams(), params);
       const tool = tools.get(call.name as ToolName);
       if (!tool) return toolResult({ text: `Unknown tool ${call.name.slice(0, 100)}; this server's tools are ${[...tools.keys()].join(', ')}.`, isError: true });
       const args = await tool.schema.safeParseAsync(call.arguments ?? {});
@@ -97,7 +99,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
     'resources/list': async () => ({ resources: (await backend.listTurns()).map((resource) => ({ title: RESOURCE_TEMPLATES[0].title, description: RESOURCE_TEMPLATES[0].description, ...resource })) }),
     'resources/templates/list': async () => ({ resourceTemplates: RESOURCE_TEMPLATES }),
     'resources/read': async (params) => {
-      const { uri } = paramsOf(ReadParams, params);
+      const { uri } = paramsOf(readParams(), params);
       return readResource(uri, backend, options);
     },
   };
@@ -122,16 +124,16 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
 /** The tools this backend offers, in catalog order; `context_for_paths` only where tasks have later turns. */
 function toolTable(backend: GroundworkBackend): Map<ToolName, ToolEntry> {
   const entries: Array<[ToolName, ToolEntry | undefined]> = [
-    ['assemble_context', { schema: TOOLS.assemble_context.input, run: (args) => backend.assembleContext(args) }],
-    ['get_turn', { schema: TOOLS.get_turn.input, run: (args) => backend.getTurn(args) }],
-    ['context_for_paths', backend.contextForPaths ? { schema: TOOLS.context_for_paths.input, run: (args) => backend.contextForPaths!(args) } : undefined],
-    ['check_freshness', { schema: TOOLS.check_freshness.input, run: (args) => backend.checkFreshness(args) }],
-    ['check_before', { schema: TOOLS.check_before.input, run: (args) => backend.checkBefore(args) }],
-    ['read_skill', { schema: TOOLS.read_skill.input, run: (args) => backend.readSkill(args) }],
+    ['assemble_context', { schema: TOOLS.assemble_context.input(), run: (args) => backend.assembleContext(args) }],
+    ['get_turn', { schema: TOOLS.get_turn.input(), run: (args) => backend.getTurn(args) }],
+    ['context_for_paths', backend.contextForPaths ? { schema: TOOLS.context_for_paths.input(), run: (args) => backend.contextForPaths!(args) } : undefined],
+    ['check_freshness', { schema: TOOLS.check_freshness.input(), run: (args) => backend.checkFreshness(args) }],
+    ['check_before', { schema: TOOLS.check_before.input(), run: (args) => backend.checkBefore(args) }],
+    ['read_skill', { schema: TOOLS.read_skill.input(), run: (args) => backend.readSkill(args) }],
     ['remember', { schema: TOOLS.remember.input(backend.today()), run: (args) => backend.remember(args) }],
-    ['recall', { schema: TOOLS.recall.input, run: (args) => backend.recall(args) }],
-    ['retire_knowledge', { schema: TOOLS.retire_knowledge.input, run: (args) => backend.retireKnowledge(args) }],
-    ['post_followup', { schema: TOOLS.post_followup.input, run: (args) => backend.postFollowup(args) }],
+    ['recall', { schema: TOOLS.recall.input(), run: (args) => backend.recall(args) }],
+    ['retire_knowledge', { schema: TOOLS.retire_knowledge.input(), run: (args) => backend.retireKnowledge(args) }],
+    ['post_followup', { schema: TOOLS.post_followup.input(), run: (args) => backend.postFollowup(args) }],
   ];
   return new Map(entries.filter((entry): entry is [ToolName, ToolEntry] => entry[1] !== undefined));
 }

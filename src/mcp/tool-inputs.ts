@@ -3,7 +3,8 @@
  * What each MCP tool takes, built from the zod schemas the REST routes validate with, so a field
  * means the same thing and is refused for the same reason on both surfaces. mcp/server turns
  * these into each tool's JSON Schema (its `inputSchema`) and validates every call with them: a
- * bad argument is a tool result with `isError: true` naming the field.
+ * bad argument is a tool result with `isError: true` naming the field. Each is built on the first
+ * MCP request that needs it, not when the Worker starts.
  */
 import * as z from 'zod';
 import { CheckRequestSchema } from '../checks/check-request.ts';
@@ -12,40 +13,47 @@ import { createKnowledgeSchema, RetireSchema } from '../knowledge/input.ts';
 import { ListQuerySchema } from '../routes/knowledge-inputs.ts';
 import { BeginTurnSchema, checkTaskFields, FocusPostSchema, FormatParam, MailboxPostSchema } from '../routes/task-inputs.ts';
 import { SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
+import { once } from '../lib/once.ts';
 
-export const TaskIdSchema = z
-  .string()
-  .regex(/^[0-9a-f]{64}$/, 'must be a task id (64 lowercase hex characters), as assemble_context answered it')
-  .meta({ description: 'The task id assemble_context answered (64 hex characters).' });
+const taskIdSchema = once(() =>
+  z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'must be a task id (64 lowercase hex characters), as assemble_context answered it')
+    .meta({ description: 'The task id assemble_context answered (64 hex characters).' }),
+);
 
 /** `POST /tasks` without what only a host decides over REST (provider settings, a parent task). */
-export const AssembleContextSchema = TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
-  .strict()
-  .superRefine(checkTaskFields);
-export type AssembleContextArgs = z.output<typeof AssembleContextSchema>;
+export const assembleContextSchema = once(() =>
+  TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
+    .strict()
+    .superRefine(checkTaskFields),
+);
+export type AssembleContextArgs = z.output<ReturnType<typeof assembleContextSchema>>;
 
-export const GetTurnSchema = z.strictObject({ taskId: TaskIdSchema, turn: BeginTurnSchema.shape.turn.default(0), format: FormatParam });
-export type GetTurnArgs = z.output<typeof GetTurnSchema>;
+export const getTurnSchema = once(() => z.strictObject({ taskId: taskIdSchema(), turn: BeginTurnSchema.shape.turn.default(0), format: FormatParam }));
+export type GetTurnArgs = z.output<ReturnType<typeof getTurnSchema>>;
 
 /** `POST /tasks/:id/paths` with the task named in the arguments: paths the work moved to, and skills and agent-requested rules it now needs. */
-export const ContextForPathsSchema = z
-  .strictObject({ taskId: TaskIdSchema, ...FocusPostSchema.shape })
-  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] });
-export type ContextForPathsArgs = z.output<typeof ContextForPathsSchema>;
+export const contextForPathsSchema = once(() =>
+  z
+    .strictObject({ taskId: taskIdSchema(), ...FocusPostSchema.shape })
+    .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] }),
+);
+export type ContextForPathsArgs = z.output<ReturnType<typeof contextForPathsSchema>>;
 
-export const CheckFreshnessSchema = z.strictObject({ taskId: TaskIdSchema });
-export type CheckFreshnessArgs = z.output<typeof CheckFreshnessSchema>;
+export const checkFreshnessSchema = once(() => z.strictObject({ taskId: taskIdSchema() }));
+export type CheckFreshnessArgs = z.output<ReturnType<typeof checkFreshnessSchema>>;
 
 /**
  * `POST /tasks/:id/checks` with the task named in the arguments. The fields' own checks are the
  * REST schema's; which fields an action takes is checked by `checkBefore` with that same schema,
  * so a field that does not apply is refused with the REST message.
  */
-export const CheckBeforeSchema = z.strictObject({ taskId: TaskIdSchema, ...CheckRequestSchema.shape });
-export type CheckBeforeArgs = z.output<typeof CheckBeforeSchema>;
+export const checkBeforeSchema = once(() => z.strictObject({ taskId: taskIdSchema(), ...CheckRequestSchema.shape }));
+export type CheckBeforeArgs = z.output<ReturnType<typeof checkBeforeSchema>>;
 
-export const ReadSkillSchema = z.strictObject({ taskId: TaskIdSchema, name: SkillNameSchema });
-export type ReadSkillArgs = z.output<typeof ReadSkillSchema>;
+export const readSkillSchema = once(() => z.strictObject({ taskId: taskIdSchema(), name: SkillNameSchema }));
+export type ReadSkillArgs = z.output<ReturnType<typeof readSkillSchema>>;
 
 /** `POST /knowledge`'s fields and checks, with `kind` defaulting to a fact (what a model records most). */
 export function rememberSchema(today: string) {
@@ -56,12 +64,12 @@ export function rememberSchema(today: string) {
 export type RememberArgs = z.output<ReturnType<typeof rememberSchema>>;
 
 /** `GET /knowledge`'s query. */
-export const RecallSchema = ListQuerySchema;
-export type RecallArgs = z.output<typeof RecallSchema>;
+export const recallSchema = () => ListQuerySchema;
+export type RecallArgs = z.output<typeof ListQuerySchema>;
 
-export const RetireKnowledgeSchema = z.strictObject({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }), ...RetireSchema.in.shape });
-export type RetireKnowledgeArgs = z.output<typeof RetireKnowledgeSchema>;
+export const retireKnowledgeSchema = once(() => z.strictObject({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }), ...RetireSchema.in.shape }));
+export type RetireKnowledgeArgs = z.output<ReturnType<typeof retireKnowledgeSchema>>;
 
 /** `POST /tasks/:id/mailbox` with the task named in the arguments. */
-export const PostFollowupSchema = MailboxPostSchema.extend({ taskId: TaskIdSchema });
-export type PostFollowupArgs = z.output<typeof PostFollowupSchema>;
+export const postFollowupSchema = once(() => MailboxPostSchema.extend({ taskId: taskIdSchema() }));
+export type PostFollowupArgs = z.output<ReturnType<typeof postFollowupSchema>>;

@@ -7,16 +7,16 @@
  * (a repository's host); locally a repository on this machine is not the open world.
  */
 import {
-  AssembleContextSchema,
-  CheckBeforeSchema,
-  CheckFreshnessSchema,
-  ContextForPathsSchema,
-  GetTurnSchema,
-  PostFollowupSchema,
-  ReadSkillSchema,
-  RecallSchema,
+  assembleContextSchema,
+  checkBeforeSchema,
+  checkFreshnessSchema,
+  contextForPathsSchema,
+  getTurnSchema,
+  postFollowupSchema,
+  readSkillSchema,
+  recallSchema,
   rememberSchema,
-  RetireKnowledgeSchema,
+  retireKnowledgeSchema,
 } from './tool-inputs.ts';
 
 /** MCP's tool annotations: hints a client acts on, never guarantees. */
@@ -30,6 +30,7 @@ export interface ToolAnnotations {
 interface ToolSpec<Input> {
   title: string;
   description: string;
+  /** Builds (once) the schema calls are validated with; `remember`'s takes today's date. */
   input: Input;
   annotations: Omit<ToolAnnotations, 'openWorldHint'>;
   /** Whether a call reaches a repository host: always, only from the remote server, or never. */
@@ -43,7 +44,7 @@ export const TOOLS = {
     title: 'Assemble task context',
     description:
       'Call once at the start of a coding task. Pins the repository at a commit and returns the context to start from: the task, the repository rules along the working directory (AGENTS.md and the like), the skills index and selected skills, recorded knowledge, each labeled with path@commit. Structured content has the task id (for the other tools), commit, digest, provider outcomes and an inspector link. Waits up to 25 s; a task not ready by then answers its id and status, and get_turn reads it later.',
-    input: AssembleContextSchema,
+    input: assembleContextSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     openWorld: 'remote',
   }),
@@ -51,7 +52,7 @@ export const TOOLS = {
     title: 'Read a turn',
     description:
       'Reads turn n (0 by default) of a task: its context as text, or with format the whole request body a model API takes (anthropic, openai-responses, openai-chat). Use it to poll a task assemble_context left assembling.',
-    input: GetTurnSchema,
+    input: getTurnSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     openWorld: 'never',
   }),
@@ -59,7 +60,7 @@ export const TOOLS = {
     title: 'Context for new paths',
     description:
       'Call when the work moves to files or directories the task was not started on (or needs a skill it was not given). Records them on the task and begins its next turn, which adds the rules along those paths and the skills named that the task was not given yet, labeled with path@commit; says so when they bring nothing new.',
-    input: ContextForPathsSchema,
+    input: contextForPathsSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
     openWorld: 'remote',
   }),
@@ -67,7 +68,7 @@ export const TOOLS = {
     title: 'Check freshness',
     description:
       "Call before a consequential action (pushing, merging, reporting done). Compares every rules and skill file the task was given with where the task's ref points now, and says which changed or were deleted.",
-    input: CheckFreshnessSchema,
+    input: checkFreshnessSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     openWorld: 'remote',
   }),
@@ -75,14 +76,14 @@ export const TOOLS = {
     title: 'Check before an action',
     description:
       "Call right before a consequential action: push (is the branch or the base where the task left it), report-ci (did CI pass on this commit, is it still the head), merge (is the reviewed head still the head and approved), apply-knowledge (does the knowledge the task was given still hold). Answers go, stop or unknown with the reasons, and records the answer on the task.",
-    input: CheckBeforeSchema,
+    input: checkBeforeSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     openWorld: 'remote',
   }),
   read_skill: spec({
     title: 'Read a skill',
     description: "Returns a skill's full SKILL.md, at the task's commit, and the files bundled in its directory. Name it as the task's skills index does (or by its directory).",
-    input: ReadSkillSchema,
+    input: readSkillSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     openWorld: 'remote',
   }),
@@ -97,21 +98,21 @@ export const TOOLS = {
   recall: spec({
     title: 'Recall knowledge',
     description: 'Lists the knowledge recorded for a repository, newest first: all, active, retired, or due for review.',
-    input: RecallSchema,
+    input: recallSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     openWorld: 'never',
   }),
   retire_knowledge: spec({
     title: 'Retire knowledge',
     description: 'Retires a piece of knowledge that no longer holds, with the reason; later tasks no longer get it. Its versions are kept.',
-    input: RetireKnowledgeSchema,
+    input: retireKnowledgeSchema,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     openWorld: 'never',
   }),
   post_followup: spec({
     title: 'Post a follow-up',
     description: "Posts a follow-up to a task's mailbox (what its requester added since); the task's next turn delivers it to the model. With id, a retry posts nothing new.",
-    input: PostFollowupSchema,
+    input: postFollowupSchema,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
     openWorld: 'never',
   }),
