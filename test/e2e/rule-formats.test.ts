@@ -16,6 +16,8 @@ describe('instruction formats through the Worker, the Task object and a git remo
     const found = verdicts(turn);
     expect(found.find((v) => v.path === '.claude/rules/api.md')).toMatchObject({ verdict: 'applied', format: 'claude-rule', reason: 'paths "packages/api/**" matched the working directory packages/api' });
     expect(found.find((v) => v.path === '.cursor/rules/database.mdc')).toMatchObject({ verdict: 'indexed' });
+    expect(found.find((v) => v.path === '.claude/CLAUDE.md')).toMatchObject({ verdict: 'applied', format: 'claude-memory', reason: 'always (Claude Code project memory)' });
+    expect(found.find((v) => v.path === 'docs/conventions.md')).toMatchObject({ verdict: 'applied', format: 'import', reason: 'imported by .claude/CLAUDE.md' });
     expect(found.find((v) => v.path === '.github/instructions/typo.instructions.md')?.reason).toContain('matches no file at this commit');
     expect(found.find((v) => v.path === 'docs/a.md')).toMatchObject({ verdict: 'applied', format: 'import', reason: 'imported by docs/style.md (2 levels down)' });
     // Over the remote there is no symlink, so the import is simply missing, and said so.

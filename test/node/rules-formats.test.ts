@@ -35,13 +35,16 @@ describe('instruction formats through the CLI, on a monorepo that uses all of th
       '.cursorrules',
       '.cursor/rules/always.mdc',
       '.cursor/rules/everything.mdc',
+      '.claude/CLAUDE.md',
       '.claude/rules/api.md',
       '.claude/rules/general.md',
       '.github/instructions/review.instructions.md',
       'docs/style.md',
       'docs/a.md',
       'packages/api/notes/errors.md',
+      'docs/conventions.md',
     ]);
+    expect(verdictOf(turn, '.claude/CLAUDE.md')).toMatchObject({ format: 'claude-memory', reason: 'always (Claude Code project memory)' });
     expect(byVerdict(turn, 'indexed')).toEqual(['.cursor/rules/database.mdc']);
     expect(verdictOf(turn, '.claude/rules/api.md')?.reason).toBe('paths "packages/api/**" matched the working directory packages/api');
     expect(verdictOf(turn, '.cursor/rules/everything.mdc')?.reason).toBe('always (globs "**" matches every file)');
@@ -73,6 +76,8 @@ describe('instruction formats through the CLI, on a monorepo that uses all of th
       ['.cursorrules', 'commit'],
       ['.cursor/rules/always.mdc', 'commit'],
       ['.cursor/rules/everything.mdc', 'commit'],
+      ['.claude/CLAUDE.md', 'commit'],
+      ['docs/conventions.md (imported by .claude/CLAUDE.md)', 'commit'],
       ['.claude/rules/api.md', 'commit'],
       ['.claude/rules/general.md', 'commit'],
       ['.github/instructions/review.instructions.md', 'commit'],
@@ -138,6 +143,32 @@ describe('instruction formats through the CLI, on a monorepo that uses all of th
       expect(ofProvider(turn, 'rules').outcome?.reason).toContain('cursorRules=false');
     } finally {
       off.remove();
+    }
+  });
+
+  it('gives a format file with the same content as a directory file once, as the directory file, and turns .claude/CLAUDE.md off by its setting', async () => {
+    const copies = createGitRepo();
+    try {
+      copies.write('AGENTS.md', '# Shared\nOne set of rules for every agent.\n');
+      copies.write('.github/copilot-instructions.md', '# Shared\nOne set of rules for every agent.\n');
+      copies.symlink('../AGENTS.md', '.claude/CLAUDE.md');
+      copies.write('.cursorrules', 'Cursor only: be terse.\n');
+      copies.commitAll('copies');
+      const turn = await runCliJson(['--repo', copies.dir]);
+      expect(ofProvider(turn, 'rules').entries.map((e) => e.title)).toEqual(['AGENTS.md', '.cursorrules']);
+      expect(userMessage(turn).split('One set of rules for every agent.').length).toBe(2);
+      for (const path of ['.github/copilot-instructions.md', '.claude/CLAUDE.md']) {
+        expect(verdictOf(turn, path)).toMatchObject({ verdict: 'applied', reason: expect.stringMatching(/^always \(.*\); the same content as AGENTS\.md, given once as it$/) });
+      }
+      expect(turn.stderr).toContain('.claude/CLAUDE.md has the same content');
+
+      copies.write('.groundwork.yml', 'providers:\n  rules: { claudeMemory: false }\n');
+      copies.write('.claude/CLAUDE.md.txt', 'not the memory file\n');
+      copies.commitAll('memory off');
+      const off = await runCliJson(['--repo', copies.dir]);
+      expect(verdictOf(off, '.claude/CLAUDE.md')).toMatchObject({ verdict: 'not-applied', reason: 'turned off by a setting (claudeMemory: false)' });
+    } finally {
+      copies.remove();
     }
   });
 

@@ -46,6 +46,8 @@ export const RULE_FORMAT_FILES: Record<string, string> = {
   'packages/web/.cursor/rules/web.mdc': '---\nglobs: src/**\n---\nWeb: use the design tokens.\n',
   'packages/web/.cursor/rules/web-always.mdc': '---\nalwaysApply: true\n---\nWeb: always run the visual tests.\n',
   '.cursorrules': 'Legacy cursorrules: be terse.\n',
+  '.claude/CLAUDE.md': 'Claude memory: keep commits small. Conventions: @../docs/conventions.md\n',
+  'docs/conventions.md': 'Conventions: one concept per file.\n',
   '.claude/rules/general.md': 'Claude: explain why, not what.\n',
   '.claude/rules/api.md': '---\npaths:\n  - "packages/api/**"\n---\nClaude API: validate with zod. See @../../docs/style.md.\n',
   '.claude/rules/frontend/web.md': '---\npaths: packages/web/**/*.tsx\n---\nClaude web: no inline styles.\n',

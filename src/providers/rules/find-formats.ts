@@ -1,12 +1,13 @@
 /**
  * @module providers/rules/find-formats
  * Runs every instruction format's finder at the snapshot's commit, in parallel, and joins what
- * they found in one fixed order (Copilot, Cursor, Claude, then Copilot's scoped files; nested
+ * they found in one fixed order (Copilot, Cursor, Claude's memory and rules, then Copilot's scoped files; nested
  * Cursor directories general before specific), so the result never depends on which read
  * finished first. The scoped formats together read at most `maxRuleFiles` files.
  */
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { EMPTY_FINDING, type FormatContext, type FormatFinding } from './formats/context.ts';
+import { findClaudeMemory } from './formats/claude-memory.ts';
 import { findClaudeRules } from './formats/claude-rules.ts';
 import { findCopilotInstructions } from './formats/copilot.ts';
 import { findCursorRules, findLegacyCursorRules } from './formats/cursor.ts';
@@ -37,6 +38,7 @@ export async function findFormatRules(search: FormatSearch): Promise<FormatFindi
     findCopilotInstructions(context('copilotInstructions')),
     findLegacyCursorRules(context('legacyCursorRules')),
     ...search.cursorRoots.map((root) => scoped?.() ?? findCursorRules(context('cursorRules'), root)),
+    findClaudeMemory(context('claudeMemory')),
     scoped?.() ?? findClaudeRules(context('claudeRules')),
     scoped?.() ?? findGithubInstructions(context('githubInstructions'), search.agentKind),
   ]);
@@ -44,7 +46,7 @@ export async function findFormatRules(search: FormatSearch): Promise<FormatFindi
   let scopedLeft = config.maxRuleFiles;
   for (const finding of findings) {
     for (const rule of finding.rules) {
-      const isScoped = rule.format !== 'copilot-instructions' && rule.format !== 'cursorrules';
+      const isScoped = rule.format !== 'copilot-instructions' && rule.format !== 'cursorrules' && rule.format !== 'claude-memory';
       if (isScoped && scopedLeft <= 0) {
         joined.skipped.push({ format: rule.format, path: rule.path, blob: rule.read.blob, reason: `left out: more than ${config.maxRuleFiles} rule files in one run (maxRuleFiles)` });
         continue;

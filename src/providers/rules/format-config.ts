@@ -17,9 +17,11 @@ export const FORMAT_CONFIG = {
   cursorRules: on(),
   /** The root `.cursorrules` */
   legacyCursorRules: on(),
+  /** `.claude/CLAUDE.md` (Claude Code's project memory beside the root `CLAUDE.md`) */
+  claudeMemory: on(),
   /** `.claude/rules/**\/*.md` */
   claudeRules: on(),
-  /** `@path` imports in CLAUDE.md, GEMINI.md, Claude rules and Cursor rules. */
+  /** `@path` imports in CLAUDE.md (and `.claude/CLAUDE.md`), GEMINI.md, Claude rules and Cursor rules. */
   imports: on(),
   /** Agents that Copilot's `excludeAgent: code-review` means; every other agent is its `coding-agent`. */
   reviewAgents: z.array(z.string().min(1).max(64)).max(32).default(['reviewer']),
@@ -37,4 +39,4 @@ export const FORMAT_CONFIG = {
 
 export const FORMAT_LIMITS = ['maxRuleFiles', 'maxRuleDepth', 'maxImportDepth', 'maxImports', 'maxGlobCheckDirectories'] as const;
 
-export type FormatSwitch = 'copilotInstructions' | 'githubInstructions' | 'cursorRules' | 'legacyCursorRules' | 'claudeRules';
+export type FormatSwitch = 'copilotInstructions' | 'githubInstructions' | 'cursorRules' | 'legacyCursorRules' | 'claudeMemory' | 'claudeRules';

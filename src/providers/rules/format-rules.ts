@@ -20,6 +20,9 @@ import { quote, type RuleGlob } from './globs.ts';
 import type { RulePiece } from './pieces.ts';
 import { FOCUS_RULES_INDEX_TITLE, renderRulesIndex, RULES_INDEX_TITLE } from './rules-index.ts';
 
+/** The formats whose `@path` imports are followed, as the tools that read them follow them. */
+const IMPORTING_FORMATS: ReadonlySet<string> = new Set(['claude-memory', 'claude-rule', 'cursor-rule']);
+
 export interface FormatRulesConfig extends Record<FormatSwitch, boolean> {
   maxFileBytes: number;
   maxRuleFiles: number;
@@ -97,7 +100,7 @@ export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskV
   const pieces: RulePiece[] = [];
   for (const stability of ['commit', 'task'] as const) {
     for (const { rule } of applied[stability]) {
-      pieces.push({ title: pathTitle(rule.path), read: rule.read, body: rule.body, stability, warnings: rule.warnings, imports: rule.format === 'claude-rule' || rule.format === 'cursor-rule' });
+      pieces.push({ title: pathTitle(rule.path), read: rule.read, body: rule.body, stability, warnings: rule.warnings, imports: IMPORTING_FORMATS.has(rule.format) });
     }
     if (indexed[stability].length > 0) {
       pieces.push({ title: stability === 'commit' ? RULES_INDEX_TITLE : FOCUS_RULES_INDEX_TITLE, body: renderRulesIndex(indexed[stability]), stability, warnings: indexed[stability].flatMap((rule) => rule.warnings), imports: false });

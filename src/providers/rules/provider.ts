@@ -27,6 +27,8 @@ import { focusNotes, readChainFiles } from './chain-reads.ts';
 import { RULES_LIMITS, RulesConfigSchema, type RulesConfig } from './config.ts';
 import { readFocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
+import { CLAUDE_MEMORY } from './formats/claude-memory.ts';
+import { withoutChainCopies } from './given-once.ts';
 import { CLAUDE_RULES_DIR } from './formats/claude-rules.ts';
 import { COPILOT_INSTRUCTIONS } from './formats/copilot.ts';
 import { cursorRulesDir, LEGACY_CURSOR_RULES } from './formats/cursor.ts';
@@ -73,8 +75,8 @@ export function rulesReadPlan(task: TaskView, config: RulesConfig, focusFiles: r
   const depth = config.maxRuleDepth;
   const walk = (prefix: string, suffixes: readonly string[]) => ({ prefix, depth, read: [], readSuffixes: suffixes, readFrom: 0, unbounded: false });
   return {
-    dirs: [...dirs, '.github'],
-    files: [...dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), COPILOT_INSTRUCTIONS, LEGACY_CURSOR_RULES],
+    dirs: [...dirs, '.github', '.claude'],
+    files: [...dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), COPILOT_INSTRUCTIONS, LEGACY_CURSOR_RULES, CLAUDE_MEMORY],
     walks: [walk(GITHUB_INSTRUCTIONS_DIR, [INSTRUCTIONS_SUFFIX]), walk(CLAUDE_RULES_DIR, ['.md']), ...dirs.map((dir) => walk(cursorRulesDir(dir), ['.mdc', '.md']))],
   };
 }
@@ -90,7 +92,8 @@ async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: S
   const [{ chains, read }, formats] = await Promise.all([readChains(), gatherFormatRules({ snapshot, task, focusFiles: request.focusFiles, config, signal })]);
   const notes = [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes];
   const chain = chainPieces(read.texts, { order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], maxFileBytes: config.maxFileBytes, shareable: true });
-  const built = await buildRules({ snapshot, ranked: chain.ranked, pieces: formats.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...formats.verdicts], config, budget, signal });
+  const other = withoutChainCopies(chain.ranked, formats.pieces, formats.verdicts);
+  const built = await buildRules({ snapshot, ranked: chain.ranked, pieces: other.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...other.verdicts], config, budget, signal });
   notes.push(...built.notes);
 
   const stability = focused ? ('task' as const) : ('commit' as const);

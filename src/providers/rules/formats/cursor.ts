@@ -8,8 +8,8 @@
  * parent of its `.cursor/`), and it applies only to focus paths inside that directory.
  */
 import { noUsableGlob, parseGlobs } from '../globs.ts';
+import { findRepositoryWideFile } from './repository-wide.ts';
 import type { FormatContext, FormatFinding } from './context.ts';
-import { disabled, readRuleFile, readWarnings } from './context.ts';
 import { booleanField, globsField, stringField } from './rule-frontmatter.ts';
 import { findScoped } from './scoped.ts';
 
@@ -44,17 +44,6 @@ export function findCursorRules(context: FormatContext, root: string): Promise<F
 }
 
 /** The single root `.cursorrules` that Cursor still reads: plain text that applies always. */
-export async function findLegacyCursorRules(context: FormatContext): Promise<FormatFinding> {
-  const listing = await context.snapshot.list('', { signal: context.signal });
-  if (listing.status === 'failed') throw new Error(`could not list .: ${listing.reason}`);
-  const file = listing.status === 'ok' ? listing.entries.find((entry) => entry.name === LEGACY_CURSOR_RULES && entry.kind !== 'dir') : undefined;
-  if (!file) return { rules: [], skipped: [], notes: [] };
-  if (context.disabledBy) return { rules: [], skipped: disabled('cursorrules', [file], context.disabledBy), notes: [] };
-  const read = await readRuleFile(context, file.path);
-  if (!read.ok) return { rules: [], skipped: [{ format: 'cursorrules', path: file.path, blob: file.oid, reason: read.reason }], notes: [`left out ${file.path}: ${read.reason}`] };
-  return {
-    rules: [{ format: 'cursorrules', path: file.path, root: '', name: 'cursorrules', read: read.read, body: read.read.text, activation: { kind: 'always', why: 'always (legacy .cursorrules)' }, warnings: readWarnings(read.read, context.maxFileBytes) }],
-    skipped: [],
-    notes: [],
-  };
+export function findLegacyCursorRules(context: FormatContext): Promise<FormatFinding> {
+  return findRepositoryWideFile(context, { format: 'cursorrules', path: LEGACY_CURSOR_RULES, why: 'always (legacy .cursorrules)' });
 }

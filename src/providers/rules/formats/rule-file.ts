@@ -7,7 +7,7 @@
 import type { ReadResult } from '../../../sources/snapshot.ts';
 import type { RuleGlob } from '../globs.ts';
 
-export const RULE_FORMATS = ['copilot-instructions', 'github-instructions', 'cursor-rule', 'cursorrules', 'claude-rule'] as const;
+export const RULE_FORMATS = ['copilot-instructions', 'github-instructions', 'cursor-rule', 'cursorrules', 'claude-memory', 'claude-rule'] as const;
 export type RuleFormat = (typeof RULE_FORMATS)[number];
 
 export type Activation =
