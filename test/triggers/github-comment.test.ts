@@ -23,12 +23,15 @@ describe('issue_comment', () => {
   it('makes the comment the request, collects $skills, and pins the base commit looked up as the installation', async () => {
     const api = pullsApi();
     const body = '@groundwork please check the error handling with $review-checklist and $tdd';
-    const { status, tasks } = await deliver(prComment(body), 'issue_comment', { fetch: api });
+    // An installation no other test of this file uses: the isolate keeps tokens by installation, so this one's exchange is its own.
+    const payload = prComment(body);
+    payload.installation = { id: 5151, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uNTE1MQ==' };
+    const { status, tasks } = await deliver(payload, 'issue_comment', { fetch: api });
     expect(status).toBe(202);
     expect(tasks.created()[0]).toEqual({
       origin: 'github',
-      tenant: 'github:4242',
-      githubInstallationId: 4242,
+      tenant: 'github:5151',
+      githubInstallationId: 5151,
       repo: 'Codertocat/Hello-World',
       baseCommit: BASE_SHA,
       cwd: '',
@@ -38,12 +41,12 @@ describe('issue_comment', () => {
       trusted: true,
       skills: ['review-checklist', 'tdd'],
       pullRequest: { number: 1, url: 'https://github.com/Codertocat/Hello-World/pull/1', title: 'Update the README with new information.', body: 'This is a pretty simple change that we need to pull into master.', author: 'Codertocat', labels: [], draft: false, baseRef: 'master', headRef: 'changes', headSha: HEAD_SHA, fromFork: false, additions: 1, deletions: 1, changedFiles: 1 },
-      notify: { kind: 'github-check', installationId: 4242, owner: 'Codertocat', repo: 'Hello-World', headSha: HEAD_SHA },
+      notify: { kind: 'github-check', installationId: 5151, owner: 'Codertocat', repo: 'Hello-World', headSha: HEAD_SHA },
       // Links posted when assembly ends are built on the origin the delivery reached.
       publicUrl: 'http://groundwork.test',
     });
     expect(api.calls.map((call) => `${call.method} ${call.url}`)).toEqual([
-      'POST https://api.github.test/app/installations/4242/access_tokens',
+      'POST https://api.github.test/app/installations/5151/access_tokens',
       'GET https://api.github.test/repos/Codertocat/Hello-World/pulls/1',
     ]);
     expect(api.calls.find((call) => call.url.includes('/pulls/'))?.headers.get('authorization')).toBe('token ghs_installation_token');

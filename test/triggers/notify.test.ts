@@ -7,7 +7,9 @@ import { BASE, HEAD, TASK_ID, TURN } from './notify-fixtures.ts';
 import { githubApi, recordingFetch, testEnv } from './support.ts';
 import type { Secrets } from './support.ts';
 
-const CHECK: Notify = { kind: 'github-check', installationId: 4242, owner: 'acme', repo: 'widgets', headSha: HEAD };
+/** The isolate keeps installation tokens by installation: a test that counts the exchange has an installation of its own. */
+const checkFor = (installationId: number): Notify => ({ kind: 'github-check', installationId, owner: 'acme', repo: 'widgets', headSha: HEAD });
+const CHECK = checkFor(4242);
 const SLACK: Notify = { kind: 'slack', responseUrl: 'https://hooks.slack.com/commands/T0001/1234/abcd' };
 const BLOB = `https://github.com/acme/widgets/blob/${BASE}`;
 
@@ -103,18 +105,24 @@ describe('notifyTaskResult: GitHub check run', () => {
     });
   });
 
-  it('concludes failure with the reason when assembly failed', async () => {
+  it('concludes failure with the reason when assembly failed, with the installation token the isolate kept', async () => {
+    const check = checkFor(4243);
     const api = githubApi((call) => (call.url.endsWith('/check-runs') ? Response.json({ id: 2 }, { status: 201 }) : undefined));
-    await notifyTaskResult({ config: config(), fetch: api }, CHECK, { taskId: TASK_ID, status: 'failed', reason: 'commit not found' });
+    await notifyTaskResult({ config: config(), fetch: api }, check, { taskId: TASK_ID, status: 'ready', turn: TURN });
+    await notifyTaskResult({ config: config(), fetch: api }, check, { taskId: TASK_ID, status: 'failed', reason: 'commit not found' });
     // The isolate kept the installation token from the check run before: no second exchange.
-    expect(api.calls.map((call) => call.url)).toEqual(['https://api.github.test/repos/acme/widgets/check-runs']);
-    expect(JSON.parse(api.calls[0]?.body ?? '')).toMatchObject({ conclusion: 'failure', output: failureSummary('commit not found', TASK_ID) });
+    expect(api.calls.map((call) => call.url)).toEqual([
+      'https://api.github.test/app/installations/4243/access_tokens',
+      'https://api.github.test/repos/acme/widgets/check-runs',
+      'https://api.github.test/repos/acme/widgets/check-runs',
+    ]);
+    expect(JSON.parse(api.calls[2]?.body ?? '')).toMatchObject({ conclusion: 'failure', output: failureSummary('commit not found', TASK_ID) });
   });
 
   it('logs and returns when GitHub refuses the check run', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const api = githubApi((call) => (call.url.endsWith('/check-runs') ? Response.json({ message: 'Resource not accessible by integration' }, { status: 403 }) : undefined));
-    await expect(notifyTaskResult({ config: config(), fetch: api }, CHECK, { taskId: TASK_ID, status: 'ready', turn: TURN })).resolves.toBeUndefined();
+    await expect(notifyTaskResult({ config: config(), fetch: api }, checkFor(4244), { taskId: TASK_ID, status: 'ready', turn: TURN })).resolves.toBeUndefined();
     expect(errors).toHaveBeenCalledWith(expect.stringContaining('forbidden (403) for check run on acme/widgets@'));
   });
 
@@ -145,7 +153,7 @@ describe('notifyTaskResult: bounded in time', () => {
   it('gives up on a check run GitHub never answers, logging it, so a finished task is never held', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const api = silentFor(/\/check-runs$/, githubApi(() => undefined));
-    await expect(notifyTaskResult({ config: config(), fetch: api, timeoutMs: 100 }, CHECK, { taskId: TASK_ID, status: 'ready', turn: TURN })).resolves.toBeUndefined();
+    await expect(notifyTaskResult({ config: config(), fetch: api, timeoutMs: 100 }, checkFor(4245), { taskId: TASK_ID, status: 'ready', turn: TURN })).resolves.toBeUndefined();
     expect(api.stalled()).toBe(1);
     expect(errors).toHaveBeenCalledWith(expect.stringContaining(`task ${TASK_ID}: notification failed:`));
   });
