@@ -30,6 +30,8 @@ Options:
                        CLAUDE.MD, GEMINI.md)
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator, or one
                        the bundled agents.json declares (default: entry)
+  --facts FILE         what the host knows about this run (runtime versions, a devbox, the CI):
+                       a JSON array of facts as POST /tasks takes them, given by the host provider
   --untrusted          treat the task as untrusted: no repository reads
   --json               print the assembled-turn JSON instead of the human view
   --summary            print a short view instead: the pinned commit, every source found
@@ -60,6 +62,7 @@ export const CliOptionsSchema = z.object({
   'rule-file': z.array(z.string().min(1, 'must not be empty')).default([]),
   format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
   summary: z.boolean().default(false),
+  facts: z.string().min(1, 'must not be empty').optional(),
 });
 export type CliOptions = z.output<typeof CliOptionsSchema>;
 
@@ -88,5 +91,6 @@ export const CLI_OPTIONS = {
   json: { type: 'boolean' },
   format: { type: 'string' },
   summary: { type: 'boolean' },
+  facts: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;

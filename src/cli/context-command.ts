@@ -18,6 +18,7 @@ import type { AssembledTurn } from '../context/turn.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
 import { formatSummary } from './summary.ts';
+import { readFactsOption } from './facts-option.ts';
 import { assembleLocalTurn } from './local-turn.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { jsonOutput } from './json-output.ts';
@@ -65,6 +66,12 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     return EXIT.usage;
   }
 
+  const facts = readFactsOption(options.facts);
+  if (!facts.ok) {
+    io.stderr(`groundwork: ${facts.error}\n`);
+    return EXIT.usage;
+  }
+
   const opened = await openLocalRepository({
     repo: options.repo,
     ref: options.ref,
@@ -77,7 +84,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     return opened.exit;
   }
   const snapshot = opened.source.snapshot(opened.commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, paths: options.path, skills: options.skill, trusted: !options.untrusted, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, paths: options.path, skills: options.skill, trusted: !options.untrusted, settings: settings.layer, facts: facts.facts });
 
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root'], options.path);
   const unreadable = opened.source.unreadable?.();

@@ -30,12 +30,12 @@ Exit codes: 0 nothing changed, 3 a source changed or was deleted, 1 the check co
 made (unreadable repository or ref, a source that could not be compared), 2 bad usage.`;
 
 /** The context options, which decide which sources a context held; what to print is freshness's own. */
-const FreshnessOptionsSchema = CliOptionsSchema.omit({ untrusted: true, format: true }).extend({
+const FreshnessOptionsSchema = CliOptionsSchema.omit({ untrusted: true, format: true, facts: true }).extend({
   since: z.string().min(1, 'must not be empty').optional(),
 });
 export type FreshnessOptions = z.output<typeof FreshnessOptionsSchema>;
 
-const { untrusted: _untrusted, format: _format, ...CONTEXT_OPTIONS } = CLI_OPTIONS;
+const { untrusted: _untrusted, format: _format, facts: _facts, ...CONTEXT_OPTIONS } = CLI_OPTIONS;
 const FRESHNESS_OPTIONS = { ...CONTEXT_OPTIONS, since: { type: 'string' } } as const;
 
 export function parseFreshnessArgs(argv: readonly string[]): ParsedOptions<FreshnessOptions> {

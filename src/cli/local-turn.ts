@@ -4,6 +4,7 @@
  * and `groundwork freshness` compares it: one assembly, so both see the same sources.
  */
 import type { AgentConfig } from '../context/agents.ts';
+import type { HostFact } from '../context/host-facts.ts';
 import { focusPathsOf } from '../context/focus.ts';
 import type { Registry } from '../context/registry.ts';
 import type { SettingsLayer } from '../context/settings/layer.ts';
@@ -25,6 +26,8 @@ export interface LocalTurnInput {
   skills: readonly string[];
   trusted: boolean;
   settings: SettingsLayer;
+  /** What the host states about this run (`--facts`, or `facts` of the local MCP tool). */
+  facts?: readonly HostFact[];
 }
 
 export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn> {
@@ -46,6 +49,7 @@ export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn>
       trusted: input.trusted,
       skills: input.skills,
       agent: input.agent.name,
+      ...(input.facts && input.facts.length > 0 ? { facts: input.facts } : {}),
     },
     turn: 0,
     settings: { task: input.settings },

@@ -68,6 +68,15 @@ describe('groundwork mcp over stdio', () => {
     await expect.poll(stderr).toBe('groundwork mcp: serving over stdio\n');
   });
 
+  it('gives the host facts of assemble_context to the host provider, as the service does', async () => {
+    const fact = { title: 'Node.js', body: 'node 22.12.0 on this laptop', freshness: 'snapshot', source: { uri: 'urn:groundwork-test:laptop' } };
+    const result = await call('assemble_context', { repo: repoUrl(), request: 'Check the engines field.', facts: [fact] });
+    expect(result.isError, result.text).toBe(false);
+    expect(result.text).toContain('node 22.12.0 on this laptop');
+    const providers = result.structured['providers'] as Array<{ name: string; outcome: string }>;
+    expect(providers.find((provider) => provider.name === 'host')?.outcome).toBe('included');
+  });
+
   it('assembles the context of a local repository for a working directory, and reads it back as text and as a vendor body', async () => {
     const result = await call('assemble_context', { repo: repoUrl(), cwd: 'src', request: 'Add a parser.' });
     expect(result.isError, result.text).toBe(false);
