@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,7 @@ function provenance(entry: AssembledTurn['entries'][number]) {
 describe('groundwork run', () => {
   let repo: GitFixture;
   let state: string;
+  let facts: string;
 
   beforeAll(() => {
     repo = createGitRepo();
@@ -36,6 +37,8 @@ describe('groundwork run', () => {
     repo.write('.agents/skills/tdd/SKILL.md', '---\nname: tdd\ndescription: Write the failing test first, then the fix.\n---\nRed, green, refactor.\n');
     repo.commitAll('rules and a skill');
     state = mkdtempSync(join(tmpdir(), 'groundwork-run-state-'));
+    facts = join(state, 'facts.json');
+    writeFileSync(facts, JSON.stringify([{ title: 'Node.js', body: 'node 22.12.0 on the devbox', freshness: 'snapshot', source: { uri: 'https://ci.example.com/runners/7' } }]));
   });
   afterAll(() => {
     repo.remove();
@@ -45,7 +48,7 @@ describe('groundwork run', () => {
   it(
     'assembles through the Worker the same turn as groundwork context does (earlier tasks aside), and a second run fetches nothing and is shown the first',
     async () => {
-      const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--task', 'Fix the login bug. Use $tdd.', '--agent', 'reviewer'];
+      const inputs = ['--repo', repo.dir, '--cwd', 'services/auth', '--task', 'Fix the login bug. Use $tdd.', '--agent', 'reviewer', '--facts', facts];
       const local = await runCliJson(inputs);
       // An edit the user has not committed: both hosts show HEAD, and run says so as context does.
       repo.write('AGENTS.md', '# Rules\nEdited, not committed.\n');
@@ -61,6 +64,8 @@ describe('groundwork run', () => {
       expect(served.tools).toEqual(local.tools);
       expect(served.agentHash).toBe(local.agentHash);
       expect(served.entries.map(provenance)).toEqual(local.entries.map(provenance));
+      // The host's facts reached both the same way: POST /tasks's facts, --facts locally.
+      expect(served.entries.filter((e) => e.provider === 'host').map((e) => [e.title, e.source.uri])).toEqual([['Node.js', 'https://ci.example.com/runners/7']]);
       expect(served.entries.filter((e) => e.category !== 'system').map((e) => e.source.path)).toEqual(['AGENTS.md', 'services/auth/AGENTS.md', '.agents/skills', '.agents/skills/tdd/SKILL.md']);
       expect(first.gitRequests).toBeGreaterThan(0);
       expect(first.stderr).toContain('warning: AGENTS.md has uncommitted changes; showing HEAD');
@@ -108,6 +113,10 @@ describe('groundwork run', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--turns: must be at least 1');
     expect(run.gitRequests).toBe(-1);
+    const badFacts = await runInProcess(['--repo', repo.dir, '--facts', join(state, 'missing-facts.json')]);
+    expect(badFacts.code).toBe(2);
+    expect(badFacts.stderr).toMatch(/^groundwork run: --facts: cannot read /);
+    expect(badFacts.gitRequests).toBe(-1);
   });
 
   it(

@@ -3,6 +3,7 @@
  * The REST API of a running Groundwork, as `groundwork run` uses it. Every answer is parsed with
  * the schemas the Worker itself answers with; an error envelope becomes its message.
  */
+import type { HostFact } from '../../context/host-facts.ts';
 import * as z from 'zod';
 import { AssembledTurnSchema, type AssembledTurn } from '../../context/turn.ts';
 import { TaskDescriptionSchema, type TaskDescription } from '../../tasks/task-results.ts';
@@ -25,6 +26,7 @@ export interface CreateTaskBody {
   trusted: boolean;
   skills: string[];
   origin: 'cli';
+  facts?: HostFact[];
 }
 
 export interface ApiClient {

@@ -22,6 +22,7 @@ Options:
   --agent NAME     entry, reviewer, explorer, communicator, or one agents.json declares
                    (default: entry)
   --untrusted      treat the task as untrusted: no repository reads
+  --facts FILE     what the host knows about this run: a JSON array of facts as POST /tasks takes them
   --turns N        assemble turns 0..N-1 through the turn protocol (default: 1)
   --state DIR      where Durable Object and KV state persist (default: .groundwork/state in the repository)
   --port N         port of the local service (default: a free one)
@@ -35,6 +36,7 @@ const RunOptionsSchema = z.object({
   state: z.string().min(1, 'must not be empty').optional(),
   port: z.coerce.number().int('must be a whole number').min(0).max(65535, 'must be a port number').default(0),
   keep: z.boolean().default(false),
+  facts: z.string().min(1, 'must not be empty').optional(),
 });
 export type RunOptions = z.output<typeof RunOptionsSchema>;
 
@@ -55,6 +57,7 @@ const RUN_OPTIONS = {
   state: { type: 'string' },
   port: { type: 'string' },
   keep: { type: 'boolean' },
+  facts: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;

@@ -25,6 +25,7 @@ import { openLocalRepository } from '../open-local.ts';
 import { createApiClient } from './api-client.ts';
 import { followTask } from './follow-task.ts';
 import { serveRepository, type RepositoryServer } from './repository-server.ts';
+import { readFactsOption } from '../facts-option.ts';
 import { parseRunArgs, RUN_USAGE } from './run-args.ts';
 import { findWorkerBundle, preloadMiniflare, startWorker, type WorkerHost } from './worker-host.ts';
 
@@ -60,6 +61,11 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
   const agent = cliAgent(options.agent);
   if (!agent.ok) {
     io.stderr(`groundwork run: --agent: ${agent.error}\n`);
+    return RUN_EXIT.usage;
+  }
+  const facts = readFactsOption(options.facts);
+  if (!facts.ok) {
+    io.stderr(`groundwork run: ${facts.error}\n`);
     return RUN_EXIT.usage;
   }
   const progress = (line: string): void => io.stderr(`groundwork run: ${line}\n`);
@@ -136,7 +142,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
     const { id, viewUrl } = await step(
-      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, paths: options.path, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli' }),
+      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, paths: options.path, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli', ...(facts.facts.length > 0 ? { facts: facts.facts } : {}) }),
     );
     progress(`task ${id}`);
     if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);
