@@ -1,8 +1,9 @@
 /**
  * @module durable-objects/task-wiring
- * What a Task object reads and assembles with in this deployment: its source opener (the
- * deployment's config, fetch, caches and token store), the provider registry and knowledge
- * readers of assembly and read-backs, the checks' dependencies, and the turn ledger's assembler.
+ * What a Task object reads and assembles with in this deployment: its config, one outbound fetch
+ * (network errors explained), the source opener (that fetch, caches and token store), the provider
+ * registry and knowledge readers of assembly and read-backs, the checks' dependencies, the turn
+ * ledger's assembler, and what reporting a result needs.
  * The Task object keeps the RPC surface and the lifecycle (alarms, attempts, reporting).
  */
 import { knowledgeScope } from '../src/knowledge/scope.ts';
@@ -18,15 +19,20 @@ import type { FocusLog } from './focus-log.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
 import { earlierTasksFor } from './task-history.ts';
+import type { ReadBackDeps } from './task-freshness.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
+import type { NotifyDeps } from '../src/notify/notify-task.ts';
+import type { Config } from '../src/env.ts';
 import type { TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
 export interface TaskWiring {
+  config: Config;
   agents: ReturnType<typeof getAgents>;
   openSource: (request: TaskRequest) => Promise<OpenedSource>;
-  planDeps: TaskPlanDeps;
+  readBackDeps: ReadBackDeps;
   checkDeps: TaskCheckDeps;
+  notifyDeps: NotifyDeps;
   ledger: TurnLedger;
 }
 
@@ -35,7 +41,8 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const { store, focus, checks } = state;
   const config = getConfig(env);
   const agents = getAgents();
-  const openSource = (request: TaskRequest) => openTaskSource(request, { config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), cache: env.CACHE, tokens: env.TENANTS });
+  const outbound = explainNetworkErrors((input, init) => fetch(input, init));
+  const openSource = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS });
   const planDeps: TaskPlanDeps = {
     registry: createDefaultRegistry(),
     deployment: config.PROVIDER_CONFIG,
@@ -66,5 +73,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
     }),
   });
-  return { agents, openSource, planDeps, checkDeps, ledger };
+  const readBackDeps: ReadBackDeps = { ...planDeps, store, openSource, now: () => Date.now() };
+  const notifyDeps: NotifyDeps = { config, fetch: outbound, tokens: env.TENANTS };
+  return { config, agents, openSource, readBackDeps, checkDeps, notifyDeps, ledger };
 }

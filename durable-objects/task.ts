@@ -7,10 +7,8 @@
  * it reads and assembles with in a deployment is wired in task-wiring.
  */
 import { wireTask, type TaskWiring } from './task-wiring.ts';
-import { explainNetworkErrors } from '../src/lib/network-errors.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
-import { getConfig } from '../src/env.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
@@ -95,7 +93,7 @@ export class TaskObject extends DurableObject<Env> {
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    this.#store.insertTask(id, request, now, now + this.#wiring.config.TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
     if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
@@ -111,8 +109,8 @@ export class TaskObject extends DurableObject<Env> {
   /** The task, its turns and its transcript for the inspector page; a link is checked against this task's id. */
   async inspect(access: InspectAccess, options: InspectOptions = {}): Promise<InspectResult> {
     if ('link' in access) {
-      const config = getConfig(this.env);
-      const verdict = await verifyLink({ current: config.VIEW_LINK_SECRET, previous: config.VIEW_LINK_SECRET_PREVIOUS }, this.ctx.id.toString(), access.link, Date.now());
+      const { VIEW_LINK_SECRET: current, VIEW_LINK_SECRET_PREVIOUS: previous } = this.#wiring.config;
+      const verdict = await verifyLink({ current, previous }, this.ctx.id.toString(), access.link, Date.now());
       if (!verdict.ok) return { status: 'forbidden', reason: verdict.reason, ...(verdict.expiredAt ? { expiredAt: verdict.expiredAt } : {}) };
     }
     const task = 'link' in access ? this.#store.task() : this.#readable(access.tenant);
@@ -255,8 +253,7 @@ export class TaskObject extends DurableObject<Env> {
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
     const agent = storedAgent(task, this.#wiring.agents);
-    const deps = { ...this.#wiring.planDeps, store: this.#store, openSource: this.#wiring.openSource, now: () => Date.now() };
-    const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, deps);
+    const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, this.#wiring.readBackDeps);
     return { status: 'ok', report };
   }
 
@@ -285,9 +282,8 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     if (!task) return;
     if (task.request.notify) {
-      const config = getConfig(this.env);
-      const result = await taskReport(config, this.#store, task, { status, reason }, Date.now());
-      await notifyTaskResult({ config, fetch: explainNetworkErrors((input, init) => fetch(input, init)), tokens: this.env.TENANTS }, task.request.notify, result);
+      const result = await taskReport(this.#wiring.config, this.#store, task, { status, reason }, Date.now());
+      await notifyTaskResult(this.#wiring.notifyDeps, task.request.notify, result);
     }
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
     // armed; a failed index report then brings the alarm forward to retry it.
@@ -310,6 +306,6 @@ export class TaskObject extends DurableObject<Env> {
   /** The task when `tenant` owns it or was granted its owner (`TENANT_GRANTS`): reading only. */
   #readable(tenant: string): TaskRow | undefined {
     const task = this.#store.task();
-    return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
+    return task && mayRead(this.#wiring.config.TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
 }
