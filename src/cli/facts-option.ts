@@ -11,11 +11,11 @@ import { HostFactsSchema, type HostFact } from '../context/host-facts.ts';
 /** A facts file is at most this many bytes: 16 facts of 4,000 characters, their titles and sources. */
 const MAX_FILE_BYTES = 256 * 1024;
 
-export function readFactsOption(path: string | undefined, read: (path: string) => Buffer = readFileSync): { ok: true; facts: HostFact[] } | { ok: false; error: string } {
+export function readFactsOption(path: string | undefined): { ok: true; facts: HostFact[] } | { ok: false; error: string } {
   if (path === undefined) return { ok: true, facts: [] };
   let text: string;
   try {
-    const bytes = read(path);
+    const bytes = readFileSync(path);
     if (bytes.byteLength > MAX_FILE_BYTES) return { ok: false, error: `--facts: ${path} is ${bytes.byteLength} bytes, over the ${MAX_FILE_BYTES} a facts file may have` };
     text = bytes.toString('utf8');
   } catch (error) {

@@ -209,7 +209,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     responses: {
       200: json('The JSON-RPC response (or responses, for a batch).', McpResponseSchema),
       202: { description: 'Accepted: the body held only notifications or responses.' },
-      400: json('Not JSON, or not a JSON-RPC message: a JSON-RPC error (-32700, -32600).', JsonRpcErrorResponseSchema),
+      400: json('Not JSON or not a JSON-RPC message (-32700); an empty batch, one over 100 messages or one bundling initialize (-32600); an MCP-Protocol-Version header naming a version the server does not speak (-32000). A JSON-RPC error with id null.', JsonRpcErrorResponseSchema),
       406: json('The Accept header lacks application/json or text/event-stream: a JSON-RPC error.', JsonRpcErrorResponseSchema),
       413: json('The body is over 1 MiB: a JSON-RPC error.', JsonRpcErrorResponseSchema),
       415: json('Content-Type is not application/json: a JSON-RPC error.', JsonRpcErrorResponseSchema),

@@ -93,7 +93,7 @@ async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: S
   const notes = [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes];
   const chain = chainPieces(read.texts, { order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], maxFileBytes: config.maxFileBytes, shareable: true });
   const other = withoutChainCopies(chain.ranked, formats.pieces, formats.verdicts);
-  const built = await buildRules({ snapshot, ranked: chain.ranked, pieces: other.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...other.verdicts], config, budget, signal });
+  const built = await buildRules({ snapshot, ranked: other.chain, pieces: other.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...other.verdicts], config, budget, signal });
   notes.push(...built.notes);
 
   const stability = focused ? ('task' as const) : ('commit' as const);
