@@ -58,7 +58,8 @@ interface ToolEntry {
 }
 
 export function createGroundworkServer(backend: GroundworkBackend, options: ServerOptions): GroundworkMcpServer {
-  const tools = toolTable(backend);
+  // Built when a tools/ method asks, not for every request (each POST /mcp makes a server).
+  const table = once(() => toolTable(backend));
   const annotations = (name: ToolName): ToolAnnotations => ({ ...TOOLS[name].annotations, openWorldHint: TOOLS[name].openWorld === 'always' || (TOOLS[name].openWorld === 'remote' && options.where === 'remote') });
 
   const methods: Record<string, (params: unknown) => Promise<Record<string, unknown>>> = {
@@ -69,12 +70,12 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
         // No listChanged: a stateless server has no connection to tell of a change.
         capabilities: { tools: {}, resources: {} },
         serverInfo: { name: 'groundwork', title: 'Groundwork', version: groundworkVersion },
-        instructions: instructions(tools.has('context_for_paths')),
+        instructions: instructions(backend.contextForPaths !== undefined),
       };
     },
     ping: async () => ({}),
     'tools/list': async () => ({
-      tools: [...tools].map(([name, tool]) => ({
+      tools: [...table()].map(([name, tool]) => ({
         name,
         title: TOOLS[name].title,
         description: TOOLS[name].description,
@@ -84,6 +85,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
     }),
     'tools/call': async (params) => {
       const call = paramsOf(callParams(), params);
+      const tools = table();
       const tool = tools.get(call.name as ToolName);
       if (!tool) return toolResult({ text: `Unknown tool ${call.name.slice(0, 100)}; this server's tools are ${[...tools.keys()].join(', ')}.`, isError: true });
       const args = await tool.schema.safeParseAsync(call.arguments ?? {});

@@ -56,10 +56,18 @@ export const readSkillSchema = once(() => z.strictObject({ taskId: taskIdSchema(
 export type ReadSkillArgs = z.output<ReturnType<typeof readSkillSchema>>;
 
 /** `POST /knowledge`'s fields and checks, with `kind` defaulting to a fact (what a model records most). */
-export function rememberSchema(today: string) {
+function buildRememberSchema(today: string) {
   const fields = createKnowledgeSchema(today).in.in;
   // As REST: `paths: []` on a new object is no paths.
   return fields.extend({ kind: z.enum(KNOWLEDGE_KINDS).default('fact') }).transform(({ paths, ...rest }) => (paths && paths.length > 0 ? { ...rest, paths } : rest));
+}
+
+let remembered: { today: string; schema: ReturnType<typeof buildRememberSchema> } | undefined;
+
+/** Built once a day: review dates are checked against `today`, and every MCP request may ask. */
+export function rememberSchema(today: string): ReturnType<typeof buildRememberSchema> {
+  if (remembered?.today !== today) remembered = { today, schema: buildRememberSchema(today) };
+  return remembered.schema;
 }
 export type RememberArgs = z.output<ReturnType<typeof rememberSchema>>;
 
