@@ -15,9 +15,14 @@ import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem
 import { TranscriptWriter } from './transcript-writer.ts';
 import { TurnUsageSchema, type TurnUsage } from '../src/tasks/turn-usage.ts';
 
-const TaskRowSchema = z.object({
+/**
+ * The row's columns; `request` and `agent_config` stay JSON text here and are parsed once per
+ * text by `TaskStore` (see `#documents`): they never change after the insert, and every RPC and
+ * alarm step reads the task, so parsing them on each read was most of what reading cost.
+ */
+const TaskColumnsSchema = z.object({
   task_id: z.string(),
-  request: z.string().transform((text) => TaskRequestSchema.parse(JSON.parse(text))),
+  request: z.string(),
   status: z.enum(TASK_STATUSES),
   status_reason: z.string().nullable(),
   attempts: z.number().int(),
@@ -25,13 +30,21 @@ const TaskRowSchema = z.object({
   created_at: z.number(),
   updated_at: z.number(),
   expires_at: z.number(),
-  /** The agent configuration resolved when the task was created; null for tasks stored before it was kept. */
-  agent_config: z
-    .string()
-    .nullable()
-    .transform((text) => (text === null ? null : AgentConfigSchema.parse(JSON.parse(text)))),
+  agent_config: z.string().nullable(),
 });
-export type TaskRow = z.output<typeof TaskRowSchema>;
+export type TaskRow = Omit<z.output<typeof TaskColumnsSchema>, 'request' | 'agent_config'> & {
+  request: Readonly<TaskRequest>;
+  /** The agent configuration resolved when the task was created; null for tasks stored before it was kept. */
+  agent_config: Readonly<AgentConfig> | null;
+};
+
+/** The task's JSON columns parsed, keyed by their text; frozen, since every reader shares them. */
+interface TaskDocuments {
+  requestText: string;
+  agentText: string | null;
+  request: Readonly<TaskRequest>;
+  agent: Readonly<AgentConfig> | null;
+}
 
 export const TurnRecordSchema = z.object({
   turn: z.number().int().nonnegative(),
@@ -72,6 +85,7 @@ export class TaskStore {
   readonly #sql: SqlStorage;
   /** The transcript's only writer: every append goes through its cap check. */
   readonly transcript: TranscriptWriter;
+  #documents: TaskDocuments | undefined;
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -80,10 +94,26 @@ export class TaskStore {
 
   task(): TaskRow | undefined {
     const row = this.#sql.exec('SELECT * FROM task WHERE singleton = 1').toArray()[0];
-    return row ? TaskRowSchema.parse(row) : undefined;
+    if (!row) return undefined;
+    const columns = TaskColumnsSchema.parse(row);
+    const { request, agent } = this.#parsedDocuments(columns.request, columns.agent_config);
+    return { ...columns, request, agent_config: agent };
   }
 
+  /** A corrupt column still throws here, on every read, as the schema's parse did. */
+  #parsedDocuments(requestText: string, agentText: string | null): TaskDocuments {
+    const known = this.#documents;
+    if (known && known.requestText === requestText && known.agentText === agentText) return known;
+    const request = deepFreeze(TaskRequestSchema.parse(JSON.parse(requestText)));
+    const agent = agentText === null ? null : deepFreeze(AgentConfigSchema.parse(JSON.parse(agentText)));
+    this.#documents = { requestText, agentText, request, agent };
+    return this.#documents;
+  }
+
+  /** `request` and `agent` as their schemas parsed them: the read that follows needs no second parse. */
   insertTask(taskId: string, request: TaskRequest, now: number, expiresAt: number, agent?: AgentConfig): void {
+    const requestText = JSON.stringify(request);
+    const agentText = agent === undefined ? null : JSON.stringify(agent);
     this.#sql.exec(
       `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at, agent_config)
        VALUES (1, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
@@ -92,8 +122,11 @@ export class TaskStore {
       now,
       now,
       expiresAt,
-      agent === undefined ? null : JSON.stringify(agent),
+      agentText,
     );
+    // What a later read would parse from the text just written, without validating it again.
+    const parsedAgent: AgentConfig | null = agentText === null ? null : JSON.parse(agentText);
+    this.#documents = { requestText, agentText, request: deepFreeze(JSON.parse(requestText) as TaskRequest), agent: parsedAgent && deepFreeze(parsedAgent) };
   }
 
   setStatus(status: TaskStatus, reason: string | null, now: number): void {
@@ -189,4 +222,12 @@ export class TaskStore {
       .toArray()
       .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
   }
+}
+
+function deepFreeze<T>(value: T): Readonly<T> {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -71,7 +71,18 @@ export function narrowTools(agent: AgentConfig, names: readonly string[] | undef
   return { ok: true, agent: { ...agent, tools: agent.tools.filter((tool) => wanted.has(tool.name)) } };
 }
 
+/** Hashes of frozen configurations (the catalog's, a stored task's): they cannot change, and every turn asks. */
+const frozenHashes = new WeakMap<AgentConfig, Promise<string>>();
+
 /** `sha256:<hex>` of the configuration as parsed (schema key order), tools and instructions included. */
-export async function agentHash(agent: AgentConfig): Promise<string> {
+export function agentHash(agent: AgentConfig): Promise<string> {
+  const known = frozenHashes.get(agent);
+  if (known) return known;
+  const hash = hashOf(agent);
+  if (Object.isFrozen(agent)) frozenHashes.set(agent, hash);
+  return hash;
+}
+
+async function hashOf(agent: AgentConfig): Promise<string> {
   return `sha256:${await sha256Hex(JSON.stringify(AgentConfigSchema.parse(agent)))}`;
 }

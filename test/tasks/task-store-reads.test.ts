@@ -1,0 +1,76 @@
+/**
+ * Every RPC and alarm step of a Task object reads its task row, so the row's JSON documents (the
+ * request and the agent configuration, which never change after the insert) are parsed once per
+ * text and shared, frozen, by every reader; a column that changes or goes bad is read afresh.
+ */
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { TaskStore } from '../../durable-objects/task-store.ts';
+import { agentHash, resolveAgent } from '../../src/context/agent-catalog.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
+
+const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', request: 'Explain the build.' });
+const resolved = resolveAgent('reviewer');
+if (!resolved.ok) throw new Error(resolved.error);
+const agent = resolved.agent;
+
+function inFreshStore<T>(body: (store: TaskStore, sql: SqlStorage) => T | Promise<T>): Promise<T> {
+  return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+    const store = new TaskStore(state.storage.sql);
+    store.insertTask('t', request, 0, 1, { ...agent });
+    return body(store, state.storage.sql);
+  });
+}
+
+describe('reading the task row', () => {
+  it('parses the request and agent once and hands every reader the same frozen documents', async () => {
+    await inFreshStore((store) => {
+      const [first, second] = [store.task(), store.task()];
+      expect(first?.request).toEqual(request);
+      expect(second?.request).toBe(first?.request);
+      expect(second?.agent_config).toBe(first?.agent_config);
+      expect(Object.isFrozen(first?.request)).toBe(true);
+      expect(Object.isFrozen(first?.agent_config?.tools[0])).toBe(true);
+      // A reader that changed the shared request would change it for every later reader.
+      expect(() => ((first?.request as { request: string }).request = 'other')).toThrow(TypeError);
+      expect(store.task()?.request.request).toBe('Explain the build.');
+    });
+  });
+
+  it('reads a fresh object from the same stored text as the one the insert kept', async () => {
+    await inFreshStore((store, sql) => {
+      const fromInsert = store.task();
+      const other = new TaskStore(sql).task();
+      expect(other?.request).toEqual(fromInsert?.request);
+      expect(other?.agent_config).toEqual(fromInsert?.agent_config);
+    });
+  });
+
+  it('reads a changed column again, and throws on every read of a corrupt one', async () => {
+    await inFreshStore((store, sql) => {
+      const changed = JSON.stringify({ ...request, request: 'Changed.' });
+      sql.exec('UPDATE task SET request = ? WHERE singleton = 1', changed);
+      expect(store.task()?.request.request).toBe('Changed.');
+      sql.exec('UPDATE task SET request = ? WHERE singleton = 1', JSON.stringify({ origin: 'nowhere' }));
+      expect(() => store.task()).toThrow();
+      expect(() => store.task()).toThrow();
+      sql.exec('UPDATE task SET agent_config = ? WHERE singleton = 1', '{"name":1}');
+      sql.exec('UPDATE task SET request = ? WHERE singleton = 1', changed);
+      expect(() => store.task()).toThrow();
+    });
+  });
+});
+
+describe('agentHash', () => {
+  it('hashes a frozen configuration once and an unfrozen one as it is now', async () => {
+    const frozen = Object.freeze({ ...agent });
+    const hash = await agentHash(frozen);
+    expect(await agentHash(frozen)).toBe(hash);
+    expect(await agentHash({ ...agent })).toBe(hash);
+    const copy = { ...agent, tools: agent.tools.slice(0, 1) };
+    const before = await agentHash(copy);
+    copy.tools = agent.tools.slice(0, 2);
+    expect(await agentHash(copy)).not.toBe(before);
+  });
+});
