@@ -32,19 +32,9 @@ const RUNS = Number(process.env.RUNS ?? 2);
 const FLOOR_CONFIG = fileURLToPath(new URL('./workers/webhook-floor/wrangler.toml', import.meta.url));
 
 export async function benchDeliveries(): Promise<string[]> {
-  const github = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}'));
-  });
-  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve));
+  const github = await notFoundGitHub();
   try {
-    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const groundworkVars = {
-      GITHUB_WEBHOOK_SECRET: SECRET,
-      GITHUB_APP_ID: '1',
-      GITHUB_APP_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      GITHUB_API_URL: `http://127.0.0.1:${(github.address() as AddressInfo).port}`,
-    };
+    const groundworkVars = benchGroundworkVars(github.url);
     const runs: Record<'groundwork' | 'floor', Burst[]> = { groundwork: [], floor: [] };
     for (let run = 0; run < RUNS; run++) {
       runs.groundwork.push(await measureWorker(() => startWranglerDev(groundworkVars)));
@@ -60,8 +50,29 @@ export async function benchDeliveries(): Promise<string[]> {
       `webhook intake CPU (wrangler and workerd, during the burst): Groundwork ${cpu(runs.groundwork).toFixed(1)} ms per delivery, trivial Worker ${cpu(runs.floor).toFixed(1)} ms, trivial / Groundwork = ${(cpu(runs.floor) / cpu(runs.groundwork)).toFixed(2)}`,
     ];
   } finally {
-    await new Promise<void>((resolve) => github.close(() => resolve()));
+    await github.close();
   }
+}
+
+/** A throwaway GitHub that answers every request 404, so no assembly ever leaves the machine. */
+export async function notFoundGitHub(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not Found"}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Groundwork's variables for a burst: the bench's webhook secret and an App whose GitHub is `githubUrl`. */
+export function benchGroundworkVars(githubUrl: string): Record<string, string> {
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  return {
+    GITHUB_WEBHOOK_SECRET: SECRET,
+    GITHUB_APP_ID: '1',
+    GITHUB_APP_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+    GITHUB_API_URL: githubUrl,
+  };
 }
 
 interface Burst {
@@ -74,7 +85,7 @@ async function measureWorker(start: () => ReturnType<typeof startWranglerDev>): 
   const wrangler = await start();
   try {
     const before = wrangler.cpuMs();
-    const perSecond = await measure(wrangler.origin);
+    const perSecond = await measureIntake(wrangler.origin);
     return { perSecond, cpuMsPerDelivery: (wrangler.cpuMs() - before) / DELIVERIES };
   } finally {
     await wrangler.stop();
@@ -88,7 +99,7 @@ function median(values: number[]): number {
 }
 
 /** Accepted deliveries per second, after checking every one was answered as it should be. */
-async function measure(origin: string): Promise<number> {
+export async function measureIntake(origin: string): Promise<number> {
   const deliveries = await signedDeliveries();
   let next = 0;
   let accepted = 0;
@@ -122,14 +133,14 @@ async function measure(origin: string): Promise<number> {
   return accepted / seconds;
 }
 
-interface SignedDelivery {
+export interface SignedDelivery {
   id: string;
   headers: Record<string, string>;
   body: string;
 }
 
 /** The captured `pull_request.opened` example, one head commit per unique delivery, shuffled with its redeliveries. */
-async function signedDeliveries(): Promise<SignedDelivery[]> {
+export async function signedDeliveries(): Promise<SignedDelivery[]> {
   // The examples package is a JSON file; require() reads it without import attributes.
   const examples: unknown = createRequire(import.meta.url)('@octokit/webhooks-examples');
   const sets = z.array(z.object({ name: z.string(), examples: z.array(z.unknown()) })).parse(examples);

@@ -19,6 +19,8 @@ const OUTPUT_TAIL_CHARS = 4_000;
 
 export interface WranglerDev {
   origin: string;
+  /** wrangler's inspector (the DevTools protocol), which bench/intake-profile attaches V8's profiler to. */
+  inspectorPort: number;
   /** CPU time used so far by wrangler and workerd (every process of its group), in ms; Linux only. */
   cpuMs(): number;
   stop(): Promise<void>;
@@ -35,6 +37,8 @@ export async function freePort(): Promise<number> {
 export interface WranglerDevOptions {
   /** Another Worker's wrangler.toml (a bench reference); Groundwork's own by default. */
   config?: string;
+  /** More `wrangler dev` flags, e.g. `--minify=false` for a profile with readable names. */
+  args?: string[];
 }
 
 /** Starts the Worker in this directory and resolves once `GET /health` answers 200. */
@@ -44,6 +48,7 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
   const args = ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
   if (options.config) args.push('--config', options.config);
+  args.push(...(options.args ?? []));
   // wrangler splits `--var` at the first `:` only, so values may hold `:`, `=` and newlines.
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
 
@@ -95,7 +100,7 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
     await stop();
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output}`);
   }
-  return { origin, cpuMs: () => (child.pid === undefined ? NaN : groupCpuMs(child.pid)), stop };
+  return { origin, inspectorPort, cpuMs: () => (child.pid === undefined ? NaN : groupCpuMs(child.pid)), stop };
 }
 
 async function untilHealthy(origin: string, running: () => boolean): Promise<void> {

@@ -1,0 +1,109 @@
+/**
+ * `node bench/intake-profile.ts`: where a webhook burst's time goes. One burst of the `triggers`
+ * bench (bench/deliveries) through `wrangler dev` with an unminified build, V8's profiler
+ * attached over wrangler's inspector for the burst and the assemblies after it, and the functions
+ * of Groundwork's bundle printed by self and by inclusive time. A diagnostic, not a goal: the
+ * profiler slows the burst several times over, so read shares, never rates. `TOP=40` prints more.
+ */
+import { benchGroundworkVars, measureIntake, notFoundGitHub } from './deliveries.ts';
+import { startWranglerDev } from './wrangler-dev.ts';
+import * as z from 'zod';
+
+const SAMPLING_US = 1000;
+/** Assemblies run on after the last delivery is answered; their alarms fire within this. */
+const SETTLE_MS = 3000;
+const TOP = Number(process.env.TOP ?? 20);
+
+const Targets = z.array(z.object({ webSocketDebuggerUrl: z.string() })).min(1);
+const CallFrame = z.object({ functionName: z.string(), url: z.string(), lineNumber: z.number() });
+const Profile = z.object({
+  nodes: z.array(z.object({ id: z.number(), callFrame: CallFrame, children: z.array(z.number()).optional() })),
+  samples: z.array(z.number()),
+  timeDeltas: z.array(z.number()),
+});
+type Profile = z.infer<typeof Profile>;
+
+const github = await notFoundGitHub();
+const wrangler = await startWranglerDev(benchGroundworkVars(github.url), { args: ['--minify=false'] });
+try {
+  const [target] = Targets.parse(await (await fetch(`http://127.0.0.1:${wrangler.inspectorPort}/json`)).json());
+  const inspector = await openInspector(target?.webSocketDebuggerUrl ?? '');
+  try {
+    await inspector.send('Profiler.enable');
+    await inspector.send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
+    await inspector.send('Profiler.start');
+    const perSecond = await measureIntake(wrangler.origin);
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const { profile } = z.object({ profile: Profile }).parse(await inspector.send('Profiler.stop'));
+    console.log(`intake profile: ${Math.round(perSecond)} deliveries/s under the profiler; busy ${(busyUs(profile) / 1000).toFixed(0)} ms`);
+    for (const line of report(profile)) console.log(line);
+  } finally {
+    inspector.close();
+  }
+} finally {
+  await wrangler.stop();
+  await github.close();
+}
+
+interface Inspector {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  close(): void;
+}
+
+/** wrangler's inspector refuses an upgrade without an allowed `Origin`, which browsers send and Node's WebSocket does not. */
+async function openInspector(url: string): Promise<Inspector> {
+  // undici's WebSocket takes headers beside the standard protocols.
+  const ws = new WebSocket(url, { headers: { Origin: 'http://localhost' } } as unknown as string[]);
+  await new Promise<void>((resolve, reject) => {
+    ws.addEventListener('open', () => resolve(), { once: true });
+    ws.addEventListener('error', () => reject(new Error(`could not open wrangler's inspector at ${url}`)), { once: true });
+  });
+  let id = 0;
+  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
+  ws.addEventListener('message', (event) => {
+    const message = z.object({ id: z.number().optional(), result: z.unknown().optional(), error: z.object({ message: z.string() }).optional() }).parse(JSON.parse(String(event.data)));
+    const pending = message.id === undefined ? undefined : waiting.get(message.id);
+    if (!pending || message.id === undefined) return;
+    waiting.delete(message.id);
+    if (message.error) pending.reject(new Error(message.error.message));
+    else pending.resolve(message.result);
+  });
+  return {
+    send: (method, params = {}) =>
+      new Promise((resolve, reject) => {
+        waiting.set(++id, { resolve, reject });
+        ws.send(JSON.stringify({ id, method, params }));
+      }),
+    close: () => ws.close(),
+  };
+}
+
+function busyUs(profile: Profile): number {
+  const idle = new Set(profile.nodes.filter((node) => node.callFrame.functionName === '(idle)').map((node) => node.id));
+  return profile.samples.reduce((sum, sample, i) => (idle.has(sample) ? sum : sum + (profile.timeDeltas[i] ?? 0)), 0);
+}
+
+/** Self and inclusive time per function (name and bundle line), busy samples only, largest first. */
+function report(profile: Profile): string[] {
+  const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parents = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
+  const name = (id: number) => {
+    const frame = nodes.get(id)?.callFrame;
+    return frame ? `${frame.functionName || '(anonymous)'} ${frame.url ? `${frame.url.split('/').pop()}:${frame.lineNumber + 1}` : '(native)'}` : '?';
+  };
+  const self = new Map<string, number>();
+  const inclusive = new Map<string, number>();
+  for (const [i, sample] of profile.samples.entries()) {
+    if (nodes.get(sample)?.callFrame.functionName === '(idle)') continue;
+    const us = profile.timeDeltas[i] ?? 0;
+    self.set(name(sample), (self.get(name(sample)) ?? 0) + us);
+    // A recursive function counts once per sample.
+    const seen = new Set<string>();
+    for (let id: number | undefined = sample; id !== undefined; id = parents.get(id)) seen.add(name(id));
+    for (const frame of seen) inclusive.set(frame, (inclusive.get(frame) ?? 0) + us);
+  }
+  const busy = busyUs(profile);
+  const top = (times: Map<string, number>) => [...times].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([frame, us]) => `  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${frame}`);
+  return ['self:', ...top(self), 'inclusive:', ...top(inclusive)];
+}
