@@ -133,14 +133,14 @@ export async function measureIntake(origin: string): Promise<number> {
   return accepted / seconds;
 }
 
-export interface SignedDelivery {
+interface SignedDelivery {
   id: string;
   headers: Record<string, string>;
   body: string;
 }
 
 /** The captured `pull_request.opened` example, one head commit per unique delivery, shuffled with its redeliveries. */
-export async function signedDeliveries(): Promise<SignedDelivery[]> {
+async function signedDeliveries(): Promise<SignedDelivery[]> {
   // The examples package is a JSON file; require() reads it without import attributes.
   const examples: unknown = createRequire(import.meta.url)('@octokit/webhooks-examples');
   const sets = z.array(z.object({ name: z.string(), examples: z.array(z.unknown()) })).parse(examples);

@@ -13,6 +13,7 @@ import { GitHubUsageSchema } from '../src/sources/github/usage.ts';
 import { TaskRequestSchema, TASK_STATUSES, type TaskRequest, type TaskStatus } from '../src/tasks/task-request.ts';
 import { HostItemSchema, TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 import { TranscriptWriter } from './transcript-writer.ts';
+import { deepFreeze } from '../src/lib/deep-freeze.ts';
 import { TurnUsageSchema, type TurnUsage } from '../src/tasks/turn-usage.ts';
 
 /**
@@ -224,10 +225,3 @@ export class TaskStore {
   }
 }
 
-function deepFreeze<T>(value: T): Readonly<T> {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}

@@ -16,6 +16,7 @@
  */
 import * as z from 'zod';
 import { sha256Hex } from '../lib/sha256.ts';
+import { deepFreeze } from '../lib/deep-freeze.ts';
 import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts';
 
 export const MAX_DECLARED_AGENTS = 32;
@@ -40,7 +41,7 @@ export type AgentCatalog = ReadonlyMap<string, AgentConfig>;
 /** Built-ins in their order (a declared one in its place), then the other declared agents in file order. */
 export function createAgentCatalog(declared: readonly AgentConfig[]): AgentCatalog {
   const catalog = new Map(BUILTIN_AGENTS);
-  for (const agent of declared) catalog.set(agent.name, Object.freeze(agent));
+  for (const agent of declared) catalog.set(agent.name, deepFreeze(agent));
   return catalog;
 }
 
@@ -71,7 +72,10 @@ export function narrowTools(agent: AgentConfig, names: readonly string[] | undef
   return { ok: true, agent: { ...agent, tools: agent.tools.filter((tool) => wanted.has(tool.name)) } };
 }
 
-/** Hashes of frozen configurations (the catalog's, a stored task's): they cannot change, and every turn asks. */
+/**
+ * Hashes of frozen configurations: the catalog's and a stored task's are deep-frozen (lib/deep-freeze),
+ * so they cannot change, and every turn asks.
+ */
 const frozenHashes = new WeakMap<AgentConfig, Promise<string>>();
 
 /** `sha256:<hex>` of the configuration as parsed (schema key order), tools and instructions included. */

@@ -9,6 +9,7 @@ import { ORDER_POLICY_NAMES } from './order-policy.ts';
 import { CAPABILITIES } from './provider.ts';
 import { ProviderSelectionSchema } from './provider-selection.ts';
 import { ToolInputSchemaSchema } from './tool-input-schema.ts';
+import { deepFreeze } from '../lib/deep-freeze.ts';
 
 /** Bounds of one agent configuration; a catalog past them fails at start, naming the field. */
 export const AGENT_LIMITS = { maxInstructions: 32_000, maxTools: 64, maxDescription: 16_000, maxToolsBytes: 262_144, maxTotalBudget: 200_000 } as const;
@@ -128,4 +129,4 @@ const BUILTINS: Omit<AgentConfig, 'contextOrder'>[] = [
  * Built-in configurations, with the schema's default order. Not parsed at load (that cost every
  * cold isolate and CLI start several ms of zod); a test holds them to AgentConfigSchema.
  */
-export const BUILTIN_AGENTS: ReadonlyMap<string, AgentConfig> = new Map(BUILTINS.map((agent) => [agent.name, Object.freeze({ ...agent, contextOrder: 'cache-stable' })]));
+export const BUILTIN_AGENTS: ReadonlyMap<string, AgentConfig> = new Map(BUILTINS.map((agent) => [agent.name, deepFreeze({ ...agent, contextOrder: 'cache-stable' })]));
