@@ -2,7 +2,7 @@
  * @module durable-objects/pull-request-tasks
  * One Durable Object per pull request (see src/tasks/pull-request-index): the tasks it started,
  * in order, and where each delivery went. It deletes itself when no delivery has touched it for
- * as long as a task is retained, since by then every task it names is gone too.
+ * as long as a task is retained (and up to a day more), since by then every task it names is gone too.
  */
 import { DurableObject } from 'cloudflare:workers';
 import * as z from 'zod';
@@ -37,7 +37,12 @@ export class PullRequestTasks extends DurableObject<Env> {
     this.#sql.exec('INSERT INTO deliveries (delivery, kind, task_id, at) VALUES (?, ?, ?, ?) ON CONFLICT(delivery) DO NOTHING', delivery, routed.kind, routed.taskId, now);
     // A redelivery of an old event finds its task known and moves nothing.
     if (routed.kind === 'task') this.#sql.exec('INSERT INTO tasks (task_id) VALUES (?) ON CONFLICT(task_id) DO NOTHING', routed.taskId);
-    await this.ctx.storage.setAlarm(now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS);
+    // Armed a day past the retention and moved only once it falls short: a burst of deliveries to
+    // one pull request writes the alarm once, not once each, and the object may outlive its last
+    // task by up to a day but never goes before it.
+    const due = now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS;
+    const armed = await this.ctx.storage.getAlarm();
+    if (armed === null || armed < due) await this.ctx.storage.setAlarm(due + DAY_MS);
   }
 
   override async alarm(): Promise<void> {

@@ -120,6 +120,28 @@ describe('a push to a pull request (synchronize)', () => {
     expect(comment.body).toMatchObject({ taskId: pushed.body['taskId'], mailboxItem: expect.stringMatching(/^local:mailbox:/) });
   });
 
+  it("asks the pull request's index for its latest task only on a push; every review is still recorded", async () => {
+    const index = fakePullRequestIndex();
+    const asked: string[] = [];
+    const counted = { ...index, lookup: async (...args: Parameters<typeof index.lookup>) => (asked.push(args[1]), index.lookup(...args)) };
+    const tasks = fakeTaskService();
+    const app = triggerApp(tasks, { pullRequests: counted });
+    const send = async (action: string, headSha?: string) => {
+      const init = await deliveryInit(pullRequest(action, headSha), { event: 'pull_request' });
+      const response = await app.request(WEBHOOK_URL, init, testEnv());
+      return { key: await signedDeliveryKey('pull_request', new Uint8Array(await new Response(init.body).arrayBuffer())), body: await response.json<Record<string, unknown>>() };
+    };
+    const opened = await send('opened');
+    await send('reopened', '2'.repeat(40));
+    expect(asked).toEqual([]);
+    const pushed = await send('synchronize', '1'.repeat(40));
+    expect(asked).toEqual([pushed.key]);
+    // The reopened review was recorded as the latest, so the push's note goes to it, not to the first.
+    expect(tasks.amends.map((call) => call.taskId)).toHaveLength(1);
+    expect(tasks.amends[0]?.taskId).not.toBe(opened.body['taskId']);
+    expect(await index.lookup({ installationId: INSTALLATION.id, repo: 'Codertocat/Hello-World', number: 1 }, pushed.key)).toEqual({ latest: pushed.body['taskId'], routed: { kind: 'task', taskId: pushed.body['taskId'] } });
+  });
+
   it('leaves no note when the pull request is opened or reopened', async () => {
     const { tasks, send } = host();
     await send(pullRequest('opened'), 'pull_request');

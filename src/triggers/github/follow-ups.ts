@@ -52,10 +52,12 @@ export async function startReview(event: PullRequestEvent, task: TaskRequestInpu
   const created = async () => deps.tasks.create(task, { idempotencyKey: delivery });
   if (task.githubInstallationId === undefined) return taskResult(await created());
   const pr: PullRequestKey = { installationId: task.githubInstallationId, repo: event.repository.full_name, number: event.pull_request.number };
-  // The lookup and the keyed create are independent (the create is idempotent by the delivery),
-  // so they run side by side while GitHub waits for the answer.
-  const [{ latest }, review] = await Promise.all([deps.pullRequests.lookup(pr, delivery), created()]);
-  if (event.action === 'synchronize' && latest !== null && latest !== review.id) {
+  // Only a push leaves the previous task a note, so only a push asks which task that is: every
+  // other review action is one round trip fewer to the pull request's object, which every
+  // delivery for that pull request goes through one at a time. The lookup and the keyed create
+  // are independent (the create is idempotent by the delivery), so they run side by side.
+  const [latest, review] = await Promise.all([event.action === 'synchronize' ? deps.pullRequests.lookup(pr, delivery).then((found) => found.latest) : null, created()]);
+  if (latest !== null && latest !== review.id) {
     // Best effort: a previous task that is gone or failed has no one left to tell. Left before the
     // delivery is recorded, so a redelivery after a crash in between still leaves it (once: keyed).
     await deps.tasks.amend(latest, task.tenant, { from: HOST_SENDER, text: headMovedNote(event, review.id), key: delivery });
