@@ -6,7 +6,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listTenantTasks } from '../../src/tasks/durable-task-index.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 import { post, pullRequestEvent, settledTask, signedDelivery, taskStub, WEBHOOK_URL } from './support.ts';
@@ -62,5 +62,20 @@ describe('webhook intake', () => {
     const third = await post(WEBHOOK_URL, init);
     expect(await third.json()).toMatchObject({ taskId, duplicate: true });
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready', attempts: settled.attempts });
+  });
+});
+
+describe('a delivery whose installation GitHub does not know', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('fails its task after one attempt, naming the installation, instead of retrying what cannot succeed', async () => {
+    // The check-run notification meets the same 404, and logs it.
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const payload = pullRequestEvent('reopened', { number: 9201 });
+    payload.installation = { id: 999, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uOTk5' };
+    const taskId = await accept(payload);
+    const task = await settledTask(taskId, 'github:999');
+    expect(task).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(task.reason).toContain('GitHub App installation 999 not found (404)');
   });
 });

@@ -108,13 +108,31 @@ describe('auth failures name their cause', () => {
     expect(result).toMatchObject({
       status: 'failed',
       reason: expect.stringMatching(/installation 4242: bad credentials \(401\).*app JWT.*App ID or Client ID \(31337\)/),
+      // A key GitHub rejects stays rejected: the task fails now rather than after every retry.
+      permanent: true,
     });
     expect(await scope.count('/commits/')).toBe(0);
   });
 
-  it('reports an installation that does not exist', async () => {
-    const snapshot = sourceFor(createApiScope(), appAuth({ installationId: 999 })).snapshot(fx.commits.head);
-    expect(await snapshot.list('')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)') });
+  it('reports an installation that does not exist, for good', async () => {
+    const source = sourceFor(createApiScope(), appAuth({ installationId: 999 }));
+    expect(await source.snapshot(fx.commits.head).list('')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
+    expect(await source.resolve('main')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
+  });
+
+  it('reports a key that cannot be used for good, without asking GitHub', async () => {
+    const scope = createApiScope();
+    const result = await sourceFor(scope, appAuth({ privateKey: 'not a key' })).resolve('main');
+    expect(result).toMatchObject({ status: 'failed', permanent: true });
+    expect((await scope.stats()).count).toBe(0);
+  });
+
+  it('leaves a token exchange GitHub failed to answer retryable', async () => {
+    const scope = createApiScope();
+    await scope.configure({ faults: [{ status: 502, times: 20, match: '/access_tokens' }] });
+    const result = await sourceFor(scope, appAuth()).resolve('main');
+    expect(result).toMatchObject({ status: 'failed', reason: expect.stringContaining(`installation ${fx.installationId}`) });
+    expect(result).not.toHaveProperty('permanent');
   });
 
   it('reports a token GitHub rejects as bad credentials, for resolve and for reads', async () => {

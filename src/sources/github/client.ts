@@ -11,7 +11,8 @@ import { checkAppKey } from './app-key.ts';
 import { untilAborted } from '../../lib/abortable.ts';
 import { DEFAULT_EXCHANGE_TIMEOUT_MS, describeTokenFailure } from './auth.ts';
 import type { AppInstallationAuth, GitHubAuth } from './auth.ts';
-import { httpFailure, rethrowIfAborted } from './errors.ts';
+import { httpFailure, isPermanentFailure, rethrowIfAborted } from './errors.ts';
+import { PermanentSourceError } from '../permanent.ts';
 import { boundTokenExchange, TOKEN_URL } from './exchange-deadline.ts';
 import { pathParamsProblem } from './path-params.ts';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry.ts';
@@ -59,7 +60,7 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
   if (!auth.key.ok) {
     const refusal = auth.key.error;
     const octokit = new Octokit(common);
-    octokit.hook.wrap('request', () => Promise.reject(new Error(refusal)));
+    octokit.hook.wrap('request', () => Promise.reject(new PermanentSourceError(refusal)));
     return octokit;
   }
 
@@ -72,18 +73,28 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
   octokit.hook.wrap('request', async (request, endpoint) => {
     const signal = endpoint.request?.signal;
     const keyProblem = await checkAppKey(privateKey);
-    if (keyProblem) throw new Error(keyProblem);
+    if (keyProblem) throw new PermanentSourceError(keyProblem);
     try {
       return await waitFor(() => request(endpoint), signal);
     } catch (error) {
       rethrowIfAborted(signal);
       const failure = httpFailure(error);
-      if (failure?.url && TOKEN_URL.test(failure.url)) throw new Error(describeTokenFailure(error, auth));
+      if (failure?.url && TOKEN_URL.test(failure.url)) throw tokenFailure(error, auth);
       if (failure?.status !== 401 || !(await renewStaleToken(octokit, auth))) throw error;
       return waitFor(() => request(endpoint), signal);
     }
   });
   return refuseForeignPaths(octokit);
+}
+
+/**
+ * The token step's failure, named for a person, and permanent when GitHub's answer was (a key it
+ * rejects, an installation it does not know): a task then fails at once with that reason instead
+ * of re-signing an App JWT for every retry that cannot succeed.
+ */
+function tokenFailure(error: unknown, auth: AppInstallationAuth): Error {
+  const reason = describeTokenFailure(error, auth);
+  return isPermanentFailure(error) ? new PermanentSourceError(reason) : new Error(reason);
 }
 
 /**
@@ -110,7 +121,7 @@ async function renewStaleToken(octokit: Octokit, auth: AppInstallationAuth): Pro
     await octokit.auth({ type: 'installation', refresh: true });
     return true;
   } catch (error) {
-    throw new Error(describeTokenFailure(error, auth));
+    throw tokenFailure(error, auth);
   }
 }
 

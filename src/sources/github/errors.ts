@@ -4,7 +4,7 @@
  * (status + response headers) so this module needs no transitive Octokit import.
  */
 import * as z from 'zod';
-import { isPermanentStatus } from '../permanent.ts';
+import { isPermanentStatus, PermanentSourceError } from '../permanent.ts';
 
 export interface HttpFailure {
   status: number;
@@ -60,6 +60,7 @@ export function describeFailure(error: unknown, subject: string): string {
  * carries rate-limit headers is congestion, which passes.
  */
 export function isPermanentFailure(error: unknown): boolean {
+  if (error instanceof PermanentSourceError) return true;
   const failure = httpFailure(error);
   if (!failure) return false;
   const { status, headers } = failure;
