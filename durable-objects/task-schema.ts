@@ -67,10 +67,39 @@ const MIGRATIONS: readonly Migration[] = [
    );`,
 ];
 
+/** Where every step above leads, for a new object in one go; test/tasks/task-schema.test.ts holds them equal. */
+const FRESH = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+   CREATE TABLE task (
+     singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
+     task_id TEXT NOT NULL,
+     request TEXT NOT NULL,
+     status TEXT NOT NULL,
+     status_reason TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     commit_sha TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     agent_config TEXT
+   );
+   CREATE TABLE transcript (seq INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT NOT NULL UNIQUE, turn INTEGER NOT NULL, item TEXT NOT NULL);
+   CREATE TABLE turns (turn INTEGER PRIMARY KEY, record TEXT NOT NULL, created_at INTEGER NOT NULL);
+   CREATE TABLE mailbox (k INTEGER PRIMARY KEY, item_id TEXT NOT NULL UNIQUE, client_key TEXT UNIQUE, digest TEXT NOT NULL, received_at INTEGER NOT NULL);
+   CREATE TABLE checks (id INTEGER PRIMARY KEY, action TEXT NOT NULL, verdict TEXT NOT NULL, checked_at INTEGER NOT NULL, record TEXT NOT NULL);
+   CREATE TABLE usage (turn INTEGER PRIMARY KEY, record TEXT NOT NULL, received_at INTEGER NOT NULL);
+   CREATE TABLE focus (
+     seq INTEGER PRIMARY KEY AUTOINCREMENT,
+     kind TEXT NOT NULL CHECK (kind IN ('path', 'skill', 'rule')),
+     value TEXT NOT NULL,
+     received_at INTEGER NOT NULL,
+     UNIQUE (kind, value)
+   );`;
+
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(sql: SqlStorage): void {
-  applyMigrations(sql, MIGRATIONS);
+/** `steps`: run every step even on a new object, as objects created before the fresh schema did (for tests). */
+export function migrate(sql: SqlStorage, how: 'fresh-when-new' | 'steps' = 'fresh-when-new'): void {
+  applyMigrations(sql, MIGRATIONS, how === 'steps' ? {} : { fresh: FRESH });
 }
 
 function upgradeTranscriptRows(sql: SqlStorage): void {
