@@ -47,8 +47,7 @@ export class FirstTurnAttempts {
       await this.#deps.finish('failed', reason);
       return { status: 'failed', reason };
     }
-    const attempt = store.countAttempt(Date.now());
-    store.setStatus('assembling', null, Date.now());
+    const attempt = store.beginAttempt(Date.now());
     await this.#deps.reportToIndex();
     let reason: string;
     try {

@@ -36,15 +36,14 @@ export class TaskIndexSync {
 
   /** Sends the task's current state; false when the index could not be reached. */
   async report(task: TaskRow): Promise<boolean> {
-    const seq = (this.#read(SENT) ?? 0) + 1;
-    this.#write(SENT, seq);
+    const seq = this.#nextSeq();
     try {
       await this.#writer(task.request.tenant).record(indexRow(task, seq));
     } catch (error) {
       console.warn(`task ${task.task_id}: the tenant's task index was not updated (report ${seq}): ${error instanceof Error ? error.message : String(error)}`);
       return false;
     }
-    if ((this.#read(ACKNOWLEDGED) ?? -1) < seq) this.#write(ACKNOWLEDGED, seq);
+    this.#acknowledge(seq);
     return true;
   }
 
@@ -53,8 +52,24 @@ export class TaskIndexSync {
     return row ? Number(row.value) : undefined;
   }
 
-  #write(key: string, value: number): void {
-    this.#sql.exec('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value', key, String(value));
+  /** Bumps the counter and reads it back in one statement: a report runs once per status change. */
+  #nextSeq(): number {
+    const row = this.#sql
+      .exec<{ value: string | number }>(
+        "INSERT INTO meta (key, value) VALUES (?, '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1 RETURNING value",
+        SENT,
+      )
+      .one();
+    return Number(row.value);
+  }
+
+  /** Acknowledgements may land out of order; the stored one only moves up. */
+  #acknowledge(seq: number): void {
+    this.#sql.exec(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE CAST(meta.value AS INTEGER) < CAST(excluded.value AS INTEGER)',
+      ACKNOWLEDGED,
+      String(seq),
+    );
   }
 }
 

@@ -119,7 +119,7 @@ export class TaskStore {
       `INSERT INTO task (singleton, task_id, request, status, attempts, created_at, updated_at, expires_at, agent_config)
        VALUES (1, ?, ?, 'pending', 0, ?, ?, ?, ?)`,
       taskId,
-      JSON.stringify(request),
+      requestText,
       now,
       now,
       expiresAt,
@@ -134,9 +134,12 @@ export class TaskStore {
     this.#sql.exec('UPDATE task SET status = ?, status_reason = ?, updated_at = ? WHERE singleton = 1', status, reason, now);
   }
 
-  countAttempt(now: number): number {
-    this.#sql.exec('UPDATE task SET attempts = attempts + 1, updated_at = ? WHERE singleton = 1', now);
-    return this.task()?.attempts ?? 0;
+  /** Counts an attempt and marks the task `assembling` in one write; returns the attempt's number. */
+  beginAttempt(now: number): number {
+    const row = this.#sql
+      .exec<{ attempts: number }>("UPDATE task SET attempts = attempts + 1, status = 'assembling', status_reason = NULL, updated_at = ? WHERE singleton = 1 RETURNING attempts", now)
+      .toArray()[0];
+    return row?.attempts ?? 0;
   }
 
   /** Pins the commit once; a later call cannot move it. */
