@@ -78,17 +78,40 @@ export function repoKey(repo: string): string {
   return isGitUrl(repo) || isLocalRepo(repo) ? repo : repo.toLowerCase();
 }
 
-/** The first `REQUEST_PREVIEW_CHARS` code points of the request, on one line. */
+/**
+ * The first `REQUEST_PREVIEW_CHARS` code points of the request, on one line: whitespace runs are
+ * one space, none at either end. Reads only as far as the preview needs, so a long request (a
+ * pull request's body) costs what a short one does on every report.
+ */
 export function requestPreview(request: TaskRequest['request']): string {
-  const line = request.replace(/\s+/g, ' ').trim();
-  const points = Array.from(line);
-  return points.length <= REQUEST_PREVIEW_CHARS ? line : `${points.slice(0, REQUEST_PREVIEW_CHARS - 1).join('')}…`;
+  const points: string[] = [];
+  let gap = false;
+  for (const point of request) {
+    if (WHITESPACE.test(point)) {
+      gap = points.length > 0;
+      continue;
+    }
+    if (gap) points.push(' ');
+    gap = false;
+    points.push(point);
+    if (points.length > REQUEST_PREVIEW_CHARS) return `${points.slice(0, REQUEST_PREVIEW_CHARS - 1).join('')}…`;
+  }
+  return points.join('');
 }
 
-/** The start of the request as written, at most `REQUEST_EXCERPT_CHARS` code points. */
+/** What `\s` and `String.prototype.trim` count as whitespace, one code point at a time. */
+const WHITESPACE = /^\s$/;
+
+/** The start of the request as written, at most `REQUEST_EXCERPT_CHARS` code points; reads no further. */
 export function requestExcerpt(request: TaskRequest['request']): string {
-  const points = Array.from(request);
-  return points.length <= REQUEST_EXCERPT_CHARS ? request : `${points.slice(0, REQUEST_EXCERPT_CHARS - 1).join('')}…`;
+  let count = 0;
+  let kept = 0;
+  for (const point of request) {
+    count++;
+    if (count > REQUEST_EXCERPT_CHARS) return `${request.slice(0, kept)}…`;
+    if (count < REQUEST_EXCERPT_CHARS) kept += point.length;
+  }
+  return request;
 }
 
 /** `<createdAt>-<task id>`: opaque to clients, checked strictly when it comes back. */
