@@ -3,8 +3,10 @@
  * bench (bench/deliveries) through `wrangler dev` with an unminified build, V8's profiler
  * attached over wrangler's inspector for the burst and the assemblies after it, and the functions
  * of Groundwork's bundle printed by self and by inclusive time. A diagnostic, not a goal: the
- * profiler slows the burst several times over, so read shares, never rates. `TOP=40` prints more.
+ * profiler slows the burst several times over, so read shares, never rates. `TOP=40` prints more;
+ * `PROFILE_OUT=burst.cpuprofile` also writes the whole profile (with its line ticks) for DevTools.
  */
+import { writeFileSync } from 'node:fs';
 import { benchGroundworkVars, measureIntake, notFoundGitHub } from './deliveries.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 import * as z from 'zod';
@@ -17,7 +19,15 @@ const TOP = Number(process.env.TOP ?? 20);
 const Targets = z.array(z.object({ webSocketDebuggerUrl: z.string() })).min(1);
 const CallFrame = z.object({ functionName: z.string(), url: z.string(), lineNumber: z.number() });
 const Profile = z.object({
-  nodes: z.array(z.object({ id: z.number(), callFrame: CallFrame, children: z.array(z.number()).optional() })),
+  nodes: z.array(
+    z.object({
+      id: z.number(),
+      callFrame: CallFrame,
+      children: z.array(z.number()).optional(),
+      hitCount: z.number().optional(),
+      positionTicks: z.array(z.object({ line: z.number(), ticks: z.number() })).optional(),
+    }),
+  ),
   samples: z.array(z.number()),
   timeDeltas: z.array(z.number()),
 });
@@ -34,7 +44,9 @@ try {
     await inspector.send('Profiler.start');
     const perSecond = await measureIntake(wrangler.origin);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const { profile } = z.object({ profile: Profile }).parse(await inspector.send('Profiler.stop'));
+    const stopped = await inspector.send('Profiler.stop');
+    const { profile } = z.object({ profile: Profile }).parse(stopped);
+    if (process.env.PROFILE_OUT) writeFileSync(process.env.PROFILE_OUT, JSON.stringify(z.object({ profile: z.unknown() }).parse(stopped).profile));
     console.log(`intake profile: ${Math.round(perSecond)} deliveries/s under the profiler; busy ${(busyUs(profile) / 1000).toFixed(0)} ms`);
     for (const line of report(profile)) console.log(line);
   } finally {
@@ -105,5 +117,23 @@ function report(profile: Profile): string[] {
   }
   const busy = busyUs(profile);
   const top = (times: Map<string, number>) => [...times].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([frame, us]) => `  ${((100 * us) / busy).toFixed(1).padStart(5)}%  ${frame}`);
-  return ['self:', ...top(self), 'inclusive:', ...top(inclusive)];
+  return ['self:', ...top(self), 'inclusive:', ...top(inclusive), 'self by source line (a native call, such as an RPC, counts on the line that made it):', ...lines(profile)];
+}
+
+/** Samples per bundle line, from V8's line ticks: which statement of a function the time is in. */
+function lines(profile: Profile): string[] {
+  const ticks = new Map<string, number>();
+  let total = 0;
+  for (const node of profile.nodes) {
+    if (node.callFrame.functionName === '(idle)') continue;
+    total += node.hitCount ?? 0;
+    for (const { line, ticks: count } of node.positionTicks ?? []) {
+      const where = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url ? `${node.callFrame.url.split('/').pop()}:${line}` : '(native)'}`;
+      ticks.set(where, (ticks.get(where) ?? 0) + count);
+    }
+  }
+  return [...ticks]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, TOP)
+    .map(([where, count]) => `  ${((100 * count) / Math.max(total, 1)).toFixed(1).padStart(5)}%  ${where}`);
 }

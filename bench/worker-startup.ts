@@ -55,9 +55,9 @@ export async function benchWorkerStartup(): Promise<string[]> {
     const span = (worker: 'groundwork' | 'trivial') => median(runs[worker].map((run) => run.spanMs));
     const each = (worker: 'groundwork' | 'trivial') => runs[worker].map((run) => run.busyMs.toFixed(0)).join(', ');
     return [
-      `Worker start-up CPU (wrangler check startup, local workerd, ${RUNS} interleaved runs, medians): Groundwork ${busy('groundwork').toFixed(1)} ms (${each('groundwork')}), trivial Hono Worker ${busy('trivial').toFixed(1)} ms (${each('trivial')}), Groundwork / trivial = ${(busy('groundwork') / busy('trivial')).toFixed(1)} (goal <= 3)`,
-      `Worker start-up profile span: Groundwork ${span('groundwork').toFixed(1)} ms, trivial ${span('trivial').toFixed(1)} ms, Groundwork / trivial = ${(span('groundwork') / span('trivial')).toFixed(1)}`,
-      `Worker start-up CPU sampled every 100 us (Miniflare and V8's profiler as wrangler check startup uses them, ${RUNS} interleaved runs, medians): Groundwork ${fineOf('groundwork').toFixed(1)} ms (${fineEach('groundwork')}), trivial Hono Worker ${fineOf('trivial').toFixed(1)} ms (${fineEach('trivial')}), Groundwork / trivial = ${(fineOf('groundwork') / fineOf('trivial')).toFixed(1)} (goal <= 3)`,
+      `Worker start-up CPU (wrangler check startup, local workerd, ${RUNS} interleaved runs, medians): Groundwork ${busy('groundwork').toFixed(1)} ms (${each('groundwork')}), trivial Hono Worker ${busy('trivial').toFixed(1)} ms (${each('trivial')}), Groundwork / trivial = ${ratio(busy('groundwork'), busy('trivial'))} (goal <= 3)`,
+      `Worker start-up profile span: Groundwork ${span('groundwork').toFixed(1)} ms, trivial ${span('trivial').toFixed(1)} ms, Groundwork / trivial = ${ratio(span('groundwork'), span('trivial'))}`,
+      `Worker start-up CPU sampled every 100 us (Miniflare and V8's profiler as wrangler check startup uses them, ${RUNS} interleaved runs, medians): Groundwork ${fineOf('groundwork').toFixed(1)} ms (${fineEach('groundwork')}), trivial Hono Worker ${fineOf('trivial').toFixed(1)} ms (${fineEach('trivial')}), Groundwork / trivial = ${ratio(fineOf('groundwork'), fineOf('trivial'))} (goal <= 3)`,
       `Worker bundle: ${groundwork.kib.toFixed(1)} KiB, ${groundwork.gzipKib.toFixed(1)} KiB gzipped (goal <= 240; trivial Worker ${trivial.gzipKib.toFixed(1)} KiB gzipped)`,
     ];
   } finally {
@@ -65,7 +65,11 @@ export async function benchWorkerStartup(): Promise<string[]> {
   }
 }
 
-/** Bundles as `wrangler deploy --dry-run` does (wrangler.toml's minify); the upload's size. */
+/** `a / b`, or why there is none: at 1 ms sampling the trivial Worker's median run can hold no sample. */
+function ratio(a: number, b: number): string {
+  return b > 0 ? (a / b).toFixed(1) : 'none (the trivial Worker recorded no sample: read the 100 us line)';
+}
+
 /** A bundle directory with the compatibility settings of the wrangler.toml it was built from. */
 function workerBundle(dir: string, config: string): WorkerBundle {
   const read = unstable_readConfig({ config });
@@ -73,6 +77,7 @@ function workerBundle(dir: string, config: string): WorkerBundle {
   return { dir, compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags };
 }
 
+/** Bundles as `wrangler deploy --dry-run` does (wrangler.toml's minify); the upload's size. */
 function bundle(outdir: string, args: string[]): { dir: string; file: string; kib: number; gzipKib: number } {
   // `--outfile` is the upload as `check startup --workerBundle` takes it; `--outdir` the script.
   const file = `${outdir}.bundle`;
