@@ -46,7 +46,9 @@ export interface TreeLoader {
   loadDirectory?(tree: string | undefined, path: string, signal?: AbortSignal): Promise<FlatTreeEntry[]>;
   /**
    * The part of the tree a plan needs, cheaper than the whole (and, for some loaders, with the
-   * planned blobs on board for `loadBlob`). Optional; a failure falls back to the whole tree.
+   * planned blobs on board for `loadBlob`). Optional; a failure falls back to the whole tree,
+   * except a `PermanentSourceError`, which a loader throws only when the whole tree would fail
+   * the same way (credentials that cannot work): readers then fail with it at once.
    */
   loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
 }
@@ -84,7 +86,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     // A failed read-ahead only sends readers to the whole tree, which says why if it fails too.
     partial ??= shared(lifetime, () => load(lifetime)).then(
       (read) => (isConsistent(read) ? indexPartialTree(read) : undefined),
-      () => undefined,
+      (error: unknown) => (error instanceof PermanentSourceError ? Promise.reject(error) : undefined),
     );
     return untilAborted(partial, signal);
   };

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { appInstallationAuth, createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
 import type { AppInstallationAuthOptions, GitHubAuth } from '../../src/sources/github/index.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
@@ -118,6 +118,23 @@ describe('auth failures name their cause', () => {
     const source = sourceFor(createApiScope(), appAuth({ installationId: 999 }));
     expect(await source.snapshot(fx.commits.head).list('')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
     expect(await source.resolve('main')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
+  });
+
+  it('stops at the first token exchange when the installation is unknown, with nothing to fall back to', async () => {
+    const scope = createApiScope();
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const plan = { dirs: [''], files: ['AGENTS.md'], walks: [] };
+    const source = sourceFor(scope, appAuth({ installationId: 999 }));
+    expect(await source.resolve('main', { plan })).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
+    const snapshot = source.snapshot(fx.commits.head, { plan });
+    const [listed, read] = await Promise.all([snapshot.list(''), snapshot.read('AGENTS.md', { maxBytes: 1024 })]);
+    for (const result of [listed, read]) expect(result).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
+    // One exchange for the read-ahead, none for REST reads that would only meet the same 404.
+    expect((await scope.stats()).requests.map((request) => `${request.method} ${request.path} ${request.status}`)).toEqual([
+      'POST /app/installations/999/access_tokens 404',
+    ]);
+    expect(warnings.mock.calls.map(([message]) => String(message)).filter((message) => message.includes('fell back to REST'))).toEqual([]);
+    warnings.mockRestore();
   });
 
   it('reports a key that cannot be used for good, without asking GitHub', async () => {

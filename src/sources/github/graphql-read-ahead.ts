@@ -10,6 +10,7 @@ import * as z from 'zod';
 import { matchesOid } from '../cached-loader.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import type { ReadPlan } from '../read-plan.ts';
+import { PermanentSourceError } from '../permanent.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
 import { parseReadAhead, type TextCandidate } from './graphql-answer.ts';
 import { readAheadQuery } from './graphql-query.ts';
@@ -24,8 +25,12 @@ export interface ReadAhead {
 export type ReadAheadResult =
   | ({ status: 'ok' } & ReadAhead)
   | { status: 'missing' }
-  /** The query could not serve: GraphQL errors (e.g. a GitHub Enterprise Server without a field), HTTP failures. */
-  | { status: 'failed'; reason: string; schema: boolean };
+  /**
+   * The query could not serve: GraphQL errors (e.g. a GitHub Enterprise Server without a field),
+   * HTTP failures. `credentials`: the App's credentials cannot work (see client.ts), which every
+   * REST read would meet too, so there is nothing to fall back to.
+   */
+  | { status: 'failed'; reason: string; schema: boolean; credentials?: true };
 
 export interface RateLimitReport {
   cost: number;
@@ -55,7 +60,9 @@ export async function readAhead(
       ? `GraphQL errors: ${[...new Set(graphql.data.errors.map((entry) => entry.message))].join('; ')}`
       : describeFailure(error, `GraphQL read-ahead of ${input.owner}/${input.repo}@${input.rev}`);
     // Validation errors name a field or type this server's schema lacks: asking again will not help.
-    return { status: 'failed', reason, schema: graphql.success && graphql.data.errors.some((entry) => /field|type/i.test(entry.message) && !/timeout/i.test(entry.message)) };
+    const schema = graphql.success && graphql.data.errors.some((entry) => /field|type/i.test(entry.message) && !/timeout/i.test(entry.message));
+    // Only the client's credential step throws this; GraphQL's own refusals leave REST to try.
+    return { status: 'failed', reason, schema, ...(error instanceof PermanentSourceError ? { credentials: true as const } : {}) };
   }
   const parsed = parseReadAhead(data, aliases);
   if (parsed.status !== 'unusable' && parsed.rateLimit) input.onRateLimit?.(parsed.rateLimit);

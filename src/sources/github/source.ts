@@ -11,6 +11,7 @@ import * as z from 'zod';
 import { isValidRefName } from '../git/ref-name.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
 import type { CommitSha, RepositorySource, ResolveResult } from '../snapshot.ts';
+import { PermanentSourceError } from '../permanent.ts';
 import { createTreeSnapshot, SkippedRead } from '../tree-snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
 import type { GitHubAuth } from './auth.ts';
@@ -81,14 +82,14 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
   /** Read-aheads done while resolving, by commit, for the snapshot that follows. */
   const resolved = new Map<string, { plan: string; ahead: ReadAhead }>();
   /** Set once a read-ahead failed: this task reads over REST from then on, paying for no second failure. */
-  let refused: string | undefined;
+  let refused: Extract<ReadAheadResult, { status: 'failed' }> | undefined;
   const ahead = async (rev: string, plan: ReadPlan, signal?: AbortSignal): Promise<ReadAheadResult> => {
-    if (refused) return { status: 'failed', reason: refused, schema: false };
+    if (refused) return refused;
     const read = await readAhead(octokit, { owner, repo, rev, plan, ...(signal ? { signal } : {}), ...(meter ? { onRateLimit: (report: RateLimitReport) => meter.graphqlCost(report) } : {}) });
     if (read.status === 'failed') {
-      refused = read.reason;
+      refused = read;
       if (read.schema) schemaRefusals.set(apiUrl, Date.now() + SCHEMA_REFUSAL_MS);
-      console.warn(`GraphQL read-ahead of ${owner}/${repo}@${rev} fell back to REST: ${read.reason}`);
+      if (!read.credentials) console.warn(`GraphQL read-ahead of ${owner}/${repo}@${rev} fell back to REST: ${read.reason}`);
     }
     return read;
   };
@@ -107,6 +108,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
           return { status: 'ok', commit: read.commit };
         }
         if (read.status === 'missing') return { status: 'missing', ref };
+        if (read.credentials) return { status: 'failed', ref, reason: read.reason, permanent: true };
       }
       try {
         const response = await octokit.request('GET /repos/{owner}/{repo}/commits/{ref}', {
@@ -154,6 +156,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
                 if (stashed?.plan === JSON.stringify(wanted)) read = stashed.ahead;
                 else {
                   const fetched = await ahead(commit, wanted, signal);
+                  if (fetched.status === 'failed' && fetched.credentials) throw new PermanentSourceError(fetched.reason);
                   if (fetched.status !== 'ok') throw new Error(fetched.status === 'missing' ? `commit ${commit} not found` : fetched.reason);
                   read = fetched;
                 }
