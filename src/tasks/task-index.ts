@@ -78,6 +78,9 @@ export function repoKey(repo: string): string {
   return isGitUrl(repo) || isLocalRepo(repo) ? repo : repo.toLowerCase();
 }
 
+/** What `\s` and `String.prototype.trim` count as whitespace, one code point at a time. */
+const WHITESPACE = /^\s$/;
+
 /**
  * The first `REQUEST_PREVIEW_CHARS` code points of the request, on one line: whitespace runs are
  * one space, none at either end. Reads only as far as the preview needs, so a long request (a
@@ -98,9 +101,6 @@ export function requestPreview(request: TaskRequest['request']): string {
   }
   return points.join('');
 }
-
-/** What `\s` and `String.prototype.trim` count as whitespace, one code point at a time. */
-const WHITESPACE = /^\s$/;
 
 /** The start of the request as written, at most `REQUEST_EXCERPT_CHARS` code points; reads no further. */
 export function requestExcerpt(request: TaskRequest['request']): string {
