@@ -11,7 +11,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
-import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
+import type { UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { unfitFor } from '../src/checks/run-check.ts';
 import { CheckLogStore } from './check-log.ts';
@@ -28,9 +28,10 @@ import { inspectTask, verifyLink } from './task-inspection.ts';
 import { TaskIndexSync } from './task-index-sync.ts';
 import { taskReport } from './task-report.ts';
 import { FocusLog } from './focus-log.ts';
-import { unknownRules } from './requested-rules.ts';
+import { postFocus } from './focus-post.ts';
 import { Mailbox } from './mailbox.ts';
 import { readBackFreshness } from './task-freshness.ts';
+import { recordUsage } from './usage-record.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
@@ -186,17 +187,7 @@ export class TaskObject extends DurableObject<Env> {
    */
   async focusOn(tenant: string, post: FocusPost): Promise<FocusResult> {
     const task = this.#owned(tenant);
-    if (!task) return { status: 'not-found' };
-    if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); no turn would follow these paths: start a new task` };
-    const first = this.#store.turn(0);
-    if (post.rules.length > 0) {
-      if (!first) return { status: 'conflict', message: 'turn 0 is not assembled yet, so its rules index is not known: ask for rules by name once the task is ready' };
-      const unknown = unknownRules(post.rules, first);
-      if (unknown) return { status: 'invalid', ...unknown };
-    }
-    const known = { paths: new Set([task.request.cwd, ...(first?.focus?.paths ?? task.request.paths)]), skills: new Set(task.request.skills) };
-    const recorded = this.#focus.record(post, known, Date.now());
-    return recorded.status === 'ok' ? { ...recorded, nextTurn: this.#store.nextTurn() } : recorded;
+    return task ? postFocus(task, this.#store, this.#focus, post, Date.now()) : { status: 'not-found' };
   }
 
   /**
@@ -204,15 +195,7 @@ export class TaskObject extends DurableObject<Env> {
    * again answers the recorded one (a retried post), a different one is a conflict.
    */
   async reportUsage(tenant: string, turn: number, report: UsageReport): Promise<UsageResult> {
-    if (!this.#owned(tenant)) return { status: 'not-found' };
-    if (!this.#store.turn(turn)) return { status: 'conflict', message: `turn ${turn} has not begun; report usage for a turn whose request was sent` };
-    const usage = normaliseUsage(report, new Date().toISOString());
-    const known = this.#store.usage(turn);
-    if (known) {
-      if (sameUsage(known, usage)) return { status: 'ok', usage: known, duplicate: true };
-      return { status: 'conflict', message: `turn ${turn} already has usage reported at ${known.receivedAt} (${known.inputTokens} input tokens, ${known.cachedTokens} cached); a turn's request has one answer` };
-    }
-    return { status: 'ok', usage: this.#store.putUsage(turn, usage, Date.now()), duplicate: false };
+    return this.#owned(tenant) ? recordUsage(this.#store, turn, report, Date.now()) : { status: 'not-found' };
   }
 
   /** What changed since the task was pinned, for every source that reached the model; reads only. */
