@@ -24,10 +24,10 @@ function pullsApi() {
 }
 
 /** One app, one task service, one pull request index: deliveries in sequence, as GitHub sends them. */
-function host() {
+function host(pullRequests = fakePullRequestIndex()) {
   const tasks = fakeTaskService();
   const api = pullsApi();
-  const app = triggerApp(tasks, { fetch: api, pullRequests: fakePullRequestIndex() });
+  const app = triggerApp(tasks, { fetch: api, pullRequests });
   const send = async (payload: unknown, event: string, delivery = crypto.randomUUID()) => {
     const init = await deliveryInit(payload, { event, delivery });
     const response = await app.request(WEBHOOK_URL, init, testEnv());
@@ -124,17 +124,11 @@ describe('a push to a pull request (synchronize)', () => {
     const index = fakePullRequestIndex();
     const asked: string[] = [];
     const counted = { ...index, lookup: async (...args: Parameters<typeof index.lookup>) => (asked.push(args[1]), index.lookup(...args)) };
-    const tasks = fakeTaskService();
-    const app = triggerApp(tasks, { pullRequests: counted });
-    const send = async (action: string, headSha?: string) => {
-      const init = await deliveryInit(pullRequest(action, headSha), { event: 'pull_request' });
-      const response = await app.request(WEBHOOK_URL, init, testEnv());
-      return { key: await signedDeliveryKey('pull_request', new Uint8Array(await new Response(init.body).arrayBuffer())), body: await response.json<Record<string, unknown>>() };
-    };
-    const opened = await send('opened');
-    await send('reopened', '2'.repeat(40));
+    const { tasks, send } = host(counted);
+    const opened = await send(pullRequest('opened'), 'pull_request');
+    await send(pullRequest('reopened', '2'.repeat(40)), 'pull_request');
     expect(asked).toEqual([]);
-    const pushed = await send('synchronize', '1'.repeat(40));
+    const pushed = await send(pullRequest('synchronize', '1'.repeat(40)), 'pull_request');
     expect(asked).toEqual([pushed.key]);
     // The reopened review was recorded as the latest, so the push's note goes to it, not to the first.
     expect(tasks.amends.map((call) => call.taskId)).toHaveLength(1);
