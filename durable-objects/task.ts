@@ -25,7 +25,9 @@ import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayRead } from '../src/tasks/tenant-grants.ts';
 import { describeTask } from './task-description.ts';
 import { inspectTask, verifyLink } from './task-inspection.ts';
-import { TaskIndexSync } from './task-index-sync.ts';
+import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
+import { TaskListings } from './task-listings.ts';
+import { durablePullRequestIndex } from '../src/tasks/durable-pull-request-index.ts';
 import { taskReport } from './task-report.ts';
 import { FocusLog } from './focus-log.ts';
 import { postFocus } from './focus-post.ts';
@@ -52,6 +54,8 @@ export interface CreateOptions {
    * (the default): before answering, so the API's own task list shows what it just created.
    */
   indexReport?: 'now' | 'with-assembly';
+  /** A review task's entry in its pull request's index, made from the first attempt (see pull-request-entry). */
+  pullRequestEntry?: PendingEntry;
 }
 type Denied = { status: 'not-found' };
 
@@ -59,7 +63,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #store: TaskStore;
   readonly #mailbox: Mailbox;
   readonly #focus: FocusLog;
-  readonly #index: TaskIndexSync;
+  readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #wiring: TaskWiring;
   readonly #attempts: FirstTurnAttempts;
@@ -69,13 +73,13 @@ export class TaskObject extends DurableObject<Env> {
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#focus = new FocusLog(ctx.storage.sql);
-    this.#index = new TaskIndexSync(ctx.storage.sql, (tenant) => taskIndexStub(env, tenant));
+    this.#listings = new TaskListings(ctx.storage.sql, { tenant: (tenant) => taskIndexStub(env, tenant), pullRequest: () => durablePullRequestIndex(env) });
     this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
       // A finished task stored before the index existed reports itself from its alarm.
       const task = this.#store.task();
-      if (task && (task.status === 'ready' || task.status === 'failed') && this.#index.behind()) await ctx.storage.setAlarm(Date.now());
+      if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) await ctx.storage.setAlarm(Date.now());
     });
     this.#wiring = wireTask(env, { store: this.#store, focus: this.#focus, checks: this.#checks });
     this.#attempts = new FirstTurnAttempts({
@@ -93,8 +97,10 @@ export class TaskObject extends DurableObject<Env> {
     const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
+    const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + this.#wiring.config.TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    if (entry) this.#listings.owePullRequestEntry(entry);
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
     if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
@@ -252,8 +258,8 @@ export class TaskObject extends DurableObject<Env> {
       migrate(this.ctx.storage.sql);
       return;
     }
-    const indexed = !this.#index.behind() || (await this.#index.report(task));
-    await this.ctx.storage.setAlarm(indexed ? task.expires_at : Date.now() + INDEX_RETRY_MS);
+    const reported = !this.#listings.behind() || (await this.#reportToIndex());
+    await this.ctx.storage.setAlarm(reported ? task.expires_at : Date.now() + INDEX_RETRY_MS);
   }
 
   /**
@@ -275,10 +281,10 @@ export class TaskObject extends DurableObject<Env> {
     if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
   }
 
-  /** Tells the tenant's index the task's current state; false when that report failed (the alarm retries). */
+  /** Brings the task's listings up to date (task-listings); false when one failed (the alarm retries). */
   async #reportToIndex(): Promise<boolean> {
     const task = this.#store.task();
-    return task ? this.#index.report(task) : true;
+    return task ? this.#listings.report(task) : true;
   }
 
   #owned(tenant: string): TaskRow | undefined {

@@ -22,9 +22,11 @@ export function durableTaskService(env: Env, agents: AgentCatalog = getAgents())
       const request = parseWith(TaskRequestSchema, input);
       const agent = taskAgent(agents, request);
       if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
-      const id = options?.idempotencyKey ? env.TASKS.idFromName(options.idempotencyKey) : env.TASKS.newUniqueId();
-      // A keyed create is a trigger's delivery: its sender waits for the answer, the index need not.
-      return env.TASKS.get(id).create(request, agent.agent, { indexReport: options?.idempotencyKey ? 'with-assembly' : 'now' });
+      const key = options?.idempotencyKey;
+      if (!key) return env.TASKS.get(env.TASKS.newUniqueId()).create(request, agent.agent, { indexReport: 'now' });
+      // A keyed create is a trigger's delivery: its sender waits for the answer, the indexes need not.
+      const entry = options?.pullRequest ? { pullRequestEntry: { pullRequest: options.pullRequest, delivery: key } } : {};
+      return env.TASKS.get(env.TASKS.idFromName(key)).create(request, agent.agent, { indexReport: 'with-assembly', ...entry });
     },
     async amend(taskId, tenant, post) {
       const stub = taskStub(env, taskId);

@@ -26,8 +26,13 @@ export interface Routed {
 export interface PullRequestIndex {
   /** The pull request's latest task, and where this delivery went if it was seen before. */
   lookup(pr: PullRequestKey, delivery: string): Promise<{ latest: string | null; routed: Routed | null }>;
-  /** Records where a delivery went; a task seen for the first time becomes the latest. */
-  record(pr: PullRequestKey, delivery: string, routed: Routed): Promise<void>;
+  /**
+   * Records where a delivery went. A task seen for the first time joins the pull request's tasks
+   * at `createdAt` (default: now), and the latest is the one created last, not the one recorded
+   * last: a review task records itself from its first attempt (see durable-objects/pull-request-entry),
+   * so a retried record may arrive after a newer task's.
+   */
+  record(pr: PullRequestKey, delivery: string, routed: Routed, createdAt?: number): Promise<void>;
 }
 
 /** One object per pull request of an installation; repository names are case-insensitive on GitHub. */

@@ -7,6 +7,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { durablePullRequestIndex } from '../../src/tasks/durable-pull-request-index.ts';
 import { listTenantTasks } from '../../src/tasks/durable-task-index.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 import { post, pullRequestEvent, settledTask, signedDelivery, taskStub, WEBHOOK_URL } from './support.ts';
@@ -37,13 +38,17 @@ describe('webhook intake', () => {
     expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
   });
 
-  it('loses nothing when the Task object dies right after the answer: the alarm assembles and indexes it', async () => {
-    const taskId = await accept(pullRequestEvent('reopened', { number: 9102 }));
+  it("loses nothing when the Task object dies right after the answer: the alarm assembles it and both indexes list it", async () => {
+    const payload = pullRequestEvent('reopened', { number: 9102 });
+    const taskId = await accept(payload);
     // Whatever the object held in memory (an assembly under way, a pending report) dies here.
     await runInDurableObject(taskStub(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
     const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
     expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
+    // The pull request's index, which the accept path no longer writes, names it as the latest.
+    const pr = { installationId: fx.installationId, repo: payload.repository.full_name, number: 9102 };
+    expect(await durablePullRequestIndex(env).lookup(pr, 'a delivery not seen')).toEqual({ latest: taskId, routed: null });
   });
 
   it('answers a redelivery as a duplicate of the stored task, also after the object died', async () => {

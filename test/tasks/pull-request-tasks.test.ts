@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { migratePullRequestTasks } from '../../durable-objects/pull-request-tasks.ts';
 import { getConfig } from '../../src/env.ts';
 
 const DAY_MS = 86_400_000;
@@ -50,5 +51,46 @@ describe("a pull request's index object", () => {
     await stub.record('d1', { kind: 'task', taskId: task(1) });
     await runInDurableObject(stub, (instance) => instance.alarm());
     expect(await stub.lookup('d1')).toEqual({ latest: null, routed: null });
+  });
+});
+
+describe("the order of a pull request's tasks", () => {
+  it('is the order they were created in, so a review whose entry was retried late does not become the latest', async () => {
+    const stub = pullRequestObject();
+    // The older review's entry failed and was made again after the newer one listed itself.
+    await stub.record('d2', { kind: 'task', taskId: task(2) }, 2_000);
+    await stub.record('d1', { kind: 'task', taskId: task(1) }, 1_000);
+    expect((await stub.lookup('d3')).latest).toBe(task(2));
+    // A comment's task is placed when it is recorded, which is when it was created.
+    await stub.record('d3', { kind: 'task', taskId: task(3) });
+    expect((await stub.lookup('d3')).latest).toBe(task(3));
+  });
+
+  it('keeps the tasks an object stored before creation times, below every task that has one', async () => {
+    const stub = pullRequestObject();
+    await runInDurableObject(stub, (_, state) => {
+      // The object as the first schema left it: no meta table, no created_at.
+      state.storage.sql.exec('DROP TABLE tasks; DROP TABLE deliveries; DROP TABLE meta;');
+      state.storage.sql.exec('CREATE TABLE tasks (seq INTEGER PRIMARY KEY AUTOINCREMENT, task_id TEXT NOT NULL UNIQUE); CREATE TABLE deliveries (delivery TEXT PRIMARY KEY, kind TEXT NOT NULL, task_id TEXT NOT NULL, at INTEGER NOT NULL);');
+      state.storage.sql.exec('INSERT INTO tasks (task_id) VALUES (?), (?)', task(1), task(2));
+      migratePullRequestTasks(state.storage.sql);
+    });
+    expect((await stub.lookup('d')).latest).toBe(task(2));
+    await stub.record('d3', { kind: 'task', taskId: task(3) }, 1);
+    expect((await stub.lookup('d')).latest).toBe(task(3));
+  });
+
+  it('has the same schema when new as after every step', async () => {
+    const schema = (how: 'fresh-when-new' | 'steps') =>
+      runInDurableObject(pullRequestObject(), (_, state) => {
+        state.storage.sql.exec('DROP TABLE tasks; DROP TABLE deliveries; DROP TABLE meta;');
+        migratePullRequestTasks(state.storage.sql, how);
+        const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('tasks', 'deliveries') ORDER BY name").toArray();
+        const version = state.storage.sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'").one().value;
+        return { version, tables: tables.map(({ name }) => ({ name, columns: state.storage.sql.exec('SELECT name, type, "notnull", pk FROM pragma_table_info(?)', name).toArray() })) };
+      });
+    const fresh = await schema('fresh-when-new');
+    expect(fresh.tables.find((table) => table.name === 'tasks')?.columns.map((column) => column['name'])).toContain('created_at');
+    expect(fresh).toEqual(await schema('steps'));
   });
 });

@@ -25,7 +25,7 @@ function pullsApi() {
 
 /** One app, one task service, one pull request index: deliveries in sequence, as GitHub sends them. */
 function host(pullRequests = fakePullRequestIndex()) {
-  const tasks = fakeTaskService();
+  const tasks = fakeTaskService(pullRequests);
   const api = pullsApi();
   const app = triggerApp(tasks, { fetch: api, pullRequests });
   const send = async (payload: unknown, event: string, delivery = crypto.randomUUID()) => {

@@ -77,9 +77,11 @@ export interface FakeTasks extends TaskService {
 
 /**
  * Validates like the real service and keys tasks by idempotency key, deciding before any await.
- * A follow-up reaches a task it created, once per key, under the task's tenant.
+ * A follow-up reaches a task it created, once per key, under the task's tenant. A new task
+ * created for a pull request lists itself in `pullRequests`, as a Task object does from its
+ * first attempt (here at once: these tests are about routing, not about when).
  */
-export function fakeTaskService(): FakeTasks {
+export function fakeTaskService(pullRequests?: PullRequestIndex): FakeTasks {
   const byKey = new Map<string, string>();
   const calls: CreateCall[] = [];
   const amends: AmendCall[] = [];
@@ -106,6 +108,7 @@ export function fakeTaskService(): FakeTasks {
       if (key !== undefined && existing === undefined) byKey.set(key, id);
       calls.push({ request, idempotencyKey: key, id, created: existing === undefined });
       await Promise.resolve();
+      if (existing === undefined && key !== undefined && options.pullRequest) await pullRequests?.record(options.pullRequest, key, { kind: 'task', taskId: id });
       return { id, status: 'pending', created: existing === undefined };
     },
   };

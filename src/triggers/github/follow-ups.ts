@@ -9,7 +9,9 @@
  * Every step is idempotent by the delivery's signed key (see `signedDeliveryKey`: a redelivery
  * or a replayed body has the same one), and the pull request index remembers where each delivery
  * went, so a redelivered comment lands where the first one did and is not appended twice, even
- * if a newer task started in between.
+ * if a newer task started in between. A comment is recorded there before it is answered; a
+ * review task lists itself from its first attempt, just after the answer (see TaskService.create),
+ * so a comment sent within that moment starts a task of its own instead of joining the review.
  */
 import { MAX_MAILBOX_TEXT_CHARS } from '../../context/mailbox.ts';
 import type { PullRequestIndex, PullRequestKey } from '../../tasks/pull-request-index.ts';
@@ -49,20 +51,21 @@ export async function routeComment(accepted: AcceptedComment, delivery: string, 
 }
 
 export async function startReview(event: PullRequestEvent, task: TaskRequestInput, delivery: string, deps: FollowUpDeps): Promise<DeliveryResult> {
-  const created = async () => deps.tasks.create(task, { idempotencyKey: delivery });
-  if (task.githubInstallationId === undefined) return taskResult(await created());
+  if (task.githubInstallationId === undefined) return taskResult(await deps.tasks.create(task, { idempotencyKey: delivery }));
   const pr: PullRequestKey = { installationId: task.githubInstallationId, repo: event.repository.full_name, number: event.pull_request.number };
+  // The review lists itself in the pull request's index after the answer (TaskService.create), so
+  // the accept path is one round trip, to the new task's object, like GitHub's own receivers.
+  const created = () => deps.tasks.create(task, { idempotencyKey: delivery, pullRequest: pr });
   // Only a push leaves the previous task a note, so only a push asks which task that is: every
   // other review action is one round trip fewer to the pull request's object, which every
   // delivery for that pull request goes through one at a time. The lookup and the keyed create
   // are independent (the create is idempotent by the delivery), so they run side by side.
   const [latest, review] = await Promise.all([event.action === 'synchronize' ? deps.pullRequests.lookup(pr, delivery).then((found) => found.latest) : null, created()]);
   if (latest !== null && latest !== review.id) {
-    // Best effort: a previous task that is gone or failed has no one left to tell. Left before the
-    // delivery is recorded, so a redelivery after a crash in between still leaves it (once: keyed).
+    // Best effort: a previous task that is gone or failed has no one left to tell. Keyed by the
+    // delivery, so a redelivery (after a crash before this step) leaves it, and only once.
     await deps.tasks.amend(latest, task.tenant, { from: HOST_SENDER, text: headMovedNote(event, review.id), key: delivery });
   }
-  await deps.pullRequests.record(pr, delivery, { kind: 'task', taskId: review.id });
   return taskResult(review);
 }
 
