@@ -4,10 +4,11 @@
  * attached over wrangler's inspector for the burst and the assemblies after it, and the functions
  * of Groundwork's bundle printed by self and by inclusive time. A diagnostic, not a goal: the
  * profiler slows the burst several times over, so read shares, never rates. `TOP=40` prints more;
+ * `HELD=1` profiles the accept path alone (bench/workers/groundwork-held: no assembly starts);
  * `PROFILE_OUT=burst.cpuprofile` also writes the whole profile (with its line ticks) for DevTools.
  */
 import { writeFileSync } from 'node:fs';
-import { benchGroundworkVars, measureIntake, notFoundGitHub } from './deliveries.ts';
+import { benchGroundworkVars, HELD_ENTRY, measureIntake, notFoundGitHub } from './deliveries.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 import * as z from 'zod';
 
@@ -34,7 +35,9 @@ const Profile = z.object({
 type Profile = z.infer<typeof Profile>;
 
 const github = await notFoundGitHub();
-const wrangler = await startWranglerDev(benchGroundworkVars(github.url), { args: ['--minify=false'] });
+// `HELD=1`: the accept path alone (bench/workers/groundwork-held), no assembly during the profile.
+const held = process.env.HELD === '1';
+const wrangler = await startWranglerDev(benchGroundworkVars(github.url), { args: ['--minify=false', ...(held ? [HELD_ENTRY] : [])] });
 try {
   const [target] = Targets.parse(await (await fetch(`http://127.0.0.1:${wrangler.inspectorPort}/json`)).json());
   const inspector = await openInspector(target?.webSocketDebuggerUrl ?? '');

@@ -1,22 +1,25 @@
 /**
- * Groundwork as deployed, except that every Task object's alarm first waits until the bench lets
- * it go (a request to `BENCH_RELEASE_URL` that the bench answers once the burst is answered).
- * `npm run bench -- triggers` runs it beside the real Worker to measure the accept path alone:
- * local workerd runs the Worker and every Durable Object on one thread, so assemblies started by
- * a burst compete with it for CPU, where in production each Task object runs apart from the
- * Worker that accepted it. Everything the accept path runs is the real code; only the work the
- * alarm does after the answer waits.
+ * Groundwork as deployed, except that every alarm a Task object arms is armed an hour later
+ * than asked. `npm run bench -- triggers` runs it beside the real Worker to measure the accept
+ * path alone: local workerd runs the Worker and every Durable Object on one thread, so the
+ * assemblies a burst starts compete with the burst for CPU, where in production they run in
+ * their Task objects, apart from the Worker that accepts deliveries. Everything the accept path
+ * does is the real code, the alarm's storage write included; only the work the alarm does after
+ * the answer never starts while the bench measures (it stops the Worker right after the burst).
  */
 import worker, { KnowledgeScope, PullRequestTasks, TaskIndex, TaskObject as GroundworkTaskObject } from '../../../src/index.ts';
 
 export { KnowledgeScope, PullRequestTasks, TaskIndex };
 
+const HOLD_MS = 3_600_000;
+
 export class TaskObject extends GroundworkTaskObject {
-  override async alarm(): Promise<void> {
-    const release = (this.env as Env & { BENCH_RELEASE_URL?: string }).BENCH_RELEASE_URL;
-    if (!release) throw new Error('BENCH_RELEASE_URL is not set: this Worker is for bench/deliveries only');
-    await fetch(release);
-    await super.alarm();
+  constructor(ctx: DurableObjectState, env: Env) {
+    const storage = ctx.storage;
+    const setAlarm = storage.setAlarm.bind(storage);
+    // An own property in front of the prototype's method: every caller (create, the attempts) goes through it.
+    storage.setAlarm = (scheduledTime, options) => setAlarm(new Date(scheduledTime).getTime() + HOLD_MS, options);
+    super(ctx, env);
   }
 }
 
