@@ -77,7 +77,8 @@ export class TaskObject extends DurableObject<Env> {
     this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
       migrate(ctx.storage.sql);
-      // A finished task stored before the index existed reports itself from its alarm.
+      // A finished task whose listings are behind (stored before the index existed, or cut off before
+      // its last report) brings them up to date from its alarm.
       const task = this.#store.task();
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) await ctx.storage.setAlarm(Date.now());
     });
