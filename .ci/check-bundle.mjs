@@ -31,8 +31,11 @@ import { gzipSync } from 'node:zlib';
 // 299.9, wrangler.toml [alias]), then the MCP protocol as our own code instead of the SDK's server
 // and transport (299.9 -> 273.5; Ajv and zod 3 need no aliases any more). 275 -> 274 at 273.0:
 // @octokit/auth-app's OAuth strategies aliased out (wrangler.toml; 275.4 -> 273.0), which also
-// made room for review tasks listing themselves in their pull request's index.
-const BUDGET_KIB = 274;
+// made room for review tasks listing themselves in their pull request's index; 274 -> 271 at
+// 269.9: isomorphic-git's .gitignore and merge helpers (ignore, diff3) aliased out, which the
+// bundle loaded but never called (the Worker only fetches and reads objects); 271 -> 270 at
+// 268.3: GitHub's answers parsed with JSON.parse, not json-with-bigint's reviver.
+const BUDGET_KIB = 270;
 const out = mkdtempSync(join(tmpdir(), 'groundwork-bundle-'));
 try {
   const metafile = join(out, 'meta.json');
