@@ -5,9 +5,10 @@
  * a SQLite Durable Object), each in a fresh `wrangler dev`, A B C A B C, medians. Groundwork runs
  * twice: as deployed, where the accepted deliveries' assemblies compete with the burst for local
  * workerd's one thread, and with each Task object's alarm armed an hour later than asked
- * (bench/workers/groundwork-held), which measures the accept path alone, as production runs it
- * apart from the Worker that accepts deliveries. GitHub is a throwaway local server answering 404, so nothing ever
- * leaves the machine. Goal (issue 28): Groundwork's accept path at least 0.8x the floor.
+ * (bench/workers/groundwork-held), which measures the accept path alone: in production the
+ * assemblies run in their Task objects, not beside the Worker that accepts deliveries. GitHub is
+ * a throwaway local server answering 404, so nothing ever leaves the machine. Goal (issue 28):
+ * Groundwork's accept path at least 0.8x the floor.
  */
 import { createRequire } from 'node:module';
 import { generateKeyPairSync } from 'node:crypto';
