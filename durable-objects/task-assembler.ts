@@ -69,6 +69,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { source, cache, usage, github } = await deps.openSource(request);
     const opened = { source, ...(github ? { github } : {}) };
     const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
+    assertInstallationUsable(focus);
     // Every turn plans with turn 0's focus, so it shares turn 0's read-ahead.
     const planFocus = turn === 0 ? focus : (deps.record(0)?.focus ?? NO_FOCUS);
     const { view: planned, available: capabilities, settings, knowledge, plan } = planTask(deps, request, agent.agent, opened, planFocus);
@@ -205,6 +206,16 @@ async function resolveCommit(source: RepositorySource, request: TaskRequest, pla
   if (resolved.status === 'missing') throw new PermanentAssemblyError(`ref ${ref} does not name a commit in ${source.repository}`);
   const reason = `could not resolve ${ref} in ${source.repository}: ${resolved.reason}`;
   throw resolved.permanent ? new PermanentAssemblyError(reason) : new Error(reason);
+}
+
+/**
+ * The pull request's files are the first thing turn 0 asks GitHub for. When that fails because
+ * the App cannot act as the installation, every later read would exchange the same token and
+ * meet the same refusal: the attempt ends here, with that reason, and is not retried.
+ */
+function assertInstallationUsable(focus: TurnFocus): void {
+  const listed = focus.pullRequestFiles;
+  if (listed?.status === 'failed' && listed.credentials) throw new PermanentAssemblyError(`could not list ${listed.reason}`);
 }
 
 /**

@@ -23,7 +23,11 @@ export interface PullRequestFile {
 export type PullRequestFilesResult =
   /** `complete` is false when the listing stopped at `limit` with more files left. */
   | { status: 'ok'; files: PullRequestFile[]; complete: boolean }
-  | { status: 'failed'; reason: string };
+  /**
+   * `credentials`: the App could not act as the installation at all (a key GitHub rejects, an
+   * installation it does not know), so nothing else the task reads from GitHub can work either.
+   */
+  | { status: 'failed'; reason: string; credentials?: true };
 
 /** A pull request as GitHub shows it now. A task pins its base commit and records its head when it starts. */
 export interface PullRequestState {

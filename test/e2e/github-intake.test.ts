@@ -82,5 +82,7 @@ describe('a delivery whose installation GitHub does not know', () => {
     const task = await settledTask(taskId, 'github:999');
     expect(task).toMatchObject({ status: 'failed', attempts: 1 });
     expect(task.reason).toContain('GitHub App installation 999 not found (404)');
+    // It stopped at the first GitHub step, the pull request's files, not at the reads after it.
+    expect(task.reason).toMatch(/^could not list the files of pull request #9201 of [^:]+: GitHub App installation 999 not found \(404\)/);
   });
 });

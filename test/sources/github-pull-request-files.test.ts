@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { tokenAuth } from '../../src/sources/github/index.ts';
+import { appInstallationAuth, tokenAuth } from '../../src/sources/github/index.ts';
 import { createGitHubApi } from '../../src/sources/github/pull-request-files.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 
@@ -19,6 +19,17 @@ const CHANGED = [
 ];
 
 describe('the files a pull request changes', () => {
+  it('says so when the App cannot act as the installation, which no later read can change', async () => {
+    const scope = createApiScope();
+    const auth = appInstallationAuth({ issuer: fx.appId, privateKey: fx.keyPkcs8, installationId: 999, memory: new Map() });
+    const github = createGitHubApi({ owner: fx.owner, repo: fx.repo, auth, baseUrl: scope.baseUrl, retry: { baseDelayMs: 5 } });
+    expect(await github.pullRequestFiles(fx.pull.number, { limit: 10 })).toEqual({
+      status: 'failed',
+      reason: expect.stringMatching(new RegExp(`^the files of pull request #${fx.pull.number} of ${fx.owner}/${fx.repo}: GitHub App installation 999 not found \\(404\\)`)),
+      credentials: true,
+    });
+  });
+
   it('lists them with one request when they fit one page', async () => {
     const { scope, github } = setup();
     expect(github.repository).toBe(`${fx.owner}/${fx.repo}`);

@@ -11,6 +11,7 @@ import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull
 import { createGitHubClient } from './client.ts';
 import { createCommitChecks } from './commit-checks.ts';
 import { describeFailure, rethrowIfAborted } from './errors.ts';
+import { PermanentSourceError } from '../permanent.ts';
 import { readPullRequest } from './pull-request-state.ts';
 import type { Fetch } from './retry.ts';
 import type { GitHubSourceOptions } from './source.ts';
@@ -82,7 +83,10 @@ export function createGitHubApi(options: GitHubApiOptions): GitHubApi & CommitCh
         return { status: 'ok', files: files.slice(0, limit), complete: false };
       } catch (error) {
         rethrowIfAborted(signal);
-        return { status: 'failed', reason: describeFailure(error, `the files of pull request #${number} of ${owner}/${repo}`) };
+        const subject = `the files of pull request #${number} of ${owner}/${repo}`;
+        // The client's token step throws PermanentSourceError only for credentials that cannot work.
+        if (error instanceof PermanentSourceError) return { status: 'failed', reason: `${subject}: ${error.message}`, credentials: true };
+        return { status: 'failed', reason: describeFailure(error, subject) };
       }
     },
   };
