@@ -5,7 +5,7 @@
 import type { AgentCatalog } from '../context/agent-catalog.ts';
 import type { KnowledgeService } from '../knowledge/knowledge-service.ts';
 import type { PullRequestIndex } from '../tasks/pull-request-index.ts';
-import type { TaskService } from '../tasks/task-request.ts';
+import type { TaskService } from '../tasks/task-service.ts';
 
 export interface RouteDeps {
   tasks(env: Env): TaskService;

@@ -8,7 +8,7 @@
 import type { AgentCatalog } from '../context/agent-catalog.ts';
 import { getAgents } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
-import type { TaskService } from './task-request.ts';
+import type { TaskService } from './task-service.ts';
 import { parseWith } from '../http/validate.ts';
 import { taskAgent } from './task-agent.ts';
 import { TaskRequestSchema } from './task-request.ts';

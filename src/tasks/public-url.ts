@@ -5,7 +5,8 @@
  * the task's own object, with no request at hand, so a task remembers the origin of the request
  * that created it (a webhook or command reaches the Worker at its public host).
  */
-import type { TaskRequestInput, TaskService } from './task-request.ts';
+import type { TaskRequestInput } from './task-request.ts';
+import type { TaskService } from './task-service.ts';
 
 /** The origin links are built on: the configured one, else the request's. */
 export function publicOrigin(configured: string | undefined, requestUrl: string): string {

@@ -14,8 +14,6 @@ import { isValidRefName } from '../sources/git/ref-name.ts';
 import { LoginSchema, parseFullName, RepoNameSchema } from '../sources/github/repo-name.ts';
 import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { normalisePath } from '../sources/paths.ts';
-import type { MailboxResult } from './task-results.ts';
-import type { PullRequestKey } from './pull-request-index.ts';
 
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 
@@ -284,23 +282,4 @@ export interface MailboxPost {
   text: string;
   /** Idempotency key, namespaced by the caller (`api:<client id>`, `github-delivery:<guid>`). */
   key?: string;
-}
-
-export interface TaskCreateOptions {
-  idempotencyKey?: string;
-  /** Only with `idempotencyKey`, which names the delivery the entry records. */
-  pullRequest?: PullRequestKey;
-}
-
-/** What the Worker needs from the task store; triggers and routes depend on this, not on the Durable Object. */
-export interface TaskService {
-  /**
-   * Persists the task and schedules assembly. With an idempotency key (e.g. a webhook delivery
-   * id) a repeated call returns the first task and schedules nothing new. With `pullRequest` as
-   * well, the task lists itself in that pull request's index, under the key, after the answer
-   * (durably: an index that cannot be reached is tried again), so the sender does not wait for it.
-   */
-  create(request: TaskRequestInput, options?: TaskCreateOptions): Promise<{ id: string; status: TaskStatus; created: boolean }>;
-  /** Appends a follow-up to a task's mailbox; `not-found` when the task is gone or another tenant's. */
-  amend(taskId: string, tenant: string, post: MailboxPost): Promise<MailboxResult>;
 }

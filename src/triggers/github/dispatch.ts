@@ -6,7 +6,7 @@
  */
 import { sha256Hex } from '../../lib/sha256.ts';
 import type { PullRequestIndex } from '../../tasks/pull-request-index.ts';
-import type { TaskService } from '../../tasks/task-request.ts';
+import type { TaskService } from '../../tasks/task-service.ts';
 import type { DeliveryResult } from './delivery-result.ts';
 import type { GitHubEvent } from './events.ts';
 import { routeComment, startReview } from './follow-ups.ts';

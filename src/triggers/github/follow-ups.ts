@@ -15,7 +15,8 @@
  */
 import { MAX_MAILBOX_TEXT_CHARS } from '../../context/mailbox.ts';
 import type { PullRequestIndex, PullRequestKey } from '../../tasks/pull-request-index.ts';
-import type { TaskRequestInput, TaskService } from '../../tasks/task-request.ts';
+import type { TaskRequestInput } from '../../tasks/task-request.ts';
+import type { TaskService } from '../../tasks/task-service.ts';
 import type { DeliveryResult } from './delivery-result.ts';
 import type { PullRequestEvent } from './events.ts';
 import { commentTask, type AcceptedComment } from './map-event.ts';

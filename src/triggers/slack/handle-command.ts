@@ -6,7 +6,8 @@
  * failure is explained.
  */
 import { ApiError } from '../../http/errors.ts';
-import type { TaskRequestInput, TaskService } from '../../tasks/task-request.ts';
+import type { TaskRequestInput } from '../../tasks/task-request.ts';
+import type { TaskService } from '../../tasks/task-service.ts';
 import { pullRequestEvidence, type PullRequestLookup } from '../github/pull-request.ts';
 import { installationForRepo } from '../github/installations.ts';
 import { repoAllowed } from './allowlist.ts';
