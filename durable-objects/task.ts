@@ -7,6 +7,7 @@
  * it reads and assembles with in a deployment is wired in task-wiring.
  */
 import { wireTask, type TaskWiring } from './task-wiring.ts';
+import { getConfig } from '../src/env.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -65,7 +66,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #focus: FocusLog;
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
-  readonly #wiring: TaskWiring;
+  #wired: TaskWiring | undefined;
   readonly #attempts: FirstTurnAttempts;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -82,14 +83,23 @@ export class TaskObject extends DurableObject<Env> {
       const task = this.#store.task();
       if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) await ctx.storage.setAlarm(Date.now());
     });
-    this.#wiring = wireTask(env, { store: this.#store, focus: this.#focus, checks: this.#checks });
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
-      ledger: this.#wiring.ledger,
+      ledger: () => this.#wiring.ledger,
       setAlarm: (at) => ctx.storage.setAlarm(at),
       finish: (status, reason) => this.#finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
     });
+  }
+
+  /**
+   * What the task reads and assembles with, built when first needed: most objects are created by
+   * a delivery and do nothing else until their alarm, so the accept path does not pay for a
+   * provider registry and an assembler it never uses.
+   */
+  get #wiring(): TaskWiring {
+    this.#wired ??= wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks });
+    return this.#wired;
   }
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
@@ -100,7 +110,7 @@ export class TaskObject extends DurableObject<Env> {
     const request = TaskRequestSchema.parse(input);
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
     const now = Date.now();
-    this.#store.insertTask(id, request, now, now + this.#wiring.config.TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
     if (entry) this.#listings.owePullRequestEntry(entry);
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
