@@ -1,6 +1,6 @@
 /**
  * @module env
- * Bindings and configuration, parsed once per Env object with zod. Nothing deeper in the Worker
+ * Bindings and configuration, parsed with zod once per Env object (or set of values, below). Nothing deeper in the Worker
  * reads `env` strings directly; it gets this typed config.
  */
 import * as z from 'zod';
@@ -135,16 +135,29 @@ export class ConfigError extends Error {
 }
 
 const parsed = new WeakMap<object, Config>();
+const CONFIG_KEYS = Object.keys(ConfigSchema.shape);
+/**
+ * The last configuration parsed, by the values it was parsed from. Every Durable Object instance
+ * gets an Env object of its own holding the same values, so without this each new task (one per
+ * webhook delivery) parsed the whole configuration again in its accept path.
+ */
+let last: { values: unknown[]; config: Config } | undefined;
 
 export function getConfig(env: Env): Config {
   const cached = parsed.get(env);
   if (cached) return cached;
+  const values = CONFIG_KEYS.map((key) => (env as unknown as Record<string, unknown>)[key]);
+  if (last && values.every((value, i) => value === last?.values[i])) {
+    parsed.set(env, last.config);
+    return last.config;
+  }
   const result = ConfigSchema.safeParse(env);
   if (!result.success) {
     const fields = result.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new ConfigError(`invalid configuration: ${fields}`, [...new Set(result.error.issues.map((issue) => issue.path.join('.')))]);
   }
   parsed.set(env, result.data);
+  last = { values, config: result.data };
   return result.data;
 }
 
