@@ -74,8 +74,8 @@ describe('a delivery whose installation GitHub does not know', () => {
   afterEach(() => vi.restoreAllMocks());
 
   it('fails its task after one attempt, naming the installation, instead of retrying what cannot succeed', async () => {
-    // The check-run notification meets the same 404, and logs it.
-    vi.spyOn(console, 'error').mockImplementation(() => {});
+    // The check-run notification meets the same refusal, and logs it.
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const payload = pullRequestEvent('reopened', { number: 9201 });
     payload.installation = { id: 999, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uOTk5' };
     const taskId = await accept(payload);
@@ -84,5 +84,7 @@ describe('a delivery whose installation GitHub does not know', () => {
     expect(task.reason).toContain('GitHub App installation 999 not found (404)');
     // It stopped at the first GitHub step, the pull request's files, not at the reads after it.
     expect(task.reason).toMatch(/^could not list the files of pull request #9201 of [^:]+: GitHub App installation 999 not found \(404\)/);
+    // The check run was refused from the isolate's memory of GitHub's answer, without asking again.
+    await vi.waitFor(() => expect(errors.mock.calls.map(([message]) => String(message)).find((message) => message.includes(taskId))).toMatch(/installation 999 not found \(404\).*GitHub's answer \d+ s ago/));
   });
 });

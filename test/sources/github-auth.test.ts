@@ -137,6 +137,40 @@ describe('auth failures name their cause', () => {
     warnings.mockRestore();
   });
 
+  it('remembers a permanent refusal for a minute in the isolate, then asks again', async () => {
+    const scope = createApiScope();
+    let now = Date.now();
+    const memory = new Map();
+    // Two sources on one isolate's memory: two tasks of the same unknown installation.
+    const first = sourceFor(scope, appAuth({ installationId: 999, memory, clock: () => now }));
+    const second = sourceFor(scope, appAuth({ installationId: 999, memory, clock: () => now }));
+    expect(await first.resolve('main')).toMatchObject({ status: 'failed', reason: expect.stringContaining('installation 999 not found (404)'), permanent: true });
+    now += 20_000;
+    expect(await second.resolve('main')).toMatchObject({
+      status: 'failed',
+      reason: expect.stringMatching(/installation 999 not found \(404\).*\(GitHub's answer 20 s ago; not asked again until 60 s after it\)/),
+      permanent: true,
+    });
+    expect(await scope.count('/access_tokens')).toBe(1);
+    // Another installation of the same App is asked as usual.
+    expect(await sourceFor(scope, appAuth({ memory, clock: () => now })).resolve('main')).toEqual({ status: 'ok', commit: fx.commits.head });
+    expect(await scope.count('/access_tokens')).toBe(2);
+    now += 40_000;
+    expect(await second.resolve('main')).toMatchObject({ status: 'failed', reason: expect.not.stringContaining('ago'), permanent: true });
+    expect(await scope.count('/access_tokens')).toBe(3);
+  });
+
+  it('does not remember a token exchange that failed for a reason that may pass', async () => {
+    const scope = createApiScope();
+    await scope.configure({ faults: [{ status: 502, times: 20, match: '/access_tokens' }] });
+    const memory = new Map();
+    expect(await sourceFor(scope, appAuth({ memory })).resolve('main')).toMatchObject({ status: 'failed' });
+    const failed = await scope.count('/access_tokens');
+    await scope.configure({ faults: [] });
+    expect(await sourceFor(scope, appAuth({ memory })).resolve('main')).toEqual({ status: 'ok', commit: fx.commits.head });
+    expect(await scope.count('/access_tokens')).toBe(failed + 1);
+  });
+
   it('reports a key that cannot be used for good, without asking GitHub', async () => {
     const scope = createApiScope();
     const result = await sourceFor(scope, appAuth({ privateKey: 'not a key' })).resolve('main');

@@ -17,7 +17,7 @@ import { boundTokenExchange, TOKEN_URL } from './exchange-deadline.ts';
 import { pathParamsProblem } from './path-params.ts';
 import { DEFAULT_RETRY_POLICY, withRetries } from './retry.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';
-import { createTokenCache } from './token-cache.ts';
+import { createTokenCache, REFUSAL_MEMORY_MS, type InstallationTokenCache } from './token-cache.ts';
 
 export const GITHUB_API_URL = 'https://api.github.com';
 
@@ -74,13 +74,15 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
     const signal = endpoint.request?.signal;
     const keyProblem = await checkAppKey(privateKey);
     if (keyProblem) throw new PermanentSourceError(keyProblem);
+    const refused = cache.refused(auth.installationId);
+    if (refused) throw new PermanentSourceError(`${refused.reason} (GitHub's answer ${Math.round(refused.ageMs / 1000)} s ago; not asked again until ${REFUSAL_MEMORY_MS / 1000} s after it)`);
     try {
       return await waitFor(() => request(endpoint), signal);
     } catch (error) {
       rethrowIfAborted(signal);
       const failure = httpFailure(error);
-      if (failure?.url && TOKEN_URL.test(failure.url)) throw tokenFailure(error, auth);
-      if (failure?.status !== 401 || !(await renewStaleToken(octokit, auth))) throw error;
+      if (failure?.url && TOKEN_URL.test(failure.url)) throw tokenFailure(error, auth, cache);
+      if (failure?.status !== 401 || !(await renewStaleToken(octokit, auth, cache))) throw error;
       return waitFor(() => request(endpoint), signal);
     }
   });
@@ -90,11 +92,14 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
 /**
  * The token step's failure, named for a person, and permanent when GitHub's answer was (a key it
  * rejects, an installation it does not know): a task then fails at once with that reason instead
- * of re-signing an App JWT for every retry that cannot succeed.
+ * of re-signing an App JWT for every retry that cannot succeed, and the isolate remembers the
+ * answer for a minute (token-cache), so the next request for the installation does not ask again.
  */
-function tokenFailure(error: unknown, auth: AppInstallationAuth): Error {
+function tokenFailure(error: unknown, auth: AppInstallationAuth, cache: InstallationTokenCache): Error {
   const reason = describeTokenFailure(error, auth);
-  return isPermanentFailure(error) ? new PermanentSourceError(reason) : new Error(reason);
+  if (!isPermanentFailure(error)) return new Error(reason);
+  cache.refuse(auth.installationId, reason);
+  return new PermanentSourceError(reason);
 }
 
 /**
@@ -114,14 +119,14 @@ function refuseForeignPaths(octokit: Octokit): Octokit {
  * suspended and back, key rotated): mint a new one and let the caller try once more. A token
  * minted moments ago is not renewed; auth-app has already retried it.
  */
-async function renewStaleToken(octokit: Octokit, auth: AppInstallationAuth): Promise<boolean> {
+async function renewStaleToken(octokit: Octokit, auth: AppInstallationAuth, cache: InstallationTokenCache): Promise<boolean> {
   try {
     const current = InstallationToken.safeParse(await octokit.auth({ type: 'installation' }));
     if (!current.success || Date.now() - Date.parse(current.data.createdAt) < FRESH_TOKEN_MS) return false;
     await octokit.auth({ type: 'installation', refresh: true });
     return true;
   } catch (error) {
-    throw tokenFailure(error, auth);
+    throw tokenFailure(error, auth, cache);
   }
 }
 

@@ -12,6 +12,8 @@
  * What the store holds: the token sealed with AES-GCM under a key derived (HKDF) from the App's
  * private key, with the store key as associated data. Reading the store alone yields nothing
  * usable; whoever holds the private key can mint such tokens anyway.
+ *
+ * The isolate's memory also keeps GitHub's permanent refusals for a minute (InstallationTokenCache).
  */
 import * as z from 'zod';
 import { untilAborted } from '../../lib/abortable.ts';
@@ -24,6 +26,21 @@ export interface TokenCache {
   get(key: string): Promise<string>;
   set(key: string, value: string): Promise<void>;
 }
+
+/**
+ * The cache, and GitHub's permanent refusals to mint a token (a key it rejects, an installation
+ * it does not know), remembered in the isolate's memory for {@link REFUSAL_MEMORY_MS}: a burst of
+ * deliveries for a broken installation, and each task's check run after its failure, would
+ * otherwise sign a JWT and ask again for every request, to meet the same answer. Never shared
+ * through the store: a fixed installation is asked again within a minute by every isolate.
+ */
+export interface InstallationTokenCache extends TokenCache {
+  /** The refusal's reason and how long ago GitHub gave it, while it is remembered. */
+  refused(installationId: number): { reason: string; ageMs: number } | undefined;
+  refuse(installationId: number, reason: string): void;
+}
+
+export const REFUSAL_MEMORY_MS = 60_000;
 
 export interface MemoryEntry {
   value: string;
@@ -65,7 +82,7 @@ const Sealed = z.object({ v: z.literal(1), iv: z.string(), data: z.string() });
  * const cache = createTokenCache({ store: env.TENANTS, scope: `${apiUrl} ${appId}`, secret: pkcs8 });
  * new Octokit({ authStrategy: createAppAuth, auth: { appId, privateKey: pkcs8, installationId, cache } });
  */
-export function createTokenCache(options: TokenCacheOptions): TokenCache {
+export function createTokenCache(options: TokenCacheOptions): InstallationTokenCache {
   const { store, scope } = options;
   const memory = options.memory ?? isolateMemory;
   const clock = options.clock ?? Date.now;
@@ -73,7 +90,21 @@ export function createTokenCache(options: TokenCacheOptions): TokenCache {
   let sealKey: Promise<CryptoKey> | undefined;
   const key = () => (sealKey ??= deriveSealKey(options.secret));
 
+  // Not an auth-app key (those start with the installation id), so the two never meet.
+  const refusalKey = (installationId: number) => `${scope}\0refused\0${installationId}`;
+
   return {
+    refused(installationId) {
+      const entry = memory.get(refusalKey(installationId));
+      const now = clock();
+      if (!entry || now >= entry.usableUntil) return undefined;
+      return { reason: entry.value, ageMs: now - (entry.usableUntil - REFUSAL_MEMORY_MS) };
+    },
+
+    refuse(installationId, reason) {
+      memory.set(refusalKey(installationId), { value: reason, usableUntil: clock() + REFUSAL_MEMORY_MS });
+    },
+
     async get(cacheKey) {
       const local = memory.get(`${scope}\0${cacheKey}`);
       if (local && clock() < local.usableUntil) return local.value;
