@@ -1,7 +1,7 @@
 /**
  * @module env
- * Bindings and configuration, parsed with zod once per Env object (or set of values, below). Nothing deeper in the Worker
- * reads `env` strings directly; it gets this typed config.
+ * Bindings and configuration, parsed with zod once per Env object or set of values (below).
+ * Nothing deeper in the Worker reads `env` strings directly; it gets this typed config.
  */
 import * as z from 'zod';
 import type { AgentCatalog } from './context/agent-catalog.ts';
