@@ -13,6 +13,8 @@ import { createOAuthAppAuth } from '../../src/sources/github/shims/auth-oauth-ap
 import { createOAuthUserAuth, requiresBasicAuth } from '../../src/sources/github/shims/auth-oauth-user.mjs';
 // @ts-expect-error: as above
 import { JSONParse, JSONStringify } from '../../src/sources/github/shims/json-with-bigint.mjs';
+// @ts-expect-error: as above
+import { Lru } from '../../src/sources/github/shims/toad-cache.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -46,5 +48,8 @@ describe("the Worker bundle's stand-ins", () => {
     const diff3 = require('../../src/sources/git/shims/diff3.cjs') as () => unknown;
     expect(() => ignore()).toThrow(/no working tree.*ignore\.cjs/);
     expect(() => diff3()).toThrow(/never merges.*diff3\.cjs/);
+    // Built as auth-app builds its default for every client, then never used.
+    const lru = new Lru(15e3, 1e3 * 60 * 59);
+    for (const use of [() => lru.get('42'), () => lru.set('42', 'token'), () => lru.delete('42'), () => lru.clear()]) expect(use).toThrow(/not part of the Worker bundle.*toad-cache\.mjs/);
   });
 });
