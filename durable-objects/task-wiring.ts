@@ -22,12 +22,10 @@ import { earlierTasksFor } from './task-history.ts';
 import type { ReadBackDeps } from './task-freshness.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
 import type { NotifyDeps } from '../src/notify/notify-task.ts';
-import type { Config } from '../src/env.ts';
 import type { TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
 export interface TaskWiring {
-  config: Config;
   agents: ReturnType<typeof getAgents>;
   openSource: (request: TaskRequest) => Promise<OpenedSource>;
   readBackDeps: ReadBackDeps;
@@ -75,5 +73,5 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   });
   const readBackDeps: ReadBackDeps = { ...planDeps, store, openSource, now: () => Date.now() };
   const notifyDeps: NotifyDeps = { config, fetch: outbound, tokens: env.TENANTS };
-  return { config, agents, openSource, readBackDeps, checkDeps, notifyDeps, ledger };
+  return { agents, openSource, readBackDeps, checkDeps, notifyDeps, ledger };
 }

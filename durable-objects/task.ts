@@ -95,7 +95,8 @@ export class TaskObject extends DurableObject<Env> {
   /**
    * What the task reads and assembles with, built when first needed: most objects are created by
    * a delivery and do nothing else until their alarm, so the accept path does not pay for a
-   * provider registry and an assembler it never uses.
+   * provider registry and an assembler it never uses. The configuration is read without it
+   * (getConfig keeps one parse per set of values): tenant checks and links need nothing more.
    */
   get #wiring(): TaskWiring {
     this.#wired ??= wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks });
@@ -127,7 +128,7 @@ export class TaskObject extends DurableObject<Env> {
   /** The task, its turns and its transcript for the inspector page; a link is checked against this task's id. */
   async inspect(access: InspectAccess, options: InspectOptions = {}): Promise<InspectResult> {
     if ('link' in access) {
-      const { VIEW_LINK_SECRET: current, VIEW_LINK_SECRET_PREVIOUS: previous } = this.#wiring.config;
+      const { VIEW_LINK_SECRET: current, VIEW_LINK_SECRET_PREVIOUS: previous } = getConfig(this.env);
       const verdict = await verifyLink({ current, previous }, this.ctx.id.toString(), access.link, Date.now());
       if (!verdict.ok) return { status: 'forbidden', reason: verdict.reason, ...(verdict.expiredAt ? { expiredAt: verdict.expiredAt } : {}) };
     }
@@ -282,7 +283,7 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     if (!task) return;
     if (task.request.notify) {
-      const result = await taskReport(this.#wiring.config, this.#store, task, { status, reason }, Date.now());
+      const result = await taskReport(getConfig(this.env), this.#store, task, { status, reason }, Date.now());
       await notifyTaskResult(this.#wiring.notifyDeps, task.request.notify, result);
     }
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
@@ -306,6 +307,6 @@ export class TaskObject extends DurableObject<Env> {
   /** The task when `tenant` owns it or was granted its owner (`TENANT_GRANTS`): reading only. */
   #readable(tenant: string): TaskRow | undefined {
     const task = this.#store.task();
-    return task && mayRead(this.#wiring.config.TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
+    return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
 }
