@@ -19,7 +19,6 @@ import { CheckLogStore } from './check-log.ts';
 import { checkTask } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
-import { MAX_TRANSCRIPT_BYTES } from '../src/context/transcript-limits.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
@@ -39,9 +38,8 @@ import { readTaskSkill, readTaskSource } from './task-files.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import type { BeginResult } from './turn-ledger.ts';
-import { turnView } from './turn-view.ts';
-import { FirstTurnAttempts, MAX_ASSEMBLY_ATTEMPTS } from './first-turn-attempts.ts';
+import { beginTurn, storedTurn } from './turn-begin.ts';
+import { FirstTurnAttempts } from './first-turn-attempts.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
@@ -147,36 +145,11 @@ export class TaskObject extends DurableObject<Env> {
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
     const task = this.#owned(tenant);
-    if (!task) return { status: 'not-found' };
-    if (turn === 0 && task.status === 'failed') {
-      // Retries are the alarm's, and bounded; a client re-running a failed task would unbound them.
-      return { status: 'conflict', message: `the task is failed after ${task.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} attempts (${task.status_reason ?? 'no reason'}); a failed task is not assembled again: create a new task to try again` };
-    }
-    if (turn === 0 && task.status !== 'ready') return this.#attempts.run();
-    if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
-    if (turn > 0 && !this.#store.turn(turn) && this.#store.transcript.bytes() >= MAX_TRANSCRIPT_BYTES) {
-      // Host context items count too; past the cap no new turn may add one.
-      return { status: 'conflict', message: `the transcript holds its cap of ${MAX_TRANSCRIPT_BYTES} bytes; turn ${turn} cannot begin (start a new task with parentTaskId to continue)` };
-    }
-    let result: BeginResult;
-    try {
-      result = await this.#wiring.ledger.begin(turn);
-    } catch (error) {
-      // Nothing was stored; the client may begin the turn again.
-      return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
-    }
-    if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
-    if (result.status === 'too-large') return { status: 'conflict', message: `turn ${turn} cannot begin: its context item: ${result.message}` };
-    if (result.status === 'not-found') return result;
-    return this.readTurn(tenant, turn);
+    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: () => this.#wiring.ledger }) : { status: 'not-found' };
   }
 
   async readTurn(tenant: string, turn: number): Promise<TurnResult> {
-    if (!this.#readable(tenant)) return { status: 'not-found' };
-    const first = this.#store.turn(0);
-    const record = this.#store.turn(turn);
-    if (!first || !record) return { status: 'conflict', message: `turn ${turn} has not begun` };
-    return { status: 'ok', turn: turnView(first, record, this.#store.requestTranscript(turn, record.item?.id ?? null)) };
+    return this.#readable(tenant) ? storedTurn(this.#store, turn) : { status: 'not-found' };
   }
 
   async append(tenant: string, items: TranscriptItem[]): Promise<AppendResult> {

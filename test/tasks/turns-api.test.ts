@@ -38,6 +38,14 @@ describe('turns', () => {
     expect(res.json.error).toMatchObject({ code: 'conflict', message: 'turn 2 is not next; the next turn is 1' });
   });
 
+  it('refuses a later turn while turn 0 is not ready with 409 naming its status', async () => {
+    const id = await create({ ref: 'no-such-branch' });
+    await waitForTask(id, settled);
+    const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
+    expect(res.status).toBe(409);
+    expect(res.json.error).toMatchObject({ code: 'conflict', message: 'turn 0 is failed; turn 1 cannot begin yet' });
+  });
+
   it('runs only all-turn providers later: first-turn ones are turn-gated and an empty context adds no item', async () => {
     const id = await create();
     await waitForTask(id, settled);
