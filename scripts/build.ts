@@ -55,9 +55,6 @@ async function buildCli(): Promise<void> {
     platform: 'node',
     target: 'node22',
     external: ['miniflare'],
-    // yaml's ESM build (the one the Worker bundles) rather than its CommonJS one: esbuild shakes
-    // it and it evaluates without 70-odd require() wrappers at every start.
-    alias: { yaml: './node_modules/yaml/browser/index.js' },
     // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
     banner: { js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);" },
     legalComments: 'none',

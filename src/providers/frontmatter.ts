@@ -1,7 +1,7 @@
 /**
  * @module providers/frontmatter
  * Splits a Markdown file (a SKILL.md, a rule file) into its YAML frontmatter and body, and parses
- * the frontmatter with the `yaml` package. Failures are values with a reason a person can act on.
+ * the frontmatter with `lib/yaml-1.2`. Failures are values with a reason a person can act on.
  *
  * Read as YAML 1.2 whatever a `%YAML` directive says (see `lib/yaml-1.2`; `warnings` says so), and
  * scalars with YAML's failsafe schema, so every value is the text that was written:
@@ -10,8 +10,7 @@
  * aliases, explicit tags) are parsed anyway and reported, so a skill that other tools reject
  * still gets indexed here with a warning instead of vanishing.
  */
-import { isAlias, isCollection, isNode, LineCounter, visit } from 'yaml';
-import { parseYaml12 } from '../lib/yaml-1.2.ts';
+import { parseYaml12, type YamlConstruct } from '../lib/yaml-1.2.ts';
 
 export type SplitFrontmatter =
   | { kind: 'none' }
@@ -39,39 +38,21 @@ export function splitFrontmatter(text: string): SplitFrontmatter {
 export type ParsedFrontmatter = { ok: true; data: unknown; strict: string[]; warnings: string[] } | { ok: false; reason: string };
 
 /** Anchors can multiply a small file into a huge value; real frontmatter needs few of them. */
-const MAX_ALIASES = 50;
+const MAX_ALIAS_NODES = 50;
 /** Enough to show what to fix; a file full of flow style needs no hundred line numbers. */
 const MAX_STRICT_REPORTS = 5;
+const STRICT_NAMES: Record<YamlConstruct['kind'], string> = {
+  alias: 'an alias',
+  anchor: 'an anchor',
+  tag: 'an explicit tag',
+  flow: 'a flow collection ([...] or {...})',
+};
 
 export function parseFrontmatter(yaml: string): ParsedFrontmatter {
-  const lines = new LineCounter();
-  const { doc, warnings } = parseYaml12(yaml, { schema: 'failsafe', lineCounter: lines });
-  const [error] = doc.errors;
-  if (error) {
-    const message = error.message.split(' at line ')[0] ?? error.code;
-    // +1 for the opening `---`, so the line is the file's own.
-    const line = error.linePos?.[0]?.line;
-    return { ok: false, reason: `frontmatter is not valid YAML: ${message}${line === undefined ? '' : ` (line ${line + 1})`}` };
-  }
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIASES }) as unknown;
-  } catch (cause) {
-    return { ok: false, reason: `frontmatter is not valid YAML: ${cause instanceof Error ? cause.message : String(cause)}` };
-  }
-
-  const strict: string[] = [];
-  visit(doc, (_key, node) => {
-    if (strict.length >= MAX_STRICT_REPORTS) return visit.BREAK;
-    // +1 for the opening `---`, as above.
-    const at = (offset: number | undefined) => (offset === undefined ? '' : ` (line ${lines.linePos(offset).line + 1})`);
-    if (isAlias(node)) strict.push(`an alias${at(node.range?.[0])}`);
-    else if (isNode(node)) {
-      if (node.anchor !== undefined) strict.push(`an anchor${at(node.range?.[0])}`);
-      if (node.tag !== undefined) strict.push(`an explicit tag${at(node.range?.[0])}`);
-      if (isCollection(node) && node.flow === true) strict.push(`a flow collection ([...] or {...})${at(node.range?.[0])}`);
-    }
-    return undefined;
-  });
-  return { ok: true, data, strict, warnings };
+  const parsed = parseYaml12(yaml, { schema: 'failsafe', maxAliasNodes: MAX_ALIAS_NODES });
+  // +1 for the opening `---`, so every line is the file's own.
+  const at = (line: number | undefined) => (line === undefined ? '' : ` (line ${line + 1})`);
+  if (!parsed.ok) return { ok: false, reason: `frontmatter is not valid YAML: ${parsed.message}${at(parsed.line)}` };
+  const strict = parsed.constructs.slice(0, MAX_STRICT_REPORTS).map(({ kind, line }) => `${STRICT_NAMES[kind]}${at(line)}`);
+  return { ok: true, data: parsed.data, strict, warnings: parsed.warnings };
 }

@@ -30,7 +30,7 @@ const HOSTILE: Array<[string, MemoryFile, string]> = [
   ['gives a budget that is not a number', 'providers:\n  skills: { budget: lots }\n', 'providers.skills.budget: Invalid input: expected number'],
   ['expands a YAML bomb through aliases', BOMB, 'aliases (*name) are not allowed'],
   ['merges anchors', 'base: &base { budget: 1 }\nproviders:\n  rules:\n    <<: *base\n', 'aliases (*name) are not allowed'],
-  ['repeats a key', 'providers:\n  rules: { budget: 10 }\n  rules: { budget: 20 }\n', 'Map keys must be unique'],
+  ['repeats a key', 'providers:\n  rules: { budget: 10 }\n  rules: { budget: 20 }\n', 'duplicated mapping key (line 3)'],
   ['holds two documents', 'providers: {}\n---\nproviders: {}\n', 'not valid YAML'],
   ['nests without end', `${'['.repeat(8_000)}${']'.repeat(8_000)}`, 'not valid YAML'],
   ['sets __proto__', 'providers:\n  __proto__: { budget: 1 }\n', 'providers.__proto__: unknown provider'],

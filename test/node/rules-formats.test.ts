@@ -50,7 +50,7 @@ describe('instruction formats through the CLI, on a monorepo that uses all of th
     expect(verdictOf(turn, '.cursor/rules/everything.mdc')?.reason).toBe('always (globs "**" matches every file)');
     expect(verdictOf(turn, '.cursor/rules/manual.mdc')).toMatchObject({ verdict: 'not-applied', reason: expect.stringContaining('manual rule') });
     expect(verdictOf(turn, '.cursor/rules/huge.mdc')?.reason).toContain('frontmatter is 20014 characters, over the 16384 a rule may have');
-    expect(verdictOf(turn, '.cursor/rules/bomb.mdc')?.reason).toContain('resource exhaustion');
+    expect(verdictOf(turn, '.cursor/rules/bomb.mdc')?.reason).toContain('aliases expand to more than 50 nodes');
     expect(verdictOf(turn, '.cursor/rules/broken.mdc')?.reason).toContain('frontmatter is not valid YAML');
     expect(verdictOf(turn, '.github/instructions/escape.instructions.md')?.reason).toContain('a ".." segment points outside');
     expect(verdictOf(turn, '.github/instructions/typo.instructions.md')?.reason).toBe('no focus path matched applyTo "srcs/**/*.go"; "srcs/**/*.go" matches no file at this commit');

@@ -47,7 +47,7 @@ describe('SKILL.md validation', () => {
     });
     // In a SKILL.md the directive line must end the frontmatter's --- block, so the skill is skipped, naming why.
     expect(validateSkill(at('skills/x'), '---\n%YAML 1.1\nname: x\ndescription: on\n---\n').warnings).toEqual([
-      'skills/x/SKILL.md: skipped: frontmatter is not valid YAML: Missing directives-end/doc-start indicator line (line 3) [frontmatter-yaml]',
+      'skills/x/SKILL.md: skipped: frontmatter is not valid YAML: a %YAML or %TAG directive must be followed by a --- line (line 3) [frontmatter-yaml]',
     ]);
   });
 
@@ -68,7 +68,7 @@ describe('SKILL.md validation', () => {
   it('skips frontmatter that is empty or not a mapping, has duplicate keys, or multiplies aliases', () => {
     expect(validateSkill(at('s/list'), '---\n- a\n- b\n---\n').warnings).toEqual(['s/list/SKILL.md: skipped: frontmatter is not a YAML mapping [frontmatter-mapping]']);
     expect(validateSkill(at('s/empty'), '---\n# nothing\n---\nBody\n').warnings).toEqual(['s/empty/SKILL.md: skipped: frontmatter is not a YAML mapping [frontmatter-mapping]']);
-    expect(validateSkill(at('s/dup'), '---\nname: dup\nname: dup\ndescription: x\n---\n').warnings[0]).toMatch(/^s\/dup\/SKILL\.md: skipped: frontmatter is not valid YAML: Map keys must be unique \(line 3\) \[frontmatter-yaml\]$/);
+    expect(validateSkill(at('s/dup'), '---\nname: dup\nname: dup\ndescription: x\n---\n').warnings[0]).toMatch(/^s\/dup\/SKILL\.md: skipped: frontmatter is not valid YAML: duplicated mapping key \(line 3\) \[frontmatter-yaml\]$/);
     const bomb = `---\nname: bomb\na: &a [x, x, x, x, x, x, x, x, x, x]\nb: &b [${'*a, '.repeat(9)}*a]\nc: &c [${'*b, '.repeat(9)}*b]\ndescription: x\n---\n`;
     expect(validateSkill(at('s/bomb'), bomb).warnings[0]).toMatch(/^s\/bomb\/SKILL\.md: skipped: frontmatter is not valid YAML: .*alias/i);
   });
