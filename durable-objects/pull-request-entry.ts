@@ -9,16 +9,17 @@
  * does not become the latest.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import type { PullRequestIndex } from '../src/tasks/pull-request-index.ts';
 import type { TaskRow } from './task-store.ts';
 
 const KEY = 'pull_request_entry';
 
-export const PendingEntrySchema = z.strictObject({
+export const PendingEntrySchema = lazySchema(() => z.strictObject({
   pullRequest: z.strictObject({ installationId: z.number().int().positive(), repo: z.string().min(1), number: z.number().int().positive() }),
   /** The delivery's signed key: the entry records where that delivery went. */
   delivery: z.string().min(1),
-});
+}));
 export type PendingEntry = z.infer<typeof PendingEntrySchema>;
 
 export class PullRequestEntry {

@@ -5,6 +5,7 @@
  * transcript is appended to only through `transcript` (see transcript-writer), never here.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import type { EarlierEntry } from '../src/context/provider.ts';
 import { AgentHashSchema, EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
 import { AgentConfigSchema, ToolSchema, type AgentConfig } from '../src/context/agents.ts';
@@ -21,7 +22,7 @@ import { TurnUsageSchema, type TurnUsage } from '../src/tasks/turn-usage.ts';
  * text by `TaskStore` (see `#documents`): they never change after the insert, and every RPC and
  * alarm step reads the task, so parsing them on each read was most of what reading cost.
  */
-const TaskColumnsSchema = z.object({
+const TaskColumnsSchema = lazySchema(() => z.object({
   task_id: z.string(),
   request: z.string(),
   status: z.enum(TASK_STATUSES),
@@ -32,7 +33,7 @@ const TaskColumnsSchema = z.object({
   updated_at: z.number(),
   expires_at: z.number(),
   agent_config: z.string().nullable(),
-});
+}));
 export type TaskRow = Omit<z.output<typeof TaskColumnsSchema>, 'request' | 'agent_config'> & {
   request: Readonly<TaskRequest>;
   /** The agent configuration resolved when the task was created; null for tasks stored before it was kept. */
@@ -47,7 +48,7 @@ interface TaskDocuments {
   agent: Readonly<AgentConfig> | null;
 }
 
-export const TurnRecordSchema = z.object({
+export const TurnRecordSchema = lazySchema(() => z.object({
   turn: z.number().int().nonnegative(),
   digest: z.string(),
   /** Characters and tokens of this turn's rendered context. */
@@ -79,7 +80,7 @@ export const TurnRecordSchema = z.object({
    * Absent on turns stored before focus could be posted.
    */
   moved: z.object({ through: z.number().int().nonnegative(), paths: z.array(z.string()), skills: z.array(z.string()), rules: z.array(z.string()).default([]) }).optional(),
-});
+}));
 export type TurnRecord = z.infer<typeof TurnRecordSchema>;
 
 export class TaskStore {

@@ -8,6 +8,7 @@
  * holds; `unknown` when one could not be checked or nothing was rendered.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { pinnedFrom, targetRef } from '../freshness/check.ts';
 import { compareSource } from '../freshness/compare.ts';
 import { utcDate } from '../lib/utc-date.ts';
@@ -21,7 +22,7 @@ export const MAX_KNOWLEDGE_CHECKED = 50;
 /** Cited revisions whose blob was not recorded, read per answer (each may be a fetch of that commit). */
 const MAX_CITED_REVISIONS = 8;
 
-export const KnowledgeCheckSchema = z.object({
+export const KnowledgeCheckSchema = lazySchema(() => z.object({
   id: z.string(),
   kind: z.string(),
   verdict: z.enum(['holds', 'no-longer-holds', 'unverifiable']),
@@ -38,17 +39,17 @@ export const KnowledgeCheckSchema = z.object({
     currentBlob: Sha.optional(),
     reason: z.string().optional(),
   }),
-});
+}));
 export type KnowledgeCheck = z.infer<typeof KnowledgeCheckSchema>;
 
-export const ApplyKnowledgeDetailsSchema = z.object({
+export const ApplyKnowledgeDetailsSchema = lazySchema(() => z.object({
   /** The ref re-resolved (what the task was pinned from) and where it points now. */
   ref: z.string(),
   current: Sha.nullable(),
   objects: z.array(KnowledgeCheckSchema),
   /** Rendered objects beyond the bound, not checked. */
   unchecked: z.number().int().nonnegative(),
-});
+}));
 export type ApplyKnowledgeDetails = z.infer<typeof ApplyKnowledgeDetailsSchema>;
 
 type Finding = { stop: string[]; unknown: string[]; go: string[] };

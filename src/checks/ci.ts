@@ -7,6 +7,7 @@
  * could not give is `unknown`: nothing can be said about checks nobody read.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing } from '../sources/commit-checks.ts';
 import { short } from './verdict.ts';
 
@@ -15,7 +16,7 @@ export const MAX_CHECKS = 300;
 /** Checks listed in a verdict's details, those that did not pass first; the rest are counted. */
 const MAX_LISTED = 100;
 
-export const CiCheckSchema = z.object({
+export const CiCheckSchema = lazySchema(() => z.object({
   kind: z.enum(['check-run', 'status']),
   name: z.string(),
   result: z.enum(['passed', 'pending', 'failed']),
@@ -24,10 +25,10 @@ export const CiCheckSchema = z.object({
   description: z.string().optional(),
   app: z.string().optional(),
   url: z.string().optional(),
-});
+}));
 export type CiCheck = z.infer<typeof CiCheckSchema>;
 
-export const CiSummarySchema = z.object({
+export const CiSummarySchema = lazySchema(() => z.object({
   commit: z.string(),
   passed: z.number().int().nonnegative(),
   pending: z.number().int().nonnegative(),
@@ -37,7 +38,7 @@ export const CiSummarySchema = z.object({
   checks: z.array(CiCheckSchema),
   /** Checks read but not listed in `checks`. */
   unlisted: z.number().int().nonnegative(),
-});
+}));
 export type CiSummary = z.infer<typeof CiSummarySchema>;
 
 export interface CiFinding {

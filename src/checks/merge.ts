@@ -8,12 +8,13 @@
  * knows, and a head that moved is a `stop` of its own.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import type { PullRequestReview } from '../sources/commit-checks.ts';
 import type { ActionCheck } from './action.ts';
 import { CiSummarySchema, MAX_CHECKS, readCi } from './ci.ts';
 import { decide, Sha, short } from './verdict.ts';
 
-export const MergeDetailsSchema = z.object({
+export const MergeDetailsSchema = lazySchema(() => z.object({
   number: z.number().int().positive(),
   /** The head the host reviewed (its `commit`, else the task's). */
   reviewed: Sha,
@@ -25,7 +26,7 @@ export const MergeDetailsSchema = z.object({
   /** Reviewers by their latest approving or change-requesting review; null when they could not be read. */
   reviews: z.object({ approved: z.array(z.string()), changesRequested: z.array(z.string()), complete: z.boolean() }).nullable(),
   ci: CiSummarySchema.nullable(),
-});
+}));
 export type MergeDetails = z.infer<typeof MergeDetailsSchema>;
 
 /** GitHub's merge states and what each means for merging now. */

@@ -9,13 +9,14 @@
  * way.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { targetRef } from '../freshness/check.ts';
 import type { PullRequestRead } from '../sources/pull-requests.ts';
 import type { ResolveResult } from '../sources/snapshot.ts';
 import type { ActionCheck } from './action.ts';
 import { decide, Sha, short } from './verdict.ts';
 
-export const PushDetailsSchema = z.object({
+export const PushDetailsSchema = lazySchema(() => z.object({
   /** The branch compared; null for a pull request whose head branch the task does not know (its head is compared). */
   branch: z.string().nullable(),
   builtOn: Sha,
@@ -36,7 +37,7 @@ export const PushDetailsSchema = z.object({
       baseMoved: z.boolean().nullable(),
     })
     .optional(),
-});
+}));
 export type PushDetails = z.infer<typeof PushDetailsSchema>;
 
 export const pushCheck: ActionCheck<PushDetails> = {

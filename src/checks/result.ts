@@ -11,6 +11,7 @@
  *   reasons: ['build failed', '1a2b3c4 is still the head of pull request #7'], details: { … } }
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { ApplyKnowledgeDetailsSchema } from './apply-knowledge.ts';
 import { MergeDetailsSchema } from './merge.ts';
 import { PushDetailsSchema } from './push.ts';
@@ -19,12 +20,12 @@ import { CheckSubjectSchema, ReasonsSchema, VERDICTS } from './verdict.ts';
 
 const common = { verdict: z.enum(VERDICTS), checkedAt: z.iso.datetime(), subject: CheckSubjectSchema, reasons: ReasonsSchema };
 
-export const CheckResultSchema = z.discriminatedUnion('action', [
+export const CheckResultSchema = lazySchema(() => z.discriminatedUnion('action', [
   z.object({ action: z.literal('push'), ...common, details: PushDetailsSchema }),
   z.object({ action: z.literal('report-ci'), ...common, details: ReportCiDetailsSchema }),
   z.object({ action: z.literal('merge'), ...common, details: MergeDetailsSchema }),
   z.object({ action: z.literal('apply-knowledge'), ...common, details: ApplyKnowledgeDetailsSchema }),
-]);
+]));
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
 /** A check as the task keeps it: its answer and its number on the task. */
@@ -40,9 +41,9 @@ export const CheckEntrySchema = z.object({
 export type CheckEntry = z.infer<typeof CheckEntrySchema>;
 
 /** The task's checks: how many were made, how many of the oldest were dropped, and the rest, newest first. */
-export const CheckLogSchema = z.object({
+export const CheckLogSchema = lazySchema(() => z.object({
   count: z.number().int().nonnegative(),
   dropped: z.number().int().nonnegative(),
   recent: z.array(CheckEntrySchema),
-});
+}));
 export type CheckLog = z.infer<typeof CheckLogSchema>;

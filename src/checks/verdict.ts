@@ -6,13 +6,14 @@
  * the action's own (see each action's module).
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
 export const VERDICTS = ['go', 'stop', 'unknown'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
 export const Sha = z.string().regex(/^[0-9a-f]{40}$/);
 
-export const CheckSubjectSchema = z.object({
+export const CheckSubjectSchema = lazySchema(() => z.object({
   /** The repository's identity, as the task shows it (a git URL without credentials). */
   repository: z.string(),
   /** The branch (or `HEAD`, the default branch) that was read; null when none was. */
@@ -20,7 +21,7 @@ export const CheckSubjectSchema = z.object({
   /** The commit the question is about: built on (push), reported (report-ci), reviewed (merge), or where the ref is now (apply-knowledge). */
   commit: Sha.nullable(),
   pullRequest: z.number().int().positive().optional(),
-});
+}));
 export type CheckSubject = z.infer<typeof CheckSubjectSchema>;
 
 /** Reasons kept per answer; the rest are counted in one more. */

@@ -5,6 +5,7 @@
  * never add to or change one.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { ORDER_POLICY_NAMES } from './order-policy.ts';
 import { CAPABILITIES } from './provider.ts';
 import { ProviderSelectionSchema } from './provider-selection.ts';
@@ -40,7 +41,7 @@ const Tools = z
     if (bytes > AGENT_LIMITS.maxToolsBytes) ctx.addIssue({ code: 'custom', message: `are ${bytes} bytes as JSON, over ${AGENT_LIMITS.maxToolsBytes}: every request carries them` });
   });
 
-export const AgentConfigSchema = z.strictObject({
+export const AgentConfigSchema = lazySchema(() => z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be 1-64 characters of a-z 0-9 -, starting with a letter'),
   /** The host's system instructions for this agent: the first system block of every request. */
   instructions: z.string().trim().min(1, 'must not be empty').max(AGENT_LIMITS.maxInstructions),
@@ -52,7 +53,7 @@ export const AgentConfigSchema = z.strictObject({
   totalBudget: z.number().int().positive().max(AGENT_LIMITS.maxTotalBudget),
   /** How the first user message is laid out (`context/order-policy`). */
   contextOrder: z.enum(ORDER_POLICY_NAMES).default('cache-stable'),
-});
+}));
 export type AgentConfig = z.infer<typeof AgentConfigSchema>;
 
 const pathInput = (description: string) => ({

@@ -3,6 +3,7 @@
  * What a provider returns. Entries are validated by the runner before anything else sees them.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { MAX_TITLE_CHARS } from './title.ts';
 
 export const FRESHNESS = ['pinned', 'snapshot', 'volatile'] as const;
@@ -21,13 +22,13 @@ export const STABILITIES = ['commit', 'task'] as const;
  */
 export type Stability = (typeof STABILITIES)[number];
 
-export const SourceSchema = z.object({
+export const SourceSchema = lazySchema(() => z.object({
   uri: z.string().min(1),
   path: z.string().min(1).optional(),
   revision: z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit').optional(),
   /** Git blob id of the content at `path@revision`, so a later check can tell whether it changed. */
   blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git object id').optional(),
-});
+}));
 export type Source = z.infer<typeof SourceSchema>;
 
 /** Focus paths an entry names as those it applies to; the rest are counted. */
@@ -37,7 +38,7 @@ export const MAX_APPLIES_TO = 16;
  * Which of the task's focus paths an entry applies to (the working directory among them, `.` for
  * the root), in the task's order: the first `MAX_APPLIES_TO`, and how many in all.
  */
-export const AppliesToSchema = z.object({ paths: z.array(z.string().min(1).max(1024)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() });
+export const AppliesToSchema = lazySchema(() => z.object({ paths: z.array(z.string().min(1).max(1024)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() }));
 export type AppliesTo = z.infer<typeof AppliesToSchema>;
 
 export const EntrySchema = z

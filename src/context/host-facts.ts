@@ -11,6 +11,7 @@
  * HostFactsSchema.parse([{ title: 'Node.js', body: 'node 22.12.0 on the devbox', freshness: 'snapshot', source: { uri: 'https://ci.example.com/runners/7' } }])
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
 export const HOST_FACT_LIMITS = { maxFacts: 16, maxTitle: 120, maxBody: 4_000, maxTotalBody: 16_000, maxUri: 2_048 } as const;
 
@@ -31,14 +32,14 @@ const FactUri = z
     if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not hold credentials' });
   });
 
-export const HostFactSchema = z.strictObject({
+export const HostFactSchema = lazySchema(() => z.strictObject({
   title: z.string().trim().min(1, 'must not be empty').max(HOST_FACT_LIMITS.maxTitle),
   body: z.string().max(HOST_FACT_LIMITS.maxBody).refine((body) => body.trim() !== '', 'must not be empty'),
   /** `snapshot`: true when the task was created, may have changed since; `volatile`: check it again before relying on it. */
   freshness: z.enum(['snapshot', 'volatile']),
   /** Where the host learned it: what a person or a program can look at to confirm it. */
   source: z.strictObject({ uri: FactUri }),
-});
+}));
 export type HostFact = z.output<typeof HostFactSchema>;
 
 export const HostFactsSchema = z

@@ -9,6 +9,7 @@
  * const objects = await request.knowledge?.active({ signal: request.signal });
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
 export const KNOWLEDGE_KINDS = ['playbook', 'fact', 'decision', 'task-summary'] as const;
 export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];
@@ -24,15 +25,15 @@ const ISO_DATE = z.iso.date();
 const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
 
 /** What supports a piece of knowledge. `path@revision` is what provenance checks compare. */
-export const KnowledgeSourceSchema = z.strictObject({
+export const KnowledgeSourceSchema = lazySchema(() => z.strictObject({
   uri: z.string().min(1).max(2048),
   path: z.string().min(1).max(1024).optional(),
   revision: COMMIT.optional(),
-});
+}));
 export type KnowledgeSource = z.infer<typeof KnowledgeSourceSchema>;
 
 /** One version of one knowledge object, as stored and served. */
-export const KnowledgeSchema = z.strictObject({
+export const KnowledgeSchema = lazySchema(() => z.strictObject({
   id: z.string().regex(KNOWLEDGE_ID, 'must be a knowledge id'),
   /** Canonical repository identity, e.g. `github:github.com/acme/widgets`. */
   repository: z.string().min(1),
@@ -49,7 +50,7 @@ export const KnowledgeSchema = z.strictObject({
   version: z.number().int().positive(),
   /** The version this one replaced. */
   supersedes: z.string().regex(KNOWLEDGE_ID).optional(),
-});
+}));
 export type Knowledge = z.infer<typeof KnowledgeSchema>;
 
 /** Reads the knowledge of one scope. Made by the host, handed to providers granted `knowledge:read`. */

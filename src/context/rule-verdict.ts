@@ -8,6 +8,7 @@
  * Bounded, because repository text decides how many files there are and what their paths say.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import type { ContextEntry } from './outcome.ts';
 
 export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied'] as const;
@@ -18,14 +19,14 @@ export const MAX_VERDICTS = 200;
 export const MAX_VERDICT_PATH_CHARS = 512;
 export const MAX_VERDICT_REASON_CHARS = 400;
 
-export const RuleVerdictSchema = z.object({
+export const RuleVerdictSchema = lazySchema(() => z.object({
   path: z.string().min(1).max(MAX_VERDICT_PATH_CHARS),
   blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
   /** The format that defined the file, e.g. `copilot-instructions`, `cursor-rule`, `agents-md`. */
   format: z.string().min(1).max(64),
   verdict: z.enum(RULE_VERDICTS),
   reason: z.string().max(MAX_VERDICT_REASON_CHARS),
-});
+}));
 export type RuleVerdict = z.infer<typeof RuleVerdictSchema>;
 
 /**

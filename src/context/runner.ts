@@ -5,6 +5,7 @@
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
@@ -90,7 +91,7 @@ const MAX_NOTICES = 8;
 const MAX_NOTICE_CHARS = 4_000;
 
 /** Entries are checked one by one below, so one bad entry costs only itself. */
-const ResultSchema = z.object({
+const ResultSchema = lazySchema(() => z.object({
   entries: z.array(z.unknown()),
   notes: z.array(z.string()).default([]),
   notices: z
@@ -98,7 +99,7 @@ const ResultSchema = z.object({
     .max(MAX_NOTICES)
     .default([]),
   verdicts: z.array(z.unknown()).default([]),
-});
+}));
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[]; files?: RuleVerdictInput[] };
 

@@ -15,6 +15,7 @@
  * // -> { ..., role: 'assistant' }: the role follows from the type
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { unreachable } from '../lib/unreachable.ts';
 import { STABILITIES } from './entry.ts';
 import { itemBytesIssue } from './transcript-limits.ts';
@@ -115,14 +116,14 @@ export const ContextItemSchema = z.strictObject({ id: ItemIdSchema, type: z.lite
  * to the task's mailbox, or a pull request comment or push that amends it. `content` is the text
  * inside its `<groundwork-mailbox from="…">` wrapper, as the model reads it.
  */
-export const MailboxItemSchema = z.strictObject({
+export const MailboxItemSchema = lazySchema(() => z.strictObject({
   id: ItemIdSchema,
   type: z.literal('mailbox'),
   role: z.literal('user').default('user'),
   from: z.string().min(1).max(200),
   content: TextSchema,
   receivedAt: z.iso.datetime(),
-});
+}));
 
 export const TranscriptItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema, ContextItemSchema, MailboxItemSchema]);
 export type TranscriptItem = z.output<typeof TranscriptItemSchema>;
@@ -138,7 +139,7 @@ export type MailboxItem = z.output<typeof MailboxItemSchema>;
 const ClientItemIdSchema = ItemIdSchema.refine((id) => !id.startsWith(HOST_ITEM_PREFIX), `ids starting with "${HOST_ITEM_PREFIX}" are reserved for the host`);
 
 /** What a client may append: messages, tool calls and tool results, with ids of its own. Unknown fields are refused. */
-export const ClientItemSchema = z.discriminatedUnion(
+export const ClientItemSchema = lazySchema(() => z.discriminatedUnion(
   'type',
   [
     z.strictObject({ ...messageShape, id: ClientItemIdSchema, content: ClientTextSchema.min(1) }),
@@ -153,7 +154,7 @@ export const ClientItemSchema = z.discriminatedUnion(
     z.strictObject({ ...toolResultShape, id: ClientItemIdSchema, content: ClientTextSchema }),
   ],
   { error: 'must be "message", "tool_call" or "tool_result"' },
-);
+));
 
 /** The role/content view of an item, as the turn JSON's `messages` shows it (a tool call shows its arguments as JSON text). */
 export function messageView(item: TranscriptItem): { role: 'user' | 'assistant' | 'tool'; content: string } {

@@ -4,6 +4,7 @@
  * composition that makes it: grant capabilities -> run providers -> render -> digest.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { agentHash } from './agent-catalog.ts';
 import type { AgentConfig } from './agents.ts';
 import { ToolSchema } from './agents.ts';
@@ -25,7 +26,7 @@ import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type H
 export const MessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
 type Message = z.infer<typeof MessageSchema>;
 
-export const ProviderOutcomeSchema = z.object({
+export const ProviderOutcomeSchema = lazySchema(() => z.object({
   name: z.string(),
   category: z.enum(CATEGORIES),
   outcome: z.enum(OUTCOME_KINDS),
@@ -35,9 +36,9 @@ export const ProviderOutcomeSchema = z.object({
   durationMs: z.number().nonnegative(),
   /** Rules: one verdict per instruction file found. Absent for other providers and on turns stored before verdicts. */
   verdicts: z.array(RuleVerdictSchema).optional(),
-});
+}));
 
-export const EntrySummarySchema = z.object({
+export const EntrySummarySchema = lazySchema(() => z.object({
   provider: z.string(),
   category: z.enum(CATEGORIES),
   title: z.string(),
@@ -51,12 +52,12 @@ export const EntrySummarySchema = z.object({
   chars: z.number().int().nonnegative(),
   truncated: z.boolean(),
   warnings: z.array(z.string()),
-});
+}));
 export type EntrySummary = z.infer<typeof EntrySummarySchema>;
 
 export const AgentHashSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
 
-export const AssembledTurnSchema = z.object({
+export const AssembledTurnSchema = lazySchema(() => z.object({
   commit: z.string().nullable(),
   /** The repository's identity (never with credentials); null for turns stored before it was recorded. */
   repository: z.string().nullable(),
@@ -82,7 +83,7 @@ export const AssembledTurnSchema = z.object({
   focusPaths: z.array(z.string()).optional(),
   /** A later turn's new focus (posted since the previous turn began); absent when there was none. */
   moved: z.object({ paths: z.array(z.string()), skills: z.array(z.string()), rules: z.array(z.string()).default([]) }).optional(),
-});
+}));
 export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 
 export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selection' | 'totalBudget' | 'setups'> {

@@ -10,6 +10,7 @@
  *               blob: '0f1e…', status: 'changed', currentBlob: '4c5b…' }] }
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
 export const SOURCE_STATUSES = ['unchanged', 'changed', 'deleted', 'unverifiable'] as const;
 export type SourceStatus = (typeof SOURCE_STATUSES)[number];
@@ -20,7 +21,7 @@ export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 const Sha = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
 
-export const SourceCheckSchema = z.object({
+export const SourceCheckSchema = lazySchema(() => z.object({
   provider: z.string(),
   kind: z.enum(SOURCE_KINDS),
   title: z.string(),
@@ -37,10 +38,10 @@ export const SourceCheckSchema = z.object({
   reason: z.string().optional(),
   /** For a skills index: which skills were added, deleted or changed. */
   changes: z.array(z.string()).optional(),
-});
+}));
 export type SourceCheck = z.infer<typeof SourceCheckSchema>;
 
-export const PullRequestCheckSchema = z.object({
+export const PullRequestCheckSchema = lazySchema(() => z.object({
   number: z.number().int().positive(),
   /** The head the model was given (the task's, or the last one a freshness notice named). */
   head: Sha.nullable(),
@@ -52,10 +53,10 @@ export const PullRequestCheckSchema = z.object({
   state: z.enum(['open', 'closed']).nullable(),
   /** Why the pull request could not be read. */
   reason: z.string().optional(),
-});
+}));
 export type PullRequestCheck = z.infer<typeof PullRequestCheckSchema>;
 
-export const FreshnessReportSchema = z.object({
+export const FreshnessReportSchema = lazySchema(() => z.object({
   /** The commit compared from: the task's pinned commit (or the last one a freshness notice named). */
   commit: Sha,
   /** The ref re-resolved: the branch or tag the task named, a pull request's base, or `HEAD`. */
@@ -67,5 +68,5 @@ export const FreshnessReportSchema = z.object({
   reason: z.string().optional(),
   pullRequest: PullRequestCheckSchema.optional(),
   sources: z.array(SourceCheckSchema),
-});
+}));
 export type FreshnessReport = z.infer<typeof FreshnessReportSchema>;

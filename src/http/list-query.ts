@@ -5,6 +5,7 @@
  * parameter is a 400 naming it; an empty one (a form's "any") is as if absent.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { ORIGINS } from '../context/provider.ts';
 import { decodeCursor, type TaskCursor } from '../tasks/task-index.ts';
 import { RepoSchema, TASK_STATUSES } from '../tasks/task-request.ts';
@@ -16,7 +17,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 const PARAMS = ['limit', 'cursor', 'status', 'origin', 'repo'] as const;
 
-export const TaskListQuerySchema = z.object({
+export const TaskListQuerySchema = lazySchema(() => z.object({
   limit: decimalParam(MAX_LIMIT)
     .pipe(z.number().min(1, `must be between 1 and ${MAX_LIMIT}`))
     .default(DEFAULT_LIMIT),
@@ -33,7 +34,7 @@ export const TaskListQuerySchema = z.object({
   origin: z.enum(ORIGINS, { error: `must be one of ${ORIGINS.join(', ')}` }).optional(),
   /** Checked as a task's `repo` is: a name no task could have (`acme/..`) is a 400, not an empty page. */
   repo: RepoSchema.optional(),
-});
+}));
 export type ListQuery = z.output<typeof TaskListQuerySchema>;
 
 /**

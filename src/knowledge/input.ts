@@ -11,6 +11,7 @@
  * []` means what it means in an edit: no paths, the whole repository.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { KNOWLEDGE_KINDS, KnowledgeSchema, MAX_STATEMENT_CHARS } from '../context/knowledge.ts';
 import { addDays, addYears } from '../lib/utc-date.ts';
 import { normalisePath } from '../sources/paths.ts';
@@ -54,7 +55,7 @@ const Uri = z
     if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not hold credentials' });
   });
 
-export const SourceInputSchema = z.strictObject(
+export const SourceInputSchema = lazySchema(() => z.strictObject(
   {
     uri: Uri,
     path: RepoPath.optional(),
@@ -65,7 +66,7 @@ export const SourceInputSchema = z.strictObject(
       .optional(),
   },
   { error: (issue) => (issue.input === undefined ? 'is required: knowledge without a source is refused' : undefined) },
-);
+));
 
 function reviewBy(today: string) {
   const latest = addYears(today, 1);
@@ -79,19 +80,19 @@ function reviewBy(today: string) {
 const EDITABLE = ['statement', 'paths', 'source', 'reviewBy'] as const;
 
 /** What the store is asked to keep: the parsed input plus who wrote it. The store assigns id, dates and version. */
-export const KnowledgeDraftSchema = KnowledgeSchema.pick({ kind: true, statement: true, paths: true, source: true, author: true, reviewBy: true });
+export const KnowledgeDraftSchema = lazySchema(() => KnowledgeSchema.unwrap().pick({ kind: true, statement: true, paths: true, source: true, author: true, reviewBy: true }));
 export type KnowledgeDraft = z.infer<typeof KnowledgeDraftSchema>;
 
-const EditChangeSchema = z.strictObject({
+const EditChangeSchema = lazySchema(() => z.strictObject({
   kind: z.literal('edit'),
   author: z.string().min(1).max(200),
   reviewBy: z.iso.date(),
   statement: Statement.optional(),
   /** `[]` clears the paths. */
   paths: z.array(z.string().min(1)).optional(),
-  source: KnowledgeSchema.shape.source.optional(),
-});
-const RetireChangeSchema = z.strictObject({ kind: z.literal('retire'), author: z.string().min(1).max(200), reason: z.string().min(1).max(1_000) });
+  source: KnowledgeSchema.unwrap().shape.source.optional(),
+}));
+const RetireChangeSchema = lazySchema(() => z.strictObject({ kind: z.literal('retire'), author: z.string().min(1).max(200), reason: z.string().min(1).max(1_000) }));
 
 /** A change that makes a new version. `paths: []` clears the paths. */
 export const KnowledgeChangeSchema = z.discriminatedUnion('kind', [EditChangeSchema, RetireChangeSchema]);
@@ -111,7 +112,7 @@ export function createKnowledgeSchema(today: string) {
       reviewBy: reviewBy(today),
     })
     .transform(withoutEmptyPaths)
-    .pipe(KnowledgeDraftSchema.omit({ author: true }).extend({ repo: z.string() }));
+    .pipe(KnowledgeDraftSchema.unwrap().omit({ author: true }).extend({ repo: z.string() }));
 }
 
 /** A new version: the fields given replace the old ones; a new review date is set (default 90 days), since an edit is a review. */
@@ -122,10 +123,10 @@ export function editKnowledgeSchema(today: string) {
     .unknown()
     .refine((body) => typeof body !== 'object' || body === null || EDITABLE.some((field) => field in body), { message: `name at least one of ${EDITABLE.join(', ')}` })
     .pipe(fields)
-    .pipe(EditChangeSchema.omit({ kind: true, author: true }));
+    .pipe(EditChangeSchema.unwrap().omit({ kind: true, author: true }));
 }
 
-export const RetireSchema = z.strictObject({ reason: z.string().trim().min(1, 'must not be empty').max(1_000) }).pipe(RetireChangeSchema.omit({ kind: true, author: true }));
+export const RetireSchema = lazySchema(() => z.strictObject({ reason: z.string().trim().min(1, 'must not be empty').max(1_000) }).pipe(RetireChangeSchema.unwrap().omit({ kind: true, author: true })));
 
 export function taskKnowledgeSchema(today: string) {
   return z
@@ -136,5 +137,5 @@ export function taskKnowledgeSchema(today: string) {
       reviewBy: reviewBy(today),
     })
     .transform(withoutEmptyPaths)
-    .pipe(KnowledgeDraftSchema.omit({ author: true, source: true }));
+    .pipe(KnowledgeDraftSchema.unwrap().omit({ author: true, source: true }));
 }

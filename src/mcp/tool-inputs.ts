@@ -24,7 +24,7 @@ const taskIdSchema = once(() =>
 
 /** `POST /tasks` without what only a host decides over REST (provider settings, a parent task). */
 export const assembleContextSchema = once(() =>
-  TaskRequestSchema.pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
+  TaskRequestSchema.unwrap().pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
     .strict()
     .superRefine(checkTaskFields),
 );
@@ -75,9 +75,9 @@ export type RememberArgs = z.output<ReturnType<typeof rememberSchema>>;
 export const recallSchema = () => ListQuerySchema;
 export type RecallArgs = z.output<typeof ListQuerySchema>;
 
-export const retireKnowledgeSchema = once(() => z.strictObject({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }), ...RetireSchema.in.shape }));
+export const retireKnowledgeSchema = once(() => z.strictObject({ id: z.string().min(1).max(200).meta({ description: 'The knowledge id recall or remember answered.' }), ...RetireSchema.unwrap().in.shape }));
 export type RetireKnowledgeArgs = z.output<ReturnType<typeof retireKnowledgeSchema>>;
 
 /** `POST /tasks/:id/mailbox` with the task named in the arguments. */
-export const postFollowupSchema = once(() => MailboxPostSchema.extend({ taskId: taskIdSchema() }));
+export const postFollowupSchema = once(() => MailboxPostSchema.unwrap().extend({ taskId: taskIdSchema() }));
 export type PostFollowupArgs = z.output<ReturnType<typeof postFollowupSchema>>;

@@ -74,7 +74,7 @@ const TaskPageQuery = z.object({
   sig: z.string().optional().meta({ description: 'Signed link: HMAC-SHA256 signature (hex).' }),
   freshness: z.literal('1').optional().meta({ description: 'Run the read-back and show what changed since the pinned commit.' }),
 });
-const ListPageQuery = TaskListQuerySchema.extend({
+const ListPageQuery = TaskListQuerySchema.unwrap().extend({
   tenant: z.string().optional().meta({ description: 'Signed list link: the tenant it lists.' }),
   exp: z.string().optional().meta({ description: 'Signed list link: expiry, in unix seconds.' }),
   sig: z.string().optional().meta({ description: 'Signed list link: signature (hex).' }),
@@ -108,7 +108,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     responses: { 202: json('The task is stored; assembly runs in its Durable Object.', CreatedTaskSchema) }, errors: [400, 401, 413, 415, 503],
   },
   {
-    method: 'get', path: '/tasks', tag: 'tasks', summary: 'List tasks, newest first', auth: 'bearer', query: TaskListQuerySchema,
+    method: 'get', path: '/tasks', tag: 'tasks', summary: 'List tasks, newest first', auth: 'bearer', query: TaskListQuerySchema.unwrap(),
     description: 'The tenant\u2019s tasks and those of the tenants it was granted. A bad, repeated or unknown parameter is a 400 naming it.',
     responses: { 200: json('One page of tasks.', TaskListSchema) }, errors: [400, 401, 503],
   },
@@ -182,7 +182,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
     responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 409, 413, 415, 503],
   },
   {
-    method: 'get', path: '/knowledge', tag: 'knowledge', summary: 'List knowledge of a repository', auth: 'bearer', query: KnowledgeListQuerySchema,
+    method: 'get', path: '/knowledge', tag: 'knowledge', summary: 'List knowledge of a repository', auth: 'bearer', query: KnowledgeListQuerySchema.unwrap(),
     responses: { 200: json('One page of current versions.', z.strictObject({ items: z.array(KnowledgeSchema), nextCursor: z.string().nullable() })) },
     errors: [400, 401, 503],
   },

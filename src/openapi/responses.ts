@@ -51,7 +51,7 @@ export const TaskListSchema = z.strictObject({
   viewUrl: ViewUrl,
 });
 
-export const TaskSchema = TaskDescriptionSchema.extend({ viewUrl: ViewUrl });
+export const TaskSchema = TaskDescriptionSchema.unwrap().extend({ viewUrl: ViewUrl });
 
 const FocusSplit = z.strictObject({ recorded: z.array(z.string()), duplicates: z.array(z.string()) });
 /** What `POST /tasks/:id/paths` answers: what was new, what the task followed already, and the turn that takes it. */

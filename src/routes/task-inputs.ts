@@ -4,6 +4,7 @@
  * (src/openapi/) is generated from the same schemas.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
@@ -14,7 +15,8 @@ export function checkTaskFields(body: { ref?: string | undefined; commit?: strin
   if (body.commit !== undefined && body.ref === undefined) ctx.addIssue({ code: 'custom', path: ['commit'], message: 'names the commit a ref resolved to: give the ref as well' });
 }
 
-export const CreateTaskSchema = TaskRequestSchema.pick({
+export const CreateTaskSchema = lazySchema(() =>
+  TaskRequestSchema.unwrap().pick({
   repo: true,
   ref: true,
   commit: true,
@@ -33,16 +35,16 @@ export const CreateTaskSchema = TaskRequestSchema.pick({
   .extend({ origin: z.enum(['api', 'cli']).default('api') })
   .strict()
   // `agent` and `tools` are checked against this deployment's agents after parsing (tasks/task-agent).
-  .superRefine(checkTaskFields);
+  .superRefine(checkTaskFields));
 
 export const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
 /** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
-export const MailboxPostSchema = z.strictObject({
+export const MailboxPostSchema = lazySchema(() => z.strictObject({
   from: MailboxSenderSchema,
   text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
   /** The client's idempotency key: a retry with the same id appends nothing new. */
   id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
-});
+}));
 export const TurnParam = decimalParam(10_000);
 export const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 /** Focus for the next turn (`POST /tasks/:id/paths`): at least one path or skill; each list bounded like the task request's. */

@@ -12,6 +12,7 @@
  * const loader = createCachedLoader(createGitObjectLoader(store, commit), env.CACHE, { repository, commit });
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';
@@ -45,7 +46,7 @@ export interface CachedLoaderOptions {
   expirationTtl?: number;
 }
 
-const treeSchema = z.object({
+const treeSchema = lazySchema(() => z.object({
   schema: z.literal(SOURCE_CACHE_SCHEMA),
   entries: z.array(
     z.object({
@@ -58,17 +59,17 @@ const treeSchema = z.object({
       size: z.number().int().nonnegative().optional(),
     }),
   ),
-});
+}));
 
 const commitSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), info: CommitInfoSchema });
 
 const partialSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), tree: PartialTreeSchema });
 
-const blobSchema = z.object({
+const blobSchema = lazySchema(() => z.object({
   schema: z.literal(SOURCE_CACHE_SCHEMA),
   size: z.number().int().nonnegative(),
   base64: z.string(),
-});
+}));
 
 export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, scope: CacheScope, options: CachedLoaderOptions = {}): TreeLoader {
   const version = `v${SOURCE_CACHE_SCHEMA}`;

@@ -5,18 +5,19 @@
  * must give the same bytes from every source, or a digest would change with the backend.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { COMMIT_SHA } from './snapshot.ts';
 import type { CommitInfo } from './snapshot.ts';
 
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;
 
-export const CommitInfoSchema = z.object({
+export const CommitInfoSchema = lazySchema(() => z.object({
   commit: z.string().regex(COMMIT_SHA),
   tree: z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/),
   parents: z.array(z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/)),
   committedAt: z.string().regex(ISO_SECONDS),
   authoredAt: z.string().regex(ISO_SECONDS),
-}) satisfies z.ZodType<CommitInfo>;
+}) satisfies z.ZodType<CommitInfo>);
 
 /** Seconds since the epoch (git's own form) as ISO 8601 UTC. */
 export function isoFromEpochSeconds(seconds: number): string {

@@ -5,6 +5,7 @@
  * knows and says `unknown` for the rest, which the snapshot then asks the whole tree about.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { CommitInfoSchema } from './commit-info.ts';
 import { normalisePath, parentOf } from './paths.ts';
 import type { CommitInfo, TreeEntry } from './snapshot.ts';
@@ -14,14 +15,14 @@ const Path = z.string().refine((path) => {
   const normal = normalisePath(path);
   return normal.ok && normal.path === path;
 });
-const FlatEntry = z.object({
+const FlatEntry = lazySchema(() => z.object({
   path: Path.refine((path) => path !== ''),
   kind: z.enum(['file', 'dir', 'symlink', 'submodule']),
   oid: z.string().min(1),
   size: z.number().int().nonnegative().optional(),
-});
+}));
 
-export const PartialTreeSchema = z.object({
+export const PartialTreeSchema = lazySchema(() => z.object({
   /** Directories listed completely, with every entry. */
   dirs: z.array(z.object({ path: Path, entries: z.array(FlatEntry) })),
   /** Entries known by path whose directory was not listed. */
@@ -30,7 +31,7 @@ export const PartialTreeSchema = z.object({
   absent: z.array(Path),
   /** The commit object's facts, when the read-ahead brought them along. */
   commit: CommitInfoSchema.optional(),
-});
+}));
 export type PartialTree = z.output<typeof PartialTreeSchema>;
 
 /** `undefined` means the partial tree does not know; `null` means the path does not exist. */

@@ -5,6 +5,7 @@
  * with the turn each item was appended in. Parsed by the route like every RPC answer.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
 import { TranscriptItemSchema } from '../context/transcript.ts';
@@ -14,7 +15,7 @@ import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TaskDescriptionSchema } from './task-results.ts';
 import { TurnUsageSchema } from './turn-usage.ts';
 
-export const InspectedTurnSchema = z.object({
+export const InspectedTurnSchema = lazySchema(() => z.object({
   turn: z.number().int().nonnegative(),
   digest: z.string(),
   chars: z.number().int().nonnegative(),
@@ -36,26 +37,26 @@ export const InspectedTurnSchema = z.object({
   github: GitHubUsageSchema.optional(),
   /** What the model API reported for this turn's request, once a host posted it. */
   usage: TurnUsageSchema.optional(),
-});
+}));
 export type InspectedTurn = z.infer<typeof InspectedTurnSchema>;
 
 export const TimelineItemSchema = z.object({ turn: z.number().int().nonnegative(), item: TranscriptItemSchema });
 export type TimelineItem = z.infer<typeof TimelineItemSchema>;
 
 /** A read-back asked for with the page (never on a plain load: it reads the repository). */
-export const InspectedFreshnessSchema = z.discriminatedUnion('status', [
+export const InspectedFreshnessSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('checked'), report: FreshnessReportSchema }),
   /** No commit to compare from yet. */
   z.object({ status: z.literal('unavailable'), reason: z.string() }),
-]);
+]));
 export type InspectedFreshness = z.infer<typeof InspectedFreshnessSchema>;
 
-export const InspectionSchema = z.object({
+export const InspectionSchema = lazySchema(() => z.object({
   task: TaskDescriptionSchema,
   turns: z.array(InspectedTurnSchema),
   transcript: z.array(TimelineItemSchema),
   freshness: InspectedFreshnessSchema.optional(),
-});
+}));
 export type Inspection = z.infer<typeof InspectionSchema>;
 
 /** Who asks: a tenant (its grants apply), or a signed link to this one task. */
@@ -66,10 +67,10 @@ export interface InspectOptions {
   freshness?: boolean;
 }
 
-export const InspectResultSchema = z.discriminatedUnion('status', [
+export const InspectResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), inspection: InspectionSchema }),
   z.object({ status: z.literal('not-found') }),
   /** A link that does not open this task: `expired` (with when) or `bad-signature`; `not-configured` when no secret is set. */
   z.object({ status: z.literal('forbidden'), reason: z.enum(['expired', 'bad-signature', 'not-configured']), expiredAt: z.string().optional() }),
-]);
+]));
 export type InspectResult = z.infer<typeof InspectResultSchema>;

@@ -8,6 +8,7 @@
  * arrive twice or out of order (at-least-once), and the index keeps only the highest.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { ORIGINS } from '../context/provider.ts';
 import { isGitUrl, isLocalRepo, TASK_STATUSES, type TaskRequest } from './task-request.ts';
 
@@ -17,7 +18,7 @@ export const REQUEST_PREVIEW_CHARS = 200;
 /** Characters of the request text later tasks' history shows (as written, line breaks kept). */
 export const REQUEST_EXCERPT_CHARS = 1_000;
 
-export const TaskIndexRowSchema = z.object({
+export const TaskIndexRowSchema = lazySchema(() => z.object({
   taskId: z.string().regex(TASK_ID),
   tenant: z.string().min(1),
   seq: z.number().int().nonnegative(),
@@ -37,7 +38,7 @@ export const TaskIndexRowSchema = z.object({
   pullRequest: z.number().int().positive().optional(),
   /** The start of the request as written (`REQUEST_EXCERPT_CHARS`); absent on rows reported before it was kept. */
   requestExcerpt: z.string().optional(),
-});
+}));
 export type TaskIndexRow = z.infer<typeof TaskIndexRowSchema>;
 
 /** The earlier tasks on one repository that a task's history shows (see TaskIndex.earlier). */

@@ -4,6 +4,7 @@
  * what a Task Durable Object persists as its durable objective.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../context/focus.ts';
 import { AGENT_LIMITS, ToolSchema } from '../context/agents.ts';
 import { HostFactsSchema } from '../context/host-facts.ts';
@@ -186,7 +187,7 @@ export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   return allowed.some((pattern) => (pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern));
 }
 
-export const NotifySchema = z.discriminatedUnion('kind', [
+export const NotifySchema = lazySchema(() => z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('github-check'),
     installationId: z.number().int().positive(),
@@ -195,7 +196,7 @@ export const NotifySchema = z.discriminatedUnion('kind', [
     headSha: COMMIT,
   }),
   z.object({ kind: z.literal('slack'), responseUrl: z.url() }),
-]);
+]));
 export type Notify = z.infer<typeof NotifySchema>;
 
 /** Bounds of the pull request evidence a task keeps; triggers cut to them rather than refuse. */
@@ -209,7 +210,7 @@ const Count = z.number().int().nonnegative();
  * Tasks stored before the title, body, author, labels, draft state, head ref and totals were
  * kept have only number, url, base ref, head commit and fork flag.
  */
-export const PullRequestEvidenceSchema = z.object({
+export const PullRequestEvidenceSchema = lazySchema(() => z.object({
   number: z.number().int().positive(),
   url: z.url().optional(),
   title: z.string().max(PULL_REQUEST_LIMITS.maxTitle).optional(),
@@ -225,7 +226,7 @@ export const PullRequestEvidenceSchema = z.object({
   additions: Count.optional(),
   deletions: Count.optional(),
   changedFiles: Count.optional(),
-});
+}));
 export type PullRequestEvidence = z.output<typeof PullRequestEvidenceSchema>;
 
 /** Tool names a task narrows its agent's catalog to; each must be one of the agent's (checked against it at creation). */
@@ -234,7 +235,7 @@ export const ToolNamesSchema = z
   .max(AGENT_LIMITS.maxTools)
   .transform((names) => [...new Set(names)]);
 
-export const TaskRequestSchema = z.object({
+export const TaskRequestSchema = lazySchema(() => z.object({
   origin: z.enum(ORIGINS),
   /** Who owns the task: `api:<name>`, `github:<installation id>`, `slack:<team id>`. */
   tenant: z.string().min(1).max(200),
@@ -268,7 +269,7 @@ export const TaskRequestSchema = z.object({
   facts: HostFactsSchema.optional(),
   /** The agent's tools this task is shown, by name: a subset of the agent's catalog, never more (context/agent-catalog). */
   tools: ToolNamesSchema.optional(),
-});
+}));
 export type TaskRequest = z.output<typeof TaskRequestSchema>;
 export type TaskRequestInput = z.input<typeof TaskRequestSchema>;
 

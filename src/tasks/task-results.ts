@@ -4,6 +4,7 @@
  * cannot express open JSON (a tool's input schema), and a parsed answer is one we can trust.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
@@ -15,25 +16,25 @@ import { TurnUsageSchema } from './turn-usage.ts';
 const NotFound = z.object({ status: z.literal('not-found') });
 const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
 
-export const TurnResultSchema = z.discriminatedUnion('status', [
+export const TurnResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), turn: AssembledTurnSchema }),
   NotFound,
   Conflict,
   z.object({ status: z.literal('failed'), reason: z.string() }),
-]);
+]));
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
 /** An append that would take the transcript past its cap; nothing was written. */
 const TooLarge = z.object({ status: z.literal('too-large'), message: z.string() });
 
-export const AppendResultSchema = z.discriminatedUnion('status', [
+export const AppendResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), appended: z.array(z.string()), duplicates: z.array(z.string()) }),
   NotFound,
   Conflict,
   TooLarge,
   /** The batch was refused whole; `field` names the item and field, e.g. `items[2].callId`. */
   z.object({ status: z.literal('invalid'), field: z.string(), message: z.string() }),
-]);
+]));
 export type AppendResult = z.infer<typeof AppendResultSchema>;
 
 export const FreshnessResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]);
@@ -47,13 +48,13 @@ export const CheckResultRpcSchema = z.discriminatedUnion('status', [
 ]);
 export type CheckResultRpc = z.infer<typeof CheckResultRpcSchema>;
 
-export const MailboxResultSchema = z.discriminatedUnion('status', [
+export const MailboxResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), item: MailboxItemSchema, duplicate: z.boolean() }),
   NotFound,
   Conflict,
   /** Over a bound: `field` is `text` (too long) or `mailbox` (too many follow-ups). */
   z.object({ status: z.literal('too-large'), field: z.string(), message: z.string() }),
-]);
+]));
 export type MailboxResult = z.infer<typeof MailboxResultSchema>;
 
 /** Focus a host records on a task after it was created: paths it touches now, skills and agent-requested rules it asks for. */
@@ -63,9 +64,9 @@ export interface FocusPost {
   rules: string[];
 }
 
-const FocusSplit = z.object({ recorded: z.array(z.string()), duplicates: z.array(z.string()) });
+const FocusSplit = lazySchema(() => z.object({ recorded: z.array(z.string()), duplicates: z.array(z.string()) }));
 
-export const FocusResultSchema = z.discriminatedUnion('status', [
+export const FocusResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   /** `nextTurn`: the turn that will follow what was recorded (the next one to begin). */
   z.object({ status: z.literal('ok'), paths: FocusSplit, skills: FocusSplit, rules: FocusSplit, nextTurn: z.number().int().nonnegative() }),
   /** A rule the task's rules index does not list: `field` names it (`rules[i]`); nothing was recorded. */
@@ -74,20 +75,20 @@ export const FocusResultSchema = z.discriminatedUnion('status', [
   Conflict,
   /** Over the task's bound of posted paths or skills: `field` names which; nothing was recorded. */
   z.object({ status: z.literal('too-large'), field: z.string(), message: z.string() }),
-]);
+]));
 export type FocusResult = z.infer<typeof FocusResultSchema>;
-export const UsageResultSchema = z.discriminatedUnion('status', [
+export const UsageResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), usage: TurnUsageSchema, duplicate: z.boolean() }),
   NotFound,
   Conflict,
-]);
+]));
 export type UsageResult = z.infer<typeof UsageResultSchema>;
 
 /** What a polling host reads to notice follow-ups. */
-export const MailboxSummarySchema = z.object({ count: z.number().int().nonnegative(), lastItemId: z.string().nullable(), lastAt: z.string().nullable() });
+export const MailboxSummarySchema = lazySchema(() => z.object({ count: z.number().int().nonnegative(), lastItemId: z.string().nullable(), lastAt: z.string().nullable() }));
 export type MailboxSummary = z.infer<typeof MailboxSummarySchema>;
 
-export const TaskDescriptionSchema = z.object({
+export const TaskDescriptionSchema = lazySchema(() => z.object({
   id: z.string(),
   status: z.enum(TASK_STATUSES),
   reason: z.string().nullable(),
@@ -116,7 +117,7 @@ export const TaskDescriptionSchema = z.object({
       usage: TurnUsageSchema.optional(),
     }),
   ),
-});
+}));
 export type TaskDescription = z.infer<typeof TaskDescriptionSchema>;
 
 export const DescribeResultSchema = z.union([TaskDescriptionSchema, NotFound]);
@@ -125,7 +126,7 @@ const Missing = z.object({ status: z.literal('missing'), reason: z.string() });
 const Failed = z.object({ status: z.literal('failed'), reason: z.string() });
 
 /** A skill of the task's index read on request (`read_skill`): its whole SKILL.md and its bundled files. */
-export const SkillReadResultSchema = z.discriminatedUnion('status', [
+export const SkillReadResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({
     status: z.literal('ok'),
     skill: z.object({
@@ -144,15 +145,15 @@ export const SkillReadResultSchema = z.discriminatedUnion('status', [
   Conflict,
   Missing,
   Failed,
-]);
+]));
 export type SkillReadResult = z.infer<typeof SkillReadResultSchema>;
 
 /** A rules or skill file the task was given, read again at the commit it was read at. */
-export const SourceReadResultSchema = z.discriminatedUnion('status', [
+export const SourceReadResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), file: z.object({ path: z.string(), revision: z.string(), blob: z.string(), provider: z.string(), text: z.string(), truncated: z.boolean() }) }),
   NotFound,
   Conflict,
   Missing,
   Failed,
-]);
+]));
 export type SourceReadResult = z.infer<typeof SourceReadResultSchema>;

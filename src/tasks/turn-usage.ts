@@ -19,6 +19,7 @@
  * refused, naming the field.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { FORMATS } from '../context/formats/format.ts';
 
 /** More than any context window: a larger count is a mistake, not a request. */
@@ -63,7 +64,7 @@ const ChatUsageSchema = z
 const ModelSchema = z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional();
 
 /** The body of `POST /tasks/:id/turns/:n/usage`: the format the turn was read in, and the vendor's `usage` block. */
-export const UsageReportSchema = z.discriminatedUnion(
+export const UsageReportSchema = lazySchema(() => z.discriminatedUnion(
   'format',
   [
     z.strictObject({ format: z.literal('anthropic'), model: ModelSchema, usage: AnthropicUsageSchema }),
@@ -71,10 +72,10 @@ export const UsageReportSchema = z.discriminatedUnion(
     z.strictObject({ format: z.literal('openai-chat'), model: ModelSchema, usage: ChatUsageSchema }),
   ],
   { error: `must be one of ${FORMATS.join(', ')}` },
-);
+));
 export type UsageReport = z.output<typeof UsageReportSchema>;
 
-export const TurnUsageSchema = z.object({
+export const TurnUsageSchema = lazySchema(() => z.object({
   format: z.enum(FORMATS),
   model: z.string().optional(),
   /** The whole input of the request, cached tokens included. */
@@ -87,7 +88,7 @@ export const TurnUsageSchema = z.object({
   /** The vendor's block as validated (fields we do not use dropped), for a later look. */
   usage: z.record(z.string(), z.unknown()),
   receivedAt: z.string(),
-});
+}));
 export type TurnUsage = z.infer<typeof TurnUsageSchema>;
 
 export function normaliseUsage(report: UsageReport, receivedAt: string): TurnUsage {

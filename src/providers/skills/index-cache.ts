@@ -7,6 +7,7 @@
  * (e.g. the CLI), every run builds the index.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { cacheKey } from '../../sources/cache-key.ts';
 import { readCachedJson, writeCachedJson } from '../../sources/cached-json.ts';
@@ -22,7 +23,7 @@ export const SKILLS_INDEX_SCHEMA = 3;
 /** Values are immutable; the expiry only stops indexes of old commits piling up. */
 const CACHE_TTL_SECONDS = 30 * 24 * 60 * 60;
 
-const CachedIndexSchema = SkillIndexSchema.extend({ schema: z.literal(SKILLS_INDEX_SCHEMA) });
+const CachedIndexSchema = lazySchema(() => SkillIndexSchema.unwrap().extend({ schema: z.literal(SKILLS_INDEX_SCHEMA) }));
 
 /** The configured roots alone: what an index without chains covers. */
 export const CONFIGURED_ONLY: IndexScope = { configured: true };

@@ -8,6 +8,7 @@
  */
 import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { plainText } from '../../lib/plain-text.ts';
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing, PullRequestReview } from '../commit-checks.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
@@ -20,7 +21,7 @@ const MAX_DESCRIPTION = 300;
 const MAX_URL = 2_048;
 
 const Url = z.string().max(MAX_URL).nullish();
-const CheckRunsResponse = z.object({
+const CheckRunsResponse = lazySchema(() => z.object({
   total_count: z.number().int().nonnegative(),
   check_runs: z.array(
     z.object({
@@ -31,8 +32,8 @@ const CheckRunsResponse = z.object({
       app: z.object({ slug: z.string().nullish() }).nullish(),
     }),
   ),
-});
-const CombinedStatusResponse = z.object({
+}));
+const CombinedStatusResponse = lazySchema(() => z.object({
   total_count: z.number().int().nonnegative(),
   statuses: z.array(
     z.object({
@@ -42,14 +43,14 @@ const CombinedStatusResponse = z.object({
       target_url: Url,
     }),
   ),
-});
-const ReviewsResponse = z.array(
+}));
+const ReviewsResponse = lazySchema(() => z.array(
   z.object({
     user: z.object({ login: z.string() }).nullable(),
     state: z.string().max(32),
     commit_id: z.string().nullish(),
   }),
-);
+));
 
 export interface CommitChecksTarget {
   owner: string;

@@ -6,6 +6,7 @@
  * to the blob id (see graphql-read-ahead).
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { isoFromText } from '../commit-info.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import { normalisePath } from '../paths.ts';
@@ -49,15 +50,15 @@ const RawEntrySchema: z.ZodType<RawEntry> = z.lazy(() =>
   }),
 );
 const RootSchema = z.object({ oid: z.string(), entries: z.array(RawEntrySchema).nullish() });
-const CommitSchema = z.object({ __typename: z.literal('Commit'), oid: z.string().regex(COMMIT_SHA) }).catchall(z.unknown());
+const CommitSchema = lazySchema(() => z.object({ __typename: z.literal('Commit'), oid: z.string().regex(COMMIT_SHA) }).catchall(z.unknown()));
 const ObjectId = z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/);
-const CommitFactsSchema = z.object({
+const CommitFactsSchema = lazySchema(() => z.object({
   committedDate: z.string(),
   authoredDate: z.string(),
   commitTree: z.object({ oid: ObjectId }),
   parents: z.object({ nodes: z.array(z.object({ oid: ObjectId })) }),
-});
-const AnswerSchema = z.object({
+}));
+const AnswerSchema = lazySchema(() => z.object({
   rateLimit: z.object({ cost: z.number(), remaining: z.number(), resetAt: z.string() }).nullish(),
   repository: z
     .object({
@@ -67,7 +68,7 @@ const AnswerSchema = z.object({
         .nullable(),
     })
     .nullable(),
-});
+}));
 
 export interface TextCandidate {
   oid: string;

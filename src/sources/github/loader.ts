@@ -6,6 +6,7 @@
  */
 import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { isoFromText } from '../commit-info.ts';
 import type { CommitInfo, CommitSha } from '../snapshot.ts';
 import type { TreeLoader } from '../tree-snapshot.ts';
@@ -15,22 +16,22 @@ import { describeFailure, isPermanentFailure, rethrowIfAborted } from './errors.
 import { loadFlatTree } from './tree-walk.ts';
 import type { FetchTree } from './tree-walk.ts';
 
-const TreeResponse = z.object({
+const TreeResponse = lazySchema(() => z.object({
   truncated: z.boolean(),
   tree: z.array(z.object({ path: z.string(), mode: z.string(), type: z.string(), sha: z.string(), size: z.number().optional() })),
-});
+}));
 
 const BlobResponse = z.object({ content: z.string(), encoding: z.enum(['base64', 'utf-8']) });
 
 const Sha = z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/);
 /** `GET /repos/{o}/{r}/git/commits/{sha}`; the message is not modelled, so it is never kept. */
-const CommitResponse = z.object({
+const CommitResponse = lazySchema(() => z.object({
   sha: Sha,
   tree: z.object({ sha: Sha }),
   parents: z.array(z.object({ sha: Sha })),
   author: z.object({ date: z.string() }),
   committer: z.object({ date: z.string() }),
-});
+}));
 
 export interface GitHubLoaderScope {
   owner: string;

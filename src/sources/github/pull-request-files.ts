@@ -6,6 +6,7 @@
  * checks, statuses and reviews GitHub has (see commit-checks), all through the same client.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import type { CommitChecksApi } from '../commit-checks.ts';
 import type { GitHubApi, PullRequestFile, PullRequestFilesResult } from '../pull-requests.ts';
 import { createGitHubClient } from './client.ts';
@@ -22,7 +23,7 @@ export type GitHubApiOptions = Pick<GitHubSourceOptions, 'owner' | 'repo' | 'aut
 /** GitHub's largest page for this endpoint. */
 const MAX_PER_PAGE = 100;
 
-const FilesResponse = z.array(
+const FilesResponse = lazySchema(() => z.array(
   z.object({
     filename: z.string().min(1),
     status: z.string().min(1).max(32),
@@ -30,7 +31,7 @@ const FilesResponse = z.array(
     deletions: z.number().int().nonnegative(),
     previous_filename: z.string().optional(),
   }),
-);
+));
 
 /**
  * @example

@@ -6,10 +6,11 @@
  */
 import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import type { PullRequestRead } from '../pull-requests.ts';
 import { describeFailure, httpFailure, rethrowIfAborted } from './errors.ts';
 
-const PullResponse = z.object({
+const PullResponse = lazySchema(() => z.object({
   number: z.number().int().positive(),
   state: z.enum(['open', 'closed']),
   base: z.object({ ref: z.string().min(1) }),
@@ -18,7 +19,7 @@ const PullResponse = z.object({
   draft: z.boolean().default(false),
   mergeable: z.boolean().nullable().default(null),
   mergeable_state: z.string().max(64).nullable().default(null),
-});
+}));
 
 export interface PullRequestTarget {
   owner: string;

@@ -6,16 +6,17 @@
  * `graphql` for GraphQL). Shown in the task and the check run.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import type { RateLimitReport } from './graphql-read-ahead.ts';
 import type { Fetch } from './retry.ts';
 
 const Bucket = z.object({ remaining: z.number().int().nonnegative(), resetAt: z.string() });
 
-export const GitHubUsageSchema = z.object({
+export const GitHubUsageSchema = lazySchema(() => z.object({
   requests: z.object({ rest: z.number().int().nonnegative(), graphql: z.number().int().nonnegative(), token: z.number().int().nonnegative() }),
   graphqlPoints: z.number().nonnegative(),
   remaining: z.object({ core: Bucket.optional(), graphql: Bucket.optional() }),
-});
+}));
 export type GitHubUsage = z.infer<typeof GitHubUsageSchema>;
 
 export interface UsageMeter {

@@ -4,6 +4,7 @@
  * are modelled; everything else GitHub sends is ignored, so new payload fields never break us.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { parseWith } from '../../http/validate.ts';
 import { FullNameSchema, LoginSchema, RepoNameSchema } from '../../sources/github/repo-name.ts';
 
@@ -22,7 +23,7 @@ const Repository = z.object({
 const Count = z.number().int().nonnegative();
 
 /** The pull request object, identical in webhook payloads and in `GET /repos/{o}/{r}/pulls/{n}`. */
-export const PullRequestSchema = z.object({
+export const PullRequestSchema = lazySchema(() => z.object({
   number: z.number().int().positive(),
   html_url: z.url(),
   title: z.string(),
@@ -38,7 +39,7 @@ export const PullRequestSchema = z.object({
   base: z.object({ sha: Commit, ref: z.string().min(1), repo: RepoRef }),
   // `head.repo` is null once the fork it came from has been deleted.
   head: z.object({ sha: Commit, ref: z.string().min(1), repo: RepoRef.nullable() }),
-});
+}));
 export type PullRequest = z.output<typeof PullRequestSchema>;
 
 export const PullRequestEventSchema = z.object({
@@ -49,7 +50,7 @@ export const PullRequestEventSchema = z.object({
 });
 export type PullRequestEvent = z.output<typeof PullRequestEventSchema>;
 
-export const IssueCommentEventSchema = z.object({
+export const IssueCommentEventSchema = lazySchema(() => z.object({
   action: z.string(),
   installation: Installation.optional(),
   repository: Repository,
@@ -63,7 +64,7 @@ export const IssueCommentEventSchema = z.object({
     user: z.object({ login: z.string(), type: z.string() }),
     author_association: z.string(),
   }),
-});
+}));
 export type IssueCommentEvent = z.output<typeof IssueCommentEventSchema>;
 
 const Selection = z.enum(['all', 'selected']);
@@ -77,20 +78,20 @@ const InstallationDetail = Installation.extend({
   repository_selection: Selection.optional(),
 });
 
-export const InstallationEventSchema = z.object({
+export const InstallationEventSchema = lazySchema(() => z.object({
   action: z.string(),
   installation: InstallationDetail,
   repositories: z.array(RepoName).optional(),
-});
+}));
 export type InstallationEvent = z.output<typeof InstallationEventSchema>;
 
-export const InstallationRepositoriesEventSchema = z.object({
+export const InstallationRepositoriesEventSchema = lazySchema(() => z.object({
   action: z.string(),
   installation: InstallationDetail,
   repository_selection: Selection,
   repositories_added: z.array(RepoName),
   repositories_removed: z.array(RepoName),
-});
+}));
 export type InstallationRepositoriesEvent = z.output<typeof InstallationRepositoriesEventSchema>;
 
 export type GitHubEvent =

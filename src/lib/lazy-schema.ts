@@ -1,0 +1,19 @@
+/**
+ * @module lib/lazy-schema
+ * A module-level zod schema built when something first parses with it (or embeds it, or asks for
+ * its JSON Schema), not when its module is evaluated: a cold isolate used to build some 2,300
+ * schemas and checks before its first request, over half of its start-up CPU (issue 28), though
+ * each request needs a few of them. zod's own `z.lazy` defers the build; `once` keeps the built
+ * schema for `.unwrap()`, which would otherwise build it again on every call.
+ *
+ * @example
+ * export const TaskDescriptionSchema = lazySchema(() => z.object({ ... }));
+ * TaskDescriptionSchema.parse(answer);             // built here, once
+ * TaskDescriptionSchema.unwrap().extend({ ... });  // the same built object
+ */
+import * as z from 'zod';
+import { once } from './once.ts';
+
+export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
+  return z.lazy(once(build));
+}
