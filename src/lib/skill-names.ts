@@ -88,6 +88,8 @@ const LETTER = /\p{L}/u;
  * skillMentions('use $release-notes, then $навык. Not $100 or $HOME.') // ['release-notes', 'навык']
  */
 export function skillMentions(text: string): string[] {
+  // Most requests name no skill: skip compiling MENTION's Unicode classes, milliseconds in a cold process.
+  if (!text.includes('$')) return [];
   const names = new Set<string>();
   for (const match of text.matchAll(MENTION)) {
     const name = normaliseSkillName(match[1] ?? '');
@@ -106,6 +108,7 @@ export function skillMentions(text: string): string[] {
  * caseVariantMentions('convert it with $PDF, not $pdf; see $HOME') // ['PDF', 'HOME']
  */
 export function caseVariantMentions(text: string): string[] {
+  if (!text.includes('$')) return [];
   const names = new Set<string>();
   for (const match of text.matchAll(MENTION)) {
     const name = normaliseSkillName(match[1] ?? '');

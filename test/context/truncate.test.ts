@@ -12,6 +12,14 @@ describe('token counter', () => {
   it('counts UTF-8 bytes like the platform encoder, lone surrogates included', () => {
     const samples = ['', 'plain ascii', 'é', '漢字かな', '👩‍👩‍👧 family', 'lone \ud800 high', 'lone \udc00 low', '\ud83d'];
     for (const sample of samples) expect(utf8Length(sample)).toBe(new TextEncoder().encode(sample).length);
+    // Every width boundary and surrogate position, in random strings from a fixed seed.
+    const units = [0x00, 0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xd7ff, 0xd800, 0xdbff, 0xdc00, 0xdfff, 0xe000, 0xffff];
+    let seed = 7;
+    const next = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31);
+    for (let n = 0; n < 500; n++) {
+      const sample = String.fromCharCode(...Array.from({ length: next() % 12 }, () => units[next() % units.length] ?? 0x41));
+      expect(utf8Length(sample)).toBe(new TextEncoder().encode(sample).length);
+    }
     expect(countTokens('abcd')).toBe(1);
     expect(countTokens('abcde')).toBe(2);
     expect(countTokens('漢')).toBe(1);
