@@ -110,7 +110,10 @@ function walk(events: readonly Event[], text: string, lines: readonly number[], 
     if (event.type === EVENT_ID.ALIAS) {
       constructs.push({ kind: 'alias', line });
       if (maxAliasNodes === 0) return { message: 'aliases (*name) are not allowed', line };
-      const nodes = anchored.get(text.slice(event.anchorStart, event.anchorEnd)) ?? 1;
+      const name = text.slice(event.anchorStart, event.anchorEnd);
+      // Inside the collection it names, an alias makes the value contain itself: no JSON, no end to a walk.
+      if (stack.some((open) => open.anchor === name)) return { message: `the alias *${name} is inside the node it names (a value that contains itself)`, line };
+      const nodes = anchored.get(name) ?? 1;
       expanded += nodes;
       if (expanded > maxAliasNodes) return { message: `aliases expand to more than ${maxAliasNodes} nodes`, line };
       add(nodes, undefined);

@@ -53,6 +53,10 @@ describe('parseYaml12', () => {
     // *a is 3 nodes (the list and its two items), *b is 7: 3 + 3 + 7 + 7 = 20.
     expect(parseYaml12(chain, { maxAliasNodes: 20 })).toMatchObject({ ok: true, data: { c: [[['x', 'x'], ['x', 'x']], [['x', 'x'], ['x', 'x']]] } });
     expect(parseYaml12(chain, { maxAliasNodes: 19 })).toMatchObject({ ok: false, message: 'aliases expand to more than 19 nodes', line: 3 });
+    // A value that contains itself would never serialise: refused, also when an earlier node had the name.
+    expect(parseYaml12('a: &a [x, *a]\n', { maxAliasNodes: 50 })).toEqual({ ok: false, message: 'the alias *a is inside the node it names (a value that contains itself)', line: 1, warnings: [] });
+    expect(parseYaml12('a: &a x\nb: &a\n  c: *a\n', { maxAliasNodes: 50 })).toMatchObject({ ok: false, line: 3 });
+    expect(parseYaml12('a: &a x\nb: [*a, *a]\n', { maxAliasNodes: 50 })).toMatchObject({ ok: true, data: { a: 'x', b: ['x', 'x'] } });
   });
 
   it('refuses with a message and a line: duplicate keys, bad indentation, tabs, unknown tags, a second document, deep nesting', () => {
