@@ -13,6 +13,7 @@ import { benchAppTokens } from './app-tokens.ts';
 import { benchGraphQLReads } from './graphql-reads.ts';
 import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 import { benchStartup } from './startup.ts';
+import { benchStartupSchemas } from './startup-schemas.ts';
 import { benchWorkerStartup } from './worker-startup.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
@@ -24,7 +25,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['checks', benchChecks],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
-  ['startup', async () => [...(await benchWorkerStartup()), ...(await benchStartup())]],
+  ['startup', async () => [...(await benchWorkerStartup()), await benchStartupSchemas(), ...(await benchStartup())]],
 ];
 
 const only = process.argv.slice(2);
