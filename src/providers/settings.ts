@@ -8,6 +8,7 @@ import * as z from 'zod';
 import type { CapProblem } from '../context/settings/caps.ts';
 import { capLayer, deploymentCapProblems } from '../context/settings/caps.ts';
 import { layerSchemaOf, type SettingsLayer } from '../context/settings/layer.ts';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { once } from '../lib/once.ts';
 import { createDefaultRegistry } from './registry.ts';
 
@@ -16,14 +17,14 @@ import { createDefaultRegistry } from './registry.ts';
 const registry = once(createDefaultRegistry);
 
 /** A task's `providers`: the shapes of each provider's settings; caps need the deployment (`taskSettingsProblems`). */
-export const TaskSettingsSchema = z.lazy(() => layerSchemaOf(registry()));
+export const TaskSettingsSchema = lazySchema(() => layerSchemaOf(registry()));
 
 /** `PROVIDER_CONFIG`: the deployment is the host and may set any field, but no budget above what a provider declares. */
-export const DeploymentSettingsSchema = z.lazy(once(() =>
+export const DeploymentSettingsSchema = lazySchema(() =>
   layerSchemaOf(registry()).superRefine((layer, ctx) => {
     for (const problem of deploymentCapProblems(registry(), layer)) ctx.addIssue({ code: 'custom', path: problem.path.split('.'), message: problem.message });
   }),
-));
+);
 
 /** Fields of a task's settings above this deployment's caps; a task asks, it cannot raise a cap. */
 export function taskSettingsProblems(deployment: SettingsLayer, task: SettingsLayer): CapProblem[] {
