@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens, utf8Length } from '../../src/context/tokens.ts';
+import { codePointWidth, countTokens, utf8Length } from '../../src/context/tokens.ts';
 import { truncateToTokens } from '../../src/context/truncate.ts';
 
 const strictDecoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -19,6 +19,14 @@ describe('token counter', () => {
     for (let n = 0; n < 500; n++) {
       const sample = String.fromCharCode(...Array.from({ length: next() % 12 }, () => units[next() % units.length] ?? 0x41));
       expect(utf8Length(sample)).toBe(new TextEncoder().encode(sample).length);
+      // Truncation walks code point by code point: its widths must add up to the same count.
+      let widths = 0;
+      for (let i = 0; i < sample.length; ) {
+        const [bytes, units] = codePointWidth(sample, i);
+        widths += bytes;
+        i += units;
+      }
+      expect(widths).toBe(utf8Length(sample));
     }
     expect(countTokens('abcd')).toBe(1);
     expect(countTokens('abcde')).toBe(2);
