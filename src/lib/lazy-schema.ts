@@ -14,6 +14,9 @@
 import * as z from 'zod';
 import { once } from './once.ts';
 
+/** The schema a `lazySchema` builds, for a type that needs its structure (`Provider<Built<typeof X>>`). */
+export type Built<L> = L extends z.ZodLazy<infer T> ? T : never;
+
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   return z.lazy(once(build));
 }

@@ -21,6 +21,7 @@
  * // Re-read the changed sources at 5d6e7f8 before acting on them; deleted sources no longer apply.
  */
 import * as z from 'zod';
+import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type EarlierEntry, type Provider } from '../../context/provider.ts';
 import { checkFreshness, pinnedFrom, uncheckedReport } from '../../freshness/check.ts';
@@ -33,23 +34,23 @@ import { trackedSources } from '../../freshness/tracked.ts';
 export const FRESHNESS_URI = 'groundwork:freshness';
 export const HEAD_URI = 'groundwork:freshness/pull-request-head';
 
-export const FreshnessConfigSchema = z.object({
+export const FreshnessConfigSchema = lazySchema(() => z.object({
   /** The check's own deadline, inside the provider's timeout, so a slow host still gets a notice. */
   deadlineMs: z.number().int().min(100).max(60_000).default(6_000),
   /** Unchanged sources listed in a notice; the rest are counted. */
   maxUnchanged: z.number().int().min(0).max(200).default(20),
-});
+}));
 
 export interface FreshnessProviderOptions {
   timeoutMs?: number;
   budget?: number;
 }
 
-export function createFreshnessProvider(options: FreshnessProviderOptions = {}): Provider<typeof FreshnessConfigSchema> {
+export function createFreshnessProvider(options: FreshnessProviderOptions = {}): Provider<Built<typeof FreshnessConfigSchema>> {
   return defineProvider({
     name: 'freshness',
     category: 'system',
-    config: FreshnessConfigSchema,
+    config: FreshnessConfigSchema.unwrap(),
     // Its deadline keeps a hanging remote a notice rather than a timeout: a repository or task may lower it, never raise it.
     limits: ['deadlineMs', 'maxUnchanged'],
     // Without the repository it has nothing to compare, and says so when the model was given

@@ -10,20 +10,21 @@
  * source is that task), from one read of the scope; without it each entry says why not.
  */
 import * as z from 'zod';
+import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
 import type { Knowledge, KnowledgeReader } from '../../context/knowledge.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { earlierTaskEntry, type RecordedKnowledge } from './render.ts';
 
-export const HistoryConfigSchema = z.object({
+export const HistoryConfigSchema = lazySchema(() => z.object({
   /** Earlier tasks shown (one store query either way). */
   maxTasks: z.number().int().min(1).max(20).default(5),
-});
+}));
 
-export function createHistoryProvider(): Provider<typeof HistoryConfigSchema> {
+export function createHistoryProvider(): Provider<Built<typeof HistoryConfigSchema>> {
   return defineProvider({
     name: 'history',
     category: 'memory',
-    config: HistoryConfigSchema,
+    config: HistoryConfigSchema.unwrap(),
     limits: ['maxTasks'],
     requires: ['tasks:read'],
     uses: ['knowledge:read'],

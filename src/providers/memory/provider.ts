@@ -11,6 +11,7 @@
  * createRegistry([createRulesProvider(), createSkillsProvider(), createMemoryProvider()])
  */
 import * as z from 'zod';
+import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { utcDate } from '../../lib/utc-date.ts';
 import { knowledgeEntry, reservedTokens } from './entry.ts';
@@ -21,18 +22,18 @@ import { selectKnowledge } from './select.ts';
 /** Ids named in a reason; the rest are counted. */
 export const MAX_NAMED_IDS = 20;
 
-const MemoryConfigSchema = z.object({
+const MemoryConfigSchema = lazySchema(() => z.object({
   /** Provenance checks still running after this are reported as not checked; the entries stay. */
   provenanceTimeoutMs: z.number().int().positive().max(30_000).default(4_000),
   /** Distinct cited revisions read per task (each may be a fetch of that commit). */
   maxCitedRevisions: z.number().int().nonnegative().max(64).default(8),
-});
+}));
 
-export function createMemoryProvider(): Provider<typeof MemoryConfigSchema> {
+export function createMemoryProvider(): Provider<Built<typeof MemoryConfigSchema>> {
   return defineProvider({
     name: 'memory',
     category: 'memory',
-    config: MemoryConfigSchema,
+    config: MemoryConfigSchema.unwrap(),
     limits: ['provenanceTimeoutMs', 'maxCitedRevisions'],
     requires: ['knowledge:read'],
     uses: ['repo:read'],

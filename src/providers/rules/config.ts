@@ -4,13 +4,14 @@
  * read (format-config), and the bounds of one turn's reads. Every numeric field is a limit the host caps (see context/settings).
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../../context/focus.ts';
-import { FORMAT_CONFIG, FORMAT_LIMITS } from './format-config.ts';
+import { formatConfigShape, FORMAT_LIMITS } from './format-config.ts';
 
 /** In each directory the first present is its instruction file (Codex reads an override before AGENTS.md). */
 export const DEFAULT_RULE_FILES = ['AGENTS.override.md', 'AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md'];
 
-export const RulesConfigSchema = z.object({
+export const RulesConfigSchema = lazySchema(() => z.object({
   /** In each directory the first of these names present is the instruction file. */
   filenames: z
     .array(
@@ -28,8 +29,8 @@ export const RulesConfigSchema = z.object({
   maxFileBytes: z.number().int().positive().default(1024 * 1024),
   /** Directories of the working directory's and focus paths' chains read on one turn. */
   maxDirectories: z.number().int().min(1).max(1_024).default(FOCUS_LIMITS.directories),
-  ...FORMAT_CONFIG,
-});
+  ...formatConfigShape(),
+}));
 export type RulesConfig = z.output<typeof RulesConfigSchema>;
 
 /** The settings the host caps (repository and task settings may only lower them). */

@@ -8,7 +8,8 @@ import * as z from 'zod';
 
 const on = () => z.boolean().default(true);
 
-export const FORMAT_CONFIG = {
+/** A function, so the schemas are built with the rules settings' schema and not at start-up. */
+export const formatConfigShape = () => ({
   /** `.github/copilot-instructions.md` */
   copilotInstructions: on(),
   /** `.github/instructions/**\/*.instructions.md` */
@@ -35,7 +36,7 @@ export const FORMAT_CONFIG = {
   maxImports: z.number().int().min(0).max(200).default(32),
   /** Directories listed to check that a glob no focus path matched still matches some file; 0 skips the check. */
   maxGlobCheckDirectories: z.number().int().min(0).max(20_000).default(2_000),
-};
+});
 
 export const FORMAT_LIMITS = ['maxRuleFiles', 'maxRuleDepth', 'maxImportDepth', 'maxImports', 'maxGlobCheckDirectories'] as const;
 

@@ -17,6 +17,7 @@
  */
 import { FOCUS_LIMITS, pullRequestFocus } from '../../context/focus.ts';
 import { defineProvider, type Provider, type ProviderRequest, type ProviderResult, type TaskView } from '../../context/provider.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
 import type { ReadPlan } from '../../sources/read-plan.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { buildRules } from './build-rules.ts';
@@ -42,11 +43,11 @@ export interface RulesProviderOptions {
   budget?: number;
 }
 
-export function createRulesProvider(options: RulesProviderOptions = {}): Provider<typeof RulesConfigSchema> {
+export function createRulesProvider(options: RulesProviderOptions = {}): Provider<Built<typeof RulesConfigSchema>> {
   return defineProvider({
     name: 'rules',
     category: 'rules',
-    config: RulesConfigSchema,
+    config: RulesConfigSchema.unwrap(),
     limits: [...RULES_LIMITS],
     requires: ['repo:read'],
     turns: 'moved',

@@ -9,6 +9,7 @@
  * matcher whose behaviour a newcomer has to guess.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { normalisePath } from '../../sources/paths.ts';
 
 export type RootSegment = { kind: 'literal'; name: string } | { kind: 'any' } | { kind: 'deep' };
@@ -38,14 +39,14 @@ export function parseRoot(text: string): ParsedRoot {
   return { ok: true, root: { text, prefix: segments.slice(0, cut).join('/'), rest } };
 }
 
-const RootSchema = z
+const RootSchema = lazySchema(() => z
   .string()
   .min(1)
   .max(256)
   .superRefine((text, ctx) => {
     const parsed = parseRoot(text);
     if (!parsed.ok) ctx.addIssue({ code: 'custom', message: parsed.reason });
-  });
+  }));
 
 /** Where the agent ecosystems keep skills; a repository or a deployment can redirect them. */
 export const DEFAULT_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/', '.codex/skills/*/', '.gemini/skills/*/', '.opencode/skills/*/', 'skills/*/'];
@@ -53,7 +54,7 @@ export const DEFAULT_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/', '.
 /** Where a sub-project keeps its own skills, as Claude Code discovers nested `.claude/skills/`. */
 export const NESTED_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/'];
 
-export const SkillsConfigSchema = z.object({
+export const SkillsConfigSchema = lazySchema(() => z.object({
   /** Directory patterns whose matches hold a SKILL.md. */
   roots: z.array(RootSchema).min(1).max(16).default(DEFAULT_SKILL_ROOTS),
   /** Directory levels discovery may descend below a root's literal prefix. */
@@ -86,7 +87,7 @@ export const SkillsConfigSchema = z.object({
   maxBundledFiles: z.number().int().min(0).max(200).default(40),
   /** Levels below a selected skill's directory whose files are listed. */
   maxBundledDepth: z.number().int().min(1).max(8).default(3),
-});
+}));
 export type SkillsConfig = z.output<typeof SkillsConfigSchema>;
 
 /** Roots of a config that passed the schema, so parsing cannot fail here. */

@@ -29,6 +29,7 @@
  */
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
 import { countTokens } from '../../context/tokens.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { parseRoot, SkillsConfigSchema } from './config.ts';
@@ -52,11 +53,11 @@ export interface SkillsProviderOptions {
 export const INDEX_TITLE = 'Skills index';
 export const FOCUS_INDEX_TITLE = 'Skills index: focus paths';
 
-export function createSkillsProvider(options: SkillsProviderOptions = {}): Provider<typeof SkillsConfigSchema> {
+export function createSkillsProvider(options: SkillsProviderOptions = {}): Provider<Built<typeof SkillsConfigSchema>> {
   return defineProvider({
     name: 'skills',
     category: 'skills',
-    config: SkillsConfigSchema,
+    config: SkillsConfigSchema.unwrap(),
     limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxSelectedTokens', 'maxIndexTokens', 'maxChainDirectories', 'maxBundledFiles', 'maxBundledDepth'],
     uncapped: { minIndexTokens: 'tokens of the budget, which the host caps, and at most half of it' },
     requires: ['repo:read'],

@@ -13,6 +13,7 @@
  * and `pinned`), `How the commit was chosen` is `task` (`snapshot`).
  */
 import * as z from 'zod';
+import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { CommitInfo, Snapshot } from '../../sources/snapshot.ts';
@@ -21,7 +22,7 @@ import { buildInventory } from './inventory.ts';
 import { pinEntries } from './pin.ts';
 import { DEFAULT_PROJECT_FILES, projectFileMatcher } from './project-files.ts';
 
-export const SystemConfigSchema = z.object({
+export const SystemConfigSchema = lazySchema(() => z.object({
   /** Lines per directory listing (and for the project files) before `+N more`. */
   maxNames: z.number().int().min(1).max(500).default(60),
   /** File names (with `*`) that count as project files, matched case-insensitively. */
@@ -31,7 +32,7 @@ export const SystemConfigSchema = z.object({
     .default([...DEFAULT_PROJECT_FILES]),
   /** How long the commit date and the inventory may take before they are left out. */
   readTimeoutMs: z.number().int().positive().default(3_000),
-});
+}));
 
 export interface SystemProviderOptions {
   timeoutMs?: number;
@@ -40,11 +41,11 @@ export interface SystemProviderOptions {
 
 export const INVENTORY_TITLE = 'Repository inventory';
 
-export function createSystemProvider(options: SystemProviderOptions = {}): Provider<typeof SystemConfigSchema> {
+export function createSystemProvider(options: SystemProviderOptions = {}): Provider<Built<typeof SystemConfigSchema>> {
   return defineProvider({
     name: 'system',
     category: 'system',
-    config: SystemConfigSchema,
+    config: SystemConfigSchema.unwrap(),
     // A repository's or a task's settings may lower these, never raise them.
     limits: ['maxNames', 'readTimeoutMs'],
     requires: [],

@@ -16,26 +16,27 @@
  * request gets `empty`.
  */
 import * as z from 'zod';
+import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { PullRequestFilesResult } from '../../sources/pull-requests.ts';
 import { pullRequestEntries } from './render.ts';
 
-export const TaskFactsConfigSchema = z.object({
+export const TaskFactsConfigSchema = lazySchema(() => z.object({
   /** Changed files listed before `+N more`; GitHub pages 100 at a time. */
   maxFiles: z.number().int().min(1).max(3_000).default(100),
-});
+}));
 
 export interface TaskFactsProviderOptions {
   timeoutMs?: number;
   budget?: number;
 }
 
-export function createTaskFactsProvider(options: TaskFactsProviderOptions = {}): Provider<typeof TaskFactsConfigSchema> {
+export function createTaskFactsProvider(options: TaskFactsProviderOptions = {}): Provider<Built<typeof TaskFactsConfigSchema>> {
   return defineProvider({
     name: 'task-facts',
     category: 'system',
-    config: TaskFactsConfigSchema,
+    config: TaskFactsConfigSchema.unwrap(),
     // Each 100 files is a request: only the host may allow more.
     limits: ['maxFiles'],
     requires: ['github:api'],
