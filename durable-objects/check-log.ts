@@ -7,11 +7,12 @@
  * the turns: a check never changes what the model was given.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import { CheckRecordSchema, type CheckLog, type CheckRecord, type CheckResult } from '../src/checks/result.ts';
 
 export const MAX_CHECK_RECORDS = 50;
 
-const RowSchema = z.object({ record: z.string().transform((text) => CheckRecordSchema.parse(JSON.parse(text))) });
+const RowSchema = lazySchema(() => z.object({ record: z.string().transform((text) => CheckRecordSchema.parse(JSON.parse(text))) }));
 
 export class CheckLogStore {
   readonly #sql: SqlStorage;

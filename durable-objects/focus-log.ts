@@ -7,6 +7,7 @@
  * already recorded (or already the task's own) is a duplicate and changes nothing.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../src/context/focus.ts';
 import type { Moved } from '../src/context/provider.ts';
 import type { FocusPost, FocusResult } from '../src/tasks/task-results.ts';
@@ -18,7 +19,7 @@ export const MAX_POSTED_SKILLS = 64;
 /** Agent-requested rules one task may ask for after it was created. */
 export const MAX_POSTED_RULES = 64;
 
-const RowSchema = z.object({ seq: z.number().int(), kind: z.enum(['path', 'skill', 'rule']), value: z.string() });
+const RowSchema = lazySchema(() => z.object({ seq: z.number().int(), kind: z.enum(['path', 'skill', 'rule']), value: z.string() }));
 type Row = z.infer<typeof RowSchema>;
 
 export class FocusLog {

@@ -5,6 +5,7 @@
  * repeats or skips a row that stays in the list while a client pages through it.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import { KnowledgeSchema, type Knowledge } from '../src/context/knowledge.ts';
 import type { KnowledgeScopeName, ListFilter, PageKey } from '../src/knowledge/results.ts';
 
@@ -13,7 +14,7 @@ export interface StoredVersion {
   supersededBy: string | null;
 }
 
-const Row = z.object({ record: z.string(), superseded_by: z.string().nullable() });
+const Row = lazySchema(() => z.object({ record: z.string(), superseded_by: z.string().nullable() }));
 
 const parseRecord = (text: string): Knowledge => KnowledgeSchema.parse(JSON.parse(text));
 

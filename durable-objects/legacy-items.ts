@@ -15,17 +15,18 @@
  * - a `message` or `context` item keeps its type; the old `tool` role on a message becomes `user`.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import { TranscriptItemSchema, type TranscriptItem } from '../src/context/transcript.ts';
 
-const LegacyItemSchema = z.object({
+const LegacyItemSchema = lazySchema(() => z.object({
   id: z.string().min(1),
   type: z.enum(['message', 'tool_call', 'tool_result', 'context']),
   role: z.enum(['user', 'assistant', 'tool']),
   content: z.string(),
   name: z.string().optional(),
   callId: z.string().optional(),
-});
+}));
 
 /** Upgrades `rows` (in transcript order); a current item passes through unchanged. */
 export function upgradeLegacyItems(rows: readonly unknown[]): TranscriptItem[] {

@@ -12,6 +12,7 @@
  * already appended; with different ones it is a conflict, never a second item.
  */
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import { MAX_MAILBOX_ITEMS, MAX_MAILBOX_TEXT_CHARS, renderMailbox } from '../src/context/mailbox.ts';
 import { mailboxItemId, MailboxItemSchema, type MailboxItem } from '../src/context/transcript.ts';
 import { sha256Hex } from '../src/lib/sha256.ts';
@@ -19,7 +20,7 @@ import type { MailboxPost } from '../src/tasks/task-request.ts';
 import type { MailboxResult, MailboxSummary } from '../src/tasks/task-results.ts';
 import type { TaskStore } from './task-store.ts';
 
-const RowSchema = z.object({ k: z.number().int(), item_id: z.string(), digest: z.string(), received_at: z.number() });
+const RowSchema = lazySchema(() => z.object({ k: z.number().int(), item_id: z.string(), digest: z.string(), received_at: z.number() }));
 
 export class Mailbox {
   readonly #sql: SqlStorage;

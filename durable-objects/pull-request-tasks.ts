@@ -6,6 +6,7 @@
  */
 import { DurableObject } from 'cloudflare:workers';
 import * as z from 'zod';
+import { lazySchema } from '../src/lib/lazy-schema.ts';
 import { getConfig } from '../src/env.ts';
 import type { Routed } from '../src/tasks/pull-request-index.ts';
 import { applyMigrations, type Migration } from './sqlite-migrations.ts';
@@ -32,7 +33,7 @@ function addCreatedAtColumn(sql: SqlStorage): void {
   if (!columns.some((column) => column.name === 'created_at')) sql.exec('ALTER TABLE tasks ADD COLUMN created_at INTEGER');
 }
 
-const RoutedSchema = z.object({ kind: z.enum(['task', 'mailbox']), task_id: z.string() });
+const RoutedSchema = lazySchema(() => z.object({ kind: z.enum(['task', 'mailbox']), task_id: z.string() }));
 
 export class PullRequestTasks extends DurableObject<Env> {
   readonly #sql: SqlStorage;

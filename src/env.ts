@@ -4,6 +4,7 @@
  * Nothing deeper in the Worker reads `env` strings directly; it gets this typed config.
  */
 import * as z from 'zod';
+import { lazySchema } from './lib/lazy-schema.ts';
 import type { AgentCatalog } from './context/agent-catalog.ts';
 import { loadDeploymentAgents } from './deployment-agents.ts';
 import { DeploymentSettingsSchema } from './providers/settings.ts';
@@ -24,7 +25,7 @@ const jsonString = <T extends z.ZodType>(schema: T) =>
     return z.NEVER;
   });
 
-const optionalSecret = z.string().min(1).optional();
+const optionalSecret = lazySchema(() => z.string().min(1).optional());
 
 export const ConfigSchema = z.object({
   /** `tenant=token,tenant=token`: each REST API tenant and its bearer token (16+ chars). */

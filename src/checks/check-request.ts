@@ -9,6 +9,7 @@
  * CheckRequestSchema.parse({ action: 'push', branch: 'fix-login', commit: '1a2b…' })
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { isValidRefName } from '../sources/git/ref-name.ts';
 import { COMMIT_SHA } from '../sources/snapshot.ts';
 
@@ -23,15 +24,15 @@ const FIELDS: Record<CheckAction, ReadonlySet<string>> = {
   'apply-knowledge': new Set(),
 };
 
-const BranchSchema = z
+const BranchSchema = lazySchema(() => z
   .string()
   .min(1)
   .max(256)
   .refine(isValidRefName, 'must be a branch name')
   .refine((name) => !COMMIT_SHA.test(name), 'must be a branch name, not a commit (give a commit as commit)')
-  .refine((name) => !name.startsWith('refs/'), 'must be a branch name without refs/heads/');
+  .refine((name) => !name.startsWith('refs/'), 'must be a branch name without refs/heads/'));
 
-export const CheckRequestSchema = z
+export const CheckRequestSchema = lazySchema(() => z
   .strictObject({
     action: z.enum(CHECK_ACTIONS, { error: `must be one of ${CHECK_ACTIONS.join(', ')}` }),
     /** push: the commit the host built on; report-ci: the commit it would report CI for; merge: the head it reviewed. */
@@ -46,6 +47,6 @@ export const CheckRequestSchema = z
     for (const field of ['commit', 'branch', 'stopIfBaseMoved'] as const) {
       if (request[field] !== undefined && !allowed.has(field)) ctx.addIssue({ code: 'custom', path: [field], message: `does not apply to ${request.action}` });
     }
-  });
+  }));
 export type CheckRequest = z.output<typeof CheckRequestSchema>;
 export type CheckRequestInput = z.input<typeof CheckRequestSchema>;

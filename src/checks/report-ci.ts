@@ -8,6 +8,7 @@
  * not on GitHub (a git URL has no checks API).
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { targetRef } from '../freshness/check.ts';
 import type { PullRequestRead } from '../sources/pull-requests.ts';
 import type { ResolveResult } from '../sources/snapshot.ts';
@@ -15,7 +16,7 @@ import type { ActionCheck } from './action.ts';
 import { CiSummarySchema, readCi } from './ci.ts';
 import { decide, Sha, short } from './verdict.ts';
 
-export const ReportCiDetailsSchema = z.object({
+export const ReportCiDetailsSchema = lazySchema(() => z.object({
   commit: Sha,
   /** What the commit must still be the head of: a branch, or `pull request #7`. */
   headOf: z.string(),
@@ -23,7 +24,7 @@ export const ReportCiDetailsSchema = z.object({
   isHead: z.boolean().nullable(),
   /** Null when GitHub's checks could not be read (or the repository is not on GitHub). */
   ci: CiSummarySchema.nullable(),
-});
+}));
 export type ReportCiDetails = z.infer<typeof ReportCiDetailsSchema>;
 
 export const reportCiCheck: ActionCheck<ReportCiDetails> = {

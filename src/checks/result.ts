@@ -29,15 +29,15 @@ export const CheckResultSchema = lazySchema(() => z.discriminatedUnion('action',
 export type CheckResult = z.infer<typeof CheckResultSchema>;
 
 /** A check as the task keeps it: its answer and its number on the task. */
-export const CheckRecordSchema = z.intersection(z.object({ id: z.number().int().positive() }), CheckResultSchema);
+export const CheckRecordSchema = lazySchema(() => z.intersection(z.object({ id: z.number().int().positive() }), CheckResultSchema));
 export type CheckRecord = z.infer<typeof CheckRecordSchema>;
 
 /** What `GET /tasks/:id` shows of a record: everything but the details. */
-export const CheckEntrySchema = z.object({
+export const CheckEntrySchema = lazySchema(() => z.object({
   id: z.number().int().positive(),
   action: z.enum(['push', 'report-ci', 'merge', 'apply-knowledge']),
   ...common,
-});
+}));
 export type CheckEntry = z.infer<typeof CheckEntrySchema>;
 
 /** The task's checks: how many were made, how many of the oldest were dropped, and the rest, newest first. */

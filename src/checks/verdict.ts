@@ -11,7 +11,7 @@ import { lazySchema } from '../lib/lazy-schema.ts';
 export const VERDICTS = ['go', 'stop', 'unknown'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 
-export const Sha = z.string().regex(/^[0-9a-f]{40}$/);
+export const Sha = lazySchema(() => z.string().regex(/^[0-9a-f]{40}$/));
 
 export const CheckSubjectSchema = lazySchema(() => z.object({
   /** The repository's identity, as the task shows it (a git URL without credentials). */
@@ -29,7 +29,7 @@ export const MAX_REASONS = 20;
 /** A reason's length, so one hostile check name cannot make a record large. */
 export const MAX_REASON_CHARS = 400;
 
-export const ReasonsSchema = z.array(z.string().max(MAX_REASON_CHARS)).max(MAX_REASONS + 1);
+export const ReasonsSchema = lazySchema(() => z.array(z.string().max(MAX_REASON_CHARS)).max(MAX_REASONS + 1));
 
 /** What an action decided from what it read. */
 export interface Finding<D> {

@@ -15,6 +15,7 @@
  * const shown = agent.ok ? narrowTools(agent.agent, ['read_file']) : agent;
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import { deepFreeze } from '../lib/deep-freeze.ts';
 import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts';
@@ -22,7 +23,7 @@ import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts
 export const MAX_DECLARED_AGENTS = 32;
 
 /** The deployment's agents file: `{ "agents": [ <agent configuration>, … ] }`. */
-export const AgentsFileSchema = z.strictObject({
+export const AgentsFileSchema = lazySchema(() => z.strictObject({
   agents: z
     .array(AgentConfigSchema)
     .max(MAX_DECLARED_AGENTS)
@@ -33,7 +34,7 @@ export const AgentsFileSchema = z.strictObject({
         seen.add(agent.name);
       });
     }),
-});
+}));
 export type AgentsFile = z.output<typeof AgentsFileSchema>;
 
 export type AgentCatalog = ReadonlyMap<string, AgentConfig>;

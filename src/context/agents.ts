@@ -20,15 +20,15 @@ export const AGENT_LIMITS = { maxInstructions: 32_000, maxTools: 64, maxDescript
  * characters (so Claude Code's `Bash` and `mcp__github__create_issue` and Codex's `apply_patch`
  * all pass); the description says when to use it; `input_schema` is checked in tool-input-schema.
  */
-export const ToolSchema = z.object({
+export const ToolSchema = lazySchema(() => z.object({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'must be 1-64 characters of a-z A-Z 0-9 _ - (the names Anthropic and OpenAI both accept)'),
   description: z.string().trim().min(1, 'must not be empty').max(AGENT_LIMITS.maxDescription),
   /** A JSON Schema for the tool's arguments; every vendor wants an object at the top. */
   input_schema: ToolInputSchemaSchema,
-});
+}));
 export type Tool = z.infer<typeof ToolSchema>;
 
-const Tools = z
+const Tools = lazySchema(() => z
   .array(ToolSchema)
   .max(AGENT_LIMITS.maxTools)
   .superRefine((tools, ctx) => {
@@ -39,7 +39,7 @@ const Tools = z
     });
     const bytes = new TextEncoder().encode(JSON.stringify(tools)).length;
     if (bytes > AGENT_LIMITS.maxToolsBytes) ctx.addIssue({ code: 'custom', message: `are ${bytes} bytes as JSON, over ${AGENT_LIMITS.maxToolsBytes}: every request carries them` });
-  });
+  }));
 
 export const AgentConfigSchema = lazySchema(() => z.strictObject({
   name: z.string().regex(/^[a-z][a-z0-9-]{0,63}$/, 'must be 1-64 characters of a-z 0-9 -, starting with a letter'),

@@ -41,7 +41,7 @@ export const MAX_APPLIES_TO = 16;
 export const AppliesToSchema = lazySchema(() => z.object({ paths: z.array(z.string().min(1).max(1024)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() }));
 export type AppliesTo = z.infer<typeof AppliesToSchema>;
 
-export const EntrySchema = z
+export const EntrySchema = lazySchema(() => z
   .object({
     title: z.string().min(1).max(MAX_TITLE_CHARS),
     body: z.string(),
@@ -57,7 +57,7 @@ export const EntrySchema = z
   .refine((entry) => entry.freshness !== 'pinned' || entry.source.revision !== undefined, {
     message: 'a pinned entry needs source.revision',
     path: ['source', 'revision'],
-  });
+  }));
 
 /** What providers write (warnings optional). */
 export type EntryInput = z.input<typeof EntrySchema>;

@@ -16,7 +16,7 @@ import { lazySchema } from '../lib/lazy-schema.ts';
 export const HOST_FACT_LIMITS = { maxFacts: 16, maxTitle: 120, maxBody: 4_000, maxTotalBody: 16_000, maxUri: 2_048 } as const;
 
 /** A URI with a scheme (`https:`, `urn:`, `devbox:`…), never with credentials in it. */
-const FactUri = z
+const FactUri = lazySchema(() => z
   .string()
   .trim()
   .min(1, 'must not be empty')
@@ -30,7 +30,7 @@ const FactUri = z
       return;
     }
     if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not hold credentials' });
-  });
+  }));
 
 export const HostFactSchema = lazySchema(() => z.strictObject({
   title: z.string().trim().min(1, 'must not be empty').max(HOST_FACT_LIMITS.maxTitle),
@@ -42,10 +42,10 @@ export const HostFactSchema = lazySchema(() => z.strictObject({
 }));
 export type HostFact = z.output<typeof HostFactSchema>;
 
-export const HostFactsSchema = z
+export const HostFactsSchema = lazySchema(() => z
   .array(HostFactSchema)
   .max(HOST_FACT_LIMITS.maxFacts)
   .superRefine((facts, ctx) => {
     const total = facts.reduce((sum, fact) => sum + fact.body.length, 0);
     if (total > HOST_FACT_LIMITS.maxTotalBody) ctx.addIssue({ code: 'custom', message: `bodies total ${total} characters, over the ${HOST_FACT_LIMITS.maxTotalBody} a task may carry` });
-  });
+  }));

@@ -22,7 +22,7 @@ export const MAX_STATEMENT_CHARS = 4_000;
 export const KNOWLEDGE_ID = /^k_([0-9a-f]{64})_([0-9a-f]{16})$/;
 
 const ISO_DATE = z.iso.date();
-const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
+const COMMIT = lazySchema(() => z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit'));
 
 /** What supports a piece of knowledge. `path@revision` is what provenance checks compare. */
 export const KnowledgeSourceSchema = lazySchema(() => z.strictObject({

@@ -11,6 +11,7 @@
  * // '<groundwork-mailbox boundary="…" from="@octocat">\nAlso cover the logout path.\n</groundwork-mailbox boundary="…">'
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { renderSection } from './section.ts';
 
 /** A follow-up is a message, not a document: as long as a task request may be. */
@@ -19,12 +20,12 @@ export const MAX_MAILBOX_TEXT_CHARS = 20_000;
 export const MAX_MAILBOX_ITEMS = 100;
 
 /** Who sent it: a name or handle as the host knows them, shown to the model. */
-export const MailboxSenderSchema = z
+export const MailboxSenderSchema = lazySchema(() => z
   .string()
   .trim()
   .min(1, 'must not be empty')
   .max(100, 'at most 100 characters')
-  .regex(/^[^\p{Cc}]+$/u, 'no control characters');
+  .regex(/^[^\p{Cc}]+$/u, 'no control characters'));
 
 export function renderMailbox(from: string, text: string): string {
   return renderSection('groundwork-mailbox', [['from', from]], text.replace(/\s+$/, ''));

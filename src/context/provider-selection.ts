@@ -9,8 +9,9 @@
  * selects({ except: ['memory'] }, 'memory') // false
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
-export const ProviderSelectionSchema = z.union([z.literal('all'), z.array(z.string()), z.strictObject({ except: z.array(z.string()) })]);
+export const ProviderSelectionSchema = lazySchema(() => z.union([z.literal('all'), z.array(z.string()), z.strictObject({ except: z.array(z.string()) })]));
 export type ProviderSelection = z.infer<typeof ProviderSelectionSchema>;
 
 export function selects(selection: ProviderSelection, name: string): boolean {

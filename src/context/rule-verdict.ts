@@ -53,7 +53,7 @@ export function capVerdicts(verdicts: readonly RuleVerdict[]): { kept: RuleVerdi
 }
 
 /** Paths and reasons are clipped rather than refused: a long path is the repository's, not the provider's mistake. */
-export const RuleVerdictInputSchema = z
+export const RuleVerdictInputSchema = lazySchema(() => z
   .object({
     path: z.string().min(1),
     blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
@@ -62,7 +62,7 @@ export const RuleVerdictInputSchema = z
     reason: z.string(),
     entry: z.string().optional(),
   })
-  .transform((verdict): RuleVerdictInput => boundVerdict(verdict));
+  .transform((verdict): RuleVerdictInput => boundVerdict(verdict)));
 
 /**
  * A file said to be applied or indexed whose entry a budget dropped after all reached the model

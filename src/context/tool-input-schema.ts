@@ -8,6 +8,7 @@
  * from the vendor on every request. Other keywords pass through as written.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
 export const INPUT_SCHEMA_LIMITS = { maxDepth: 24, maxBytes: 32_768 } as const;
 
@@ -22,11 +23,11 @@ const STRING_KEYWORDS = ['description', 'title', '$ref', 'pattern', 'format', '$
 
 type Issue = { path: Array<string | number>; message: string };
 
-export const ToolInputSchemaSchema = z
+export const ToolInputSchemaSchema = lazySchema(() => z
   .looseObject({ type: z.literal('object', { error: 'must be "object": vendors take a tool\'s arguments as one JSON object' }) })
   .superRefine((schema, ctx) => {
     for (const issue of inputSchemaIssues(schema)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
-  });
+  }));
 
 /** What is wrong with `schema` as a tool's input schema, each with the path to it; `[]` when nothing is. */
 export function inputSchemaIssues(schema: Record<string, unknown>): Issue[] {

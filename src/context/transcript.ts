@@ -16,6 +16,7 @@
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
+import { once } from '../lib/once.ts';
 import { unreachable } from '../lib/unreachable.ts';
 import { STABILITIES } from './entry.ts';
 import { itemBytesIssue } from './transcript-limits.ts';
@@ -41,32 +42,33 @@ export const PART_SEPARATOR = '\n\n';
 /** Deeper JSON than this in tool arguments is refused: vendors refuse it too, and serialising it could exhaust the stack. */
 export const MAX_ARGUMENT_DEPTH = 64;
 
-const ItemIdSchema = z.string().min(1).max(200);
+const ItemIdSchema = lazySchema(() => z.string().min(1).max(200));
 // Unbounded as stored, so every stored row parses whatever the limits were when it was written;
 // what a client may send is bounded in bytes (ClientItemSchema below).
 const TextSchema = z.string();
 /** Client text: counted in UTF-8 bytes, as it is stored and sent on. */
-const ClientTextSchema = z.string().superRefine((text, ctx) => {
+const ClientTextSchema = lazySchema(() => z.string().superRefine((text, ctx) => {
   const issue = itemBytesIssue(text);
   if (issue) ctx.addIssue({ code: 'custom', message: issue });
-});
+}));
 /** Tool names and call ids are sent to every vendor; these are the characters all of them accept. */
 const VENDOR_SAFE = /^[A-Za-z0-9_-]+$/;
-export const ToolNameSchema = z.string().min(1).max(64).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only');
-export const CallIdSchema = z.string().min(1).max(200).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only');
+export const ToolNameSchema = lazySchema(() => z.string().min(1).max(64).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only'));
+export const CallIdSchema = lazySchema(() => z.string().min(1).max(200).regex(VENDOR_SAFE, 'letters, digits, "_" and "-" only'));
 
 /** A stretch of host-rendered user text and what it depends on (see `Stability` in entry.ts). */
-export const TextPartSchema = z.strictObject({ text: TextSchema, stability: z.enum(STABILITIES) });
+export const TextPartSchema = lazySchema(() => z.strictObject({ text: TextSchema, stability: z.enum(STABILITIES) }));
 export type TextPart = z.infer<typeof TextPartSchema>;
 
-const messageShape = {
+/** Shapes are functions, so their schemas are built with the items' schemas and not at start-up (once: every item shares them). */
+const messageShape = once(() => ({
   id: ItemIdSchema,
   type: z.literal('message'),
   role: z.enum(['user', 'assistant']),
   content: TextSchema,
-};
+}));
 
-const toolCallShape = {
+const toolCallShape = once(() => ({
   id: ItemIdSchema,
   type: z.literal('tool_call'),
   role: z.literal('assistant').default('assistant'),
@@ -80,9 +82,9 @@ const toolCallShape = {
     })
     // Aborts, so nothing serialises arguments nested past the limit.
     .refine((value) => jsonDepth(value) <= MAX_ARGUMENT_DEPTH, { message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, abort: true }),
-};
+}));
 
-const toolResultShape = {
+const toolResultShape = once(() => ({
   id: ItemIdSchema,
   type: z.literal('tool_result'),
   role: z.literal('tool').default('tool'),
@@ -93,23 +95,23 @@ const toolResultShape = {
   content: TextSchema,
   /** The tool failed and `content` says how. */
   isError: z.boolean().default(false),
-};
+}));
 
 /**
  * A message. Host-rendered user messages (the task item) also carry `parts`: the same text split
  * where its stability changes, so an adapter can mark the end of the commit-stable context as a
  * cache boundary. `content` is then exactly the parts joined by `PART_SEPARATOR`.
  */
-export const MessageItemSchema = z
-  .strictObject({ ...messageShape, parts: z.array(TextPartSchema).min(1).optional() })
+export const MessageItemSchema = lazySchema(() => z
+  .strictObject({ ...messageShape(), parts: z.array(TextPartSchema).min(1).optional() })
   .refine((item) => item.parts === undefined || item.parts.map((part) => part.text).join(PART_SEPARATOR) === item.content, {
     message: 'content must be the parts joined by a blank line',
     path: ['parts'],
-  });
-export const ToolCallItemSchema = z.strictObject(toolCallShape);
-export const ToolResultItemSchema = z.strictObject(toolResultShape);
+  }));
+export const ToolCallItemSchema = lazySchema(() => z.strictObject(toolCallShape()));
+export const ToolResultItemSchema = lazySchema(() => z.strictObject(toolResultShape()));
 /** Context gathered for a later turn (`local:context:<n>`), rendered by the host. */
-export const ContextItemSchema = z.strictObject({ id: ItemIdSchema, type: z.literal('context'), role: z.literal('user').default('user'), content: TextSchema });
+export const ContextItemSchema = lazySchema(() => z.strictObject({ id: ItemIdSchema, type: z.literal('context'), role: z.literal('user').default('user'), content: TextSchema }));
 
 /**
  * A follow-up from whoever asked for the task (`local:mailbox:<k>`), written by the host: posted
@@ -125,10 +127,10 @@ export const MailboxItemSchema = lazySchema(() => z.strictObject({
   receivedAt: z.iso.datetime(),
 }));
 
-export const TranscriptItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema, ContextItemSchema, MailboxItemSchema]);
+export const TranscriptItemSchema = lazySchema(() => z.discriminatedUnion('type', [MessageItemSchema, ToolCallItemSchema, ToolResultItemSchema, ContextItemSchema, MailboxItemSchema]));
 export type TranscriptItem = z.output<typeof TranscriptItemSchema>;
 /** What the host itself writes: the task item and context items. */
-export const HostItemSchema = z.discriminatedUnion('type', [MessageItemSchema, ContextItemSchema]);
+export const HostItemSchema = lazySchema(() => z.discriminatedUnion('type', [MessageItemSchema, ContextItemSchema]));
 export type HostItem = z.output<typeof HostItemSchema>;
 export type TranscriptItemInput = z.input<typeof TranscriptItemSchema>;
 export type MessageItem = z.output<typeof MessageItemSchema>;
@@ -136,22 +138,22 @@ export type ToolCallItem = z.output<typeof ToolCallItemSchema>;
 export type ToolResultItem = z.output<typeof ToolResultItemSchema>;
 export type MailboxItem = z.output<typeof MailboxItemSchema>;
 
-const ClientItemIdSchema = ItemIdSchema.refine((id) => !id.startsWith(HOST_ITEM_PREFIX), `ids starting with "${HOST_ITEM_PREFIX}" are reserved for the host`);
+const ClientItemIdSchema = lazySchema(() => ItemIdSchema.refine((id) => !id.startsWith(HOST_ITEM_PREFIX), `ids starting with "${HOST_ITEM_PREFIX}" are reserved for the host`));
 
 /** What a client may append: messages, tool calls and tool results, with ids of its own. Unknown fields are refused. */
 export const ClientItemSchema = lazySchema(() => z.discriminatedUnion(
   'type',
   [
-    z.strictObject({ ...messageShape, id: ClientItemIdSchema, content: ClientTextSchema.min(1) }),
+    z.strictObject({ ...messageShape(), id: ClientItemIdSchema, content: ClientTextSchema.unwrap().min(1) }),
     z.strictObject({
-      ...toolCallShape,
+      ...toolCallShape(),
       id: ClientItemIdSchema,
-      arguments: toolCallShape.arguments.superRefine((value, ctx) => {
+      arguments: toolCallShape().arguments.superRefine((value, ctx) => {
         const issue = itemBytesIssue(JSON.stringify(value), "a tool call's arguments (as JSON)");
         if (issue) ctx.addIssue({ code: 'custom', message: issue });
       }),
     }),
-    z.strictObject({ ...toolResultShape, id: ClientItemIdSchema, content: ClientTextSchema }),
+    z.strictObject({ ...toolResultShape(), id: ClientItemIdSchema, content: ClientTextSchema }),
   ],
   { error: 'must be "message", "tool_call" or "tool_result"' },
 ));

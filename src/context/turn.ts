@@ -23,7 +23,7 @@ import { SettingsReportSchema, type SettingsReport } from './settings/report.ts'
 import { settleSettings, type HostSettings } from './settings/settle.ts';
 import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
 
-export const MessageSchema = z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() });
+export const MessageSchema = lazySchema(() => z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() }));
 type Message = z.infer<typeof MessageSchema>;
 
 export const ProviderOutcomeSchema = lazySchema(() => z.object({
@@ -55,7 +55,7 @@ export const EntrySummarySchema = lazySchema(() => z.object({
 }));
 export type EntrySummary = z.infer<typeof EntrySummarySchema>;
 
-export const AgentHashSchema = z.string().regex(/^sha256:[0-9a-f]{64}$/);
+export const AgentHashSchema = lazySchema(() => z.string().regex(/^sha256:[0-9a-f]{64}$/));
 
 export const AssembledTurnSchema = lazySchema(() => z.object({
   commit: z.string().nullable(),

@@ -19,7 +19,7 @@ export type SourceStatus = (typeof SOURCE_STATUSES)[number];
 export const SOURCE_KINDS = ['file', 'skills-index'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
-const Sha = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
+const Sha = lazySchema(() => z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/));
 
 export const SourceCheckSchema = lazySchema(() => z.object({
   provider: z.string(),

@@ -5,9 +5,10 @@
  * (sorted by creation) instead of silently skipping rows.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { PageKeySchema, type PageKey } from './results.ts';
 
-const CursorSchema = z.strictObject({ status: z.string(), after: PageKeySchema });
+const CursorSchema = lazySchema(() => z.strictObject({ status: z.string(), after: PageKeySchema }));
 
 export function encodeCursor(status: string, after: PageKey): string {
   const bytes = new TextEncoder().encode(JSON.stringify({ status, after }));

@@ -20,10 +20,10 @@ import { DEFAULT_REVIEW_DAYS } from './review.ts';
 
 export const MAX_PATHS = 32;
 
-const Statement = z.string().trim().min(1, 'must not be empty').max(MAX_STATEMENT_CHARS, `must be at most ${MAX_STATEMENT_CHARS} characters`);
+const Statement = lazySchema(() => z.string().trim().min(1, 'must not be empty').max(MAX_STATEMENT_CHARS, `must be at most ${MAX_STATEMENT_CHARS} characters`));
 
 /** A repository path, normalised like a working directory; the root is "leave `paths` out". */
-const RepoPath = z
+const RepoPath = lazySchema(() => z
   .string()
   .max(1024)
   .transform((value, ctx) => {
@@ -32,14 +32,14 @@ const RepoPath = z
     else if (normal.path === '') ctx.addIssue({ code: 'custom', message: 'names the repository root; leave paths out for knowledge about the whole repository' });
     else return normal.path;
     return z.NEVER;
-  });
+  }));
 
-const Paths = z
+const Paths = lazySchema(() => z
   .array(RepoPath)
   .max(MAX_PATHS)
-  .transform((paths) => [...new Set(paths)]);
+  .transform((paths) => [...new Set(paths)]));
 
-const Uri = z
+const Uri = lazySchema(() => z
   .string()
   .trim()
   .min(1)
@@ -53,7 +53,7 @@ const Uri = z
       return;
     }
     if (url.username !== '' || url.password !== '') ctx.addIssue({ code: 'custom', message: 'must not hold credentials' });
-  });
+  }));
 
 export const SourceInputSchema = lazySchema(() => z.strictObject(
   {

@@ -23,22 +23,22 @@ export const PageKeySchema = lazySchema(() => z.strictObject({ sort: z.union([z.
 export type PageKey = z.infer<typeof PageKeySchema>;
 
 const NotFound = z.object({ status: z.literal('not-found') });
-const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
+const Conflict = lazySchema(() => z.object({ status: z.literal('conflict'), message: z.string() }));
 
 /** One version, with the version that replaced it when it is not current. */
 export const KnowledgeViewSchema = lazySchema(() => KnowledgeSchema.unwrap().extend({ supersededBy: z.string().optional() }));
 export type KnowledgeView = z.infer<typeof KnowledgeViewSchema>;
 
-export const WriteResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), knowledge: KnowledgeSchema }), NotFound, Conflict]);
+export const WriteResultSchema = lazySchema(() => z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), knowledge: KnowledgeSchema }), NotFound, Conflict]));
 export type WriteResult = z.infer<typeof WriteResultSchema>;
 
-export const ReadResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), knowledge: KnowledgeViewSchema }), NotFound]);
+export const ReadResultSchema = lazySchema(() => z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), knowledge: KnowledgeViewSchema }), NotFound]));
 export type ReadResult = z.infer<typeof ReadResultSchema>;
 
 export const VersionsResultSchema = lazySchema(() => z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), versions: z.array(KnowledgeViewSchema) }), NotFound]));
 export type VersionsResult = z.infer<typeof VersionsResultSchema>;
 
-export const PageResultSchema = z.object({ items: z.array(KnowledgeSchema), next: PageKeySchema.nullable() });
+export const PageResultSchema = lazySchema(() => z.object({ items: z.array(KnowledgeSchema), next: PageKeySchema.nullable() }));
 export type PageResult = z.infer<typeof PageResultSchema>;
 
 export const ActiveResultSchema = z.array(KnowledgeSchema);

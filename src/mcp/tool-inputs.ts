@@ -30,13 +30,13 @@ export const assembleContextSchema = once(() =>
 );
 export type AssembleContextArgs = z.output<ReturnType<typeof assembleContextSchema>>;
 
-export const getTurnSchema = once(() => z.strictObject({ taskId: taskIdSchema(), turn: BeginTurnSchema.shape.turn.default(0), format: FormatParam }));
+export const getTurnSchema = once(() => z.strictObject({ taskId: taskIdSchema(), turn: BeginTurnSchema.unwrap().shape.turn.default(0), format: FormatParam }));
 export type GetTurnArgs = z.output<ReturnType<typeof getTurnSchema>>;
 
 /** `POST /tasks/:id/paths` with the task named in the arguments: paths the work moved to, and skills and agent-requested rules it now needs. */
 export const contextForPathsSchema = once(() =>
   z
-    .strictObject({ taskId: taskIdSchema(), ...FocusPostSchema.shape })
+    .strictObject({ taskId: taskIdSchema(), ...FocusPostSchema.unwrap().shape })
     .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] }),
 );
 export type ContextForPathsArgs = z.output<ReturnType<typeof contextForPathsSchema>>;
@@ -49,7 +49,7 @@ export type CheckFreshnessArgs = z.output<ReturnType<typeof checkFreshnessSchema
  * REST schema's; which fields an action takes is checked by `checkBefore` with that same schema,
  * so a field that does not apply is refused with the REST message.
  */
-export const checkBeforeSchema = once(() => z.strictObject({ taskId: taskIdSchema(), ...CheckRequestSchema.shape }));
+export const checkBeforeSchema = once(() => z.strictObject({ taskId: taskIdSchema(), ...CheckRequestSchema.unwrap().shape }));
 export type CheckBeforeArgs = z.output<ReturnType<typeof checkBeforeSchema>>;
 
 export const readSkillSchema = once(() => z.strictObject({ taskId: taskIdSchema(), name: SkillNameSchema }));

@@ -37,7 +37,7 @@ export const CreateTaskSchema = lazySchema(() =>
   // `agent` and `tools` are checked against this deployment's agents after parsing (tasks/task-agent).
   .superRefine(checkTaskFields));
 
-export const BeginTurnSchema = z.strictObject({ turn: z.number().int().nonnegative().max(10_000) });
+export const BeginTurnSchema = lazySchema(() => z.strictObject({ turn: z.number().int().nonnegative().max(10_000) }));
 /** Text length is checked by the task (413 naming `text`), so one bound holds for every way in. */
 export const MailboxPostSchema = lazySchema(() => z.strictObject({
   from: MailboxSenderSchema,
@@ -45,14 +45,14 @@ export const MailboxPostSchema = lazySchema(() => z.strictObject({
   /** The client's idempotency key: a retry with the same id appends nothing new. */
   id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
 }));
-export const TurnParam = decimalParam(10_000);
+export const TurnParam = lazySchema(() => decimalParam(10_000));
 export const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 /** Focus for the next turn (`POST /tasks/:id/paths`): at least one path or skill; each list bounded like the task request's. */
-export const FocusPostSchema = z
+export const FocusPostSchema = lazySchema(() => z
   .strictObject({
     paths: FocusPathsSchema.optional(),
     skills: z.array(SkillNameSchema).max(8, 'at most 8 skills').optional(),
     /** Agent-requested rules by the name (or path) the rules index lists. */
     rules: z.array(RuleNameSchema).max(8, 'at most 8 rules').optional(),
   })
-  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] });
+  .refine((body) => (body.paths?.length ?? 0) + (body.skills?.length ?? 0) + (body.rules?.length ?? 0) > 0, { message: 'name at least one path, skill or rule', path: ['paths'] }));

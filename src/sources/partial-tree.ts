@@ -11,10 +11,10 @@ import { normalisePath, parentOf } from './paths.ts';
 import type { CommitInfo, TreeEntry } from './snapshot.ts';
 import type { FlatTreeEntry } from './tree-snapshot.ts';
 
-const Path = z.string().refine((path) => {
+const Path = lazySchema(() => z.string().refine((path) => {
   const normal = normalisePath(path);
   return normal.ok && normal.path === path;
-});
+}));
 const FlatEntry = lazySchema(() => z.object({
   path: Path.refine((path) => path !== ''),
   kind: z.enum(['file', 'dir', 'symlink', 'submodule']),

@@ -40,7 +40,7 @@ export const InspectedTurnSchema = lazySchema(() => z.object({
 }));
 export type InspectedTurn = z.infer<typeof InspectedTurnSchema>;
 
-export const TimelineItemSchema = z.object({ turn: z.number().int().nonnegative(), item: TranscriptItemSchema });
+export const TimelineItemSchema = lazySchema(() => z.object({ turn: z.number().int().nonnegative(), item: TranscriptItemSchema }));
 export type TimelineItem = z.infer<typeof TimelineItemSchema>;
 
 /** A read-back asked for with the page (never on a plain load: it reads the repository). */

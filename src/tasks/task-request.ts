@@ -16,10 +16,10 @@ import { LoginSchema, parseFullName, RepoNameSchema } from '../sources/github/re
 import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { normalisePath } from '../sources/paths.ts';
 
-const COMMIT = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
+const COMMIT = lazySchema(() => z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit'));
 
 /** A working directory inside the repository, normalised (`''` is the root); escapes are refused. */
-export const WorkingDirectorySchema = z
+export const WorkingDirectorySchema = lazySchema(() => z
   .string()
   .max(1024)
   .transform((value, ctx) => {
@@ -27,7 +27,7 @@ export const WorkingDirectorySchema = z
     if (normal.ok) return normal.path;
     ctx.addIssue({ code: 'custom', message: normal.reason });
     return z.NEVER;
-  });
+  }));
 
 /**
  * A focus path: a file or directory the task touches, named from the repository root. Normalised
@@ -39,7 +39,7 @@ export const WorkingDirectorySchema = z
  * FocusPathSchema.parse('./packages/api/')   // 'packages/api'
  * FocusPathSchema.safeParse('a/../b').success // false
  */
-export const FocusPathSchema = z
+export const FocusPathSchema = lazySchema(() => z
   .string()
   .max(FOCUS_LIMITS.pathChars)
   .transform((value, ctx) => {
@@ -51,10 +51,10 @@ export const FocusPathSchema = z
     if (normal.ok) return normal.path;
     ctx.addIssue({ code: 'custom', message: normal.reason });
     return z.NEVER;
-  });
+  }));
 
 /** Focus paths a host names in one request. */
-export const FocusPathsSchema = z.array(FocusPathSchema).max(FOCUS_LIMITS.named, `at most ${FOCUS_LIMITS.named} paths`);
+export const FocusPathsSchema = lazySchema(() => z.array(FocusPathSchema).max(FOCUS_LIMITS.named, `at most ${FOCUS_LIMITS.named} paths`));
 
 const SKILL_NAME_RULE = 'a skill name is 1-64 lowercase letters, digits and - (not at either end, never --)';
 
@@ -67,7 +67,7 @@ const SKILL_NAME_RULE = 'a skill name is 1-64 lowercase letters, digits and - (n
  * SkillNameSchema.parse('мой-навык')             // 'мой-навык'
  * SkillNameSchema.parse('./.agents/skills/deploy/') // '.agents/skills/deploy'
  */
-export const SkillNameSchema = z
+export const SkillNameSchema = lazySchema(() => z
   .string()
   .max(1024)
   .transform((value, ctx) => {
@@ -83,7 +83,7 @@ export const SkillNameSchema = z
     const problems = name === '' ? ['is empty'] : skillNameProblems(name).map((problem) => problem.message);
     ctx.addIssue({ code: 'custom', message: `${SKILL_NAME_RULE}, or a path to the skill: ${JSON.stringify(name.slice(0, 80))} ${problems.join(', ')}` });
     return z.NEVER;
-  });
+  }));
 
 /**
  * An agent-requested rule to give in full: the name the rules index lists it by (its file name
@@ -92,7 +92,7 @@ export const SkillNameSchema = z
  * @example
  * RuleNameSchema.parse('./.cursor/rules/database.mdc') // '.cursor/rules/database.mdc'
  */
-export const RuleNameSchema = z
+export const RuleNameSchema = lazySchema(() => z
   .string()
   .max(1024)
   .transform((value, ctx) => {
@@ -106,7 +106,7 @@ export const RuleNameSchema = z
     if (normal.ok && normal.path !== '') return normal.path;
     ctx.addIssue({ code: 'custom', message: `is not a rule's path: ${normal.ok ? 'it names the repository root' : normal.reason}` });
     return z.NEVER;
-  });
+  }));
 
 const REPO_SHAPE = 'must be owner/name or an http(s) git URL';
 
@@ -132,7 +132,7 @@ function repoProblem(repo: string): string | undefined {
  * (isomorphic-git source), or a `file:///` path that this instance serves (LOCAL_REPOSITORIES,
  * set by `groundwork run`).
  */
-export const RepoSchema = z
+export const RepoSchema = lazySchema(() => z
   .string()
   .trim()
   .min(1, 'is required')
@@ -140,10 +140,10 @@ export const RepoSchema = z
   .superRefine((repo, ctx) => {
     const problem = repoProblem(repo);
     if (problem) ctx.addIssue({ code: 'custom', message: problem });
-  });
+  }));
 
 /** A branch, tag or commit, by git's ref name rules (`..`, `~`, `:` and control characters never pass). */
-export const RefSchema = z.string().min(1).max(256).refine(isValidRefName, 'must be a branch, tag or commit name');
+export const RefSchema = lazySchema(() => z.string().min(1).max(256).refine(isValidRefName, 'must be a branch, tag or commit name'));
 
 /**
  * Why a git URL cannot be read, judged by the parser that will read it, so that everything
@@ -202,7 +202,7 @@ export type Notify = z.infer<typeof NotifySchema>;
 /** Bounds of the pull request evidence a task keeps; triggers cut to them rather than refuse. */
 export const PULL_REQUEST_LIMITS = { maxTitle: 1_024, maxBody: 8_000, maxLabels: 100, maxLabel: 100, maxRef: 256 } as const;
 
-const Count = z.number().int().nonnegative();
+const Count = lazySchema(() => z.number().int().nonnegative());
 
 /**
  * The pull request a task is about, as the trigger saw it. Everything but the numbers and
@@ -230,10 +230,10 @@ export const PullRequestEvidenceSchema = lazySchema(() => z.object({
 export type PullRequestEvidence = z.output<typeof PullRequestEvidenceSchema>;
 
 /** Tool names a task narrows its agent's catalog to; each must be one of the agent's (checked against it at creation). */
-export const ToolNamesSchema = z
-  .array(ToolSchema.shape.name)
+export const ToolNamesSchema = lazySchema(() => z
+  .array(ToolSchema.unwrap().shape.name)
   .max(AGENT_LIMITS.maxTools)
-  .transform((names) => [...new Set(names)]);
+  .transform((names) => [...new Set(names)]));
 
 export const TaskRequestSchema = lazySchema(() => z.object({
   origin: z.enum(ORIGINS),

@@ -14,7 +14,7 @@ import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TurnUsageSchema } from './turn-usage.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
-const Conflict = z.object({ status: z.literal('conflict'), message: z.string() });
+const Conflict = lazySchema(() => z.object({ status: z.literal('conflict'), message: z.string() }));
 
 export const TurnResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), turn: AssembledTurnSchema }),
@@ -25,7 +25,7 @@ export const TurnResultSchema = lazySchema(() => z.discriminatedUnion('status', 
 export type TurnResult = z.infer<typeof TurnResultSchema>;
 
 /** An append that would take the transcript past its cap; nothing was written. */
-const TooLarge = z.object({ status: z.literal('too-large'), message: z.string() });
+const TooLarge = lazySchema(() => z.object({ status: z.literal('too-large'), message: z.string() }));
 
 export const AppendResultSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), appended: z.array(z.string()), duplicates: z.array(z.string()) }),
@@ -37,15 +37,15 @@ export const AppendResultSchema = lazySchema(() => z.discriminatedUnion('status'
 ]));
 export type AppendResult = z.infer<typeof AppendResultSchema>;
 
-export const FreshnessResultSchema = z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]);
+export const FreshnessResultSchema = lazySchema(() => z.discriminatedUnion('status', [z.object({ status: z.literal('ok'), report: FreshnessReportSchema }), NotFound, Conflict]));
 export type FreshnessResult = z.infer<typeof FreshnessResultSchema>;
 
-export const CheckResultRpcSchema = z.discriminatedUnion('status', [
+export const CheckResultRpcSchema = lazySchema(() => z.discriminatedUnion('status', [
   z.object({ status: z.literal('ok'), check: CheckRecordSchema }),
   NotFound,
   /** The check cannot be asked of this task: it has no commit yet, or the action does not apply (merge without a pull request). */
   Conflict,
-]);
+]));
 export type CheckResultRpc = z.infer<typeof CheckResultRpcSchema>;
 
 export const MailboxResultSchema = lazySchema(() => z.discriminatedUnion('status', [
@@ -122,8 +122,8 @@ export type TaskDescription = z.infer<typeof TaskDescriptionSchema>;
 
 export const DescribeResultSchema = z.union([TaskDescriptionSchema, NotFound]);
 
-const Missing = z.object({ status: z.literal('missing'), reason: z.string() });
-const Failed = z.object({ status: z.literal('failed'), reason: z.string() });
+const Missing = lazySchema(() => z.object({ status: z.literal('missing'), reason: z.string() }));
+const Failed = lazySchema(() => z.object({ status: z.literal('failed'), reason: z.string() }));
 
 /** A skill of the task's index read on request (`read_skill`): its whole SKILL.md and its bundled files. */
 export const SkillReadResultSchema = lazySchema(() => z.discriminatedUnion('status', [

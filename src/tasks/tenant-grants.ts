@@ -8,16 +8,17 @@
  * transcript) stays with the tenant that owns it.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 
 /** `github:<installation id>` or `slack:<team id>`, the tenants triggers create tasks under. */
-export const GrantedTenantSchema = z
+export const GrantedTenantSchema = lazySchema(() => z
   .string()
-  .regex(/^(?:github:[1-9][0-9]{0,19}|slack:[A-Z0-9]{1,32})$/, 'must be github:<installation id> or slack:<team id>, e.g. github:12345678 or slack:T0123ABCD');
+  .regex(/^(?:github:[1-9][0-9]{0,19}|slack:[A-Z0-9]{1,32})$/, 'must be github:<installation id> or slack:<team id>, e.g. github:12345678 or slack:T0123ABCD'));
 
-export const TenantGrantsSchema = z.record(
+export const TenantGrantsSchema = lazySchema(() => z.record(
   z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be an API tenant name from API_TOKENS'),
   z.array(GrantedTenantSchema).max(100),
-);
+));
 export type TenantGrants = z.output<typeof TenantGrantsSchema>;
 
 /**

@@ -6,6 +6,7 @@
  * per-turn context items), so a client can never forge or pre-empt one.
  */
 import * as z from 'zod';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { ClientItemSchema } from '../context/transcript.ts';
 
 export {
@@ -18,4 +19,4 @@ export {
 } from '../context/transcript.ts';
 export { MAX_ITEM_BYTES, MAX_TRANSCRIPT_BYTES, storedItemBytes } from '../context/transcript-limits.ts';
 
-export const AppendTranscriptSchema = z.object({ items: z.array(ClientItemSchema).min(1).max(500) });
+export const AppendTranscriptSchema = lazySchema(() => z.object({ items: z.array(ClientItemSchema).min(1).max(500) }));

@@ -27,7 +27,7 @@ export const MAX_TOKENS = 100_000_000;
 /** A usage report is a few hundred bytes; the route refuses bodies past this. */
 export const MAX_USAGE_BYTES = 16 * 1024;
 
-const Count = z.number().int('must be a whole number').nonnegative().max(MAX_TOKENS, `must be at most ${MAX_TOKENS}`);
+const Count = lazySchema(() => z.number().int('must be a whole number').nonnegative().max(MAX_TOKENS, `must be at most ${MAX_TOKENS}`));
 const MaybeCount = Count.nullable().optional();
 
 const AnthropicUsageSchema = z.object({
@@ -37,7 +37,7 @@ const AnthropicUsageSchema = z.object({
   cache_creation_input_tokens: MaybeCount,
 });
 
-const ResponsesUsageSchema = z
+const ResponsesUsageSchema = lazySchema(() => z
   .object({
     input_tokens: Count,
     output_tokens: Count,
@@ -47,9 +47,9 @@ const ResponsesUsageSchema = z
   .refine((usage) => (usage.input_tokens_details?.cached_tokens ?? 0) <= usage.input_tokens, {
     message: 'counts more cached tokens than input_tokens, which includes them',
     path: ['input_tokens_details', 'cached_tokens'],
-  });
+  }));
 
-const ChatUsageSchema = z
+const ChatUsageSchema = lazySchema(() => z
   .object({
     prompt_tokens: Count,
     completion_tokens: Count,
@@ -59,9 +59,9 @@ const ChatUsageSchema = z
   .refine((usage) => (usage.prompt_tokens_details?.cached_tokens ?? 0) <= usage.prompt_tokens, {
     message: 'counts more cached tokens than prompt_tokens, which includes them',
     path: ['prompt_tokens_details', 'cached_tokens'],
-  });
+  }));
 
-const ModelSchema = z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional();
+const ModelSchema = lazySchema(() => z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional());
 
 /** The body of `POST /tasks/:id/turns/:n/usage`: the format the turn was read in, and the vendor's `usage` block. */
 export const UsageReportSchema = lazySchema(() => z.discriminatedUnion(

@@ -20,7 +20,7 @@ const MAX_NAME = 200;
 const MAX_DESCRIPTION = 300;
 const MAX_URL = 2_048;
 
-const Url = z.string().max(MAX_URL).nullish();
+const Url = lazySchema(() => z.string().max(MAX_URL).nullish());
 const CheckRunsResponse = lazySchema(() => z.object({
   total_count: z.number().int().nonnegative(),
   check_runs: z.array(

@@ -4,6 +4,7 @@
  * (status + response headers) so this module needs no transitive Octokit import.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { isPermanentStatus, PermanentSourceError } from '../permanent.ts';
 
 export interface HttpFailure {
@@ -14,11 +15,11 @@ export interface HttpFailure {
   url?: string;
 }
 
-const RequestErrorShape = z.object({
+const RequestErrorShape = lazySchema(() => z.object({
   status: z.number(),
   response: z.object({ headers: z.record(z.string(), z.unknown()) }).optional(),
   request: z.object({ url: z.string() }).optional(),
-});
+}));
 
 /** The HTTP status and headers of a failed request, or undefined for any other error. */
 export function httpFailure(error: unknown): HttpFailure | undefined {

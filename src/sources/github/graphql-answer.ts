@@ -49,9 +49,9 @@ const RawEntrySchema: z.ZodType<RawEntry> = z.lazy(() =>
       .nullish(),
   }),
 );
-const RootSchema = z.object({ oid: z.string(), entries: z.array(RawEntrySchema).nullish() });
+const RootSchema = lazySchema(() => z.object({ oid: z.string(), entries: z.array(RawEntrySchema).nullish() }));
 const CommitSchema = lazySchema(() => z.object({ __typename: z.literal('Commit'), oid: z.string().regex(COMMIT_SHA) }).catchall(z.unknown()));
-const ObjectId = z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/);
+const ObjectId = lazySchema(() => z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/));
 const CommitFactsSchema = lazySchema(() => z.object({
   committedDate: z.string(),
   authoredDate: z.string(),

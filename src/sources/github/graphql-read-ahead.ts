@@ -7,6 +7,7 @@
  */
 import type { Octokit } from '@octokit/core';
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { matchesOid } from '../cached-loader.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import type { ReadPlan } from '../read-plan.ts';
@@ -38,7 +39,7 @@ export interface RateLimitReport {
   resetAt: string;
 }
 
-const GraphqlErrors = z.object({ errors: z.array(z.object({ message: z.string() })).min(1) });
+const GraphqlErrors = lazySchema(() => z.object({ errors: z.array(z.object({ message: z.string() })).min(1) }));
 
 /**
  * @example

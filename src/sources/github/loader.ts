@@ -21,9 +21,9 @@ const TreeResponse = lazySchema(() => z.object({
   tree: z.array(z.object({ path: z.string(), mode: z.string(), type: z.string(), sha: z.string(), size: z.number().optional() })),
 }));
 
-const BlobResponse = z.object({ content: z.string(), encoding: z.enum(['base64', 'utf-8']) });
+const BlobResponse = lazySchema(() => z.object({ content: z.string(), encoding: z.enum(['base64', 'utf-8']) }));
 
-const Sha = z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/);
+const Sha = lazySchema(() => z.string().regex(/^[0-9a-f]{40}$|^[0-9a-f]{64}$/));
 /** `GET /repos/{o}/{r}/git/commits/{sha}`; the message is not modelled, so it is never kept. */
 const CommitResponse = lazySchema(() => z.object({
   sha: Sha,

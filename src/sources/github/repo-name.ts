@@ -12,6 +12,7 @@
  * repository.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 
 const LOGIN = /^[A-Za-z0-9][A-Za-z0-9-]{0,38}(?:_[A-Za-z0-9]{1,39})?$/;
 const REPO_NAME = /^[A-Za-z0-9._-]{1,100}$/;
@@ -58,9 +59,9 @@ const checked = (problem: (value: string) => string | undefined) =>
     if (reason) ctx.addIssue({ code: 'custom', message: reason });
   });
 
-export const LoginSchema = checked(loginProblem);
-export const RepoNameSchema = checked(repoNameProblem);
-export const FullNameSchema = checked((value) => {
+export const LoginSchema = lazySchema(() => checked(loginProblem));
+export const RepoNameSchema = lazySchema(() => checked(repoNameProblem));
+export const FullNameSchema = lazySchema(() => checked((value) => {
   const parsed = parseFullName(value);
   return parsed.ok ? undefined : parsed.reason;
-});
+}));

@@ -8,6 +8,7 @@
  * request when neither the isolate nor the token store (KV) holds one.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { isValidRefName } from '../git/ref-name.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
 import type { CommitSha, RepositorySource, ResolveResult } from '../snapshot.ts';
@@ -53,7 +54,7 @@ const SCHEMA_REFUSAL_MS = 60 * 60_000;
 /** With this media type GitHub answers `commits/{ref}` with the bare SHA instead of a full diff. */
 const SHA_MEDIA_TYPE = 'application/vnd.github.sha';
 
-const ShaResponse = z.string().trim().regex(COMMIT_SHA);
+const ShaResponse = lazySchema(() => z.string().trim().regex(COMMIT_SHA));
 const ByteStream = z.custom<ReadableStream<Uint8Array>>((value) => value instanceof ReadableStream, 'expected a response body stream');
 
 /**

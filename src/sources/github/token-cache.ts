@@ -16,6 +16,7 @@
  * The isolate's memory also keeps GitHub's permanent refusals for a minute (InstallationTokenCache).
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { untilAborted } from '../../lib/abortable.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import type { KeyValueStore } from '../key-value-store.ts';
@@ -75,7 +76,7 @@ const SEAL_INFO = 'groundwork installation token cache v1';
 
 const isolateMemory = new Map<string, MemoryEntry>();
 
-const Sealed = z.object({ v: z.literal(1), iv: z.string(), data: z.string() });
+const Sealed = lazySchema(() => z.object({ v: z.literal(1), iv: z.string(), data: z.string() }));
 
 /**
  * @example

@@ -10,7 +10,7 @@ import { lazySchema } from '../../lib/lazy-schema.ts';
 import type { RateLimitReport } from './graphql-read-ahead.ts';
 import type { Fetch } from './retry.ts';
 
-const Bucket = z.object({ remaining: z.number().int().nonnegative(), resetAt: z.string() });
+const Bucket = lazySchema(() => z.object({ remaining: z.number().int().nonnegative(), resetAt: z.string() }));
 
 export const GitHubUsageSchema = lazySchema(() => z.object({
   requests: z.object({ rest: z.number().int().nonnegative(), graphql: z.number().int().nonnegative(), token: z.number().int().nonnegative() }),

@@ -8,9 +8,9 @@ import { lazySchema } from '../../lib/lazy-schema.ts';
 import { parseWith } from '../../http/validate.ts';
 import { FullNameSchema, LoginSchema, RepoNameSchema } from '../../sources/github/repo-name.ts';
 
-const Commit = z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit');
-const Installation = z.object({ id: z.number().int().positive() });
-const RepoRef = z.object({ id: z.number().int(), full_name: z.string().min(1) });
+const Commit = lazySchema(() => z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit'));
+const Installation = lazySchema(() => z.object({ id: z.number().int().positive() }));
+const RepoRef = lazySchema(() => z.object({ id: z.number().int(), full_name: z.string().min(1) }));
 // Names become GitHub API paths and installation records: checked as GitHub checks them.
 const RepoName = z.object({ full_name: FullNameSchema });
 
@@ -20,7 +20,7 @@ const Repository = z.object({
   owner: z.object({ login: LoginSchema }),
 });
 
-const Count = z.number().int().nonnegative();
+const Count = lazySchema(() => z.number().int().nonnegative());
 
 /** The pull request object, identical in webhook payloads and in `GET /repos/{o}/{r}/pulls/{n}`. */
 export const PullRequestSchema = lazySchema(() => z.object({
@@ -42,12 +42,12 @@ export const PullRequestSchema = lazySchema(() => z.object({
 }));
 export type PullRequest = z.output<typeof PullRequestSchema>;
 
-export const PullRequestEventSchema = z.object({
+export const PullRequestEventSchema = lazySchema(() => z.object({
   action: z.string(),
   installation: Installation.optional(),
   repository: Repository,
   pull_request: PullRequestSchema,
-});
+}));
 export type PullRequestEvent = z.output<typeof PullRequestEventSchema>;
 
 export const IssueCommentEventSchema = lazySchema(() => z.object({
@@ -71,12 +71,12 @@ const Selection = z.enum(['all', 'selected']);
 // X-GitHub-Event is not signed. Other events carry only `installation: { id, node_id }`, so
 // requiring the full installation object keeps a signed comment or pull request body from
 // being applied as an installation change (an issue_comment "deleted" as an uninstall).
-const InstallationDetail = Installation.extend({
+const InstallationDetail = lazySchema(() => Installation.unwrap().extend({
   app_id: z.number().int().positive(),
   target_type: z.string().min(1),
   account: z.object({ login: z.string() }).nullish(),
   repository_selection: Selection.optional(),
-});
+}));
 
 export const InstallationEventSchema = lazySchema(() => z.object({
   action: z.string(),

@@ -12,10 +12,11 @@
  * permissions and repositories it was minted with, and suspension or deletion revokes it.
  */
 import * as z from 'zod';
+import { lazySchema } from '../../lib/lazy-schema.ts';
 import { forgetInstallationTokens } from '../../sources/github/token-cache.ts';
 import type { InstallationEvent, InstallationRepositoriesEvent } from './events.ts';
 
-export const InstallationRecordSchema = z.object({
+export const InstallationRecordSchema = lazySchema(() => z.object({
   installationId: z.number().int().positive(),
   account: z.string().nullable(),
   selection: z.enum(['all', 'selected']).nullable(),
@@ -23,7 +24,7 @@ export const InstallationRecordSchema = z.object({
   repositories: z.array(z.string()),
   suspended: z.boolean(),
   updatedAt: z.string(),
-});
+}));
 export type InstallationRecord = z.output<typeof InstallationRecordSchema>;
 
 export type InstallationOutcome = { installationId: number; action: string; repositories: number } | { ignored: string };
