@@ -24,24 +24,44 @@ const COUNTER = '  function _(def) {\n    { Error.stackTraceLimit = 40; (globalT
 const TOP = 5;
 const LAZY_HELPERS = new Set(['src/lib/lazy-schema.ts', 'src/lib/once.ts']);
 
-export async function benchStartupSchemas(): Promise<string> {
+export interface StartupSchemas {
+  total: number;
+  /** Of the total, `z.lazy` wrappers (`lib/lazy-schema`), which build nothing until first use. */
+  lazy: number;
+  /** Schemas and checks built by each module, most first, and how many of them are lazy wrappers. */
+  byModule: Array<{ module: string; count: number; lazy: number }>;
+}
+
+/** Undefined when zod's constructor no longer reads as this count expects (a zod upgrade). */
+export async function countStartupSchemas(): Promise<StartupSchemas | undefined> {
   const out = mkdtempSync(join(tmpdir(), 'groundwork-bench-schemas-'));
   try {
     execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--minify=false', '--outdir', out], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
     const code = readFileSync(join(out, 'index.js'), 'utf8');
-    if (!code.includes(CONSTRUCTOR)) return "zod schemas built at start-up: not counted (zod's constructor no longer reads as this bench expects; see bench/startup-schemas.ts)";
+    if (!code.includes(CONSTRUCTOR)) return undefined;
     const stacks = await evaluate(code.replace(CONSTRUCTOR, COUNTER));
     const modules = moduleOfLine(code);
-    const byModule = new Map<string, number>();
+    const byModule = new Map<string, { module: string; count: number; lazy: number }>();
+    let lazy = 0;
     for (const stack of stacks) {
       const module = firstModuleOutsideZod(stack, modules);
-      byModule.set(module, (byModule.get(module) ?? 0) + 1);
+      const counted = byModule.get(module) ?? { module, count: 0, lazy: 0 };
+      const isLazy = /^\s+at new ZodLazy\b/m.test(stack.split('\n')[1] ?? '');
+      counted.count++;
+      if (isLazy) counted.lazy++, lazy++;
+      byModule.set(module, counted);
     }
-    const top = [...byModule].sort((a, b) => b[1] - a[1]).slice(0, TOP).map(([module, count]) => `${module} ${count}`);
-    return `zod schemas and checks built at start-up: ${stacks.length.toLocaleString('en-US')} in ${byModule.size} modules (most: ${top.join(', ')})`;
+    return { total: stacks.length, lazy, byModule: [...byModule.values()].sort((a, b) => b.count - a.count) };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }
+}
+
+export async function benchStartupSchemas(): Promise<string> {
+  const counted = await countStartupSchemas();
+  if (!counted) return "zod schemas built at start-up: not counted (zod's constructor no longer reads as this bench expects; see bench/startup-schemas.ts)";
+  const top = counted.byModule.slice(0, TOP).map(({ module, count }) => `${module} ${count}`);
+  return `zod schemas and checks built at start-up: ${counted.total.toLocaleString('en-US')} in ${counted.byModule.length} modules, ${counted.lazy} of them lazy wrappers that build on first use (most: ${top.join(', ')})`;
 }
 
 async function evaluate(code: string): Promise<string[]> {
