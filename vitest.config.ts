@@ -1,18 +1,18 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import { unstable_readConfig } from 'wrangler';
 import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
 import { boundsBindings } from './test/bounds/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
 import { TEST_LOCAL_REPOSITORIES } from './test/support/local-repositories.ts';
 import type { GitHubFixture } from './test/support/github-api-client.ts';
+import { WORKER_ALIASES } from './scripts/worker-aliases.ts';
 
 /**
- * wrangler.toml's `[alias]`, so the tests run the module graph the bundle carries (the pako and
- * MCP stand-ins). Exact names only: vite's string keys would also catch `pako/lib/inflate.js`.
+ * The Worker build's stand-ins (scripts/worker-aliases), so the tests run the module graph the
+ * upload carries. Exact names only: vite's string keys would also catch `pako/lib/inflate.js`.
  */
-const BUNDLE_ALIASES = Object.entries<string>(unstable_readConfig({ config: './wrangler.toml' }).alias ?? {}).map(([name, path]) => ({
+const BUNDLE_ALIASES = Object.entries(WORKER_ALIASES).map(([name, path]) => ({
   find: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`),
   replacement: fileURLToPath(new URL(path, import.meta.url)),
 }));
@@ -25,6 +25,8 @@ function workersProject(name: string, include: string[], exclude: string[], isol
     plugins: [
       // A function, so the GitHub API server's port and App key from global setup can be bound.
       cloudflareTest(async ({ inject }) => ({
+        // The sources, which vite transforms; wrangler.toml's `main` is the build's output.
+        main: './src/index.ts',
         wrangler: { configPath: './wrangler.toml' },
         miniflare: {
           bindings: {

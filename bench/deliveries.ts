@@ -34,7 +34,7 @@ const PullRequestExample = z.looseObject({
 const RUNS = Number(process.env.RUNS ?? 2);
 const FLOOR_CONFIG = fileURLToPath(new URL('./workers/webhook-floor/wrangler.toml', import.meta.url));
 /** Groundwork with every Task object's alarm armed an hour later than asked (see its header). */
-export const HELD_ENTRY = fileURLToPath(new URL('./workers/groundwork-held/index.ts', import.meta.url));
+export const HELD_ENTRY = 'bench/workers/groundwork-held/index.ts';
 
 type Variant = 'groundwork' | 'held' | 'floor';
 
@@ -67,7 +67,7 @@ export async function benchDeliveries(): Promise<string[]> {
 
 /** The accept path alone: the held Worker, whose assemblies are armed an hour ahead and never start. */
 async function measureHeld(vars: Record<string, string>): Promise<Burst> {
-  return measureWorker(() => startWranglerDev(vars, { args: [HELD_ENTRY] }));
+  return measureWorker(() => startWranglerDev(vars, { build: { entry: HELD_ENTRY } }));
 }
 
 /** A throwaway GitHub that answers every request 404, so no assembly ever leaves the machine. */

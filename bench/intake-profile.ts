@@ -37,7 +37,7 @@ type Profile = z.infer<typeof Profile>;
 const github = await notFoundGitHub();
 // `HELD=1`: the accept path alone (bench/workers/groundwork-held), no assembly during the profile.
 const held = process.env.HELD === '1';
-const wrangler = await startWranglerDev(benchGroundworkVars(github.url), { args: ['--minify=false', ...(held ? [HELD_ENTRY] : [])] });
+const wrangler = await startWranglerDev(benchGroundworkVars(github.url), { build: { minify: false, ...(held ? { entry: HELD_ENTRY } : {}) } });
 try {
   const [target] = Targets.parse(await (await fetch(`http://127.0.0.1:${wrangler.inspectorPort}/json`)).json());
   const inspector = await openInspector(target?.webSocketDebuggerUrl ?? '');

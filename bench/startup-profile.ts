@@ -20,8 +20,10 @@ const Profile = z.object({
 });
 
 export interface WorkerBundle {
-  /** The directory `wrangler deploy --dry-run --outdir` wrote, with its `index.js`. */
+  /** The directory `wrangler deploy --dry-run --outdir` wrote. */
   dir: string;
+  /** Its modules, relative to `dir`, the main module first. */
+  modules: string[];
   compatibilityDate: string;
   compatibilityFlags: string[];
 }
@@ -33,8 +35,8 @@ export async function fineStartupBusyMs(bundle: WorkerBundle): Promise<number> {
       name: WORKER,
       inspectorPort: 0,
       modules: [
-        { type: 'ESModule', path: 'profiler-entry.mjs', contents: "export default { async fetch() { await import('./index.js'); return new Response('ok'); } };" },
-        { type: 'ESModule', path: 'index.js', contents: readFileSync(join(bundle.dir, 'index.js'), 'utf8') },
+        { type: 'ESModule', path: 'profiler-entry.mjs', contents: `export default { async fetch() { await import('./${bundle.modules[0]}'); return new Response('ok'); } };` },
+        ...bundle.modules.map((module) => ({ type: 'ESModule' as const, path: module, contents: readFileSync(join(bundle.dir, module), 'utf8') })),
       ],
       compatibilityDate: bundle.compatibilityDate,
       compatibilityFlags: bundle.compatibilityFlags,

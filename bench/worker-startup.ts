@@ -8,7 +8,7 @@
  * (bench/startup-profile), which the trivial Worker's few-millisecond start needs.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,20 +70,32 @@ function ratio(a: number, b: number): string {
   return b > 0 ? (a / b).toFixed(1) : 'none (the trivial Worker recorded no sample: read the 100 us line)';
 }
 
-/** A bundle directory with the compatibility settings of the wrangler.toml it was built from. */
+/** An upload directory with the compatibility settings of the wrangler.toml it was built from. */
 function workerBundle(dir: string, config: string): WorkerBundle {
   const read = unstable_readConfig({ config });
   if (!read.compatibility_date) throw new Error(`${config} names no compatibility_date`);
-  return { dir, compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags };
+  return { dir, modules: uploadModules(dir), compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags };
 }
 
-/** Bundles as `wrangler deploy --dry-run` does (wrangler.toml's minify); the upload's size. */
+/**
+ * The upload as `wrangler deploy --dry-run` writes it: Groundwork's entry and chunks as
+ * scripts/worker-build split them (wrangler.toml's `[build]`), the trivial Worker as wrangler
+ * bundles it; its size as .ci/check-bundle.mjs counts it (every module, gzipped together).
+ */
 function bundle(outdir: string, args: string[]): { dir: string; file: string; kib: number; gzipKib: number } {
-  // `--outfile` is the upload as `check startup --workerBundle` takes it; `--outdir` the script.
+  // `--outfile` is the upload as `check startup --workerBundle` takes it; `--outdir` its modules.
   const file = `${outdir}.bundle`;
   execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--outfile', file, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  const code = readFileSync(join(outdir, 'index.js'));
+  const code = Buffer.concat(uploadModules(outdir).map((module) => readFileSync(join(outdir, module))));
   return { dir: outdir, file, kib: code.byteLength / 1024, gzipKib: gzipSync(code, { level: 9 }).byteLength / 1024 };
+}
+
+/** The main module first (`index.mjs` for Groundwork, `index.js` for what wrangler bundles), then the rest. */
+function uploadModules(dir: string): string[] {
+  const modules = readdirSync(dir, { recursive: true }).map(String).filter((file) => /\.m?js$/.test(file));
+  const main = modules.includes('index.mjs') ? 'index.mjs' : 'index.js';
+  if (!modules.includes(main)) throw new Error(`no index.mjs or index.js in ${dir}`);
+  return [main, ...modules.filter((module) => module !== main).sort()];
 }
 
 /**

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildWorker, ENTRY } from '../scripts/worker-build.ts';
 
 /** Bundling and starting workerd take a few seconds; more than this means it will not come up. */
 const READY_TIMEOUT_MS = 45_000;
@@ -37,8 +38,13 @@ export async function freePort(): Promise<number> {
 export interface WranglerDevOptions {
   /** Another Worker's wrangler.toml (a bench reference); Groundwork's own by default. */
   config?: string;
-  /** More `wrangler dev` flags, e.g. `--minify=false` for a profile with readable names. */
+  /** More `wrangler dev` flags. */
   args?: string[];
+  /**
+   * Runs this build of Groundwork instead of wrangler.toml's: another entry (a bench variant such
+   * as bench/workers/groundwork-held) and/or unminified, for a profile with readable names.
+   */
+  build?: { entry?: string; minify?: boolean };
 }
 
 /** Starts the Worker in this directory and resolves once `GET /health` answers 200. */
@@ -47,7 +53,11 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
   const persistTo = mkdtempSync(join(tmpdir(), 'groundwork-bench-wrangler-'));
   const args = ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
-  if (options.config) args.push('--config', options.config);
+  // Named, not found: wrangler looks for the configuration from a script's directory, and a build
+  // of the bench's own lives in the state directory.
+  if (options.config || options.build) args.push('--config', options.config ?? fileURLToPath(new URL('../wrangler.toml', import.meta.url)));
+  // Its own upload in the state directory: wrangler takes the chunks from beside the entry it runs.
+  if (options.build) args.push(join((await buildWorker({ ...options.build, outdir: join(persistTo, 'upload') })).dir, ENTRY));
   args.push(...(options.args ?? []));
   // wrangler splits `--var` at the first `:` only, so values may hold `:`, `=` and newlines.
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);

@@ -4,27 +4,29 @@
  * - `dist/cli.js` (+ `dist/demo.js`, `dist/start.js`, shared `dist/chunks/`): the CLI bundled by
  *   esbuild into plain JavaScript for Node 22+, so it needs neither type stripping nor npm's
  *   working directory. `miniflare` stays external: it is a dependency with its own binary.
- * - `dist/worker/`: the Worker exactly as `wrangler deploy --dry-run` bundles it (wrangler.toml's
- *   `minify`, nodejs_compat polyfills), plus the Miniflare options wrangler derives from
- *   wrangler.toml, so `groundwork run` starts the deployed bundle with the deployed bindings
- *   without loading wrangler at run time.
+ * - `dist/worker/`: the Worker's upload as scripts/worker-build splits it (the entry module and
+ *   the chunks it imports on first use), which wrangler.toml deploys as it is, plus the Miniflare
+ *   options wrangler derives from wrangler.toml, so `groundwork run` starts the deployed modules
+ *   with the deployed bindings without loading wrangler at run time.
  * - `docs/openapi.json` and its copy `dist/assets/openapi.json`: the HTTP API's OpenAPI document,
  *   generated from the routes' zod schemas (src/openapi/), served by the Worker as an asset.
- * The Worker bundle (seconds) is rebuilt only when an input is newer than it; `--force` always.
+ * The Worker is rebuilt only when an input is newer than it; `--force` always. `--worker` builds
+ * only what wrangler serves (the OpenAPI asset and the Worker): wrangler.toml's `[build]` command.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const workerDir = join(dist, 'worker');
 const force = process.argv.includes('--force');
+const workerOnly = process.argv.includes('--worker');
 
 await writeOpenApi();
-await buildCli();
+if (!workerOnly) await buildCli();
 if (force || workerIsStale()) await buildWorker();
 
 /**
@@ -67,10 +69,10 @@ async function buildCli(): Promise<void> {
 }
 
 function workerIsStale(): boolean {
-  const bundle = join(workerDir, 'index.js');
+  const bundle = join(workerDir, WORKER_ENTRY);
   if (!existsSync(bundle) || !existsSync(join(workerDir, 'miniflare-options.json'))) return true;
   const built = statSync(bundle).mtimeMs;
-  const inputs = ['src', 'durable-objects', 'wrangler.toml', 'package-lock.json'].map((path) => join(root, path));
+  const inputs = ['src', 'durable-objects', 'wrangler.toml', 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
   return inputs.some((input) => newestMtime(input) > built);
 }
 
@@ -81,24 +83,15 @@ function newestMtime(path: string): number {
 }
 
 async function buildWorker(): Promise<void> {
-  rmSync(workerDir, { recursive: true, force: true });
-  mkdirSync(workerDir, { recursive: true });
-  const wrangler = spawnSync(process.execPath, [join(root, 'node_modules/wrangler/bin/wrangler.js'), 'deploy', '--dry-run', '--outdir', workerDir], {
-    cwd: root,
-    encoding: 'utf8',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-  });
-  if (wrangler.status !== 0) {
-    process.stderr.write(`${wrangler.stdout}${wrangler.stderr}`);
-    throw new Error(`wrangler deploy --dry-run exited with ${wrangler.status}`);
-  }
+  await buildWorkerModules({ outdir: workerDir });
   writeFileSync(join(workerDir, 'miniflare-options.json'), `${JSON.stringify(await miniflareOptionsFromWranglerToml(), null, 2)}\n`);
 }
 
 /** wrangler's own translation of wrangler.toml into Miniflare worker options (bindings, flags, date). */
 async function miniflareOptionsFromWranglerToml(): Promise<Record<string, unknown>> {
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
-  // The bundle is one module, so wrangler's module rules (and its root path) do not apply.
+  // `groundwork run` names the modules itself (cli/run/worker-host), so wrangler's module rules
+  // (and its root path, an absolute path of this machine) do not apply.
   const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml')).workerOptions;
   return options;
 }

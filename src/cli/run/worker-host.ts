@@ -1,11 +1,11 @@
 /**
  * @module cli/run/worker-host
- * The real Worker in Miniflare: the bundle `wrangler deploy --dry-run` built into `dist/worker/`
- * and the Miniflare options wrangler derived from wrangler.toml at build time (Durable Objects,
+ * The real Worker in Miniflare: the modules `npm run build` wrote into `dist/worker/` (the upload
+ * wrangler.toml deploys) and the Miniflare options wrangler derived from wrangler.toml at build time (Durable Objects,
  * KV namespaces, vars, compatibility date and flags), with Durable Object and KV state persisted
  * in a directory so a later run starts where this one stopped.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -26,6 +26,8 @@ export interface WorkerHostOptions {
 }
 
 const INTERRUPTS = ['SIGINT', 'SIGTERM'] as const;
+/** The upload's main module (scripts/worker-build, wrangler.toml's `main`). */
+const ENTRY = 'index.mjs';
 
 export interface WorkerHost {
   /** `http://127.0.0.1:<port>/` */
@@ -33,20 +35,30 @@ export interface WorkerHost {
   dispose(): Promise<void>;
 }
 
-export type WorkerBundle = { ok: true; dir: string; options: Record<string, unknown> } | { ok: false; reason: string };
+/** `modules`: every module of the upload, relative to `dir`, the entry (`index.mjs`) first. */
+export type WorkerBundle = { ok: true; dir: string; modules: string[]; options: Record<string, unknown> } | { ok: false; reason: string };
 
 /** The built bundle beside this code: `dist/worker/` of the groundwork package. */
 export function findWorkerBundle(): WorkerBundle {
   const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
   const dir = root === undefined ? undefined : join(root, 'dist', 'worker');
-  if (dir === undefined || !existsSync(join(dir, 'index.js')) || !existsSync(join(dir, 'miniflare-options.json'))) {
+  if (dir === undefined || !existsSync(join(dir, ENTRY)) || !existsSync(join(dir, 'miniflare-options.json'))) {
     return { ok: false, reason: 'the Worker bundle (dist/worker/) is missing: run `npm run build` in the groundwork package' };
   }
   const options: unknown = JSON.parse(readFileSync(join(dir, 'miniflare-options.json'), 'utf8'));
   if (typeof options !== 'object' || options === null) return { ok: false, reason: `${dir}/miniflare-options.json is not an object: rebuild with \`npm run build\`` };
   // wrangler writes the assets directory (the OpenAPI document) as an absolute path of the machine that built it.
   const assets = 'assets' in options && typeof options.assets === 'object' && options.assets !== null ? { assets: { ...options.assets, directory: join(dir, '..', 'assets') } } : {};
-  return { ok: true, dir, options: { ...options, ...assets } };
+  return { ok: true, dir, modules: uploadModules(dir), options: { ...options, ...assets } };
+}
+
+/** The entry and the chunks it imports on first use (scripts/worker-build), as wrangler.toml's ESModule rule uploads them. */
+function uploadModules(dir: string): string[] {
+  const chunks = readdirSync(dir, { recursive: true })
+    .map(String)
+    .filter((file) => file.endsWith('.mjs') && file !== ENTRY)
+    .sort();
+  return [ENTRY, ...chunks];
 }
 
 let miniflareModule: Promise<typeof import('miniflare')> | undefined;
@@ -69,9 +81,8 @@ export async function startWorker(bundle: Extract<WorkerBundle, { ok: true }>, o
     convertV4MiniflareOptions({
       ...fromToml,
       name: 'groundwork',
-      modules: true,
       modulesRoot: bundle.dir,
-      scriptPath: join(bundle.dir, 'index.js'),
+      modules: bundle.modules.map((module) => ({ type: 'ESModule' as const, path: join(bundle.dir, module) })),
       bindings: { ...tomlVars, ...options.bindings },
       host: '127.0.0.1',
       port: options.port ?? 0,

@@ -1,0 +1,115 @@
+/**
+ * @module scripts/worker-build
+ * The Worker as it is uploaded: esbuild with code splitting, so the entry module holds only what
+ * a cold isolate must evaluate before its first event (the Hono shell and the Durable Object
+ * classes' thin fronts, src/index.ts) and everything else is a module of its own, compiled and run
+ * when an `import()` first reaches it (issue 28: an isolate that only accepts webhooks never
+ * evaluates the pages, MCP or assembly code). wrangler.toml uploads the directory as it is
+ * (`no_bundle`, an ESModule rule for the chunks), so `wrangler dev`, `deploy`, `check startup` and
+ * `groundwork run` all run these files.
+ *
+ * What wrangler's own bundler did is kept: the `workerd` export conditions, its target and
+ * defines, Node built-ins left to the runtime (nodejs_compat), a CommonJS `require` of one handed
+ * the runtime's module, and the stand-ins of scripts/worker-aliases by exact name.
+ */
+import { rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile, type Plugin } from 'esbuild';
+import { WORKER_ALIASES } from './worker-aliases.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const NODE_BUILTINS = new Set(builtinModules);
+/** The upload's main module, wrangler.toml's `main`. */
+export const ENTRY = 'index.mjs';
+
+export interface WorkerBuildOptions {
+  /** The entry module, relative to the repository root (default `src/index.ts`). */
+  entry?: string;
+  /** Emptied, then filled with `index.mjs` and `chunks/`. */
+  outdir: string;
+  /** Default true. Unminified output keeps esbuild's `// path` comment above each source module (bench/startup-schemas). */
+  minify?: boolean;
+}
+
+export interface WorkerModules {
+  dir: string;
+  /** Every module of the upload, relative to `dir`, the entry (`index.mjs`) first. */
+  modules: string[];
+  metafile: Metafile;
+}
+
+export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerModules> {
+  const outdir = resolve(ROOT, options.outdir);
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { index: options.entry ?? 'src/index.ts' },
+    outdir,
+    chunkNames: 'chunks/[name]-[hash]',
+    // `.mjs`, which wrangler's default module rules upload as ES modules (and the Workers tests,
+    // which apply wrangler.toml's rules too, leave the dependencies' CommonJS `.js` alone).
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    conditions: ['workerd', 'worker', 'browser'],
+    // As wrangler targets workerd's V8, emitting `using` and source imports as written.
+    target: 'es2024',
+    supported: { 'import-source': true, using: true },
+    minify: options.minify ?? true,
+    // No `__name` wrapper around every function and class: start-up ran one defineProperty per
+    // function, and nothing reads a function's or a class's name.
+    keepNames: false,
+    legalComments: 'none',
+    sourcemap: 'linked',
+    metafile: true,
+    tsconfig: 'tsconfig.json',
+    external: ['cloudflare:*'],
+    define: {
+      'navigator.userAgent': '"Cloudflare-Workers"',
+      'process.env.NODE_ENV': '"production"',
+      'global.process.env.NODE_ENV': '"production"',
+      'globalThis.process.env.NODE_ENV': '"production"',
+    },
+    plugins: [exactAliases(WORKER_ALIASES), nodeBuiltins()],
+    logLevel: 'warning',
+  });
+  const modules = Object.keys(result.metafile.outputs)
+    .filter((file) => file.endsWith('.mjs'))
+    .map((file) => relative(outdir, resolve(ROOT, file)))
+    .sort((a, b) => (a === ENTRY ? -1 : b === ENTRY ? 1 : a.localeCompare(b)));
+  if (modules[0] !== ENTRY) throw new Error(`the Worker build wrote no ${ENTRY} in ${outdir}`);
+  return { dir: outdir, modules, metafile: result.metafile };
+}
+
+/** esbuild's own `alias` matches prefixes (`pako/lib/inflate.js` too); these are whole names. */
+function exactAliases(aliases: Readonly<Record<string, string>>): Plugin {
+  const names = Object.keys(aliases).map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
+  return {
+    name: 'exact-aliases',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: join(ROOT, aliases[args.path] ?? args.path) }));
+    },
+  };
+}
+
+/**
+ * Node built-ins stay imports the runtime answers (nodejs_compat); a CommonJS `require` of one
+ * (safe-buffer's `require('buffer')`) gets the runtime module's default export, as wrangler does.
+ */
+function nodeBuiltins(): Plugin {
+  return {
+    name: 'node-builtins',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (args) => {
+        const name = args.path.replace(/^node:/, '');
+        if (!NODE_BUILTINS.has(name)) return undefined;
+        if (args.kind === 'require-call') return { path: name, namespace: 'node-builtin-require' };
+        return { path: `node:${name}`, external: true };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'node-builtin-require' }, (args) => ({ contents: `import lib from 'node:${args.path}';\nmodule.exports = lib;\n`, loader: 'js' }));
+    },
+  };
+}
