@@ -6,7 +6,8 @@
  */
 import { resolveAgent } from '../src/context/agent-catalog.ts';
 import { createRegistry } from '../src/context/registry.ts';
-import { assembleFirstTurn, type AssembledTurn } from '../src/context/turn.ts';
+import { assembleFirstTurn } from '../src/context/turn.ts';
+import type { AssembledTurn } from '../src/context/turn-schema.ts';
 import { directoryChain } from '../src/providers/rules/chain.ts';
 import { createRulesProvider } from '../src/providers/rules/provider.ts';
 import { createSkillsProvider } from '../src/providers/skills/provider.ts';

@@ -16,8 +16,8 @@ const RETRY_BASE_MS = 2_000;
 
 export interface AttemptDeps {
   store: TaskStore;
-  /** Built on first use (the Task object's wiring). */
-  ledger(): TurnLedger;
+  /** Loaded and built on first use (the Task object's wiring); a load that fails fails the attempt. */
+  ledger(): Promise<TurnLedger>;
   setAlarm(at: number): Promise<void>;
   /** Reports the final outcome where the task came from and arms retention. */
   finish(status: 'ready' | 'failed', reason: string | null): Promise<void>;
@@ -52,7 +52,7 @@ export class FirstTurnAttempts {
     await this.#deps.reportToIndex();
     let reason: string;
     try {
-      const result = await ledger().begin(0);
+      const result = await (await ledger()).begin(0);
       if (result.status === 'ok') {
         await this.#deps.finish('ready', null);
         return { status: 'ok', turn: turnView(result.record, result.record, store.requestTranscript(0, result.record.item?.id ?? null)) };

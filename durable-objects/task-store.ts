@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { lazySchema } from '../src/lib/lazy-schema.ts';
 import type { EarlierEntry } from '../src/context/provider.ts';
-import { AgentHashSchema, EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn.ts';
+import { AgentHashSchema, EntrySummarySchema, MessageSchema, ProviderOutcomeSchema } from '../src/context/turn-schema.ts';
 import { AgentConfigSchema, ToolSchema, type AgentConfig } from '../src/context/agents.ts';
 import { SettingsReportSchema } from '../src/context/settings/report.ts';
 import { GitHubUsageSchema } from '../src/sources/github/usage.ts';

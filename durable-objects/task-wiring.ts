@@ -1,37 +1,50 @@
 /**
  * @module durable-objects/task-wiring
- * What a Task object reads and assembles with in this deployment: its config, one outbound fetch
- * (network errors explained), the source opener (that fetch, caches and token store), the provider
- * registry and knowledge readers of assembly and read-backs, the checks' dependencies, the turn
- * ledger's assembler, and what reporting a result needs.
- * The Task object keeps the RPC surface and the lifecycle (alarms, attempts, reporting).
+ * What a Task object does with the world in this deployment: assembly (the ledger's assembler,
+ * the provider registry, the source opener), the file reads and read-backs, the checks before an
+ * action, and reporting a result. The Task object keeps the RPC surface, its own state and the
+ * lifecycle (alarms, attempts, reporting), and loads this module the first time it needs one of
+ * these (`import()`): most objects are created by a delivery and do nothing else until their
+ * alarm, so a cold isolate's accept path never evaluates the assembly code (issue 28).
  */
 import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
+import type { AgentConfig } from '../src/context/agents.ts';
+import type { CheckRequest } from '../src/checks/check-request.ts';
+import type { CheckRecord } from '../src/checks/result.ts';
 import { getAgents, getConfig } from '../src/env.ts';
+import type { FreshnessReport } from '../src/freshness/report.ts';
+import { notifyTaskResult, type TaskResult } from '../src/notify/notify-task.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
-import { openTaskSource, type OpenedSource } from '../src/tasks/open-source.ts';
+import { openTaskSource } from '../src/tasks/open-source.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
-import type { TaskRequest } from '../src/tasks/task-request.ts';
+import type { Notify, TaskRequest } from '../src/tasks/task-request.ts';
+import type { SkillReadResult, SourceReadResult } from '../src/tasks/task-results.ts';
 import type { CheckLogStore } from './check-log.ts';
 import type { FocusLog } from './focus-log.ts';
 import { createTaskAssembler } from './task-assembler.ts';
-import { knowledgeLineage, type TaskCheckDeps } from './task-checks.ts';
+import { checkTask, knowledgeLineage } from './task-checks.ts';
+import { readTaskSkill, readTaskSource } from './task-files.ts';
+import { readBackFreshness } from './task-freshness.ts';
 import { earlierTasksFor } from './task-history.ts';
-import type { ReadBackDeps } from './task-freshness.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
-import type { NotifyDeps } from '../src/notify/notify-task.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskRow, TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
 export interface TaskWiring {
   agents: ReturnType<typeof getAgents>;
-  openSource: (request: TaskRequest) => Promise<OpenedSource>;
-  readBackDeps: ReadBackDeps;
-  checkDeps: TaskCheckDeps;
-  notifyDeps: NotifyDeps;
   ledger: TurnLedger;
+  /** A skill of the task's index at its commit, read whole, with its bundled files. */
+  readSkill(task: TaskRow, name: string): Promise<SkillReadResult>;
+  /** A rules or skill file the task was given, at the commit it was read at. */
+  readSource(task: TaskRow, path: string): Promise<SourceReadResult>;
+  /** What one consequential action depends on, read and recorded (task-checks). */
+  check(task: TaskRow & { commit_sha: string }, request: CheckRequest): Promise<CheckRecord>;
+  /** What changed since the task was pinned, for every source that reached the model. */
+  readBack(request: TaskRequest, commit: string, agent: AgentConfig | undefined): Promise<FreshnessReport>;
+  /** Reports a finished task where it came from (a check run, a Slack response). */
+  notify(target: Notify, result: TaskResult): Promise<void>;
 }
 
 /** `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks read and write. */
@@ -49,13 +62,6 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
     },
   };
-  const checkDeps: TaskCheckDeps = {
-    turns: () => store.turns(),
-    log: checks,
-    openSource,
-    knowledgeFor: knowledgeLineage(durableKnowledgeService(env), repositoryPolicy(config)),
-    now: () => Date.now(),
-  };
   const ledger = new TurnLedger({
     store,
     assemble: createTaskAssembler({
@@ -71,7 +77,20 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
     }),
   });
-  const readBackDeps: ReadBackDeps = { ...planDeps, store, openSource, now: () => Date.now() };
-  const notifyDeps: NotifyDeps = { config, fetch: outbound, tokens: env.TENANTS };
-  return { agents, openSource, readBackDeps, checkDeps, notifyDeps, ledger };
+  const checkDeps = {
+    turns: () => store.turns(),
+    log: checks,
+    openSource,
+    knowledgeFor: knowledgeLineage(durableKnowledgeService(env), repositoryPolicy(config)),
+    now: () => Date.now(),
+  };
+  return {
+    agents,
+    ledger,
+    readSkill: (task, name) => readTaskSkill(task, name, { store, openSource }),
+    readSource: (task, path) => readTaskSource(task, path, { store, openSource }),
+    check: (task, request) => checkTask(task, request, checkDeps),
+    readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, openSource, now: () => Date.now() }),
+    notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
+  };
 }

@@ -6,20 +6,17 @@
  * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task. What
  * it reads and assembles with in a deployment is wired in task-wiring.
  */
-import { wireTask, type TaskWiring } from './task-wiring.ts';
+import type { TaskWiring } from './task-wiring.ts';
 import { getConfig } from '../src/env.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import type { UsageReport } from '../src/tasks/turn-usage.ts';
-import { CheckRequestSchema, type CheckRequestInput } from '../src/checks/check-request.ts';
-import { unfitFor } from '../src/checks/run-check.ts';
+import { CheckRequestSchema, unfitFor, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { CheckLogStore } from './check-log.ts';
-import { checkTask } from './task-checks.ts';
 import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
-import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayRead } from '../src/tasks/tenant-grants.ts';
@@ -32,9 +29,7 @@ import { taskReport } from './task-report.ts';
 import { FocusLog } from './focus-log.ts';
 import { postFocus } from './focus-post.ts';
 import { Mailbox } from './mailbox.ts';
-import { readBackFreshness } from './task-freshness.ts';
 import { recordUsage } from './usage-record.ts';
-import { readTaskSkill, readTaskSource } from './task-files.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
@@ -64,7 +59,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #focus: FocusLog;
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
-  #wired: TaskWiring | undefined;
+  #wired: Promise<TaskWiring> | undefined;
   readonly #attempts: FirstTurnAttempts;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -83,7 +78,7 @@ export class TaskObject extends DurableObject<Env> {
     });
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
-      ledger: () => this.#wiring.ledger,
+      ledger: async () => (await this.#wiring()).ledger,
       setAlarm: (at) => ctx.storage.setAlarm(at),
       finish: (status, reason) => this.#finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
@@ -91,13 +86,20 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /**
-   * What the task reads and assembles with, built when first needed: most objects are created by
-   * a delivery and do nothing else until their alarm, so the accept path does not pay for a
-   * provider registry and an assembler it never uses. The configuration is read without it
-   * (getConfig keeps one parse per set of values): tenant checks and links need nothing more.
+   * What the task does with the world (task-wiring), loaded and built when first needed: most
+   * objects are created by a delivery and do nothing else until their alarm, so the accept path
+   * neither evaluates the assembly code nor builds a registry and an assembler it never uses. The
+   * configuration is read without it (getConfig keeps one parse per set of values): tenant checks
+   * and links need nothing more.
    */
-  get #wiring(): TaskWiring {
-    this.#wired ??= wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks });
+  #wiring(): Promise<TaskWiring> {
+    this.#wired ??= import('./task-wiring.ts').then(
+      (module) => module.wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks }),
+      (error: unknown) => {
+        this.#wired = undefined; // the next call tries again
+        throw error;
+      },
+    );
     return this.#wired;
   }
 
@@ -145,7 +147,7 @@ export class TaskObject extends DurableObject<Env> {
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
     const task = this.#owned(tenant);
-    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: () => this.#wiring.ledger }) : { status: 'not-found' };
+    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger }) : { status: 'not-found' };
   }
 
   async readTurn(tenant: string, turn: number): Promise<TurnResult> {
@@ -199,13 +201,13 @@ export class TaskObject extends DurableObject<Env> {
   /** A skill of the task's index at its commit, read whole, with its bundled files; reads only. */
   async readSkill(tenant: string, name: string): Promise<SkillReadResult> {
     const task = this.#readable(tenant);
-    return task ? readTaskSkill(task, name, { store: this.#store, openSource: this.#wiring.openSource }) : { status: 'not-found' };
+    return task ? (await this.#wiring()).readSkill(task, name) : { status: 'not-found' };
   }
 
   /** A rules or skill file the task was given, at the commit it was read at; reads only. */
   async readSource(tenant: string, path: string): Promise<SourceReadResult> {
     const task = this.#readable(tenant);
-    return task ? readTaskSource(task, path, { store: this.#store, openSource: this.#wiring.openSource }) : { status: 'not-found' };
+    return task ? (await this.#wiring()).readSource(task, path) : { status: 'not-found' };
   }
 
   /**
@@ -221,13 +223,14 @@ export class TaskObject extends DurableObject<Env> {
     if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
     const unfit = unfitFor(task.request, request);
     if (unfit) return { status: 'conflict', message: unfit };
-    return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, this.#wiring.checkDeps) };
+    return { status: 'ok', check: await (await this.#wiring()).check({ ...task, commit_sha: commit }, request) };
   }
 
   async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
     if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const agent = storedAgent(task, this.#wiring.agents);
-    const report = await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, this.#wiring.readBackDeps);
+    const wiring = await this.#wiring();
+    const agent = storedAgent(task, wiring.agents);
+    const report = await wiring.readBack(task.request, task.commit_sha, agent.ok ? agent.agent : undefined);
     return { status: 'ok', report };
   }
 
@@ -257,7 +260,7 @@ export class TaskObject extends DurableObject<Env> {
     if (!task) return;
     if (task.request.notify) {
       const result = await taskReport(getConfig(this.env), this.#store, task, { status, reason }, Date.now());
-      await notifyTaskResult(this.#wiring.notifyDeps, task.request.notify, result);
+      await (await this.#wiring()).notify(task.request.notify, result);
     }
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
     // armed; a failed index report then brings the alarm forward to retry it.

@@ -15,8 +15,8 @@ import { turnView } from './turn-view.ts';
 export interface TurnBeginDeps {
   store: TaskStore;
   attempts: FirstTurnAttempts;
-  /** Built on first use (the Task object's wiring). */
-  ledger(): TurnLedger;
+  /** Loaded and built on first use (the Task object's wiring). */
+  ledger(): Promise<TurnLedger>;
 }
 
 export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps): Promise<TurnResult> {
@@ -33,7 +33,7 @@ export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps
   }
   let result: BeginResult;
   try {
-    result = await deps.ledger().begin(turn);
+    result = await (await deps.ledger()).begin(turn);
   } catch (error) {
     // Nothing was stored; the client may begin the turn again.
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };

@@ -3,8 +3,8 @@
  * The assembled-turn JSON of a stored turn: turn 0's system blocks, then the transcript up to
  * and including that turn, with the turn's own digest, outcomes and entries.
  */
-import { transcriptMessages, type AssembledTurn } from '../src/context/turn.ts';
-import type { TranscriptItem } from '../src/context/transcript.ts';
+import type { AssembledTurn } from '../src/context/turn-schema.ts';
+import { transcriptMessages, type TranscriptItem } from '../src/context/transcript.ts';
 import type { TurnRecord } from './task-store.ts';
 
 export function turnView(first: TurnRecord, record: TurnRecord, transcript: readonly TranscriptItem[]): AssembledTurn {

@@ -6,6 +6,7 @@
 import * as z from 'zod';
 import { lazySchema } from './lib/lazy-schema.ts';
 import type { AgentCatalog } from './context/agent-catalog.ts';
+import { ConfigError } from './config-error.ts';
 import { loadDeploymentAgents } from './deployment-agents.ts';
 import { DeploymentSettingsSchema } from './providers/settings.ts';
 import { TenantGrantsSchema } from './tasks/tenant-grants.ts';
@@ -125,15 +126,7 @@ export const ConfigSchema = z.object({
 });
 export type Config = z.output<typeof ConfigSchema>;
 
-export class ConfigError extends Error {
-  override readonly name = 'ConfigError';
-  /** The settings that are wrong, e.g. `TENANT_GRANTS.acme.0`; names only, never values. */
-  readonly fields: readonly string[];
-  constructor(message: string, fields: readonly string[] = []) {
-    super(message);
-    this.fields = fields;
-  }
-}
+export { ConfigError };
 
 const parsed = new WeakMap<object, Config>();
 const CONFIG_KEYS = Object.keys(ConfigSchema.shape);

@@ -7,50 +7,19 @@
  * points now (unchanged, changed, deleted), by blob id. `stop` naming each object that no longer
  * holds; `unknown` when one could not be checked or nothing was rendered.
  */
-import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
 import { pinnedFrom, targetRef } from '../freshness/check.ts';
 import { compareSource } from '../freshness/compare.ts';
 import { utcDate } from '../lib/utc-date.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import type { ActionCheck } from './action.ts';
 import type { CheckReads, KnowledgeVersions, RenderedKnowledge } from './check-task.ts';
-import { decide, Sha, short } from './verdict.ts';
+import { decide, short } from './verdict.ts';
+import type { ApplyKnowledgeDetails, KnowledgeCheck } from './details.ts';
 
 /** Objects checked per answer (each is one read of the store); the rest are counted. */
 export const MAX_KNOWLEDGE_CHECKED = 50;
 /** Cited revisions whose blob was not recorded, read per answer (each may be a fetch of that commit). */
 const MAX_CITED_REVISIONS = 8;
-
-export const KnowledgeCheckSchema = lazySchema(() => z.object({
-  id: z.string(),
-  kind: z.string(),
-  verdict: z.enum(['holds', 'no-longer-holds', 'unverifiable']),
-  /** In the store now: this version (`current`), replaced (`edited`, see `currentId`), `retired`, or gone (`missing`). */
-  store: z.enum(['current', 'edited', 'retired', 'missing', 'unverifiable']),
-  currentId: z.string().optional(),
-  reviewBy: z.string().nullable(),
-  reviewPassed: z.boolean().nullable(),
-  source: z.object({
-    path: z.string().optional(),
-    revision: Sha.optional(),
-    status: z.enum(['unchanged', 'changed', 'deleted', 'not-cited', 'unverifiable']),
-    blob: Sha.nullable(),
-    currentBlob: Sha.optional(),
-    reason: z.string().optional(),
-  }),
-}));
-export type KnowledgeCheck = z.infer<typeof KnowledgeCheckSchema>;
-
-export const ApplyKnowledgeDetailsSchema = lazySchema(() => z.object({
-  /** The ref re-resolved (what the task was pinned from) and where it points now. */
-  ref: z.string(),
-  current: Sha.nullable(),
-  objects: z.array(KnowledgeCheckSchema),
-  /** Rendered objects beyond the bound, not checked. */
-  unchecked: z.number().int().nonnegative(),
-}));
-export type ApplyKnowledgeDetails = z.infer<typeof ApplyKnowledgeDetailsSchema>;
 
 type Finding = { stop: string[]; unknown: string[]; go: string[] };
 

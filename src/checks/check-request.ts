@@ -50,3 +50,9 @@ export const CheckRequestSchema = lazySchema(() => z
   }));
 export type CheckRequest = z.output<typeof CheckRequestSchema>;
 export type CheckRequestInput = z.input<typeof CheckRequestSchema>;
+
+/** Why a check cannot be asked of this task at all (a client's mistake, not a finding), or undefined. */
+export function unfitFor(task: { pullRequest?: unknown }, request: Pick<CheckRequest, 'action'>): string | undefined {
+  if (request.action === 'merge' && !task.pullRequest) return 'merge: this task is not about a pull request; there is nothing to merge';
+  return undefined;
+}

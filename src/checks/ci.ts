@@ -6,40 +6,14 @@
  * pending; every other conclusion fails. None at all, a listing cut at its bound, or one GitHub
  * could not give is `unknown`: nothing can be said about checks nobody read.
  */
-import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing } from '../sources/commit-checks.ts';
 import { short } from './verdict.ts';
+import type { CiCheck, CiSummary } from './details.ts';
 
 /** Check runs and statuses read per commit (three pages of each). */
 export const MAX_CHECKS = 300;
 /** Checks listed in a verdict's details, those that did not pass first; the rest are counted. */
 const MAX_LISTED = 100;
-
-export const CiCheckSchema = lazySchema(() => z.object({
-  kind: z.enum(['check-run', 'status']),
-  name: z.string(),
-  result: z.enum(['passed', 'pending', 'failed']),
-  /** GitHub's words: a run's status and conclusion (`completed/failure`), a status's state. */
-  state: z.string(),
-  description: z.string().optional(),
-  app: z.string().optional(),
-  url: z.string().optional(),
-}));
-export type CiCheck = z.infer<typeof CiCheckSchema>;
-
-export const CiSummarySchema = lazySchema(() => z.object({
-  commit: z.string(),
-  passed: z.number().int().nonnegative(),
-  pending: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  /** False when GitHub had more than was read. */
-  complete: z.boolean(),
-  checks: z.array(CiCheckSchema),
-  /** Checks read but not listed in `checks`. */
-  unlisted: z.number().int().nonnegative(),
-}));
-export type CiSummary = z.infer<typeof CiSummarySchema>;
 
 export interface CiFinding {
   /** Null when neither list could be read. */

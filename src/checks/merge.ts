@@ -7,27 +7,11 @@
  * mergeability or cannot answer. Read in one round: the checks are those of the head the host
  * knows, and a head that moved is a `stop` of its own.
  */
-import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
 import type { PullRequestReview } from '../sources/commit-checks.ts';
 import type { ActionCheck } from './action.ts';
-import { CiSummarySchema, MAX_CHECKS, readCi } from './ci.ts';
-import { decide, Sha, short } from './verdict.ts';
-
-export const MergeDetailsSchema = lazySchema(() => z.object({
-  number: z.number().int().positive(),
-  /** The head the host reviewed (its `commit`, else the task's). */
-  reviewed: Sha,
-  state: z.enum(['open', 'closed', 'merged']).nullable(),
-  draft: z.boolean().nullable(),
-  currentHead: Sha.nullable(),
-  mergeable: z.boolean().nullable(),
-  mergeableState: z.string().nullable(),
-  /** Reviewers by their latest approving or change-requesting review; null when they could not be read. */
-  reviews: z.object({ approved: z.array(z.string()), changesRequested: z.array(z.string()), complete: z.boolean() }).nullable(),
-  ci: CiSummarySchema.nullable(),
-}));
-export type MergeDetails = z.infer<typeof MergeDetailsSchema>;
+import { MAX_CHECKS, readCi } from './ci.ts';
+import type { MergeDetails } from './details.ts';
+import { decide, short } from './verdict.ts';
 
 /** GitHub's merge states and what each means for merging now. */
 const MERGE_STATES: Record<string, { verdict: 'stop' | 'unknown' | 'go'; says: string }> = {

@@ -8,37 +8,12 @@
  * moved and the host asked to be told (`stopIfBaseMoved`); a base that moved is reported either
  * way.
  */
-import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
 import { targetRef } from '../freshness/check.ts';
 import type { PullRequestRead } from '../sources/pull-requests.ts';
 import type { ResolveResult } from '../sources/snapshot.ts';
 import type { ActionCheck } from './action.ts';
-import { decide, Sha, short } from './verdict.ts';
-
-export const PushDetailsSchema = lazySchema(() => z.object({
-  /** The branch compared; null for a pull request whose head branch the task does not know (its head is compared). */
-  branch: z.string().nullable(),
-  builtOn: Sha,
-  /** Where the branch points now; null when it does not exist or could not be read. */
-  remote: Sha.nullable(),
-  exists: z.boolean().nullable(),
-  moved: z.boolean().nullable(),
-  pullRequest: z
-    .object({
-      number: z.number().int().positive(),
-      state: z.enum(['open', 'closed', 'merged']).nullable(),
-      currentHead: Sha.nullable(),
-      /** The base the task was pinned from, the commit it was pinned at, and both now. */
-      baseRef: z.string().nullable(),
-      currentBaseRef: z.string().nullable(),
-      base: Sha,
-      currentBase: Sha.nullable(),
-      baseMoved: z.boolean().nullable(),
-    })
-    .optional(),
-}));
-export type PushDetails = z.infer<typeof PushDetailsSchema>;
+import { decide, short } from './verdict.ts';
+import type { PushDetails } from './details.ts';
 
 export const pushCheck: ActionCheck<PushDetails> = {
   plan(task, request) {

@@ -7,25 +7,13 @@
  * the newer head; `unknown` when there are no checks, GitHub cannot answer, or the repository is
  * not on GitHub (a git URL has no checks API).
  */
-import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
 import { targetRef } from '../freshness/check.ts';
 import type { PullRequestRead } from '../sources/pull-requests.ts';
 import type { ResolveResult } from '../sources/snapshot.ts';
 import type { ActionCheck } from './action.ts';
-import { CiSummarySchema, readCi } from './ci.ts';
-import { decide, Sha, short } from './verdict.ts';
-
-export const ReportCiDetailsSchema = lazySchema(() => z.object({
-  commit: Sha,
-  /** What the commit must still be the head of: a branch, or `pull request #7`. */
-  headOf: z.string(),
-  currentHead: Sha.nullable(),
-  isHead: z.boolean().nullable(),
-  /** Null when GitHub's checks could not be read (or the repository is not on GitHub). */
-  ci: CiSummarySchema.nullable(),
-}));
-export type ReportCiDetails = z.infer<typeof ReportCiDetailsSchema>;
+import { readCi } from './ci.ts';
+import type { ReportCiDetails } from './details.ts';
+import { decide, short } from './verdict.ts';
 
 export const reportCiCheck: ActionCheck<ReportCiDetails> = {
   plan(task, request) {

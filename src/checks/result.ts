@@ -12,10 +12,7 @@
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
-import { ApplyKnowledgeDetailsSchema } from './apply-knowledge.ts';
-import { MergeDetailsSchema } from './merge.ts';
-import { PushDetailsSchema } from './push.ts';
-import { ReportCiDetailsSchema } from './report-ci.ts';
+import { ApplyKnowledgeDetailsSchema, MergeDetailsSchema, PushDetailsSchema, ReportCiDetailsSchema } from './details.ts';
 import { CheckSubjectSchema, ReasonsSchema, VERDICTS } from './verdict.ts';
 
 const common = { verdict: z.enum(VERDICTS), checkedAt: z.iso.datetime(), subject: CheckSubjectSchema, reasons: ReasonsSchema };

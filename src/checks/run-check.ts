@@ -33,12 +33,6 @@ export interface RunCheckInput {
   signal?: AbortSignal;
 }
 
-/** Why a check cannot be asked of this task at all (a client's mistake, not a finding), or undefined. */
-export function unfitFor(task: { pullRequest?: unknown }, request: Pick<CheckRequest, 'action'>): string | undefined {
-  if (request.action === 'merge' && !task.pullRequest) return 'merge: this task is not about a pull request; there is nothing to merge';
-  return undefined;
-}
-
 export async function runCheck(input: RunCheckInput): Promise<CheckResult> {
   switch (input.request.action) {
     case 'push':

@@ -14,7 +14,7 @@ import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import { parseCliArgs, USAGE } from './args.ts';
 import { formatTurn, warningLines } from './format.ts';
 import { formatSummary } from './summary.ts';

@@ -3,7 +3,7 @@
  * The human view of an assembled turn: the request blocks as the model receives them, then one
  * row per provider outcome.
  */
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 
 export function formatTurn(turn: AssembledTurn): string {
   const blocks = turn.messages.map((message, i) => `── ${message.role} [${i}] ${'─'.repeat(60)}\n${message.content}`);

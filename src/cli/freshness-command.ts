@@ -15,7 +15,7 @@ import { short } from '../freshness/compare.ts';
 import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
 import { trackedSources } from '../freshness/tracked.ts';
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import { revisionProblem } from '../sources/git/ancestry.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';

@@ -8,7 +8,8 @@ import type { HostFact } from '../context/host-facts.ts';
 import { focusPathsOf } from '../context/focus.ts';
 import type { Registry } from '../context/registry.ts';
 import type { SettingsLayer } from '../context/settings/layer.ts';
-import { assembleFirstTurn, type AssembledTurn } from '../context/turn.ts';
+import { assembleFirstTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import type { OpenedLocal } from './open-local.ts';
 

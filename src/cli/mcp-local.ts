@@ -12,7 +12,7 @@ import type { AgentConfig } from '../context/agents.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { trackedSources } from '../freshness/tracked.ts';
 import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';

@@ -5,7 +5,7 @@
  * why), the provider outcome table, and the composition of the request as a text bar with the
  * same segments, kinds and shared-prefix boundary as the inspector's picture.
  */
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import { TASK_ITEM_ID } from '../context/transcript.ts';
 import { turnAnatomy, type SectionModel } from '../inspector/anatomy.ts';
 import { providerBudgets } from '../inspector/budgets.ts';

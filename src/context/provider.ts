@@ -271,6 +271,13 @@ export interface ProviderResult {
 }
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */
+/**
+ * What a provider declares about its settings, apart from how it runs: the settings layers and
+ * their caps (context/settings) read only this, so a host checks a deployment's or a task's
+ * settings without loading the providers themselves (each provider's `settings.ts`).
+ */
+export type ProviderSettings<S extends z.ZodObject = z.ZodObject> = Pick<Provider<S>, 'name' | 'category' | 'position' | 'config' | 'limits' | 'uncapped' | 'budget'>;
+
 export function defineProvider<S extends z.ZodObject>(provider: Provider<S>): Provider<S> {
   return provider;
 }

@@ -1,13 +1,22 @@
 /**
  * @module context/registry
- * The provider set, checked and sorted once when the host starts, not on every assembly.
+ * The provider set, checked and sorted once when the host starts, not on every assembly; and the
+ * same checks for a set of providers' settings alone (`createSettingsRegistry`), which is what
+ * checking settings layers needs.
  */
 import { compareProviders } from './order.ts';
-import type { Provider } from './provider.ts';
+import type { Provider, ProviderSettings } from './provider.ts';
 import { HOST_FIELDS } from './settings/layer.ts';
 import { numericFields } from './settings/numeric-fields.ts';
 
-export interface Registry {
+/** Providers' settings by name: what settings layers are checked and capped against (context/settings). */
+export interface SettingsRegistry {
+  /** In render order. */
+  readonly providers: readonly ProviderSettings[];
+  get(name: string): ProviderSettings | undefined;
+}
+
+export interface Registry extends SettingsRegistry {
   /** In render order. */
   readonly providers: readonly Provider[];
   get(name: string): Provider | undefined;
@@ -20,7 +29,7 @@ const PROVIDER_NAME = /^[a-z][a-z0-9-]{0,62}$/;
  * limit (capped at the host's value) or declared safe with a reason, never neither, and a limit is
  * a number itself, since only a number can be brought down to a cap.
  */
-function checkNumericFields(provider: Provider): void {
+function checkNumericFields(provider: ProviderSettings): void {
   const numeric = numericFields(provider.config);
   const limits: readonly string[] = provider.limits ?? [];
   const uncapped = new Map<string, string | undefined>(Object.entries(provider.uncapped ?? {}));
@@ -36,11 +45,20 @@ function checkNumericFields(provider: Provider): void {
 }
 
 export function createRegistry(providers: readonly Provider[]): Registry {
-  const byName = new Map<string, Provider>();
+  for (const provider of providers) if (!(provider.timeoutMs > 0)) throw new Error(`provider "${provider.name}": timeoutMs must be positive`);
+  return checkedSet(providers);
+}
+
+/** The settings of a provider set, checked as `createRegistry` checks them. */
+export function createSettingsRegistry(settings: readonly ProviderSettings[]): SettingsRegistry {
+  return checkedSet(settings);
+}
+
+function checkedSet<P extends ProviderSettings>(providers: readonly P[]): { providers: readonly P[]; get(name: string): P | undefined } {
+  const byName = new Map<string, P>();
   for (const provider of providers) {
     if (!PROVIDER_NAME.test(provider.name)) throw new Error(`provider name "${provider.name}" must match ${PROVIDER_NAME}`);
     if (byName.has(provider.name)) throw new Error(`two providers are named "${provider.name}"`);
-    if (!(provider.timeoutMs > 0)) throw new Error(`provider "${provider.name}": timeoutMs must be positive`);
     if (!(provider.budget > 0)) throw new Error(`provider "${provider.name}": budget must be positive`);
     const fields = Object.keys(provider.config.shape);
     const taken = HOST_FIELDS.find((field) => fields.includes(field));

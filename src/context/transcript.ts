@@ -159,6 +159,11 @@ export const ClientItemSchema = lazySchema(() => z.discriminatedUnion(
 ));
 
 /** The role/content view of an item, as the turn JSON's `messages` shows it (a tool call shows its arguments as JSON text). */
+/** The role/content view of a turn's host system blocks and its transcript, in order. */
+export function transcriptMessages(system: readonly string[], items: readonly TranscriptItem[]): Array<{ role: 'system' | 'user' | 'assistant' | 'tool'; content: string }> {
+  return [...system.map((content) => ({ role: 'system' as const, content })), ...items.map(messageView)];
+}
+
 export function messageView(item: TranscriptItem): { role: 'user' | 'assistant' | 'tool'; content: string } {
   switch (item.type) {
     case 'message':

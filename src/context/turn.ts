@@ -7,84 +7,20 @@ import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { agentHash } from './agent-catalog.ts';
 import type { AgentConfig } from './agents.ts';
-import { ToolSchema } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
-import { AppliesToSchema, FRESHNESS, SourceSchema, STABILITIES } from './entry.ts';
 import { digestRequest } from './digest.ts';
-import { OUTCOME_KINDS, type ContextEntry, type ProviderOutcome } from './outcome.ts';
-import { CATEGORIES, NOT_MOVED, type Capability } from './provider.ts';
-import { RuleVerdictSchema } from './rule-verdict.ts';
+import type { ContextEntry, ProviderOutcome } from './outcome.ts';
+import { NOT_MOVED, type Capability } from './provider.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
 import { selects } from './provider-selection.ts';
 import { runsOnTurn } from './turn-policy.ts';
-import { SettingsReportSchema, type SettingsReport } from './settings/report.ts';
+import type { SettingsReport } from './settings/report.ts';
 import { settleSettings, type HostSettings } from './settings/settle.ts';
-import { messageView, PART_SEPARATOR, TASK_ITEM_ID, TranscriptItemSchema, type HostItem, type TranscriptItem } from './transcript.ts';
+import { PART_SEPARATOR, TASK_ITEM_ID, type HostItem } from './transcript.ts';
+import type { AssembledTurn, EntrySummary } from './turn-schema.ts';
 
-export const MessageSchema = lazySchema(() => z.object({ role: z.enum(['system', 'user', 'assistant', 'tool']), content: z.string() }));
-type Message = z.infer<typeof MessageSchema>;
-
-export const ProviderOutcomeSchema = lazySchema(() => z.object({
-  name: z.string(),
-  category: z.enum(CATEGORIES),
-  outcome: z.enum(OUTCOME_KINDS),
-  reason: z.string().optional(),
-  chars: z.number().int().nonnegative(),
-  tokens: z.number().int().nonnegative(),
-  durationMs: z.number().nonnegative(),
-  /** Rules: one verdict per instruction file found. Absent for other providers and on turns stored before verdicts. */
-  verdicts: z.array(RuleVerdictSchema).optional(),
-}));
-
-export const EntrySummarySchema = lazySchema(() => z.object({
-  provider: z.string(),
-  category: z.enum(CATEGORIES),
-  title: z.string(),
-  source: SourceSchema,
-  freshness: z.enum(FRESHNESS),
-  /** Absent on turns stored before entries declared it. */
-  stability: z.enum(STABILITIES).optional(),
-  reviewBy: z.string().optional(),
-  /** The focus paths it applies to, for entries that follow them (rules). */
-  appliesTo: AppliesToSchema.optional(),
-  chars: z.number().int().nonnegative(),
-  truncated: z.boolean(),
-  warnings: z.array(z.string()),
-}));
-export type EntrySummary = z.infer<typeof EntrySummarySchema>;
-
-export const AgentHashSchema = lazySchema(() => z.string().regex(/^sha256:[0-9a-f]{64}$/));
-
-export const AssembledTurnSchema = lazySchema(() => z.object({
-  commit: z.string().nullable(),
-  /** The repository's identity (never with credentials); null for turns stored before it was recorded. */
-  repository: z.string().nullable(),
-  agent: z.string(),
-  /** The agent configuration the turn was assembled with (`agentHash`); absent on turns stored before it was recorded. */
-  agentHash: AgentHashSchema.optional(),
-  turn: z.number().int().nonnegative(),
-  digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
-  /** Characters of all `messages` contents. */
-  chars: z.number().int().nonnegative(),
-  /** Host system blocks, in order. */
-  system: z.array(z.string()),
-  /** The transcript as the model sees it at this turn: the source of truth the format adapters translate. */
-  items: z.array(TranscriptItemSchema),
-  /** The role/content view of `system` and `items`, kept for clients that read it. */
-  messages: z.array(MessageSchema),
-  tools: z.array(ToolSchema),
-  providers: z.array(ProviderOutcomeSchema),
-  entries: z.array(EntrySummarySchema),
-  /** The settings layers and the effective settings this turn was assembled with. */
-  settings: SettingsReportSchema.optional(),
-  /** The task's focus paths besides its working directory, as turn 0 was assembled with them; absent when none. */
-  focusPaths: z.array(z.string()).optional(),
-  /** A later turn's new focus (posted since the previous turn began); absent when there was none. */
-  moved: z.object({ paths: z.array(z.string()), skills: z.array(z.string()), rules: z.array(z.string()).default([]) }).optional(),
-}));
-export type AssembledTurn = z.infer<typeof AssembledTurnSchema>;
 
 export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selection' | 'totalBudget' | 'setups'> {
   agent: AgentConfig;
@@ -146,10 +82,6 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
   };
 }
 
-/** The `messages` view: system blocks, then each item's role and content. */
-export function transcriptMessages(system: readonly string[], items: readonly TranscriptItem[]): Message[] {
-  return [...system.map((content): Message => ({ role: 'system', content })), ...items.map(messageView)];
-}
 
 /** An entry as the turn JSON reports it: provenance and size, without the body. */
 export function summariseEntry(entry: ContextEntry): EntrySummary {

@@ -4,7 +4,7 @@
  * Every configured token is compared, in constant time, whatever matches first.
  */
 import { createMiddleware } from 'hono/factory';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from './app-env.ts';
 import { getConfig } from '../env.ts';
 import { secretsEqual } from './constant-time.ts';
 import { ApiError } from './errors.ts';

@@ -6,7 +6,7 @@
  */
 import { parseSections, type ParsedSection } from '../context/section-parse.ts';
 import { HIDDEN_CHARS, isHidden } from '../lib/hidden-chars.ts';
-import type { EntrySummary } from '../context/turn.ts';
+import type { EntrySummary } from '../context/turn-schema.ts';
 import type { RepositoryLinks } from './links.ts';
 import { sectionAnchor } from './window.ts';
 

@@ -7,7 +7,7 @@
 import type { Knowledge } from '../context/knowledge.ts';
 import type { MailboxItem } from '../context/transcript.ts';
 import { contextItemId, TASK_ITEM_ID } from '../context/transcript.ts';
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkLine } from '../checks/describe.ts';
 import type { CheckRecord } from '../checks/result.ts';
 import { short } from '../freshness/compare.ts';

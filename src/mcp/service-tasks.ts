@@ -7,7 +7,7 @@
  */
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import { getAgents, getConfig } from '../env.ts';
 import { waitAtMost } from '../lib/wait-at-most.ts';
 import type { RouteDeps } from '../routes/deps.ts';

@@ -5,7 +5,7 @@
  * with exact strings. Titles, paths and reasons come from repositories and providers, so they
  * are escaped: repository text must not be able to add links, images or HTML to the check.
  */
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import type { GitHubUsage } from '../sources/github/usage.ts';
 
 export interface CheckRunOutput {

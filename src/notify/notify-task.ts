@@ -5,7 +5,7 @@
  * Object after assembly; a notification is a courtesy, so an upstream failure is logged and
  * never thrown back into the object's ledger.
  */
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 import type { Config } from '../env.ts';
 import { describeFailure } from '../sources/github/errors.ts';
 import type { GitHubUsage } from '../sources/github/usage.ts';

@@ -3,7 +3,7 @@
  * Posts the assembled result to the slash command's `response_url`, ephemeral like the
  * acknowledgement. Slack mrkdwn only needs `&`, `<` and `>` escaped; links are `<url|label>`.
  */
-import type { AssembledTurn } from '../context/turn.ts';
+import type { AssembledTurn } from '../context/turn-schema.ts';
 
 const MAX_LISTED = 20;
 

@@ -14,7 +14,7 @@ import * as z from 'zod';
 import { packageVersion } from '../cli/version.ts';
 import { KnowledgeSchema } from '../context/knowledge.ts';
 import { MailboxItemSchema, TranscriptItemSchema } from '../context/transcript.ts';
-import { AssembledTurnSchema } from '../context/turn.ts';
+import { AssembledTurnSchema } from '../context/turn-schema.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
 import { KnowledgeViewSchema } from '../knowledge/results.ts';
 import { ErrorEnvelopeSchema, TaskSchema } from './responses.ts';

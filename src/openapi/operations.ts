@@ -15,7 +15,7 @@
  *   errors: [400, 401, 403, 404, 409, 413, 415] }
  */
 import * as z from 'zod';
-import { AssembledTurnSchema } from '../context/turn.ts';
+import { AssembledTurnSchema } from '../context/turn-schema.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
 import { CheckRequestSchema } from '../checks/check-request.ts';
 import { CheckRecordSchema } from '../checks/result.ts';

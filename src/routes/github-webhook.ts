@@ -5,7 +5,7 @@
  * schema (400) -> dispatch. Nothing is stored before the signature and the schema pass.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBodyBytes } from '../http/read-body.ts';

@@ -5,7 +5,7 @@
  * Slack expects, and the assembled result is posted to `response_url` later.
  */
 import { Hono } from 'hono';
-import type { AppEnv } from '../app.ts';
+import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import { ApiError } from '../http/errors.ts';

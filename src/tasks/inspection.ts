@@ -10,7 +10,7 @@ import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
 import { TranscriptItemSchema } from '../context/transcript.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
-import { AgentHashSchema, EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { AgentHashSchema, EntrySummarySchema, ProviderOutcomeSchema } from '../context/turn-schema.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TaskDescriptionSchema } from './task-results.ts';
 import { TurnUsageSchema } from './turn-usage.ts';

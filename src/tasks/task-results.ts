@@ -6,7 +6,7 @@
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
-import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn.ts';
+import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn-schema.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
 import { CheckLogSchema, CheckRecordSchema } from '../checks/result.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';

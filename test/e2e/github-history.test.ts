@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TurnResultSchema } from '../../src/tasks/task-results.ts';
-import type { AssembledTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 import { E2E_SLACK_TEAM } from './bindings.ts';
 import { routeSlackHooks } from './slack-hooks.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import type { AssembledTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api } from '../support/api.ts';
 import { firstTurn } from '../support/first-turn.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AssembledTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 import { api } from '../support/api.ts';
 import { createTestRemote } from '../support/git-remote.ts';
 import { RULE_FORMAT_FILES } from '../support/rule-formats-repo.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { countTokens } from '../../src/context/tokens.ts';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { api } from '../support/api.ts';
 import { listAll, remember } from '../knowledge/support.ts';
 import { openPage, readyTask, textOf } from './support.ts';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { KnowledgeSchema, type Knowledge } from '../../src/context/knowledge.ts';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 import { daysFromToday, listAll, remember, setReviewDate } from './support.ts';
 

@@ -4,7 +4,7 @@
  * each call stored, read back through the REST API.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api } from '../support/api.ts';
 import { callTool, connectMcp, type McpConnection } from '../support/mcp-client.ts';

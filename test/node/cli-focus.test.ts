@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/cli/run/run-command.ts';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { ofProvider, runCli, runCliJson, userMessage } from './cli-support.ts';
 

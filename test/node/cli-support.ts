@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { runContextCommand, type CliDeps } from '../../src/cli/context-command.ts';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 
 /** The CLI as shipped: `npm run build` (run by `npm install` and before `npm test`) writes it. */
 export const BUILT_CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
 import { countingSource } from '../support/counting-source.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';

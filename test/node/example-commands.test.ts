@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { BUILT_CLI } from './cli-support.ts';
 
 const DIST = dirname(BUILT_CLI);

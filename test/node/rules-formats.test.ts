@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import type { TaskView } from '../../src/context/provider.ts';
-import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
+import { assembleFirstTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { RulesConfigSchema } from '../../src/providers/rules/provider.ts';
 import { renderRequestedRule } from '../../src/providers/rules/requested.ts';

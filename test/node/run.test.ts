@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runRunCommand } from '../../src/cli/run/run-command.ts';
 import type { RepositoryServer } from '../../src/cli/run/repository-server.ts';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { BUILT_CLI, runCliJson } from './cli-support.ts';
 

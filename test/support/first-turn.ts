@@ -4,7 +4,7 @@
  * that turn read back through the API.
  */
 import { expect } from 'vitest';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from './api.ts';
 

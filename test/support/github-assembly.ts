@@ -8,7 +8,8 @@
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import type { SettingsLayer } from '../../src/context/settings/layer.ts';
-import { assembleFirstTurn, type AssembledTurn } from '../../src/context/turn.ts';
+import { assembleFirstTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';

@@ -10,7 +10,7 @@ import codingAgents from '../../examples/agents/coding-agents.json' with { type:
 import { buildApp } from '../../src/app.ts';
 import { agentHash, AgentsFileSchema, createAgentCatalog, type AgentCatalog } from '../../src/context/agent-catalog.ts';
 import type { AgentConfig } from '../../src/context/agents.ts';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 import { getAgents } from '../../src/env.ts';
 import { durableKnowledgeService } from '../../src/knowledge/durable-knowledge-service.ts';
 import { durablePullRequestIndex } from '../../src/tasks/durable-pull-request-index.ts';

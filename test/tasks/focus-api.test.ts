@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { contextItemId, TASK_ITEM_ID } from '../../src/context/transcript.ts';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 import { createTestRemote, type TestRemote } from '../support/git-remote.ts';

@@ -4,7 +4,7 @@
  * the earlier tasks are exactly the ones it created.
  */
 import { describe, expect, it } from 'vitest';
-import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-schema.ts';
 import { api, type Tenant } from '../support/api.ts';
 import { createTestRemote } from '../support/git-remote.ts';
 

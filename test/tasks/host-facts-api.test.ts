@@ -5,7 +5,7 @@
 import { env } from 'cloudflare:workers';
 import { listDurableObjectIds } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 
 const repo = () => `http://127.0.0.1:${inject('gitHttpPort')}/sample.git`;

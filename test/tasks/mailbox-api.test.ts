@@ -6,7 +6,7 @@ import { TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts'
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { MAX_MAILBOX_ITEMS, MAX_MAILBOX_TEXT_CHARS } from '../../src/context/mailbox.ts';
 import { contextItemId, TASK_ITEM_ID } from '../../src/context/transcript.ts';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';

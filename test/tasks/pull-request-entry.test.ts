@@ -68,7 +68,9 @@ describe("a review task's entry in its pull request's index", () => {
       store.setStatus('ready', null, now);
       // As an isolate that died between the task's last report and its entry would leave it.
       new PullRequestEntry(state.storage.sql, () => flakyIndex()).hold({ pullRequest: pr, delivery: 'github-event:pull_request:def' });
-      await state.storage.setAlarm(now);
+      // An hour ahead, so the runtime never fires it before the test runs it (an alarm armed for
+      // now raced runDurableObjectAlarm); the alarm reads the task, not when it was armed.
+      await state.storage.setAlarm(now + 3_600_000);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     expect(await durablePullRequestIndex(env).lookup(pr, 'github-event:pull_request:def')).toEqual({ latest: id.toString(), routed: { kind: 'task', taskId: id.toString() } });

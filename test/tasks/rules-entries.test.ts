@@ -1,5 +1,5 @@
 import { describe, expect, inject, it } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;

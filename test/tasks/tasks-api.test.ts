@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, checkedFetch, settled, waitForTask } from '../support/api.ts';
 

@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { migrate } from '../../durable-objects/task-schema.ts';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { HOST_ITEM_PREFIX } from '../../src/context/transcript.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 

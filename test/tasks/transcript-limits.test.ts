@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { MAX_ITEM_BYTES, MAX_TRANSCRIPT_BYTES } from '../../src/tasks/transcript.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 

@@ -14,7 +14,7 @@ import { toOpenAIResponses } from '../../src/context/formats/openai-responses.ts
 import { promptFromTurn } from '../../src/context/formats/prompt.ts';
 import { migrate, SCHEMA_VERSION } from '../../durable-objects/task-schema.ts';
 import * as callModel from '../../examples/call-model.ts';
-import { AssembledTurnSchema } from '../../src/context/turn.ts';
+import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { MAX_TOKENS, MAX_USAGE_BYTES } from '../../src/tasks/turn-usage.ts';
 import { api, settled, waitForTask } from '../support/api.ts';

@@ -2,7 +2,7 @@
  * @module test/triggers/notify-fixtures
  * A finished first turn as the Task Durable Object hands it to notifyTaskResult.
  */
-import type { AssembledTurn } from '../../src/context/turn.ts';
+import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 
 export const BASE = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
 export const HEAD = 'ec26c3e57ca3a959ca5aad62de7213c562f8c821';

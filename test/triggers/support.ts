@@ -9,7 +9,7 @@ import examples from '@octokit/webhooks-examples';
 import type { WebhookEventMap, WebhookEventName } from '@octokit/webhooks-types';
 import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
-import type { AppEnv } from '../../src/app.ts';
+import type { AppEnv } from '../../src/http/app-env.ts';
 import { ApiError, envelope } from '../../src/http/errors.ts';
 import { durableKnowledgeService } from '../../src/knowledge/durable-knowledge-service.ts';
 import type { RouteDeps } from '../../src/routes/deps.ts';

@@ -5,7 +5,7 @@
  */
 import type { HostFact } from '../../context/host-facts.ts';
 import * as z from 'zod';
-import { AssembledTurnSchema, type AssembledTurn } from '../../context/turn.ts';
+import { AssembledTurnSchema, type AssembledTurn } from '../../context/turn-schema.ts';
 import { TaskDescriptionSchema, type TaskDescription } from '../../tasks/task-results.ts';
 
 /** The local Worker answers in milliseconds; this only turns a hang into an error. */

@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync, promises as fsPromises } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { cliAgent } from '../cli-agent.ts';
-import type { AssembledTurn } from '../../context/turn.ts';
+import type { AssembledTurn } from '../../context/turn-schema.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
 import { isValidRefName } from '../../sources/git/ref-name.ts';
 import { commitProblem } from '../../sources/git/verify-commit.ts';

@@ -6,7 +6,7 @@
 import { sha256Hex } from '../../lib/sha256.ts';
 import type { Tool } from '../agents.ts';
 import type { TranscriptItem } from '../transcript.ts';
-import type { AssembledTurn } from '../turn.ts';
+import type { AssembledTurn } from '../turn-schema.ts';
 
 export interface PromptInput {
   /** Host system blocks, in order. */

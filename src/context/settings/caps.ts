@@ -5,8 +5,8 @@
  * `limits` (work and memory bounds) are capped at the host's value: the provider's default, or
  * the deployment's setting. Repository and task settings may lower a cap, never raise it.
  */
-import type { Provider } from '../provider.ts';
-import type { Registry } from '../registry.ts';
+import type { ProviderSettings } from '../provider.ts';
+import type { SettingsRegistry } from '../registry.ts';
 import { splitBlock, type ProviderBlock, type SettingsLayer } from './layer.ts';
 
 export interface CapProblem {
@@ -16,7 +16,7 @@ export interface CapProblem {
 }
 
 /** Field -> the host's cap for one provider: `budget` and each of its `limits`. */
-export function hostCaps(provider: Provider, deployment: ProviderBlock | undefined): Map<string, number> {
+export function hostCaps(provider: ProviderSettings, deployment: ProviderBlock | undefined): Map<string, number> {
   const host = deployment ? splitBlock(deployment) : { config: {} };
   const caps = new Map<string, number>([['budget', Math.min(provider.budget, host.budget ?? provider.budget)]]);
   const parsed = provider.config.safeParse(host.config);
@@ -29,7 +29,7 @@ export function hostCaps(provider: Provider, deployment: ProviderBlock | undefin
 }
 
 /** The deployment is the host, so only the provider's declared budget caps it. */
-export function deploymentCapProblems(registry: Registry, layer: SettingsLayer): CapProblem[] {
+export function deploymentCapProblems(registry: SettingsRegistry, layer: SettingsLayer): CapProblem[] {
   return Object.entries(layer).flatMap(([name, block]) => {
     const provider = registry.get(name);
     const { budget } = splitBlock(block);
@@ -39,7 +39,7 @@ export function deploymentCapProblems(registry: Registry, layer: SettingsLayer):
 }
 
 /** A repository or task layer with every capped field brought down to the host's cap, and what had to be. */
-export function capLayer(registry: Registry, deployment: SettingsLayer | undefined, layer: SettingsLayer): { layer: SettingsLayer; problems: CapProblem[] } {
+export function capLayer(registry: SettingsRegistry, deployment: SettingsLayer | undefined, layer: SettingsLayer): { layer: SettingsLayer; problems: CapProblem[] } {
   const problems: CapProblem[] = [];
   const capped: Record<string, ProviderBlock> = {};
   for (const [name, block] of Object.entries(layer)) {

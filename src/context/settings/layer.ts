@@ -12,8 +12,8 @@
  * // -> { skills: { roots: ['.opencode/skills/*'], budget: 3000 } }
  */
 import * as z from 'zod';
-import type { Provider } from '../provider.ts';
-import type { Registry } from '../registry.ts';
+import type { ProviderSettings } from '../provider.ts';
+import type { SettingsRegistry } from '../registry.ts';
 
 /** The fields a block sets for one provider, as parsed. */
 export type ProviderBlock = Readonly<Record<string, unknown>>;
@@ -25,7 +25,7 @@ export const HOST_FIELDS = ['budget', 'enabled'] as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-function blockSchema(provider: Provider) {
+function blockSchema(provider: ProviderSettings) {
   return provider.config
     .partial()
     .extend({
@@ -36,7 +36,7 @@ function blockSchema(provider: Provider) {
 }
 
 /** Validates a layer against the providers of `registry`; issues name `<provider>.<field>`. */
-export function settingsLayerSchema(registry: Registry): z.ZodType<SettingsLayer, unknown> {
+export function settingsLayerSchema(registry: SettingsRegistry): z.ZodType<SettingsLayer, unknown> {
   // Built on first parse: deriving every provider's block schema is most of what loading the
   // settings costs, and most isolates and CLI runs never parse a layer.
   let blocks: Map<string, ReturnType<typeof blockSchema>> | undefined;
@@ -83,10 +83,10 @@ export function splitBlock(block: ProviderBlock): { config: Record<string, unkno
   };
 }
 
-const schemas = new WeakMap<Registry, z.ZodType<SettingsLayer, unknown>>();
+const schemas = new WeakMap<SettingsRegistry, z.ZodType<SettingsLayer, unknown>>();
 
 /** The layer schema of a registry, built once: a registry is frozen when it is created. */
-export function layerSchemaOf(registry: Registry): z.ZodType<SettingsLayer, unknown> {
+export function layerSchemaOf(registry: SettingsRegistry): z.ZodType<SettingsLayer, unknown> {
   let schema = schemas.get(registry);
   if (!schema) schemas.set(registry, (schema = settingsLayerSchema(registry)));
   return schema;

@@ -20,8 +20,7 @@
  * // - services/auth/AGENTS.md: unchanged
  * // Re-read the changed sources at 5d6e7f8 before acting on them; deleted sources no longer apply.
  */
-import * as z from 'zod';
-import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type EarlierEntry, type Provider } from '../../context/provider.ts';
 import { checkFreshness, pinnedFrom, uncheckedReport } from '../../freshness/check.ts';
@@ -29,17 +28,11 @@ import { short } from '../../freshness/compare.ts';
 import { describeHeadMove, describeHeadUnchecked, describeMove, describeUnchecked } from '../../freshness/describe.ts';
 import type { FreshnessReport } from '../../freshness/report.ts';
 import { trackedSources } from '../../freshness/tracked.ts';
+import { type FreshnessConfigSchema, freshnessSettings } from './settings.ts';
 
 /** Source URIs of the provider's own notices; their revision is what they announced. */
 export const FRESHNESS_URI = 'groundwork:freshness';
 export const HEAD_URI = 'groundwork:freshness/pull-request-head';
-
-export const FreshnessConfigSchema = lazySchema(() => z.object({
-  /** The check's own deadline, inside the provider's timeout, so a slow host still gets a notice. */
-  deadlineMs: z.number().int().min(100).max(60_000).default(6_000),
-  /** Unchanged sources listed in a notice; the rest are counted. */
-  maxUnchanged: z.number().int().min(0).max(200).default(20),
-}));
 
 export interface FreshnessProviderOptions {
   timeoutMs?: number;
@@ -48,11 +41,8 @@ export interface FreshnessProviderOptions {
 
 export function createFreshnessProvider(options: FreshnessProviderOptions = {}): Provider<Built<typeof FreshnessConfigSchema>> {
   return defineProvider({
-    name: 'freshness',
-    category: 'system',
-    config: FreshnessConfigSchema.unwrap(),
-    // Its deadline keeps a hanging remote a notice rather than a timeout: a repository or task may lower it, never raise it.
-    limits: ['deadlineMs', 'maxUnchanged'],
+    ...freshnessSettings(),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     // Without the repository it has nothing to compare, and says so when the model was given
     // sources; a pull request's head and current base come from GitHub, and without GitHub the
     // base branch is still checked. Neither is required: freshness reads nothing on turn 0, so it
@@ -61,7 +51,6 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
     uses: ['repo:read', 'github:api'],
     turns: 'all',
     timeoutMs: options.timeoutMs ?? 8_000,
-    budget: options.budget ?? 1_500,
     // Its own deadline makes a check that cannot reach the remote a notice of its own; this is
     // for the provider itself failing, outrunning its timeout or not fitting the budget.
     missing: {

@@ -9,28 +9,19 @@
  * With `knowledge:read` too it names the knowledge each task recorded (active objects whose
  * source is that task), from one read of the scope; without it each entry says why not.
  */
-import * as z from 'zod';
-import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
 import type { Knowledge, KnowledgeReader } from '../../context/knowledge.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { earlierTaskEntry, type RecordedKnowledge } from './render.ts';
-
-export const HistoryConfigSchema = lazySchema(() => z.object({
-  /** Earlier tasks shown (one store query either way). */
-  maxTasks: z.number().int().min(1).max(20).default(5),
-}));
+import { type HistoryConfigSchema, historySettings } from './settings.ts';
 
 export function createHistoryProvider(): Provider<Built<typeof HistoryConfigSchema>> {
   return defineProvider({
-    name: 'history',
-    category: 'memory',
-    config: HistoryConfigSchema.unwrap(),
-    limits: ['maxTasks'],
+    ...historySettings(),
     requires: ['tasks:read'],
     uses: ['knowledge:read'],
     turns: 'first',
     timeoutMs: 5_000,
-    budget: 3_000,
     missing: {
       subject: 'Earlier tasks on this repository',
       plural: true,

@@ -9,22 +9,17 @@
  * same commit may have other facts) and rendered like every section, so a fact that looks like a
  * wrapper or an instruction is only text; the authority notice says host facts are evidence.
  */
-import * as z from 'zod';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { clipTitle } from '../../context/title.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
+import { type HostConfigSchema, hostSettings } from './settings.ts';
 
-export const HostConfigSchema = z.object({});
-
-export function createHostProvider(): Provider<typeof HostConfigSchema> {
+export function createHostProvider(): Provider<Built<typeof HostConfigSchema>> {
   return defineProvider({
-    name: 'host',
-    category: 'system',
-    config: HostConfigSchema,
+    ...hostSettings(),
     requires: [],
     turns: 'first',
     timeoutMs: 1_000,
-    // HOST_FACT_LIMITS.maxTotalBody characters fit, with their labels.
-    budget: 5_000,
     missing: {
       subject: 'Facts the host stated about this task’s runtime',
       plural: true,

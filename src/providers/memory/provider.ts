@@ -10,36 +10,26 @@
  * @example
  * createRegistry([createRulesProvider(), createSkillsProvider(), createMemoryProvider()])
  */
-import * as z from 'zod';
-import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import { utcDate } from '../../lib/utc-date.ts';
 import { knowledgeEntry, reservedTokens } from './entry.ts';
 import { namedPaths } from './named-paths.ts';
 import { checkProvenance } from './provenance.ts';
 import { selectKnowledge } from './select.ts';
+import { type MemoryConfigSchema, memorySettings } from './settings.ts';
 
 /** Ids named in a reason; the rest are counted. */
 export const MAX_NAMED_IDS = 20;
 
-const MemoryConfigSchema = lazySchema(() => z.object({
-  /** Provenance checks still running after this are reported as not checked; the entries stay. */
-  provenanceTimeoutMs: z.number().int().positive().max(30_000).default(4_000),
-  /** Distinct cited revisions read per task (each may be a fetch of that commit). */
-  maxCitedRevisions: z.number().int().nonnegative().max(64).default(8),
-}));
 
 export function createMemoryProvider(): Provider<Built<typeof MemoryConfigSchema>> {
   return defineProvider({
-    name: 'memory',
-    category: 'memory',
-    config: MemoryConfigSchema.unwrap(),
-    limits: ['provenanceTimeoutMs', 'maxCitedRevisions'],
+    ...memorySettings(),
     requires: ['knowledge:read'],
     uses: ['repo:read'],
     turns: 'first',
     timeoutMs: 10_000,
-    budget: 4_000,
     async run({ task, config, knowledge, snapshot, source, budget, signal, now }) {
       if (!knowledge) throw new Error('no knowledge reader although knowledge:read was granted');
       const objects = await knowledge.active({ signal });

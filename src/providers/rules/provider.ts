@@ -25,7 +25,7 @@ import { focusDirectories } from './chain.ts';
 import { boundNotice, budgetNotice, leftOutNotice, unlistedNotice } from './chain-notices.ts';
 import { chainPieces } from './chain-pieces.ts';
 import { focusNotes, readChainFiles } from './chain-reads.ts';
-import { RULES_LIMITS, RulesConfigSchema, type RulesConfig } from './config.ts';
+import type { RulesConfigSchema, RulesConfig } from './config.ts';
 import { readFocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
 import { CLAUDE_MEMORY } from './formats/claude-memory.ts';
@@ -35,6 +35,7 @@ import { COPILOT_INSTRUCTIONS } from './formats/copilot.ts';
 import { cursorRulesDir, LEGACY_CURSOR_RULES } from './formats/cursor.ts';
 import { GITHUB_INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX } from './formats/github-instructions.ts';
 import { laterTurnRules } from './later-turn.ts';
+import { rulesSettings } from './settings.ts';
 
 export { DEFAULT_RULE_FILES, RulesConfigSchema, type RulesConfig } from './config.ts';
 
@@ -45,14 +46,11 @@ export interface RulesProviderOptions {
 
 export function createRulesProvider(options: RulesProviderOptions = {}): Provider<Built<typeof RulesConfigSchema>> {
   return defineProvider({
-    name: 'rules',
-    category: 'rules',
-    config: RulesConfigSchema.unwrap(),
-    limits: [...RULES_LIMITS],
+    ...rulesSettings(),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     requires: ['repo:read'],
     turns: 'moved',
     timeoutMs: options.timeoutMs ?? 5_000,
-    budget: options.budget ?? 8_000,
     // The first files of a pull request are focus paths (context/focus).
     pullRequestFilesNeeded: () => FOCUS_LIMITS.pullRequestFiles,
     plan({ task, config, focusFiles }) {

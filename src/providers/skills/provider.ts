@@ -32,7 +32,7 @@ import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { Built } from '../../lib/lazy-schema.ts';
 import { countTokens } from '../../context/tokens.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { parseRoot, SkillsConfigSchema } from './config.ts';
+import { parseRoot, type SkillsConfigSchema } from './config.ts';
 import { planIndex, type PlannedIndex } from './index-plan.ts';
 import { laterTurnSkills } from './later-turn.ts';
 import type { LoadedIndex } from './load-index.ts';
@@ -42,6 +42,7 @@ import { skillsReadPlan } from './read-plan.ts';
 import { selectedEntries } from './selected-reads.ts';
 import { duplicateNameWarnings, selectSkills } from './select.ts';
 import type { Skill } from './skill-index.ts';
+import { skillsSettings } from './settings.ts';
 
 export interface SkillsProviderOptions {
   timeoutMs?: number;
@@ -55,16 +56,12 @@ export const FOCUS_INDEX_TITLE = 'Skills index: focus paths';
 
 export function createSkillsProvider(options: SkillsProviderOptions = {}): Provider<Built<typeof SkillsConfigSchema>> {
   return defineProvider({
-    name: 'skills',
-    category: 'skills',
-    config: SkillsConfigSchema.unwrap(),
-    limits: ['maxDepth', 'maxDirectories', 'maxSkillBytes', 'maxSelectedTokens', 'maxIndexTokens', 'maxChainDirectories', 'maxBundledFiles', 'maxBundledDepth'],
-    uncapped: { minIndexTokens: 'tokens of the budget, which the host caps, and at most half of it' },
+    ...skillsSettings(),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     requires: ['repo:read'],
     // Later turns: only the skills the host asked for by name since (later-turn.ts).
     turns: 'moved',
     timeoutMs: options.timeoutMs ?? 5_000,
-    budget: options.budget ?? 16_000,
     ...(options.position === undefined ? {} : { position: options.position }),
       plan: ({ task, config }) => skillsReadPlan(config, task),
     async run(request) {

@@ -12,27 +12,16 @@
  * Entries: `Pinned commit` and `Repository inventory` are `commit`-stable (freshness `snapshot`
  * and `pinned`), `How the commit was chosen` is `task` (`snapshot`).
  */
-import * as z from 'zod';
-import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
+import type * as z from 'zod';
+import type { Built } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { CommitInfo, Snapshot } from '../../sources/snapshot.ts';
 import { directoryChain } from '../rules/chain.ts';
 import { buildInventory } from './inventory.ts';
 import { pinEntries } from './pin.ts';
-import { DEFAULT_PROJECT_FILES, projectFileMatcher } from './project-files.ts';
-
-export const SystemConfigSchema = lazySchema(() => z.object({
-  /** Lines per directory listing (and for the project files) before `+N more`. */
-  maxNames: z.number().int().min(1).max(500).default(60),
-  /** File names (with `*`) that count as project files, matched case-insensitively. */
-  projectFiles: z
-    .array(z.string().min(1).max(100).regex(/^[^/\\\0]+$/, 'a file name pattern, not a path'))
-    .max(200)
-    .default([...DEFAULT_PROJECT_FILES]),
-  /** How long the commit date and the inventory may take before they are left out. */
-  readTimeoutMs: z.number().int().positive().default(3_000),
-}));
+import { projectFileMatcher } from './project-files.ts';
+import { type SystemConfigSchema, systemSettings } from './settings.ts';
 
 export interface SystemProviderOptions {
   timeoutMs?: number;
@@ -43,16 +32,12 @@ export const INVENTORY_TITLE = 'Repository inventory';
 
 export function createSystemProvider(options: SystemProviderOptions = {}): Provider<Built<typeof SystemConfigSchema>> {
   return defineProvider({
-    name: 'system',
-    category: 'system',
-    config: SystemConfigSchema.unwrap(),
-    // A repository's or a task's settings may lower these, never raise them.
-    limits: ['maxNames', 'readTimeoutMs'],
+    ...systemSettings(),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     requires: [],
     uses: ['repo:read'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
-    budget: options.budget ?? 2_000,
     // The listings the inventory makes, so a source can read them ahead with everything else.
     plan: ({ task }) => ({ dirs: directoryChain(task.cwd), files: [], walks: [] }),
     async run({ task, host, snapshot, withheld, config, signal }) {

@@ -15,17 +15,12 @@
  * the pin already names the pull request's base and head. A task that is not about a pull
  * request gets `empty`.
  */
-import * as z from 'zod';
-import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
+import type { Built } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type Provider } from '../../context/provider.ts';
 import type { PullRequestFilesResult } from '../../sources/pull-requests.ts';
 import { pullRequestEntries } from './render.ts';
-
-export const TaskFactsConfigSchema = lazySchema(() => z.object({
-  /** Changed files listed before `+N more`; GitHub pages 100 at a time. */
-  maxFiles: z.number().int().min(1).max(3_000).default(100),
-}));
+import { type TaskFactsConfigSchema, taskFactsSettings } from './settings.ts';
 
 export interface TaskFactsProviderOptions {
   timeoutMs?: number;
@@ -34,15 +29,11 @@ export interface TaskFactsProviderOptions {
 
 export function createTaskFactsProvider(options: TaskFactsProviderOptions = {}): Provider<Built<typeof TaskFactsConfigSchema>> {
   return defineProvider({
-    name: 'task-facts',
-    category: 'system',
-    config: TaskFactsConfigSchema.unwrap(),
-    // Each 100 files is a request: only the host may allow more.
-    limits: ['maxFiles'],
+    ...taskFactsSettings(),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     requires: ['github:api'],
     turns: 'first',
     timeoutMs: options.timeoutMs ?? 5_000,
-    budget: options.budget ?? 3_000,
     pullRequestFilesNeeded: (config) => config.maxFiles,
     async run({ task, github, config, signal, pullRequestFiles }) {
       const pr = task.pullRequest;

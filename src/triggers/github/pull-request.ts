@@ -9,7 +9,6 @@ import { PULL_REQUEST_LIMITS, type PullRequestEvidence } from '../../tasks/task-
 import { describeFailure } from '../../sources/github/errors.ts';
 import type { Fetch } from '../../sources/github/retry.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
-import { installationClient } from './app-client.ts';
 import { PullRequestSchema } from './events.ts';
 import type { PullRequest } from './events.ts';
 
@@ -97,6 +96,9 @@ const LOOKUP_TIMEOUT_MS = 2_500;
  */
 export function createPullRequestLookup(config: Config, fetch?: Fetch, tokens?: KeyValueStore): PullRequestLookup {
   return async ({ installationId, owner, repo, number }) => {
+    // Only a comment on a pull request looks one up: a pull_request delivery carries the pull
+    // request and never loads the GitHub client (issue 28).
+    const { installationClient } = await import('./app-client.ts');
     const octokit = installationClient(config, installationId, {
       ...(fetch === undefined ? {} : { fetch }),
       ...(tokens === undefined ? {} : { tokens }),

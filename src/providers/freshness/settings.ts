@@ -1,0 +1,26 @@
+/**
+ * @module providers/freshness/settings
+ * The freshness provider's settings (see context/provider `ProviderSettings`): checked against
+ * settings layers without loading the provider.
+ */
+import * as z from 'zod';
+import type { ProviderSettings } from '../../context/provider.ts';
+import { type Built, lazySchema } from '../../lib/lazy-schema.ts';
+
+export const FreshnessConfigSchema = lazySchema(() => z.object({
+  /** The check's own deadline, inside the provider's timeout, so a slow host still gets a notice. */
+  deadlineMs: z.number().int().min(100).max(60_000).default(6_000),
+  /** Unchanged sources listed in a notice; the rest are counted. */
+  maxUnchanged: z.number().int().min(0).max(200).default(20),
+}));
+
+export function freshnessSettings(): ProviderSettings<Built<typeof FreshnessConfigSchema>> {
+  return {
+    name: 'freshness',
+    category: 'system',
+    config: FreshnessConfigSchema.unwrap(),
+    // Its deadline keeps a hanging remote a notice rather than a timeout: a repository or task may lower it, never raise it.
+    limits: ['deadlineMs', 'maxUnchanged'],
+    budget: 1_500,
+  };
+}
