@@ -3,17 +3,15 @@
  * Worker entry: the fetch handler and the Durable Object classes wrangler binds, and nothing a
  * cold isolate does not need before its first event. scripts/worker-build splits the upload at
  * each `import()` below, so start-up evaluates this module alone (issue 28). A request loads the
- * route group that serves it (routes/groups), and each Durable Object class loads its
- * implementation with its first object (durable-objects/lazy-class): an isolate evaluates only
- * the code of what it serves. The health check, the OpenAPI document and unknown paths are
- * answered here.
+ * route group that serves it (routes/groups), chosen here by path without loading Hono, and each
+ * Durable Object class loads its implementation with its first object
+ * (durable-objects/lazy-class): an isolate evaluates only the code of what it serves.
  */
-import { Hono } from 'hono';
+import type { Hono } from 'hono';
 import { lazyDurableObject } from '../durable-objects/lazy-class.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { envelope } from './http/errors.ts';
-import { routedApp } from './http/routed-app.ts';
-import { serviceRoutes } from './routes/service.ts';
+import { matchesPath } from './http/path-pattern.ts';
 import type { KnowledgeScope as KnowledgeScopeClass } from '../durable-objects/knowledge.ts';
 import type { PullRequestTasks as PullRequestTasksClass } from '../durable-objects/pull-request-tasks.ts';
 import type { TaskIndex as TaskIndexClass } from '../durable-objects/task-index.ts';
@@ -25,41 +23,43 @@ export const TaskObject = lazyDurableObject<TaskObjectClass>(
 );
 export type TaskObject = TaskObjectClass;
 
-export const TaskIndex = lazyDurableObject<TaskIndexClass>(() => import('../durable-objects/task-index.ts').then((module) => module.TaskIndex), ['record', 'list', 'earlier']);
+export const TaskIndex = lazyDurableObject<TaskIndexClass>(() => import('../durable-objects/small-objects.ts').then((module) => module.TaskIndex), ['record', 'list', 'earlier']);
 export type TaskIndex = TaskIndexClass;
 
 export const KnowledgeScope = lazyDurableObject<KnowledgeScopeClass>(
-  () => import('../durable-objects/knowledge.ts').then((module) => module.KnowledgeScope),
+  () => import('../durable-objects/small-objects.ts').then((module) => module.KnowledgeScope),
   ['create', 'list', 'active', 'read', 'versions', 'revise'],
 );
 export type KnowledgeScope = KnowledgeScopeClass;
 
 export const PullRequestTasks = lazyDurableObject<PullRequestTasksClass>(
-  () => import('../durable-objects/pull-request-tasks.ts').then((module) => module.PullRequestTasks),
+  () => import('../durable-objects/small-objects.ts').then((module) => module.PullRequestTasks),
   ['lookup', 'record', 'alarm'],
 );
 export type PullRequestTasks = PullRequestTasksClass;
 
-type Group = 'intake' | 'pages' | 'mcp' | 'api';
+type Group = 'intake' | 'pages' | 'api' | 'service';
 
 const GROUPS: Record<Group, () => Promise<{ app: Hono<AppEnv> }>> = {
   intake: () => import('./routes/groups/intake.ts'),
   pages: () => import('./routes/groups/pages.ts'),
-  mcp: () => import('./routes/groups/mcp.ts'),
   api: () => import('./routes/groups/api.ts'),
+  // The health check, the OpenAPI document, and the 404 for any path the table does not name.
+  service: () => import('./routes/groups/service.ts'),
 };
 
 /**
- * The group that serves each path, first match first (a task's page before the API's `/tasks/*`).
- * Written out, since naming the route modules' constants would load them here;
- * test/http/route-groups.test.ts sends every route the app serves through this table.
+ * The group that serves each path (http/path-pattern), first match first (a task's page before
+ * the API's `/tasks/*`); any other path goes to `service`. Written out, since naming the route
+ * modules' constants would load them here; test/http/route-groups.test.ts sends every route the
+ * app serves through this table.
  */
 export const ROUTE_GROUPS: ReadonlyArray<readonly [path: string, group: Group]> = [
   ['/webhooks/github', 'intake'],
   ['/slack/commands', 'intake'],
   ['/tasks/:id/view', 'pages'],
   ['/view', 'pages'],
-  ['/mcp', 'mcp'],
+  ['/mcp', 'api'],
   ['/tasks', 'api'],
   ['/tasks/*', 'api'],
   ['/knowledge', 'api'],
@@ -83,15 +83,18 @@ function loadGroup(group: Group): Promise<Hono<AppEnv>> {
   return app;
 }
 
-const entry = new Hono<AppEnv>();
-for (const [path, group] of ROUTE_GROUPS) entry.all(path, async (c) => (await loadGroup(group)).fetch(c.req.raw, c.env, c.executionCtx));
-const service = routedApp((app) => app.route('/', serviceRoutes()));
-entry.all('*', (c) => service.fetch(c.req.raw, c.env, c.executionCtx));
-// A group that cannot load: the group's own handler answers everything else.
-entry.onError((error, c) => {
-  const requestId = crypto.randomUUID();
-  console.error(`[${requestId}] could not load the route group for ${c.req.method} ${c.req.path}`, error);
-  return c.json(envelope('internal', 'internal error', requestId), 500, { 'x-request-id': requestId });
-});
-
-export default entry satisfies ExportedHandler<Env>;
+export default {
+  async fetch(request, env, ctx) {
+    const path = new URL(request.url).pathname;
+    const group = ROUTE_GROUPS.find(([pattern]) => matchesPath(pattern, path))?.[1] ?? 'service';
+    let app: Hono<AppEnv>;
+    try {
+      app = await loadGroup(group);
+    } catch (error) {
+      const requestId = crypto.randomUUID();
+      console.error(`[${requestId}] could not load the route group ${group} for ${request.method} ${path}`, error);
+      return Response.json(envelope('internal', 'internal error', requestId), { status: 500, headers: { 'x-request-id': requestId } });
+    }
+    return app.fetch(request, env, ctx);
+  },
+} satisfies ExportedHandler<Env>;

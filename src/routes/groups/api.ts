@@ -1,11 +1,13 @@
 /**
  * @module routes/groups/api
- * The REST API under bearer tokens: tasks and knowledge. Loaded by the Worker's entry on the
- * first such request an isolate serves (index.ts).
+ * What agents and their hosts call under bearer tokens: the REST API (tasks and knowledge) and
+ * the remote MCP server at `/mcp`, whose tools call the same task and knowledge services. Loaded
+ * by the Worker's entry on the first such request an isolate serves (index.ts).
  */
 import { routedApp } from '../../http/routed-app.ts';
 import { knowledgeRoutes } from '../knowledge.ts';
+import { mcpRoutes } from '../mcp.ts';
 import { taskRoutes } from '../tasks.ts';
 import { deployedDeps } from './deployed-deps.ts';
 
-export const app = routedApp((app) => app.route('/', taskRoutes(deployedDeps)).route('/', knowledgeRoutes(deployedDeps)));
+export const app = routedApp((app) => app.route('/', taskRoutes(deployedDeps)).route('/', knowledgeRoutes(deployedDeps)).route('/', mcpRoutes(deployedDeps)));
