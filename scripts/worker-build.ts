@@ -12,7 +12,7 @@
  * defines, Node built-ins left to the runtime (nodejs_compat), a CommonJS `require` of one handed
  * the runtime's module, and the stand-ins of scripts/worker-aliases by exact name.
  */
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,9 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
     // function, and nothing reads a function's or a class's name.
     keepNames: false,
     legalComments: 'none',
+    // Text as UTF-8 rather than \u escapes: the messages' typographic quotes and dashes are one
+    // character each, not six.
+    charset: 'utf8',
     sourcemap: 'linked',
     metafile: true,
     tsconfig: 'tsconfig.json',
@@ -73,7 +76,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
       'global.process.env.NODE_ENV': '"production"',
       'globalThis.process.env.NODE_ENV': '"production"',
     },
-    plugins: [exactAliases(WORKER_ALIASES), nodeBuiltins()],
+    plugins: [exactAliases(WORKER_ALIASES), nodeBuiltins(), packageVersionOnly()],
     logLevel: 'warning',
   });
   const modules = Object.keys(result.metafile.outputs)
@@ -91,6 +94,25 @@ function exactAliases(aliases: Readonly<Record<string, string>>): Plugin {
     name: 'exact-aliases',
     setup(b) {
       b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: join(ROOT, aliases[args.path] ?? args.path) }));
+    },
+  };
+}
+
+/**
+ * src/lib/version.ts imports package.json for its version (Node allows JSON modules a default
+ * import only, so the source cannot name the field): the upload gets the version alone, not the
+ * whole manifest with its dependency lists.
+ */
+function packageVersionOnly(): Plugin {
+  const manifest = join(ROOT, 'package.json');
+  return {
+    name: 'package-version-only',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+        if (args.path !== manifest) return undefined;
+        const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+        return { contents: JSON.stringify({ version }), loader: 'json' };
+      });
     },
   };
 }

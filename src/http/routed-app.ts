@@ -4,7 +4,7 @@
  * 404 envelope for paths none of them serves. The whole app (app.ts) and each route group the
  * Worker loads on first use (routes/groups) are built with it, so they answer alike.
  */
-import { Hono } from 'hono';
+import { Hono } from './hono.ts';
 import { ConfigError } from '../config-error.ts';
 import type { AppEnv } from './app-env.ts';
 import { ApiError, envelope } from './errors.ts';

@@ -4,7 +4,7 @@
  * content type (415) -> required headers (400 naming which) -> signature (401) -> JSON (400) ->
  * schema (400) -> dispatch. Nothing is stored before the signature and the schema pass.
  */
-import { Hono } from 'hono';
+import { Hono } from '../http/hono.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
 import { ApiError } from '../http/errors.ts';

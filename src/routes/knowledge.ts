@@ -4,7 +4,7 @@
  * Thin: validate, authenticate, call the scope's Durable Object, map its answer to a status.
  * Tenancy is enforced inside the object; another tenant's id is a 404 on every route.
  */
-import { Hono } from 'hono';
+import { Hono } from '../http/hono.ts';
 import { getConfig } from '../env.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';

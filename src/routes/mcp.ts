@@ -12,7 +12,8 @@
  * page on another origin, e.g. after DNS rebinding, is refused 403), then the tools of
  * mcp/server over the Worker's task and knowledge services.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from '../http/hono.ts';
 import { createMiddleware } from 'hono/factory';
 import { getConfig } from '../env.ts';
 import { bearerTenant, type TenantEnv } from '../http/bearer-auth.ts';

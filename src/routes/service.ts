@@ -3,7 +3,7 @@
  * `GET /health` and `GET /openapi.json`: what the service says about itself, answered by the
  * Worker's entry without loading any route group.
  */
-import { Hono } from 'hono';
+import { Hono } from '../http/hono.ts';
 import type { AppEnv } from '../http/app-env.ts';
 
 export function serviceRoutes(): Hono<AppEnv> {

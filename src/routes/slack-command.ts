@@ -4,7 +4,7 @@
  * (401, nothing stored); after that every answer is HTTP 200 with an ephemeral message, as
  * Slack expects, and the assembled result is posted to `response_url` later.
  */
-import { Hono } from 'hono';
+import { Hono } from '../http/hono.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
 import { sha256Hex } from '../lib/sha256.ts';

@@ -3,7 +3,8 @@
  * The REST API for tasks. Thin: validate, authenticate, call the task's Durable Object, map its
  * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from '../http/hono.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getAgents, getConfig } from '../env.ts';

@@ -10,7 +10,8 @@
  * task a signed link (`?exp=…&sig=…`), which the task's own object checks. A link that does not
  * open the task gets a 403 page saying why, never any of the task.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
+import { Hono } from '../http/hono.ts';
 import { html } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import { NONCE, secureHeaders } from 'hono/secure-headers';
