@@ -22,7 +22,7 @@ import { startWranglerDev } from './wrangler-dev.ts';
 const DELIVERIES = 300;
 const DUPLICATE_SHARE = 0.2;
 const CONCURRENCY = 20;
-const SECRET = 'bench-webhook-secret';
+export const SECRET = 'bench-webhook-secret';
 
 const Accepted = z.object({ taskId: z.string(), duplicate: z.boolean() });
 const PullRequestExample = z.looseObject({
@@ -149,7 +149,7 @@ export async function measureIntake(origin: string): Promise<number> {
   return accepted / seconds;
 }
 
-interface SignedDelivery {
+export interface SignedDelivery {
   id: string;
   headers: Record<string, string>;
   body: string;
@@ -157,26 +157,26 @@ interface SignedDelivery {
 
 /** The captured `pull_request.opened` example, one head commit per unique delivery, shuffled with its redeliveries. */
 async function signedDeliveries(): Promise<SignedDelivery[]> {
+  const uniqueCount = Math.round(DELIVERIES * (1 - DUPLICATE_SHARE));
+  const unique = await Promise.all(Array.from({ length: uniqueCount }, (_, i) => signedDelivery(i + 1)));
+  const redelivered = Array.from({ length: DELIVERIES - uniqueCount }, (_, i) => unique[i % uniqueCount]).filter((delivery) => delivery !== undefined);
+  return [...unique, ...redelivered].sort(() => Math.random() - 0.5);
+}
+
+/** One signed `pull_request.opened` delivery (the captured example, installation 1), its head commit numbered `head`. */
+export async function signedDelivery(head: number): Promise<SignedDelivery> {
   // The examples package is a JSON file; require() reads it without import attributes.
   const examples: unknown = createRequire(import.meta.url)('@octokit/webhooks-examples');
   const sets = z.array(z.object({ name: z.string(), examples: z.array(z.unknown()) })).parse(examples);
   const candidates = sets.find((set) => set.name === 'pull_request')?.examples ?? [];
   const example = candidates.map((candidate) => PullRequestExample.safeParse(candidate)).find((parsed) => parsed.success)?.data;
   if (!example) throw new Error('no pull_request.opened example in @octokit/webhooks-examples');
-
-  const uniqueCount = Math.round(DELIVERIES * (1 - DUPLICATE_SHARE));
-  const unique = await Promise.all(
-    Array.from({ length: uniqueCount }, async (_, i) => {
-      const body = JSON.stringify({
-        ...example,
-        installation: { id: 1 },
-        pull_request: { ...example.pull_request, head: { ...example.pull_request.head, sha: (i + 1).toString(16).padStart(40, '0') } },
-      });
-      const id = crypto.randomUUID();
-      const headers = { 'content-type': 'application/json', 'X-GitHub-Event': 'pull_request', 'X-GitHub-Delivery': id, 'X-Hub-Signature-256': await signGitHubPayload(SECRET, body) };
-      return { id, headers, body };
-    }),
-  );
-  const redelivered = Array.from({ length: DELIVERIES - uniqueCount }, (_, i) => unique[i % uniqueCount]).filter((delivery) => delivery !== undefined);
-  return [...unique, ...redelivered].sort(() => Math.random() - 0.5);
+  const body = JSON.stringify({
+    ...example,
+    installation: { id: 1 },
+    pull_request: { ...example.pull_request, head: { ...example.pull_request.head, sha: head.toString(16).padStart(40, '0') } },
+  });
+  const id = crypto.randomUUID();
+  const headers = { 'content-type': 'application/json', 'X-GitHub-Event': 'pull_request', 'X-GitHub-Delivery': id, 'X-Hub-Signature-256': await signGitHubPayload(SECRET, body) };
+  return { id, headers, body };
 }

@@ -15,6 +15,8 @@ import { benchGitHubRoundTrips, benchLocalGitSource } from './sources.ts';
 import { benchStartup } from './startup.ts';
 import { benchStartupSchemas } from './startup-schemas.ts';
 import { benchWorkerStartup } from './worker-startup.ts';
+import { benchFirstRequests } from './first-requests.ts';
+import { benchUploadReach } from './upload-reach.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
@@ -25,7 +27,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['checks', benchChecks],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
-  ['startup', async () => [...(await benchWorkerStartup()), await benchStartupSchemas(), ...(await benchStartup())]],
+  ['startup', async () => [...(await benchWorkerStartup()), ...(await benchFirstRequests()), await benchUploadReach(), await benchStartupSchemas(), ...(await benchStartup())]],
 ];
 
 const only = process.argv.slice(2);

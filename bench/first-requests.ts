@@ -1,0 +1,98 @@
+/**
+ * @module bench/first-requests
+ * What a cold isolate costs until its first answer: its start-up, then its first request, each
+ * sampled every 100 µs (bench/startup-profile), interleaved, medians. Groundwork's entry evaluates
+ * almost nothing at start-up (scripts/worker-build), so each request pays for loading what it
+ * uses; the references are the trivial Hono Worker (`GET /`) and the trivial intake Worker
+ * (bench/workers/webhook-floor: verify, parse, one SQLite row). Groundwork runs as
+ * bench/workers/groundwork-held, whose Task objects arm their alarms an hour ahead, so its first
+ * delivery is the accept path (verify, dedupe, store, answer) and no assembly runs beside it.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
+import { buildWorker } from '../scripts/worker-build.ts';
+import { benchGroundworkVars, HELD_ENTRY, SECRET, signedDelivery } from './deliveries.ts';
+import { fineStartupBusyMs, firstRequestBusyMs, type ProfiledRequest, type WorkerBundle } from './startup-profile.ts';
+
+const RUNS = Number(process.env.STARTUP_RUNS ?? 7);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
+const TRIVIAL_CONFIG = join(ROOT, 'bench/workers/hono-hello/wrangler.toml');
+const FLOOR_CONFIG = join(ROOT, 'bench/workers/webhook-floor/wrangler.toml');
+const TOKEN = 'bench-first-request-token';
+
+interface Case {
+  name: string;
+  bundle: WorkerBundle;
+  bindings: Record<string, string>;
+  request(): Promise<ProfiledRequest>;
+}
+
+export async function benchFirstRequests(): Promise<string[]> {
+  const work = mkdtempSync(join(tmpdir(), 'groundwork-bench-first-'));
+  try {
+    const groundwork = withOptions(join(ROOT, 'wrangler.toml'), (await buildWorker({ entry: HELD_ENTRY, outdir: join(work, 'groundwork') })).dir);
+    const trivial = withOptions(TRIVIAL_CONFIG, wranglerBundle(TRIVIAL_CONFIG, join(work, 'trivial')));
+    const floor = withOptions(FLOOR_CONFIG, wranglerBundle(FLOOR_CONFIG, join(work, 'floor')));
+    // The App's GitHub is a closed port: the held alarms never call it.
+    const vars = { ...benchGroundworkVars('http://127.0.0.1:9'), API_TOKENS: `bench=${TOKEN}` };
+    let head = 0;
+    const delivery = async () => {
+      const signed = await signedDelivery(++head);
+      return { url: 'https://example.com/webhooks/github', method: 'POST', headers: signed.headers, body: signed.body };
+    };
+    const cases: Case[] = [
+      { name: 'health', bundle: groundwork, bindings: vars, request: async () => ({ url: 'https://example.com/health' }) },
+      { name: 'list', bundle: groundwork, bindings: vars, request: async () => ({ url: 'https://example.com/tasks', headers: { authorization: `Bearer ${TOKEN}` } }) },
+      { name: 'delivery', bundle: groundwork, bindings: vars, request: delivery },
+      { name: 'trivial', bundle: trivial, bindings: {}, request: async () => ({ url: 'https://example.com/' }) },
+      { name: 'floor', bundle: floor, bindings: { GITHUB_WEBHOOK_SECRET: SECRET }, request: delivery },
+    ];
+    const startups = new Map<WorkerBundle, number[]>();
+    const firsts = new Map<string, number[]>();
+    for (let run = 0; run < RUNS; run++) {
+      for (const bundle of [groundwork, trivial, floor]) startups.set(bundle, [...(startups.get(bundle) ?? []), await fineStartupBusyMs(bundle)]);
+      for (const { name, bundle, bindings, request } of cases) firsts.set(name, [...(firsts.get(name) ?? []), await firstRequestBusyMs(bundle, bindings, await request())]);
+    }
+    const start = (bundle: WorkerBundle) => median(startups.get(bundle) ?? []);
+    const first = (name: string) => median(firsts.get(name) ?? []);
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    const coldDelivery = start(groundwork) + first('delivery');
+    const coldFloor = start(floor) + first('floor');
+    return [
+      `cold isolate, start-up then first request (CPU sampled every 100 us, ${RUNS} interleaved runs, medians): Groundwork start-up ${ms(start(groundwork))}, then GET /health ${ms(first('health'))}, ` +
+        `GET /tasks ${ms(first('list'))}, a signed pull_request delivery ${ms(first('delivery'))} (accept path: its Task object's alarm held); ` +
+        `trivial Hono Worker ${ms(start(trivial))} then GET / ${ms(first('trivial'))}; trivial verify-parse-insert Worker ${ms(start(floor))} then its first delivery ${ms(first('floor'))}; ` +
+        `a cold delivery, start-up included: Groundwork / trivial intake = ${(coldDelivery / coldFloor).toFixed(1)}`,
+    ];
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Bundled as `wrangler deploy --dry-run` bundles a Worker that wrangler builds itself. */
+function wranglerBundle(config: string, outdir: string): string {
+  execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  return outdir;
+}
+
+/** The upload in `dir` with the bindings and compatibility settings wrangler derives from `config`. */
+function withOptions(config: string, dir: string): WorkerBundle {
+  const read = unstable_readConfig({ config });
+  if (!read.compatibility_date) throw new Error(`${config} names no compatibility_date`);
+  // The modules are the bundle's, named by the profile; wrangler's rules and root path do not apply.
+  const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(config).workerOptions;
+  const modules = readdirSync(dir, { recursive: true }).map(String).filter((file) => /\.m?js$/.test(file));
+  const main = modules.includes('index.mjs') ? 'index.mjs' : 'index.js';
+  return { dir, modules: [main, ...modules.filter((module) => module !== main).sort()], compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags, options };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
+}

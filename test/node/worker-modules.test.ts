@@ -1,0 +1,69 @@
+// The Worker's upload is split so that a cold isolate evaluates only the code of what it serves
+// (scripts/worker-build, src/index.ts): start-up evaluates the entry alone, and a webhook
+// delivery, the accept path GitHub times, loads its route group and two objects but none of the
+// assembly code. One static import in the wrong module undoes that without failing anything
+// else; this reads the real build's module graph and fails, naming the chain, when it happens.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Metafile } from 'esbuild';
+import { builtMetafile, FIRST_USES, staticReach } from '../../bench/upload-reach.ts';
+
+/** What only assembly, pages, MCP and checks use: none of it belongs to a delivery's first use. */
+const NOT_ON_THE_ACCEPT_PATH = [
+  'node_modules/isomorphic-git/',
+  'node_modules/js-yaml/',
+  'node_modules/@octokit/',
+  'node_modules/pako/',
+  'src/providers/registry.ts',
+  'src/context/runner.ts',
+  'src/context/render.ts',
+  'src/views/',
+  'src/inspector/',
+  'src/mcp/',
+  'src/checks/run-check.ts',
+  'src/notify/notify-task.ts',
+  'durable-objects/task-wiring.ts',
+];
+
+let metafile: Metafile;
+beforeAll(async () => {
+  metafile = await builtMetafile();
+}, 60_000);
+
+/** The import chain from `roots` to the first module `matches` finds, for the failure message. */
+function chainTo(roots: readonly string[], matches: (module: string) => boolean): string {
+  const previous = new Map<string, string | null>(roots.map((root) => [root, null]));
+  const queue = [...roots];
+  for (let module = queue.shift(); module !== undefined; module = queue.shift()) {
+    if (matches(module)) {
+      const chain: string[] = [];
+      for (let at: string | null | undefined = module; at; at = previous.get(at)) chain.unshift(at);
+      return chain.join(' -> ');
+    }
+    for (const imported of metafile.inputs[module]?.imports ?? []) {
+      if (imported.external || imported.kind === 'dynamic-import' || previous.has(imported.path)) continue;
+      previous.set(imported.path, module);
+      queue.push(imported.path);
+    }
+  }
+  return '';
+}
+
+describe("the Worker upload's module graph", () => {
+  it('evaluates no zod at start-up: the entry holds the fetch handler and the Durable Object fronts', () => {
+    const roots = FIRST_USES['start-up'];
+    expect(chainTo(roots, (module) => module.includes('node_modules/zod/'))).toBe('');
+    expect([...staticReach(metafile, roots)].filter((module) => module.startsWith('src/') || module.startsWith('durable-objects/')).length).toBeLessThan(12);
+  });
+
+  it("loads none of the assembly, pages, MCP or checks code for a webhook delivery's first use", () => {
+    const roots = FIRST_USES['a webhook delivery'];
+    const found = NOT_ON_THE_ACCEPT_PATH.map((prefix) => chainTo(roots, (module) => module.startsWith(prefix))).filter((chain) => chain !== '');
+    expect(found).toEqual([]);
+  });
+
+  it('loads the assembly code with the wiring, so the check above would see it if it moved', () => {
+    const reach = staticReach(metafile, FIRST_USES['the first assembly (a Task object)']);
+    expect(reach.has('src/providers/registry.ts')).toBe(true);
+    expect([...reach].some((module) => module.startsWith('node_modules/js-yaml/'))).toBe(true);
+  });
+});
