@@ -64,7 +64,7 @@ export async function benchFirstRequests(): Promise<string[]> {
     const coldDelivery = start(groundwork) + first('delivery');
     const coldFloor = start(floor) + first('floor');
     return [
-      `cold isolate, start-up then first request (CPU sampled every 100 us, ${RUNS} interleaved runs, medians): Groundwork start-up ${ms(start(groundwork))}, then GET /health ${ms(first('health'))}, ` +
+      `cold isolate, start-up then first request (CPU sampled every 100 us, a sample counting at most 1 ms, ${RUNS} interleaved runs, medians): Groundwork start-up ${ms(start(groundwork))}, then GET /health ${ms(first('health'))}, ` +
         `GET /tasks ${ms(first('list'))}, a signed pull_request delivery ${ms(first('delivery'))} (accept path: its Task object's alarm held); ` +
         `trivial Hono Worker ${ms(start(trivial))} then GET / ${ms(first('trivial'))}; trivial verify-parse-insert Worker ${ms(start(floor))} then its first delivery ${ms(first('floor'))}; ` +
         `a cold delivery, start-up included: Groundwork / trivial intake = ${(coldDelivery / coldFloor).toFixed(1)}`,

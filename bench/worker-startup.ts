@@ -12,9 +12,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
 import { unstable_readConfig } from 'wrangler';
 import * as z from 'zod';
+import { uploadSize } from '../scripts/worker-build.ts';
 import { fineStartupBusyMs, type WorkerBundle } from './startup-profile.ts';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 7);
@@ -57,7 +57,7 @@ export async function benchWorkerStartup(): Promise<string[]> {
     return [
       `Worker start-up CPU (wrangler check startup, local workerd, ${RUNS} interleaved runs, medians): Groundwork ${busy('groundwork').toFixed(1)} ms (${each('groundwork')}), trivial Hono Worker ${busy('trivial').toFixed(1)} ms (${each('trivial')}), Groundwork / trivial = ${ratio(busy('groundwork'), busy('trivial'))} (goal <= 3)`,
       `Worker start-up profile span: Groundwork ${span('groundwork').toFixed(1)} ms, trivial ${span('trivial').toFixed(1)} ms, Groundwork / trivial = ${ratio(span('groundwork'), span('trivial'))}`,
-      `Worker start-up CPU sampled every 100 us (Miniflare and V8's profiler as wrangler check startup uses them, ${RUNS} interleaved runs, medians): Groundwork ${fineOf('groundwork').toFixed(1)} ms (${fineEach('groundwork')}), trivial Hono Worker ${fineOf('trivial').toFixed(1)} ms (${fineEach('trivial')}), Groundwork / trivial = ${ratio(fineOf('groundwork'), fineOf('trivial'))} (goal <= 3)`,
+      `Worker start-up CPU sampled every 100 us (Miniflare and V8's profiler as wrangler check startup uses them, a sample counting at most 1 ms, ${RUNS} interleaved runs, medians): Groundwork ${fineOf('groundwork').toFixed(1)} ms (${fineEach('groundwork')}), trivial Hono Worker ${fineOf('trivial').toFixed(1)} ms (${fineEach('trivial')}), Groundwork / trivial = ${ratio(fineOf('groundwork'), fineOf('trivial'))} (goal <= 3)`,
       `Worker bundle: ${groundwork.kib.toFixed(1)} KiB, ${groundwork.gzipKib.toFixed(1)} KiB gzipped (goal <= 240; trivial Worker ${trivial.gzipKib.toFixed(1)} KiB gzipped)`,
     ];
   } finally {
@@ -86,8 +86,7 @@ function bundle(outdir: string, args: string[]): { dir: string; file: string; ki
   // `--outfile` is the upload as `check startup --workerBundle` takes it; `--outdir` its modules.
   const file = `${outdir}.bundle`;
   execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--outfile', file, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  const code = Buffer.concat(uploadModules(outdir).map((module) => readFileSync(join(outdir, module))));
-  return { dir: outdir, file, kib: code.byteLength / 1024, gzipKib: gzipSync(code, { level: 9 }).byteLength / 1024 };
+  return { dir: outdir, file, ...uploadSize(outdir, uploadModules(outdir)) };
 }
 
 /** The main module first (`index.mjs` for Groundwork, `index.js` for what wrangler bundles), then the rest. */

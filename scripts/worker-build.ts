@@ -16,6 +16,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type Plugin } from 'esbuild';
 import { WORKER_ALIASES } from './worker-aliases.ts';
 
@@ -82,9 +83,18 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
   const modules = Object.keys(result.metafile.outputs)
     .filter((file) => file.endsWith('.mjs'))
     .map((file) => relative(outdir, resolve(ROOT, file)))
-    .sort((a, b) => (a === ENTRY ? -1 : b === ENTRY ? 1 : a.localeCompare(b)));
+    .sort((a, b) => (a === ENTRY ? -1 : b === ENTRY ? 1 : a < b ? -1 : 1));
   if (modules[0] !== ENTRY) throw new Error(`the Worker build wrote no ${ENTRY} in ${outdir}`);
   return { dir: outdir, modules, metafile: result.metafile };
+}
+
+/**
+ * The upload's size as .ci/check-bundle.mjs and `npm run bench -- startup` count it: its modules,
+ * the entry first, gzipped together (level 9), as wrangler totals an upload.
+ */
+export function uploadSize(dir: string, modules: readonly string[]): { kib: number; gzipKib: number } {
+  const code = Buffer.concat(modules.map((module) => readFileSync(join(dir, module))));
+  return { kib: code.byteLength / 1024, gzipKib: gzipSync(code, { level: 9 }).byteLength / 1024 };
 }
 
 /** esbuild's own `alias` matches prefixes (`pako/lib/inflate.js` too); these are whole names. */
