@@ -8,6 +8,7 @@
  */
 import type { TaskWiring } from './task-wiring.ts';
 import { getConfig } from '../src/env.ts';
+import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
@@ -59,7 +60,6 @@ export class TaskObject extends DurableObject<Env> {
   readonly #focus: FocusLog;
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
-  #wired: Promise<TaskWiring> | undefined;
   readonly #attempts: FirstTurnAttempts;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -90,18 +90,11 @@ export class TaskObject extends DurableObject<Env> {
    * objects are created by a delivery and do nothing else until their alarm, so the accept path
    * neither evaluates the assembly code nor builds a registry and an assembler it never uses. The
    * configuration is read without it (getConfig keeps one parse per set of values): tenant checks
-   * and links need nothing more.
+   * and links need nothing more. A load that fails is tried again by the next call.
    */
-  #wiring(): Promise<TaskWiring> {
-    this.#wired ??= import('./task-wiring.ts').then(
-      (module) => module.wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks }),
-      (error: unknown) => {
-        this.#wired = undefined; // the next call tries again
-        throw error;
-      },
-    );
-    return this.#wired;
-  }
+  readonly #wiring: () => Promise<TaskWiring> = oncePromise(() =>
+    import('./task-wiring.ts').then((module) => module.wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks })),
+  );
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {

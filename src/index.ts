@@ -12,6 +12,7 @@ import { lazyDurableObject } from '../durable-objects/lazy-class.ts';
 import type { AppEnv } from './http/app-env.ts';
 import { envelope } from './http/errors.ts';
 import { matchesPath } from './http/path-pattern.ts';
+import { oncePromise } from './lib/once-promise.ts';
 import type { KnowledgeScope as KnowledgeScopeClass } from '../durable-objects/knowledge.ts';
 import type { PullRequestTasks as PullRequestTasksClass } from '../durable-objects/pull-request-tasks.ts';
 import type { TaskIndex as TaskIndexClass } from '../durable-objects/task-index.ts';
@@ -40,12 +41,13 @@ export type PullRequestTasks = PullRequestTasksClass;
 
 type Group = 'intake' | 'pages' | 'api' | 'service';
 
-const GROUPS: Record<Group, () => Promise<{ app: Hono<AppEnv> }>> = {
-  intake: () => import('./routes/groups/intake.ts'),
-  pages: () => import('./routes/groups/pages.ts'),
-  api: () => import('./routes/groups/api.ts'),
+/** Each group's app, loaded on its first request; a load that fails is tried again by the next. */
+const GROUPS: Record<Group, () => Promise<Hono<AppEnv>>> = {
+  intake: oncePromise(() => import('./routes/groups/intake.ts').then((module) => module.app)),
+  pages: oncePromise(() => import('./routes/groups/pages.ts').then((module) => module.app)),
+  api: oncePromise(() => import('./routes/groups/api.ts').then((module) => module.app)),
   // The health check, the OpenAPI document, and the 404 for any path the table does not name.
-  service: () => import('./routes/groups/service.ts'),
+  service: oncePromise(() => import('./routes/groups/service.ts').then((module) => module.app)),
 };
 
 /**
@@ -66,30 +68,13 @@ export const ROUTE_GROUPS: ReadonlyArray<readonly [path: string, group: Group]> 
   ['/knowledge/*', 'api'],
 ];
 
-const loaded = new Map<Group, Promise<Hono<AppEnv>>>();
-
-function loadGroup(group: Group): Promise<Hono<AppEnv>> {
-  let app = loaded.get(group);
-  if (!app) {
-    app = GROUPS[group]().then(
-      (module) => module.app,
-      (error: unknown) => {
-        loaded.delete(group); // the next request tries again
-        throw error;
-      },
-    );
-    loaded.set(group, app);
-  }
-  return app;
-}
-
 export default {
   async fetch(request, env, ctx) {
     const path = new URL(request.url).pathname;
     const group = ROUTE_GROUPS.find(([pattern]) => matchesPath(pattern, path))?.[1] ?? 'service';
     let app: Hono<AppEnv>;
     try {
-      app = await loadGroup(group);
+      app = await GROUPS[group]();
     } catch (error) {
       const requestId = crypto.randomUUID();
       console.error(`[${requestId}] could not load the route group ${group} for ${request.method} ${path}`, error);
