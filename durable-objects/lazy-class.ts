@@ -21,15 +21,22 @@ const IMPLEMENTATION = Symbol('implementation');
 
 /** The class is typed as the implementation, so stubs of its namespace type as the real class's. */
 export function lazyDurableObject<T extends object>(load: () => Promise<DurableObjectClass<T>>, methods: readonly MethodName<T>[]): DurableObjectClass<T> {
+  // Once loaded, every later object is built in its constructor, as the real class's would be:
+  // a delivery creates a Task object, and only the isolate's first waits for the load.
+  let Loaded: DurableObjectClass<T> | undefined;
   class Lazy extends DurableObject<Env> {
     [IMPLEMENTATION]: T | undefined;
 
     constructor(ctx: DurableObjectState, env: Env) {
       super(ctx, env);
+      if (Loaded) {
+        this[IMPLEMENTATION] = new Loaded(ctx, env);
+        return;
+      }
       // A failed load fails this wait, which resets the object: the event that woke it gets the error.
       void ctx.blockConcurrencyWhile(async () => {
-        const Implementation = await load();
-        this[IMPLEMENTATION] = new Implementation(ctx, env);
+        Loaded ??= await load();
+        this[IMPLEMENTATION] = new Loaded(ctx, env);
       });
     }
   }
