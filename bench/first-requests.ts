@@ -8,19 +8,17 @@
  * bench/workers/groundwork-held, whose Task objects arm their alarms an hour ahead, so its first
  * delivery is the accept path (verify, dedupe, store, answer) and no assembly runs beside it.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import { buildWorker } from '../scripts/worker-build.ts';
 import { benchGroundworkVars, HELD_ENTRY, SECRET, signedDelivery } from './deliveries.ts';
 import { fineStartupBusyMs, firstRequestBusyMs, type ProfiledRequest, type WorkerBundle } from './startup-profile.ts';
+import { bundle, median, workerBundle } from './worker-startup.ts';
 
 const RUNS = Number(process.env.STARTUP_RUNS ?? 7);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const WRANGLER = join(ROOT, 'node_modules/wrangler/bin/wrangler.js');
 const TRIVIAL_CONFIG = join(ROOT, 'bench/workers/hono-hello/wrangler.toml');
 const FLOOR_CONFIG = join(ROOT, 'bench/workers/webhook-floor/wrangler.toml');
 const TOKEN = 'bench-first-request-token';
@@ -35,9 +33,9 @@ interface Case {
 export async function benchFirstRequests(): Promise<string[]> {
   const work = mkdtempSync(join(tmpdir(), 'groundwork-bench-first-'));
   try {
-    const groundwork = withOptions(join(ROOT, 'wrangler.toml'), (await buildWorker({ entry: HELD_ENTRY, outdir: join(work, 'groundwork') })).dir);
-    const trivial = withOptions(TRIVIAL_CONFIG, wranglerBundle(TRIVIAL_CONFIG, join(work, 'trivial')));
-    const floor = withOptions(FLOOR_CONFIG, wranglerBundle(FLOOR_CONFIG, join(work, 'floor')));
+    const groundwork = workerBundle((await buildWorker({ entry: HELD_ENTRY, outdir: join(work, 'groundwork') })).dir, join(ROOT, 'wrangler.toml'));
+    const trivial = workerBundle(bundle(join(work, 'trivial'), ['--config', TRIVIAL_CONFIG]).dir, TRIVIAL_CONFIG);
+    const floor = workerBundle(bundle(join(work, 'floor'), ['--config', FLOOR_CONFIG]).dir, FLOOR_CONFIG);
     // The App's GitHub is a closed port: the held alarms never call it.
     const vars = { ...benchGroundworkVars('http://127.0.0.1:9'), API_TOKENS: `bench=${TOKEN}` };
     let head = 0;
@@ -72,27 +70,4 @@ export async function benchFirstRequests(): Promise<string[]> {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
-}
-
-/** Bundled as `wrangler deploy --dry-run` bundles a Worker that wrangler builds itself. */
-function wranglerBundle(config: string, outdir: string): string {
-  execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', config], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-  return outdir;
-}
-
-/** The upload in `dir` with the bindings and compatibility settings wrangler derives from `config`. */
-function withOptions(config: string, dir: string): WorkerBundle {
-  const read = unstable_readConfig({ config });
-  if (!read.compatibility_date) throw new Error(`${config} names no compatibility_date`);
-  // The modules are the bundle's, named by the profile; wrangler's rules and root path do not apply.
-  const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(config).workerOptions;
-  const modules = readdirSync(dir, { recursive: true }).map(String).filter((file) => /\.m?js$/.test(file));
-  const main = modules.includes('index.mjs') ? 'index.mjs' : 'index.js';
-  return { dir, modules: [main, ...modules.filter((module) => module !== main).sort()], compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags, options };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;
 }

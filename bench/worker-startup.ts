@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { unstable_readConfig } from 'wrangler';
+import { unstable_getMiniflareWorkerOptions, unstable_readConfig } from 'wrangler';
 import * as z from 'zod';
 import { uploadSize } from '../scripts/worker-build.ts';
 import { fineStartupBusyMs, type WorkerBundle } from './startup-profile.ts';
@@ -70,11 +70,16 @@ function ratio(a: number, b: number): string {
   return b > 0 ? (a / b).toFixed(1) : 'none (the trivial Worker recorded no sample: read the 100 us line)';
 }
 
-/** An upload directory with the compatibility settings of the wrangler.toml it was built from. */
-function workerBundle(dir: string, config: string): WorkerBundle {
+/**
+ * An upload directory with the compatibility settings and the Miniflare options (bindings, Durable
+ * Objects, KV) wrangler derives from the wrangler.toml it was built from.
+ */
+export function workerBundle(dir: string, config: string): WorkerBundle {
   const read = unstable_readConfig({ config });
   if (!read.compatibility_date) throw new Error(`${config} names no compatibility_date`);
-  return { dir, modules: uploadModules(dir), compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags };
+  // The modules are the upload's, named by the profile; wrangler's rules and root path do not apply.
+  const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(config).workerOptions;
+  return { dir, modules: uploadModules(dir), compatibilityDate: read.compatibility_date, compatibilityFlags: read.compatibility_flags, options };
 }
 
 /**
@@ -82,7 +87,7 @@ function workerBundle(dir: string, config: string): WorkerBundle {
  * scripts/worker-build split them (wrangler.toml's `[build]`), the trivial Worker as wrangler
  * bundles it; its size as .ci/check-bundle.mjs counts it (every module, gzipped together).
  */
-function bundle(outdir: string, args: string[]): { dir: string; file: string; kib: number; gzipKib: number } {
+export function bundle(outdir: string, args: string[]): { dir: string; file: string; kib: number; gzipKib: number } {
   // `--outfile` is the upload as `check startup --workerBundle` takes it; `--outdir` its modules.
   const file = `${outdir}.bundle`;
   execFileSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--outfile', file, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -113,7 +118,7 @@ function startupProfile(bundleFile: string, args: string[], outfile: string): { 
   return { busyMs: us / 1000, spanMs: (profile.endTime - profile.startTime) / 1000 };
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? (sorted[middle] ?? NaN) : ((sorted[middle - 1] ?? NaN) + (sorted[middle] ?? NaN)) / 2;

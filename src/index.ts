@@ -56,7 +56,7 @@ const GROUPS: Record<Group, () => Promise<Hono<AppEnv>>> = {
  * modules' constants would load them here; test/http/route-groups.test.ts sends every route the
  * app serves through this table.
  */
-export const ROUTE_GROUPS: ReadonlyArray<readonly [path: string, group: Group]> = [
+const ROUTE_GROUPS: ReadonlyArray<readonly [path: string, group: Group]> = [
   ['/webhooks/github', 'intake'],
   ['/slack/commands', 'intake'],
   ['/tasks/:id/view', 'pages'],
