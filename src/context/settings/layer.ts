@@ -37,19 +37,25 @@ function blockSchema(provider: ProviderSettings) {
 
 /** Validates a layer against the providers of `registry`; issues name `<provider>.<field>`. */
 export function settingsLayerSchema(registry: SettingsRegistry): z.ZodType<SettingsLayer, unknown> {
-  // Built on first parse: deriving every provider's block schema is most of what loading the
-  // settings costs, and most isolates and CLI runs never parse a layer.
-  let blocks: Map<string, ReturnType<typeof blockSchema>> | undefined;
+  // A provider's block schema is derived when a layer first names it: deriving them is most of
+  // what checking a layer costs, and most layers (a CLI run's, a task's) name one or none.
+  const blocks = new Map<string, ReturnType<typeof blockSchema>>();
+  const blockOf = (name: string): ReturnType<typeof blockSchema> | undefined => {
+    const provider = registry.get(name);
+    if (!provider) return undefined;
+    const built = blocks.get(name) ?? blockSchema(provider);
+    blocks.set(name, built);
+    return built;
+  };
   const known = registry.providers.map((provider) => provider.name).join(', ');
   return z.unknown().transform((value, ctx): SettingsLayer => {
-    blocks ??= new Map(registry.providers.map((provider) => [provider.name, blockSchema(provider)]));
     if (!isRecord(value)) {
       ctx.addIssue({ code: 'custom', message: `must be an object of provider names (${known})` });
       return z.NEVER;
     }
     const layer: Record<string, ProviderBlock> = {};
     for (const name of Object.keys(value)) {
-      const schema = blocks.get(name);
+      const schema = blockOf(name);
       if (!schema) {
         ctx.addIssue({ code: 'custom', path: [name], message: `unknown provider; known providers: ${known}` });
         continue;
