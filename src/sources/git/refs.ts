@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 const SHA = /^[0-9a-f]{40}$/;
 const MAX_SYMREF_DEPTH = 5;
+const LF = 0x0a;
 
 export interface RefDirs {
   /** The working tree's git directory (a linked worktree's own). */
@@ -19,7 +20,7 @@ export interface RefDirs {
 }
 
 export function resolveRefName(dirs: RefDirs, ref: string): string | undefined {
-  let packed: string | undefined;
+  let packed: Buffer | undefined;
   const packedRef = (name: string): string | undefined => findPackedRef((packed ??= readPackedRefs(join(dirs.common, 'packed-refs'))), name);
   const lookup = (name: string, depth: number): string | undefined => {
     const own = !name.includes('/') || /^refs\/(bisect|worktree|rewritten)\//.test(name);
@@ -43,17 +44,22 @@ export function resolveRefName(dirs: RefDirs, ref: string): string | undefined {
   return undefined;
 }
 
-function readPackedRefs(path: string): string {
-  return existsSync(path) ? `\n${readFileSync(path, 'utf8')}\n` : '';
+function readPackedRefs(path: string): Buffer {
+  return existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
 }
 
 /**
- * One `<sha> <name>` line of packed-refs, found by searching the text: a mirror packs tens of
- * thousands of refs, and a run needs one. `^<sha>` lines (peeled tags) and `#` headers never match.
+ * One `<sha> <name>` line of packed-refs, found by searching the bytes: a mirror packs tens of
+ * thousands of refs (a megabyte; decoding it cost more than the rest of resolving), and a run
+ * needs one. `^<sha>` lines (peeled tags) and `#` headers never match.
  */
-function findPackedRef(text: string, name: string): string | undefined {
-  const line = text.indexOf(` ${name}\n`);
-  if (line < 41 || text[line - 41] !== '\n') return undefined;
-  const sha = text.slice(line - 40, line);
+function findPackedRef(text: Buffer, name: string): string | undefined {
+  const line = Buffer.from(` ${name}\n`);
+  let at = text.indexOf(line);
+  // The last line may lack its newline.
+  const last = text.length - (line.length - 1);
+  if (at === -1 && last >= 0 && text.subarray(last).equals(line.subarray(0, -1))) at = last;
+  if (at < 40 || (at > 40 && text[at - 41] !== LF)) return undefined;
+  const sha = text.toString('latin1', at - 40, at);
   return SHA.test(sha) ? sha : undefined;
 }
