@@ -17,6 +17,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { COMMAND_BUNDLES } from '../src/cli/command-bundles.ts';
 import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +27,7 @@ const force = process.argv.includes('--force');
 const workerOnly = process.argv.includes('--worker');
 
 await writeOpenApi();
-if (!workerOnly) await buildCli();
+if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles()]);
 if (force || workerIsStale()) await buildWorker();
 
 /**
@@ -66,6 +67,38 @@ async function buildCli(): Promise<void> {
     minifySyntax: true,
     logLevel: 'warning',
   });
+}
+
+/**
+ * `dist/commands/<name>.cjs`: each command the bin runs per invocation, as one script that
+ * cli/code-cache runs with V8's code cache taken after a run (Node's compile cache, used for the
+ * ESM above, holds no function compiled after loading). A script has no `import.meta` and no
+ * loader for `import()`, so the wrapper passes the URL and a dynamic import fails the build.
+ */
+async function buildCommandBundles(): Promise<void> {
+  const outdir = join(dist, 'commands');
+  rmSync(outdir, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: COMMAND_BUNDLES,
+    outdir,
+    outExtension: { '.js': '.cjs' },
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    external: ['miniflare'],
+    define: { 'import.meta.url': '__importMetaUrl' },
+    legalComments: 'none',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    const dynamic = output.imports.filter((entry) => entry.kind === 'dynamic-import');
+    if (dynamic.length > 0) throw new Error(`${file}: a command bundle cannot import() at run time (${dynamic.map((entry) => entry.path).join(', ')})`);
+  }
 }
 
 function workerIsStale(): boolean {

@@ -8,9 +8,12 @@
 import * as nodeModule from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import type { CommandBundle } from './command-bundles.ts';
 import { nodeVersionProblem } from './node-version.ts';
 import { COMMANDS_USAGE } from './usage.ts';
 import { packageVersion } from './version.ts';
+import { processIo, processSignals } from './stdio.ts';
 
 const cli = fileURLToPath(import.meta.url);
 const tooOld = nodeVersionProblem(process.versions.node, dirname(dirname(cli)), cli);
@@ -44,24 +47,24 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
     case 'context':
       return runContext(args);
     case 'freshness': {
-      const [{ runFreshnessCommand }, { processIo }] = await Promise.all([import('./freshness-command.ts'), import('./stdio.ts')]);
-      return runFreshnessCommand(args, processIo());
+      const command = await loadCommand('freshness', () => import('./freshness-command.ts'));
+      return command.finished(await command.module.runFreshnessCommand(args, processIo()));
     }
     case 'check': {
-      const [{ runCheckCommand }, { processIo }] = await Promise.all([import('./check-command.ts'), import('./stdio.ts')]);
-      return runCheckCommand(args, processIo());
+      const command = await loadCommand('check', () => import('./check-command.ts'));
+      return command.finished(await command.module.runCheckCommand(args, processIo()));
     }
     case 'run': {
-      const [{ runRunCommand }, { processIo, processSignals }] = await Promise.all([import('./run/run-command.ts'), import('./stdio.ts')]);
+      const { runRunCommand } = await import('./run/run-command.ts');
       return runRunCommand(args, processIo(), { signals: processSignals() });
     }
     case 'mcp': {
-      const [{ runMcpCommand }, { processIo }] = await Promise.all([import('./mcp.ts'), import('./stdio.ts')]);
-      return runMcpCommand(args, processIo());
+      const command = await loadCommand('mcp', () => import('./mcp.ts'));
+      return command.finished(await command.module.runMcpCommand(args, processIo()));
     }
     case 'hook': {
-      const [{ runHookCommand }, { processIo }] = await Promise.all([import('./hook.ts'), import('./stdio.ts')]);
-      const code = await runHookCommand(args, processIo(), { stdin: readStdin });
+      const command = await loadCommand('hook', () => import('./hook.ts'));
+      const code = command.finished(await command.module.runHookCommand(args, processIo(), { stdin: readStdin }));
       // A read still pending past the deadline must not hold the agent's session start.
       process.stdout.write('', () => process.exit(code));
       return code;
@@ -75,8 +78,27 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
 }
 
 async function runContext(args: string[]): Promise<number> {
-  const [{ runContextCommand }, { processIo }] = await Promise.all([import('./context-command.ts'), import('./stdio.ts')]);
-  return runContextCommand(args, processIo());
+  const command = await loadCommand('context', () => import('./context-command.ts'));
+  return command.finished(await command.module.runContextCommand(args, processIo()));
+}
+
+/**
+ * A command's module: the built bundle (`dist/commands/<name>.cjs`) run with its code cache
+ * (cli/code-cache), or the source module when this runs from `src/` with no bundle beside it.
+ * `finished` keeps the cache after the first run that succeeded.
+ */
+async function loadCommand<T>(name: CommandBundle, source: () => Promise<T>): Promise<{ module: T; finished(code: number): number }> {
+  const bundle = fileURLToPath(new URL(`./commands/${name}.cjs`, import.meta.url));
+  if (!existsSync(bundle)) return { module: await source(), finished: (code) => code };
+  const { runCachedScript } = await import('./code-cache.ts');
+  const script = runCachedScript<T>(bundle);
+  return {
+    module: script.exports,
+    finished(code) {
+      if (code === 0) script.save();
+      return code;
+    },
+  };
 }
 
 async function readStdin(): Promise<string> {

@@ -1,0 +1,135 @@
+/**
+ * @module cli/code-cache
+ * Runs a command's bundle (`dist/commands/<name>.cjs`) with V8's code cache taken after the
+ * command ran, so the next run starts with every function it called already compiled.
+ *
+ * Why not Node's own compile cache (`module.enableCompileCache`, which `cli.js` still turns on
+ * for itself): it stores what V8 compiled while loading a module, before any of it ran, and V8
+ * compiles a function lazily on its first call. A `context` run calls some thousands of
+ * functions, so it compiled each of them again every run, about a fifth of the run (issue 28).
+ * `vm.Script#createCachedData` after the run includes them.
+ *
+ * The cache is a bytecode file that runs as this user's code, so it is read only from a directory
+ * this user owns that no one else may write to (the Node cache in `/tmp` is not checked this
+ * way). It is keyed by the SHA-256 of the bundle's text and the Node build (V8 itself checks only
+ * the source's length and its flags). It is written once per bundle, after the first run that
+ * succeeds, atomically (concurrent hooks are common), replacing older caches of that bundle.
+ * Any problem with the cache means running without it, never a failed command.
+ *
+ * `GROUNDWORK_CODE_CACHE` names the directory, or `off`; the default is
+ * `$XDG_CACHE_HOME/groundwork/code-cache` (`~/.cache/groundwork/code-cache`).
+ */
+import { isAscii } from 'node:buffer';
+import { createHash } from 'node:crypto';
+import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Script } from 'node:vm';
+
+/** What became of the cache on this run: `accepted` is the only one that skipped compiling. */
+export type CacheStatus = 'accepted' | 'rejected' | 'absent' | 'off' | 'unsafe';
+
+export interface CachedScript<T> {
+  exports: T;
+  status: CacheStatus;
+  /** Writes the cache when this run had none worth keeping (call it after the command succeeded). */
+  save(): 'written' | 'kept' | 'failed';
+}
+
+export interface CodeCacheOptions {
+  /** `process.env` by default: GROUNDWORK_CODE_CACHE, XDG_CACHE_HOME. */
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The wrapper's parameters, as Node's CommonJS loader passes them, plus `import.meta.url` (see scripts/build). */
+const PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', '__importMetaUrl'] as const;
+
+export function runCachedScript<T>(file: string, options: CodeCacheOptions = {}): CachedScript<T> {
+  const bytes = readFileSync(file);
+  // esbuild writes ASCII (it escapes the rest), and V8 takes a one-byte string without decoding it.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
+  const dir = cacheDirectory(options.env ?? process.env);
+  const name = basename(file).replace(/\.c?js$/, '');
+  const cacheFile = dir === undefined ? undefined : join(dir, `${name}-${cacheKey(bytes)}.bin`);
+  const read = cacheFile === undefined ? 'off' : readOwnFile(cacheFile);
+  const cachedData = typeof read === 'string' ? undefined : read;
+  const script = new Script(`(function (${PARAMETERS.join(', ')}) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const status: CacheStatus = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'accepted';
+
+  const module = { exports: {} as T };
+  const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
+  wrapper(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);
+
+  let saved: ReturnType<CachedScript<T>['save']> | undefined;
+  return {
+    exports: module.exports,
+    status,
+    save() {
+      if (saved !== undefined) return saved;
+      saved = cacheFile === undefined || dir === undefined || status === 'accepted' || status === 'unsafe' ? 'kept' : writeCache(dir, cacheFile, name, script);
+      return saved;
+    },
+  };
+}
+
+function cacheKey(source: Uint8Array): string {
+  const build = `${process.version} ${process.arch} ${process.versions.v8}`;
+  return createHash('sha256').update(build).update('\0').update(source).digest('hex').slice(0, 32);
+}
+
+function cacheDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
+  const named = env.GROUNDWORK_CODE_CACHE?.trim();
+  if (named === 'off' || named === '0') return undefined;
+  if (named) return named;
+  const base = env.XDG_CACHE_HOME?.trim() || join(homedir(), '.cache');
+  return join(base, 'groundwork', 'code-cache');
+}
+
+/** Whether a file or directory may be trusted to hold this user's code: theirs, and no one else may write to it. */
+function ownedAndPrivate(stat: { uid: number; mode: number }): boolean {
+  const uid = process.getuid?.();
+  return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
+}
+
+function readOwnFile(path: string): Buffer | 'absent' | 'unsafe' {
+  let fd: number;
+  try {
+    if (!ownedAndPrivate(statSync(dirname(path)))) return 'unsafe';
+    fd = openSync(path, 'r');
+  } catch {
+    return 'absent';
+  }
+  try {
+    // Checked on the open file, so a swap after the check is not what gets read.
+    if (!ownedAndPrivate(fstatSync(fd))) return 'unsafe';
+    return readFileSync(fd);
+  } catch {
+    return 'absent';
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function writeCache(dir: string, cacheFile: string, name: string, script: Script): 'written' | 'failed' {
+  const temporary = `${cacheFile}.${process.pid}.${Date.now().toString(36)}.tmp`;
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    if (!ownedAndPrivate(statSync(dir))) return 'failed';
+    writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, cacheFile);
+    // Caches of this bundle's earlier builds (or another Node) are never read again.
+    for (const entry of readdirSync(dir)) {
+      if (entry.startsWith(`${name}-`) && entry.endsWith('.bin') && join(dir, entry) !== cacheFile) rmSync(join(dir, entry), { force: true });
+    }
+    return 'written';
+  } catch {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // Nothing was written there.
+    }
+    return 'failed';
+  }
+}

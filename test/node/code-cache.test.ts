@@ -1,0 +1,165 @@
+/**
+ * cli/code-cache: a command bundle run with V8's code cache taken after the run, read only from a
+ * directory that is this user's alone, keyed by the bundle's text, and never in the way of the
+ * command when anything about it is wrong.
+ */
+import { execFile, spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { CacheStatus } from '../../src/cli/code-cache.ts';
+import { BUILT_CLI } from './cli-support.ts';
+import { createGitRepo } from '../support/git-fixtures.ts';
+
+let root: string;
+let cacheDir: string;
+let bundle: string;
+const env = () => ({ GROUNDWORK_CODE_CACHE: cacheDir });
+const CODE_CACHE = new URL('../../src/cli/code-cache.ts', import.meta.url).href;
+
+interface Run {
+  status: CacheStatus;
+  value: number;
+  url: string;
+  joined: string;
+  work: number;
+  saves: string[];
+}
+
+/**
+ * One run in a process of its own, as the CLI runs: in one process V8 reuses what it compiled
+ * there and never reads the cache, so a test in this process could not tell a cache from none.
+ */
+function runCachedScript(file: string, options: { env: Record<string, string>; call?: boolean; saves?: number }): Run {
+  const program = `
+    const { runCachedScript } = await import(${JSON.stringify(CODE_CACHE)});
+    const script = runCachedScript(${JSON.stringify(file)}, { env: ${JSON.stringify(options.env)} });
+    const work = ${options.call ? 'script.exports.work()' : '0'};
+    const saves = Array.from({ length: ${options.saves ?? 1} }, () => script.save());
+    process.stdout.write(JSON.stringify({ status: script.status, value: script.exports.value(), url: script.exports.url, joined: script.exports.join('a', 'b'), work, saves }));`;
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`the run failed: ${child.stderr}`);
+  return JSON.parse(child.stdout) as Run;
+}
+const cached = () => readdirSync(cacheDir).filter((name) => name.endsWith('.bin'));
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), 'groundwork-code-cache-'));
+  cacheDir = join(root, 'cache');
+  bundle = join(root, 'sample.cjs');
+  writeFileSync(bundle, sampleSource(1));
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+/** A bundle whose text differs from another version's only in one digit (so V8's length check cannot tell them apart). */
+function sampleSource(value: number, functions = 0): string {
+  const work = Array.from({ length: functions }, (_, i) => `function f${i}(x) { let s = 0; for (let j = 0; j < x; j++) s += (j * ${i}) % 7; return s; }`);
+  return [
+    `exports.value = () => ${value};`,
+    'exports.url = __importMetaUrl;',
+    "exports.join = require('node:path').join;",
+    ...work,
+    `exports.work = () => ${functions === 0 ? '0' : work.map((_, i) => `f${i}(3)`).join(' + ')};`,
+  ].join('\n');
+}
+
+describe('runCachedScript', () => {
+  it('runs the bundle as CommonJS with its URL, then keeps a private cache that the next run accepts', () => {
+    const first = runCachedScript(bundle, { env: env(), saves: 2 });
+    expect(first).toMatchObject({ status: 'absent', value: 1, url: pathToFileURL(bundle).href, joined: join('a', 'b'), saves: ['written', 'written'] });
+    expect(statSync(cacheDir).mode & 0o777).toBe(0o700);
+    expect(cached()).toHaveLength(1);
+    expect(statSync(join(cacheDir, cached()[0] ?? '')).mode & 0o777).toBe(0o600);
+
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', value: 1, saves: ['kept'] });
+  });
+
+  it('keys the cache by the text: a rebuilt bundle of the same length runs its own code and replaces the old cache', () => {
+    runCachedScript(bundle, { env: env() });
+    const before = cached();
+    writeFileSync(bundle, sampleSource(2));
+    expect(readFileSync(bundle).length).toBe(sampleSource(1).length);
+
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'absent', value: 2, saves: ['written'] });
+    expect(cached()).toHaveLength(1);
+    expect(cached()).not.toEqual(before);
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', value: 2 });
+  });
+
+  it('holds the functions the run called, not only what loading compiled', () => {
+    writeFileSync(bundle, sampleSource(1, 40));
+    runCachedScript(bundle, { env: env() });
+    const loadedOnly = statSync(join(cacheDir, cached()[0] ?? '')).size;
+    rmSync(cacheDir, { recursive: true });
+
+    expect(runCachedScript(bundle, { env: env(), call: true }).work).toBeGreaterThan(0);
+    expect(statSync(join(cacheDir, cached()[0] ?? '')).size).toBeGreaterThan(loadedOnly);
+  });
+
+  it('runs without a cache V8 rejects, and writes a good one', () => {
+    runCachedScript(bundle, { env: env() });
+    writeFileSync(join(cacheDir, cached()[0] ?? ''), 'not a code cache', { mode: 0o600 });
+
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'rejected', value: 1, saves: ['written'] });
+    expect(runCachedScript(bundle, { env: env() }).status).toBe('accepted');
+  });
+
+  it('reads nothing from, and writes nothing to, a directory or file others may write', () => {
+    runCachedScript(bundle, { env: env() });
+    const file = join(cacheDir, cached()[0] ?? '');
+
+    chmodSync(file, 0o666);
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['kept'] });
+    chmodSync(file, 0o600);
+
+    chmodSync(cacheDir, 0o777);
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['kept'] });
+
+    // A world-writable directory (as /tmp is) is not written to either.
+    const open = join(root, 'open');
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    expect(runCachedScript(bundle, { env: { GROUNDWORK_CODE_CACHE: open } })).toMatchObject({ status: 'unsafe', value: 1, saves: ['kept'] });
+    expect(readdirSync(open)).toEqual([]);
+  });
+
+  it('is off when told, and under XDG_CACHE_HOME by default', () => {
+    for (const off of ['off', '0']) expect(runCachedScript(bundle, { env: { GROUNDWORK_CODE_CACHE: off } })).toMatchObject({ status: 'off', value: 1, saves: ['kept'] });
+    const xdg = join(root, 'xdg');
+    expect(runCachedScript(bundle, { env: { XDG_CACHE_HOME: xdg } }).saves).toEqual(['written']);
+    expect(readdirSync(join(xdg, 'groundwork', 'code-cache'))).toHaveLength(1);
+  });
+
+  it('fails the save, not the command, when the directory cannot be made', () => {
+    writeFileSync(join(root, 'blocker'), '');
+    expect(runCachedScript(bundle, { env: { GROUNDWORK_CODE_CACHE: join(root, 'blocker', 'cache') } })).toMatchObject({ status: 'absent', value: 1, saves: ['failed'] });
+  });
+});
+
+describe('the built CLI', () => {
+  it('keeps the cache of a command after its first successful run, and none after bad usage', async () => {
+    const repo = createGitRepo();
+    try {
+      repo.write('AGENTS.md', '# Rules\n\nRun the tests.\n');
+      repo.commitAll('one file');
+      const run = (args: string[]) => promisify(execFile)(process.execPath, [BUILT_CLI, ...args], { env: { ...process.env, GROUNDWORK_CODE_CACHE: cacheDir }, encoding: 'utf8' });
+
+      await expect(run(['context', '--no-such-option'])).rejects.toMatchObject({ code: 2 });
+      expect(() => readdirSync(cacheDir)).toThrow();
+
+      // Durations differ between runs; the rest of the turn does not.
+      const turn = async () => (await run(['context', '--repo', repo.dir, '--json'])).stdout.replace(/"durationMs": \d+/g, '"durationMs": 0');
+      const first = await turn();
+      expect(cached()).toEqual([expect.stringMatching(/^context-[0-9a-f]{32}\.bin$/)]);
+      const second = await turn();
+      expect(second).toBe(first);
+      expect(second).toContain('Run the tests.');
+      expect(cached()).toHaveLength(1);
+    } finally {
+      repo.remove();
+    }
+  });
+});
