@@ -17,13 +17,14 @@
  * Any problem with the cache means running without it, never a failed command.
  *
  * `GROUNDWORK_CODE_CACHE` names the directory, or `off`; the default is
- * `$XDG_CACHE_HOME/groundwork/code-cache` (`~/.cache/groundwork/code-cache`).
+ * `$XDG_CACHE_HOME/groundwork/code-cache` (`~/.cache/groundwork/code-cache`), or when that
+ * cannot be used, `groundwork-code-cache-<uid>` in the temporary directory.
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
@@ -39,7 +40,7 @@ export interface CachedScript<T> {
 }
 
 export interface CodeCacheOptions {
-  /** `process.env` by default: GROUNDWORK_CODE_CACHE, XDG_CACHE_HOME. */
+  /** `process.env` by default: GROUNDWORK_CODE_CACHE, XDG_CACHE_HOME, TMPDIR. */
   env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -50,10 +51,10 @@ export function runCachedScript<T>(file: string, options: CodeCacheOptions = {})
   const bytes = readFileSync(file);
   // esbuild writes ASCII (it escapes the rest), and V8 takes a one-byte string without decoding it.
   const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
-  const dir = cacheDirectory(options.env ?? process.env);
+  const dirs = cacheDirectories(options.env ?? process.env);
   const name = basename(file).replace(/\.c?js$/, '');
-  const cacheFile = dir === undefined ? undefined : join(dir, `${name}-${cacheKey(bytes)}.bin`);
-  const read = cacheFile === undefined ? 'off' : readOwnFile(cacheFile);
+  const cacheName = `${name}-${cacheKey(bytes)}.bin`;
+  const read = readFirst(dirs, cacheName);
   const cachedData = typeof read === 'string' ? undefined : read;
   const script = new Script(`(function (${PARAMETERS.join(', ')}) {${source}\n})`, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const status: CacheStatus = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'accepted';
@@ -67,11 +68,27 @@ export function runCachedScript<T>(file: string, options: CodeCacheOptions = {})
     exports: module.exports,
     status,
     save() {
-      if (saved !== undefined) return saved;
-      saved = cacheFile === undefined || dir === undefined || status === 'accepted' || status === 'unsafe' ? 'kept' : writeCache(dir, cacheFile, name, script);
+      saved ??= status === 'accepted' || status === 'off' ? 'kept' : writeFirst(dirs, cacheName, name, script);
       return saved;
     },
   };
+}
+
+/** The first cache any directory holds; else why none was read. */
+function readFirst(dirs: readonly string[], cacheName: string): Buffer | Exclude<CacheStatus, 'accepted' | 'rejected'> {
+  if (dirs.length === 0) return 'off';
+  let missing: 'absent' | 'unsafe' = 'absent';
+  for (const dir of dirs) {
+    const read = readOwnFile(join(dir, cacheName));
+    if (typeof read !== 'string') return read;
+    if (read === 'unsafe') missing = read;
+  }
+  return missing;
+}
+
+function writeFirst(dirs: readonly string[], cacheName: string, name: string, script: Script): 'written' | 'failed' {
+  for (const dir of dirs) if (writeCache(dir, join(dir, cacheName), name, script) === 'written') return 'written';
+  return 'failed';
 }
 
 function cacheKey(source: Uint8Array): string {
@@ -79,12 +96,18 @@ function cacheKey(source: Uint8Array): string {
   return createHash('sha256').update(build).update('\0').update(source).digest('hex').slice(0, 32);
 }
 
-function cacheDirectory(env: Readonly<Record<string, string | undefined>>): string | undefined {
+/**
+ * Where caches are kept, in order: the directory named, or the user's cache directory and then a
+ * directory of this user's own under the temporary directory (for a home that is read-only, as
+ * in some agents' sandboxes). Another user's directory there is refused like any unsafe one.
+ */
+function cacheDirectories(env: Readonly<Record<string, string | undefined>>): string[] {
   const named = env.GROUNDWORK_CODE_CACHE?.trim();
-  if (named === 'off' || named === '0') return undefined;
-  if (named) return named;
+  if (named === 'off' || named === '0') return [];
+  if (named) return [named];
   const base = env.XDG_CACHE_HOME?.trim() || join(homedir(), '.cache');
-  return join(base, 'groundwork', 'code-cache');
+  const temporary = env.TMPDIR?.trim() || tmpdir();
+  return [join(base, 'groundwork', 'code-cache'), join(temporary, `groundwork-code-cache-${process.getuid?.() ?? 'user'}`)];
 }
 
 /** Whether a file or directory may be trusted to hold this user's code: theirs, and no one else may write to it. */
@@ -93,10 +116,19 @@ function ownedAndPrivate(stat: { uid: number; mode: number }): boolean {
   return (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
 }
 
+/**
+ * The directory, and the name it is reached by: a symbolic link someone else made in a shared
+ * directory (`/tmp/groundwork-code-cache-<uid>` pointing into this user's home) is not ours.
+ */
+function privateDirectory(dir: string): boolean {
+  const uid = process.getuid?.();
+  return ownedAndPrivate(statSync(dir)) && (uid === undefined || lstatSync(dir).uid === uid);
+}
+
 function readOwnFile(path: string): Buffer | 'absent' | 'unsafe' {
   let fd: number;
   try {
-    if (!ownedAndPrivate(statSync(dirname(path)))) return 'unsafe';
+    if (!privateDirectory(dirname(path))) return 'unsafe';
     fd = openSync(path, 'r');
   } catch {
     return 'absent';
@@ -116,7 +148,7 @@ function writeCache(dir: string, cacheFile: string, name: string, script: Script
   const temporary = `${cacheFile}.${process.pid}.${Date.now().toString(36)}.tmp`;
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!ownedAndPrivate(statSync(dir))) return 'failed';
+    if (!privateDirectory(dir)) return 'failed';
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     renameSync(temporary, cacheFile);
     // Caches of this bundle's earlier builds (or another Node) are never read again.

@@ -4,7 +4,7 @@
  * command when anything about it is wrong.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -112,18 +112,43 @@ describe('runCachedScript', () => {
     const file = join(cacheDir, cached()[0] ?? '');
 
     chmodSync(file, 0o666);
-    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['kept'] });
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1 });
     chmodSync(file, 0o600);
 
     chmodSync(cacheDir, 0o777);
-    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['kept'] });
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['failed'] });
 
     // A world-writable directory (as /tmp is) is not written to either.
     const open = join(root, 'open');
     mkdirSync(open);
     chmodSync(open, 0o777);
-    expect(runCachedScript(bundle, { env: { GROUNDWORK_CODE_CACHE: open } })).toMatchObject({ status: 'unsafe', value: 1, saves: ['kept'] });
+    expect(runCachedScript(bundle, { env: { GROUNDWORK_CODE_CACHE: open } })).toMatchObject({ status: 'unsafe', value: 1, saves: ['failed'] });
     expect(readdirSync(open)).toEqual([]);
+  });
+
+  it('falls back to a directory of its own under TMPDIR when the home cache cannot be made', () => {
+    writeFileSync(join(root, 'blocker'), '');
+    const temporary = join(root, 'tmp');
+    mkdirSync(temporary);
+    const fallback = { XDG_CACHE_HOME: join(root, 'blocker'), TMPDIR: temporary };
+    expect(runCachedScript(bundle, { env: fallback })).toMatchObject({ status: 'absent', saves: ['written'] });
+    const own = join(temporary, `groundwork-code-cache-${process.getuid?.()}`);
+    expect(readdirSync(own)).toHaveLength(1);
+    expect(runCachedScript(bundle, { env: fallback })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+  });
+
+  // Making a link someone else owns takes root (CI runs as root).
+  it.runIf(process.getuid?.() === 0)('refuses a link someone else planted where its temporary directory goes', () => {
+    writeFileSync(join(root, 'blocker'), '');
+    const temporary = join(root, 'tmp');
+    mkdirSync(temporary);
+    const fallback = { XDG_CACHE_HOME: join(root, 'blocker'), TMPDIR: temporary };
+    const own = join(temporary, `groundwork-code-cache-${process.getuid?.()}`);
+    mkdirSync(cacheDir, { mode: 0o700 });
+    symlinkSync(cacheDir, own);
+    lchownSync(own, 65534, 65534);
+    expect(runCachedScript(bundle, { env: fallback })).toMatchObject({ status: 'unsafe', saves: ['failed'] });
+    expect(readdirSync(cacheDir)).toEqual([]);
   });
 
   it('is off when told, and under XDG_CACHE_HOME by default', () => {
