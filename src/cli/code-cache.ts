@@ -13,7 +13,7 @@
  * this user owns that no one else may write to (the Node cache in `/tmp` is not checked this
  * way). It is keyed by the SHA-256 of the bundle's text and the Node build (V8 itself checks only
  * the source's length and its flags). It is written once per bundle, after the first run that
- * succeeds, atomically (concurrent hooks are common), replacing older caches of that bundle.
+ * succeeds, atomically (concurrent hooks are common); the three newest of each command are kept.
  * Any problem with the cache means running without it, never a failed command.
  *
  * `GROUNDWORK_CODE_CACHE` names the directory, or `off`; the default is
@@ -43,6 +43,9 @@ export interface CodeCacheOptions {
   /** `process.env` by default: GROUNDWORK_CODE_CACHE, XDG_CACHE_HOME, TMPDIR. */
   env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** Caches kept per command, newest first: see removeOldCaches. */
+const KEPT_PER_COMMAND = 3;
 
 /** The wrapper's parameters, as Node's CommonJS loader passes them, plus `import.meta.url` (see scripts/build). */
 const PARAMETERS = ['exports', 'require', 'module', '__filename', '__dirname', '__importMetaUrl'] as const;
@@ -151,10 +154,7 @@ function writeCache(dir: string, cacheFile: string, name: string, script: Script
     if (!privateDirectory(dir)) return 'failed';
     writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
     renameSync(temporary, cacheFile);
-    // Caches of this bundle's earlier builds (or another Node) are never read again.
-    for (const entry of readdirSync(dir)) {
-      if (entry.startsWith(`${name}-`) && entry.endsWith('.bin') && join(dir, entry) !== cacheFile) rmSync(join(dir, entry), { force: true });
-    }
+    removeOldCaches(dir, name);
     return 'written';
   } catch {
     try {
@@ -164,4 +164,16 @@ function writeCache(dir: string, cacheFile: string, name: string, script: Script
     }
     return 'failed';
   }
+}
+
+/**
+ * Caches of a command's earlier builds (or another Node) are not read again, but two installs
+ * used in turn (a global one and a project's) each need theirs: the newest few are kept.
+ */
+function removeOldCaches(dir: string, name: string): void {
+  const caches = readdirSync(dir)
+    .filter((entry) => entry.startsWith(`${name}-`) && entry.endsWith('.bin'))
+    .map((entry) => ({ path: join(dir, entry), written: statSync(join(dir, entry)).mtimeMs }))
+    .sort((a, b) => b.written - a.written);
+  for (const old of caches.slice(KEPT_PER_COMMAND)) rmSync(old.path, { force: true });
 }

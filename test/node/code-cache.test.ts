@@ -4,9 +4,9 @@
  * command when anything about it is wrong.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -45,8 +45,10 @@ function runCachedScript(file: string, options: { env: Record<string, string>; c
   return JSON.parse(child.stdout) as Run;
 }
 const cached = () => readdirSync(cacheDir).filter((name) => name.endsWith('.bin'));
+const seen = new Set<string>();
 
 beforeEach(() => {
+  seen.clear();
   root = mkdtempSync(join(tmpdir(), 'groundwork-code-cache-'));
   cacheDir = join(root, 'cache');
   bundle = join(root, 'sample.cjs');
@@ -77,16 +79,34 @@ describe('runCachedScript', () => {
     expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', value: 1, saves: ['kept'] });
   });
 
-  it('keys the cache by the text: a rebuilt bundle of the same length runs its own code and replaces the old cache', () => {
+  it('keys the cache by the text: a rebuilt bundle of the same length runs its own code', () => {
     runCachedScript(bundle, { env: env() });
     const before = cached();
     writeFileSync(bundle, sampleSource(2));
     expect(readFileSync(bundle).length).toBe(sampleSource(1).length);
 
     expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'absent', value: 2, saves: ['written'] });
-    expect(cached()).toHaveLength(1);
-    expect(cached()).not.toEqual(before);
+    expect(cached()).toHaveLength(2);
+    expect(cached()).toEqual(expect.arrayContaining(before));
     expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', value: 2 });
+  });
+
+  it('keeps the three newest caches of a command, so two installs used in turn keep theirs', () => {
+    for (const value of [1, 2, 3, 4]) {
+      writeFileSync(bundle, sampleSource(value));
+      runCachedScript(bundle, { env: env() });
+      // Written in order, whatever the file system's clock resolution.
+      const written = join(cacheDir, cached().find((name) => !seen.has(name)) ?? '');
+      seen.add(basename(written));
+      utimesSync(written, value * 1000, value * 1000);
+    }
+    expect(cached()).toHaveLength(3);
+    writeFileSync(bundle, sampleSource(1));
+    expect(runCachedScript(bundle, { env: env() }).status).toBe('absent');
+    for (const value of [3, 4]) {
+      writeFileSync(bundle, sampleSource(value));
+      expect(runCachedScript(bundle, { env: env() }).status).toBe('accepted');
+    }
   });
 
   it('holds the functions the run called, not only what loading compiled', () => {

@@ -32,19 +32,34 @@ export interface FitOptions {
   header?: string;
 }
 
-/** Made on first use: creating a Segmenter loads ICU's break rules, ~18 ms of every cold start. */
+/** Made on first use: creating a Segmenter loads ICU's break rules, ~15 ms of a CLI run. */
 let graphemes: Intl.Segmenter | undefined;
+/** Printable ASCII: each character is one user-perceived character (only CR LF pairs, and nothing here combines). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 interface Line {
   skill: Skill;
-  /** Description split into user-perceived characters, so a cut never splits an emoji or a combining mark. */
-  chars: string[];
+  /**
+   * Description split into user-perceived characters, so a cut never splits an emoji or a
+   * combining mark. Split only when a description may be cut: an index that fits whole never needs it.
+   */
+  chars(): readonly string[];
+}
+
+function characters(text: string): string[] {
+  if (PRINTABLE_ASCII.test(text)) return text.split('');
+  return Array.from((graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(text), (part) => part.segment);
+}
+
+function lineOf(skill: Skill): Line {
+  let chars: string[] | undefined;
+  return { skill, chars: () => (chars ??= characters(skill.description)) };
 }
 
 /** `skills` must already be in index order (name, then path). */
 export function fitIndex(skills: readonly Skill[], budget: number, options: FitOptions = {}): FittedIndex {
   const header = options.header ?? INDEX_HEADER;
-  const lines: Line[] = skills.map((skill) => ({ skill, chars: Array.from((graphemes ??= new Intl.Segmenter('en', { granularity: 'grapheme' })).segment(skill.description), (part) => part.segment) }));
+  const lines: Line[] = skills.map(lineOf);
   const position = new Map(skills.map((skill, i) => [skill, i]));
   const wanted = (options.priority ?? skills).flatMap((skill) => {
     const line = lines[position.get(skill) ?? -1];
@@ -52,9 +67,9 @@ export function fitIndex(skills: readonly Skill[], budget: number, options: FitO
   });
   // The first n of the priority order, listed in index order.
   const top = (n: number) => wanted.slice(0, n).sort((a, b) => (position.get(a.skill) ?? 0) - (position.get(b.skill) ?? 0));
-  const fits = (kept: number, cap: number) => countTokens(render(header, top(kept), cap)) <= budget;
-  const longest = Math.max(0, ...lines.map((line) => line.chars.length));
-  if (fits(lines.length, longest)) return { body: render(header, lines, longest), warnings: [], dropped: [] };
+  const fits = (kept: number, cap?: number) => countTokens(render(header, top(kept), cap)) <= budget;
+  if (fits(lines.length)) return { body: render(header, lines), warnings: [], dropped: [] };
+  const longest = Math.max(0, ...lines.map((line) => line.chars().length));
 
   const warnings: string[] = [];
   const floor = Math.min(MIN_DESCRIPTION_CHARS, longest);
@@ -71,8 +86,9 @@ export function fitIndex(skills: readonly Skill[], budget: number, options: FitO
   return { body: render(header, top(kept), cap), warnings, dropped };
 }
 
-function render(header: string, lines: readonly Line[], cap: number): string {
-  return [header, ...lines.map(({ skill, chars }) => `- ${skill.name}: ${shorten(chars, cap)} (${skill.path})`)].join('\n');
+/** Without `cap`, every description whole. */
+function render(header: string, lines: readonly Line[], cap?: number): string {
+  return [header, ...lines.map(({ skill, chars }) => `- ${skill.name}: ${cap === undefined ? skill.description : shorten(chars(), cap)} (${skill.path})`)].join('\n');
 }
 
 function shorten(chars: readonly string[], cap: number): string {
