@@ -32,6 +32,7 @@ import { postFocus } from './focus-post.ts';
 import { Mailbox } from './mailbox.ts';
 import { recordUsage } from './usage-record.ts';
 import { migrate } from './task-schema.ts';
+import type { SchemaState } from './sqlite-migrations.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { beginTurn, storedTurn } from './turn-begin.ts';
@@ -61,6 +62,8 @@ export class TaskObject extends DurableObject<Env> {
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
+  /** `first` until a created task is used for more than its creation (see #task). */
+  #schema: SchemaState = 'first';
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -70,7 +73,9 @@ export class TaskObject extends DurableObject<Env> {
     this.#listings = new TaskListings(ctx.storage.sql, { tenant: (tenant) => taskIndexStub(env, tenant), pullRequest: () => durablePullRequestIndex(env) });
     this.#checks = new CheckLogStore(ctx.storage.sql);
     void ctx.blockConcurrencyWhile(async () => {
-      migrate(ctx.storage.sql);
+      // A new object takes only the tables creating a task writes: a delivery's accept path, which
+      // GitHub times, creates no more. The first call that uses the task for more completes it.
+      this.#schema = migrate(ctx.storage.sql, 'first-when-new');
       // A finished task whose listings are behind (stored before the index existed, or cut off before
       // its last report) brings them up to date from its alarm.
       const task = this.#store.task();
@@ -125,7 +130,7 @@ export class TaskObject extends DurableObject<Env> {
       const verdict = await verifyLink({ current, previous }, this.ctx.id.toString(), access.link, Date.now());
       if (!verdict.ok) return { status: 'forbidden', reason: verdict.reason, ...(verdict.expiredAt ? { expiredAt: verdict.expiredAt } : {}) };
     }
-    const task = 'link' in access ? this.#store.task() : this.#readable(access.tenant);
+    const task = 'link' in access ? this.#task() : this.#readable(access.tenant);
     if (!task) return { status: 'not-found' };
     const inspection = inspectTask(this.#store, this.#describe(task));
     if (!options.freshness) return { status: 'ok', inspection };
@@ -228,7 +233,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    const task = this.#store.task();
+    const task = this.#task();
     if (!task) return;
     if (task.status === 'pending' || task.status === 'assembling') {
       await this.#attempts.run();
@@ -236,7 +241,7 @@ export class TaskObject extends DurableObject<Env> {
     }
     if (Date.now() >= task.expires_at) {
       await this.ctx.storage.deleteAll();
-      migrate(this.ctx.storage.sql);
+      this.#schema = migrate(this.ctx.storage.sql, 'first-when-new');
       return;
     }
     const reported = !this.#listings.behind() || (await this.#reportToIndex());
@@ -249,7 +254,7 @@ export class TaskObject extends DurableObject<Env> {
    * repeats the report rather than losing it.
    */
   async #finish(status: 'ready' | 'failed', reason: string | null): Promise<void> {
-    const task = this.#store.task();
+    const task = this.#task();
     if (!task) return;
     if (task.request.notify) {
       const result = await taskReport(getConfig(this.env), this.#store, task, { status, reason }, Date.now());
@@ -264,18 +269,28 @@ export class TaskObject extends DurableObject<Env> {
 
   /** Brings the task's listings up to date (task-listings); false when one failed (the alarm retries). */
   async #reportToIndex(): Promise<boolean> {
-    const task = this.#store.task();
+    const task = this.#task();
     return task ? this.#listings.report(task) : true;
   }
 
-  #owned(tenant: string): TaskRow | undefined {
+  /**
+   * The stored task, with the whole schema in place for whatever the caller does with it next.
+   * Everything but `create` reads the task through here; an object with no task stays as it is.
+   */
+  #task(): TaskRow | undefined {
     const task = this.#store.task();
+    if (task && this.#schema === 'first') this.#schema = migrate(this.ctx.storage.sql);
+    return task;
+  }
+
+  #owned(tenant: string): TaskRow | undefined {
+    const task = this.#task();
     return task && task.request.tenant === tenant ? task : undefined;
   }
 
   /** The task when `tenant` owns it or was granted its owner (`TENANT_GRANTS`): reading only. */
   #readable(tenant: string): TaskRow | undefined {
-    const task = this.#store.task();
+    const task = this.#task();
     return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
 }

@@ -3,7 +3,8 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
-import { TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { type TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger, type CrashPoint } from '../../durable-objects/turn-ledger.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import type { RepositorySource } from '../../src/sources/snapshot.ts';
@@ -60,7 +61,7 @@ const pullRequestTask: TaskRequestInput = {
 function inTask<T>(request: TaskRequestInput, github: GitHubApi | undefined, body: (parts: { ledger: (crash?: CrashPoint) => TurnLedger; store: TaskStore; focus: FocusLog; sql: SqlStorage }) => Promise<T>): Promise<T> {
   const stub = env.TASKS.get(env.TASKS.newUniqueId());
   return runInDurableObject(stub, async (_, state) => {
-    const store = new TaskStore(state.storage.sql);
+    const store = taskStoreOf(state.storage.sql);
     const focus = new FocusLog(state.storage.sql);
     store.insertTask('t', TaskRequestSchema.parse(request), 0, 1);
     const source = await memorySource();

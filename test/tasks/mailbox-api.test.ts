@@ -2,7 +2,8 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { Mailbox } from '../../durable-objects/mailbox.ts';
-import { TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { type TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { MAX_MAILBOX_ITEMS, MAX_MAILBOX_TEXT_CHARS } from '../../src/context/mailbox.ts';
 import { contextItemId, TASK_ITEM_ID } from '../../src/context/transcript.ts';
@@ -136,7 +137,7 @@ describe('the mailbox before turn 0', () => {
   it('keeps the task item first: a follow-up that arrived before it shows from turn 1 on, after it', async () => {
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
-      const store = new TaskStore(state.storage.sql);
+      const store = taskStoreOf(state.storage.sql);
       store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', request: 'x' }), 0, 1);
       const mailbox = new Mailbox(state.storage.sql, store);
       expect(await mailbox.post({ from: 'ada', text: 'early' }, 0)).toMatchObject({ status: 'ok', item: { id: 'local:mailbox:1' } });

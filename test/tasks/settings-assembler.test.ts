@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
-import { TaskStore } from '../../durable-objects/task-store.ts';
+import { taskStoreOf } from '../support/task-object.ts';
 import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
@@ -31,7 +31,7 @@ async function twoCommits(files: Record<string, Record<string, MemoryFile>>): Pr
 async function assembleTurn0(request: TaskRequestInput, source: RepositorySource, deployment?: Record<string, Record<string, unknown>>) {
   const stub = env.TASKS.get(env.TASKS.newUniqueId());
   return runInDurableObject(stub, async (_, state) => {
-    const store = new TaskStore(state.storage.sql);
+    const store = taskStoreOf(state.storage.sql);
     store.insertTask('t', TaskRequestSchema.parse(request), 0, 1);
     const assemble = createTaskAssembler({
       registry: rulesAndSkills(),

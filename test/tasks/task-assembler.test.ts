@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
-import { TaskStore } from '../../durable-objects/task-store.ts';
+import { taskStoreOf } from '../support/task-object.ts';
 import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createRegistry } from '../../src/context/registry.ts';
@@ -49,7 +49,7 @@ const REPOSITORY = {
 async function firstTurnOf(source: RepositorySource) {
   const stub = env.TASKS.get(env.TASKS.newUniqueId());
   return runInDurableObject(stub, async (_, state) => {
-    const store = new TaskStore(state.storage.sql);
+    const store = taskStoreOf(state.storage.sql);
     store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
     const ledger = new TurnLedger({
       store,
@@ -68,7 +68,7 @@ describe('task assembler', () => {
     const { source, resolves } = await memorySource({ 'AGENTS.md': 'Use tabs.\n' });
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
-      const store = new TaskStore(state.storage.sql);
+      const store = taskStoreOf(state.storage.sql);
       store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
       let notes = 0;
       const registry = createRegistry([

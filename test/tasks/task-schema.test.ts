@@ -1,10 +1,15 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { migrate, SCHEMA_VERSION } from '../../durable-objects/task-schema.ts';
+
+const reviewer = resolveAgent('reviewer');
+if (!reviewer.ok) throw new Error(reviewer.error);
 
 interface Described {
   version: string | undefined;
+  stage: string | undefined;
   objects: Array<{ type: string; name: string; sql: string | null }>;
   columns: Record<string, unknown[]>;
 }
@@ -17,8 +22,8 @@ function describeSchema(sql: SqlStorage): Described {
     // SQLite keeps the statement as written; ALTER TABLE splices its column into it.
     .map((row) => ({ ...row, sql: row.sql === null ? null : row.sql.replace(/\s+/g, '') }));
   const columns = Object.fromEntries(objects.filter((row) => row.type === 'table').map((row) => [row.name, sql.exec(`PRAGMA table_info("${row.name}")`).toArray()]));
-  const version = sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'schema_version'").toArray()[0]?.value;
-  return { version, objects, columns };
+  const meta = (key: string) => sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0]?.value;
+  return { version: meta('schema_version'), stage: meta('schema_stage'), objects, columns };
 }
 
 /** Drops every table of the object's own, so the next migrate meets an object that never stored anything. */
@@ -54,6 +59,69 @@ describe("a Task object's schema", () => {
       expect(describeSchema(sql).columns['task']).toEqual(before.columns['task']);
       migrate(sql);
       expect(describeSchema(sql).version).toBe(String(SCHEMA_VERSION));
+    });
+  });
+
+  it('can be made in two stages, which end where the fresh schema does', async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), (_, state) => {
+      const sql = state.storage.sql;
+      empty(sql);
+      expect(migrate(sql)).toBe('complete');
+      const whole = describeSchema(sql);
+
+      empty(sql);
+      expect(migrate(sql, 'first-when-new')).toBe('first');
+      const first = describeSchema(sql);
+      // sqlite_sequence is SQLite's, left from the whole schema: DROP TABLE cannot remove it.
+      expect(first.objects.filter((row) => row.type === 'table' && !row.name.startsWith('sqlite_')).map((row) => row.name)).toEqual(['meta', 'task']);
+      expect([first.version, first.stage]).toEqual([undefined, 'first']);
+      expect(first.columns['task']).toEqual(whole.columns['task']);
+
+      expect(migrate(sql, 'first-when-new')).toBe('complete');
+      expect(describeSchema(sql)).toEqual(whole);
+      expect(migrate(sql)).toBe('complete');
+      expect(describeSchema(sql)).toEqual(whole);
+    });
+  });
+
+  it('is completed by code that knows no stages, which runs every step on an object with no version', async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), (_, state) => {
+      const sql = state.storage.sql;
+      empty(sql);
+      migrate(sql);
+      const whole = describeSchema(sql);
+      empty(sql);
+      migrate(sql, 'first-when-new');
+      // An older deploy: no fresh schema, no stages, steps from version 0.
+      migrate(sql, 'steps');
+      const after = describeSchema(sql);
+      expect({ ...after, stage: undefined }).toEqual(whole);
+      // The marker it left counts for nothing once there is a version.
+      expect(migrate(sql)).toBe('complete');
+      expect({ ...describeSchema(sql), stage: undefined }).toEqual(whole);
+    });
+  });
+});
+
+describe("a task's creation", () => {
+  it('writes only the tables it needs, and the first call that uses the task completes the schema', async () => {
+    const tables = (sql: SqlStorage) =>
+      sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+        .toArray()
+        .map((row) => row.name);
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (task, state) => {
+      const request = { origin: 'api' as const, tenant: 'api:acme', repo: 'acme/widgets', request: 'Review the change.', agent: 'reviewer' };
+      expect(await task.create(request, reviewer.agent, { indexReport: 'with-assembly' })).toMatchObject({ status: 'pending', created: true });
+      expect(tables(state.storage.sql)).toEqual(['meta', 'task']);
+      // The assembly it armed would read a repository this test does not have.
+      await state.storage.deleteAlarm();
+
+      expect(await task.describe('api:other')).toEqual({ status: 'not-found' });
+      expect(await task.describe('api:acme')).toMatchObject({ status: 'pending' });
+      expect(tables(state.storage.sql)).toEqual(['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage']);
+      expect(await task.mailbox('api:acme', { from: '@octocat', text: 'Also check the README.', key: 'k1' })).toMatchObject({ status: 'ok', duplicate: false });
     });
   });
 });

@@ -8,7 +8,8 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { Mailbox } from '../../durable-objects/mailbox.ts';
-import { TaskStore, type TaskRow, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { type TaskStore, type TaskRow, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { MAX_MAILBOX_TEXT_CHARS } from '../../src/context/mailbox.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
@@ -27,7 +28,7 @@ async function readyTask(): Promise<string> {
 }
 
 function transcriptBytes(id: string): Promise<number> {
-  return runInDurableObject(env.TASKS.get(env.TASKS.idFromString(id)), (_, state) => new TaskStore(state.storage.sql).transcript.bytes());
+  return runInDurableObject(env.TASKS.get(env.TASKS.idFromString(id)), (_, state) => taskStoreOf(state.storage.sql).transcript.bytes());
 }
 
 /** A turn record whose host item says `content`. */
@@ -52,7 +53,7 @@ function record(turn: number, content: string): TurnRecord {
 /** A fresh Task object's store, mailbox and a ledger whose turn n item is `contents[n]`. */
 function inFreshObject<T>(contents: Record<number, string>, body: (parts: { store: TaskStore; mailbox: Mailbox; ledger: TurnLedger; sql: SqlStorage }) => Promise<T>): Promise<T> {
   return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
-    const store = new TaskStore(state.storage.sql);
+    const store = taskStoreOf(state.storage.sql);
     store.insertTask('t', request, 0, 1);
     const assemble = async (_task: TaskRow, turn: number) => record(turn, contents[turn] ?? `turn ${turn}`);
     return body({ store, mailbox: new Mailbox(state.storage.sql, store), ledger: new TurnLedger({ store, assemble }), sql: state.storage.sql });

@@ -1,7 +1,8 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { TaskStore, type TaskRow, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { type TaskStore, type TaskRow, type TurnRecord } from '../../durable-objects/task-store.ts';
+import { taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger, type CrashPoint } from '../../durable-objects/turn-ledger.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { contextItemId, TASK_ITEM_ID } from '../../src/tasks/transcript.ts';
@@ -39,7 +40,7 @@ function countingAssembler(emptyTurns: number[] = []) {
 function inFreshObject<T>(body: (store: TaskStore, sql: SqlStorage) => Promise<T>): Promise<T> {
   const stub = env.TASKS.get(env.TASKS.newUniqueId());
   return runInDurableObject(stub, async (_, state) => {
-    const store = new TaskStore(state.storage.sql);
+    const store = taskStoreOf(state.storage.sql);
     store.insertTask('t', request, 0, 1);
     return body(store, state.storage.sql);
   });

@@ -195,8 +195,12 @@ describe('assembly failures and retention', () => {
     await runInDurableObject(stubOf(id), (_, state) => void state.storage.sql.exec('UPDATE task SET expires_at = ?', Date.now() - 1));
     expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
     expect((await api('GET', `/tasks/${id}`)).status).toBe(404);
-    const rows = await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec('SELECT COUNT(*) AS n FROM transcript').one());
-    expect(rows['n']).toBe(0);
+    // Nothing of the task is left: the object is as new, with only the tables a new task's creation writes.
+    const left = await runInDurableObject(stubOf(id), (_, state) => ({
+      tables: state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").toArray().map((row) => row.name),
+      tasks: state.storage.sql.exec('SELECT COUNT(*) AS n FROM task').one()['n'],
+    }));
+    expect(left).toEqual({ tables: ['meta', 'task'], tasks: 0 });
   });
 });
 
