@@ -44,11 +44,12 @@ export function applyMigrations(sql: SqlStorage, migrations: readonly Migration[
   const fresh = typeof options.fresh === 'string' ? { first: options.fresh, rest: '' } : options.fresh;
   const staged = fresh !== undefined && fresh.rest !== '';
   if (fresh !== undefined && isEmpty(sql)) {
-    sql.exec(fresh.first);
     if (staged && options.firstOnly) {
-      sql.exec('INSERT INTO meta (key, value) VALUES (?, ?)', STAGE_KEY, 'first');
+      // One exec: a new object's every statement counts on the accept path.
+      sql.exec(`${fresh.first}\nINSERT INTO meta (key, value) VALUES ('${STAGE_KEY}', 'first');`);
       return 'first';
     }
+    sql.exec(fresh.first);
     if (staged) sql.exec(fresh.rest);
     setVersion(sql, migrations.length);
     return 'complete';

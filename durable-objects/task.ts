@@ -64,6 +64,11 @@ export class TaskObject extends DurableObject<Env> {
   readonly #attempts: FirstTurnAttempts;
   /** `first` until a created task is used for more than its creation (see #task). */
   #schema: SchemaState = 'first';
+  /**
+   * The object held nothing when this instance started (or its retention deleted everything), and
+   * `create` has stored no task since: a delivery's create need not look for one.
+   */
+  #taskless = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -72,15 +77,15 @@ export class TaskObject extends DurableObject<Env> {
     this.#focus = new FocusLog(ctx.storage.sql);
     this.#listings = new TaskListings(ctx.storage.sql, { tenant: (tenant) => taskIndexStub(env, tenant), pullRequest: () => durablePullRequestIndex(env) });
     this.#checks = new CheckLogStore(ctx.storage.sql);
-    void ctx.blockConcurrencyWhile(async () => {
-      // A new object takes only the tables creating a task writes: a delivery's accept path, which
-      // GitHub times, creates no more. The first call that uses the task for more completes it.
-      this.#schema = migrate(ctx.storage.sql, 'first-when-new');
-      // A finished task whose listings are behind (stored before the index existed, or cut off before
-      // its last report) brings them up to date from its alarm.
-      const task = this.#store.task();
-      if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) await ctx.storage.setAlarm(Date.now());
-    });
+    // A new object takes only the tables creating a task writes: a delivery's accept path, which
+    // GitHub times, creates no more. The first call that uses the task for more completes it.
+    // Synchronous, so no call can come before it and no blockConcurrencyWhile is needed.
+    this.#schema = migrate(ctx.storage.sql, 'first-when-new');
+    this.#taskless = this.#schema === 'first';
+    // A finished task whose listings are behind (stored before the index existed, or cut off before
+    // its last report) brings them up to date from its alarm.
+    const task = this.#taskless ? undefined : this.#store.task();
+    if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) void ctx.blockConcurrencyWhile(() => ctx.storage.setAlarm(Date.now()));
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
       ledger: async () => (await this.#wiring()).ledger,
@@ -104,12 +109,13 @@ export class TaskObject extends DurableObject<Env> {
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
     const id = this.ctx.id.toString();
-    const existing = this.#store.task();
+    const existing = this.#taskless ? undefined : this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
+    this.#taskless = false;
     if (entry) this.#listings.owePullRequestEntry(entry);
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
@@ -242,6 +248,7 @@ export class TaskObject extends DurableObject<Env> {
     if (Date.now() >= task.expires_at) {
       await this.ctx.storage.deleteAll();
       this.#schema = migrate(this.ctx.storage.sql, 'first-when-new');
+      this.#taskless = true;
       return;
     }
     const reported = !this.#listings.behind() || (await this.#reportToIndex());

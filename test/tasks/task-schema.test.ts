@@ -3,6 +3,9 @@ import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { migrate, SCHEMA_VERSION } from '../../durable-objects/task-schema.ts';
+import { TaskObject } from '../../durable-objects/task.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
+import { TaskStore } from '../../durable-objects/task-store.ts';
 
 const reviewer = resolveAgent('reviewer');
 if (!reviewer.ok) throw new Error(reviewer.error);
@@ -122,6 +125,65 @@ describe("a task's creation", () => {
       expect(await task.describe('api:acme')).toMatchObject({ status: 'pending' });
       expect(tables(state.storage.sql)).toEqual(['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage']);
       expect(await task.mailbox('api:acme', { from: '@octocat', text: 'Also check the README.', key: 'k1' })).toMatchObject({ status: 'ok', duplicate: false });
+    });
+  });
+});
+
+/** The object's own tables, by name. */
+function tableNames(sql: SqlStorage): string[] {
+  return sql
+    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+    .toArray()
+    .map((row) => row.name);
+}
+
+describe('a Task object starting on its stored state (a new isolate)', () => {
+  const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'acme/widgets', request: 'Review the change.' });
+  const ALL = ['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage'];
+
+  it('completes the schema of a task created in an isolate that was lost before any other call', async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+      const sql = state.storage.sql;
+      empty(sql);
+      expect(migrate(sql, 'first-when-new')).toBe('first');
+      new TaskStore(sql).insertTask('t', request, Date.now(), Date.now() + 86_400_000);
+      expect(tableNames(sql)).toEqual(['meta', 'task']);
+      const restarted = new TaskObject(state, env);
+      expect(tableNames(sql)).toEqual(ALL);
+      expect(await restarted.mailbox('api:acme', { from: '@octocat', text: 'Also the README.' })).toMatchObject({ status: 'ok' });
+    });
+  });
+
+  it('arms the alarm of a finished task whose listings are behind, and of no other', async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+      const sql = state.storage.sql;
+      empty(sql);
+      migrate(sql);
+      const store = new TaskStore(sql);
+      const now = Date.now();
+      store.insertTask('t', request, now, now + 86_400_000);
+      await state.storage.deleteAlarm();
+      // Pending: its own attempts arm what it needs; starting arms nothing.
+      new TaskObject(state, env);
+      await state.blockConcurrencyWhile(async () => {});
+      expect(await state.storage.getAlarm()).toBeNull();
+      // Ready, and never reported to its tenant's index.
+      store.setStatus('ready', null, now);
+      new TaskObject(state, env);
+      await state.blockConcurrencyWhile(async () => {});
+      expect(await state.storage.getAlarm()).toBeGreaterThanOrEqual(now);
+    });
+  });
+
+  it('leaves a new object as it is, with no task and no alarm', async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+      const sql = state.storage.sql;
+      empty(sql);
+      new TaskObject(state, env);
+      await state.blockConcurrencyWhile(async () => {});
+      expect(tableNames(sql)).toEqual(['meta', 'task']);
+      expect(sql.exec('SELECT COUNT(*) AS n FROM task').one()['n']).toBe(0);
+      expect(await state.storage.getAlarm()).toBeNull();
     });
   });
 });
