@@ -32,7 +32,6 @@ import { postFocus } from './focus-post.ts';
 import { Mailbox } from './mailbox.ts';
 import { recordUsage } from './usage-record.ts';
 import { migrate } from './task-schema.ts';
-import type { SchemaState } from './sqlite-migrations.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { beginTurn, storedTurn } from './turn-begin.ts';
@@ -62,13 +61,13 @@ export class TaskObject extends DurableObject<Env> {
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
-  /** `first` until a created task is used for more than its creation (see #task). */
-  #schema: SchemaState = 'first';
   /**
-   * The object held nothing when this instance started (or its retention deleted everything), and
-   * `create` has stored no task since: a delivery's create need not look for one.
+   * `empty`: the object held nothing when this instance started (or its retention deleted it all)
+   * and has only the tables creating a task writes, so `create` need not look for a task.
+   * `created`: `create` stored one since; the first call that uses it completes the schema
+   * (#task). `complete`: the whole schema is in place.
    */
-  #taskless = false;
+  #stage: 'empty' | 'created' | 'complete' = 'empty';
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -80,11 +79,10 @@ export class TaskObject extends DurableObject<Env> {
     // A new object takes only the tables creating a task writes: a delivery's accept path, which
     // GitHub times, creates no more. The first call that uses the task for more completes it.
     // Synchronous, so no call can come before it and no blockConcurrencyWhile is needed.
-    this.#schema = migrate(ctx.storage.sql, 'first-when-new');
-    this.#taskless = this.#schema === 'first';
+    this.#stage = migrate(ctx.storage.sql, 'first-when-new') === 'first' ? 'empty' : 'complete';
     // A finished task whose listings are behind (stored before the index existed, or cut off before
     // its last report) brings them up to date from its alarm.
-    const task = this.#taskless ? undefined : this.#store.task();
+    const task = this.#stage === 'empty' ? undefined : this.#store.task();
     if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) void ctx.blockConcurrencyWhile(() => ctx.storage.setAlarm(Date.now()));
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
@@ -109,13 +107,13 @@ export class TaskObject extends DurableObject<Env> {
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
     const id = this.ctx.id.toString();
-    const existing = this.#taskless ? undefined : this.#store.task();
+    const existing = this.#stage === 'empty' ? undefined : this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
-    this.#taskless = false;
+    this.#stage = 'created';
     if (entry) this.#listings.owePullRequestEntry(entry);
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
@@ -247,8 +245,8 @@ export class TaskObject extends DurableObject<Env> {
     }
     if (Date.now() >= task.expires_at) {
       await this.ctx.storage.deleteAll();
-      this.#schema = migrate(this.ctx.storage.sql, 'first-when-new');
-      this.#taskless = true;
+      migrate(this.ctx.storage.sql, 'first-when-new');
+      this.#stage = 'empty';
       return;
     }
     const reported = !this.#listings.behind() || (await this.#reportToIndex());
@@ -286,7 +284,10 @@ export class TaskObject extends DurableObject<Env> {
    */
   #task(): TaskRow | undefined {
     const task = this.#store.task();
-    if (task && this.#schema === 'first') this.#schema = migrate(this.ctx.storage.sql);
+    if (task && this.#stage !== 'complete') {
+      migrate(this.ctx.storage.sql);
+      this.#stage = 'complete';
+    }
     return task;
   }
 

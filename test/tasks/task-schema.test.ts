@@ -6,7 +6,9 @@ import { migrate, SCHEMA_VERSION } from '../../durable-objects/task-schema.ts';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
+import { ownTables } from '../support/task-object.ts';
 
+const ALL_TABLES = ['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage'];
 const reviewer = resolveAgent('reviewer');
 if (!reviewer.ok) throw new Error(reviewer.error);
 
@@ -31,8 +33,7 @@ function describeSchema(sql: SqlStorage): Described {
 
 /** Drops every table of the object's own, so the next migrate meets an object that never stored anything. */
 function empty(sql: SqlStorage): void {
-  const tables = sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'").toArray();
-  for (const { name } of tables) sql.exec(`DROP TABLE "${name}"`);
+  for (const name of ownTables(sql)) sql.exec(`DROP TABLE "${name}"`);
 }
 
 describe("a Task object's schema", () => {
@@ -107,39 +108,36 @@ describe("a Task object's schema", () => {
 });
 
 describe("a task's creation", () => {
+  it('on a new object answers a second delivery with the task the first stored', async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (task, state) => {
+      const request = { origin: 'api' as const, tenant: 'api:acme', repo: 'acme/widgets', request: 'Review the change.', agent: 'reviewer' };
+      const first = await task.create(request, reviewer.agent, { indexReport: 'with-assembly' });
+      await state.storage.deleteAlarm();
+      const again = await task.create({ ...request, request: 'A redelivery.' }, reviewer.agent, { indexReport: 'with-assembly' });
+      expect(again).toEqual({ id: first.id, status: 'pending', created: false });
+      expect(state.storage.sql.exec('SELECT request FROM task').toArray().map((row) => JSON.parse(String(row['request'])).request)).toEqual(['Review the change.']);
+    });
+  });
+
   it('writes only the tables it needs, and the first call that uses the task completes the schema', async () => {
-    const tables = (sql: SqlStorage) =>
-      sql
-        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-        .toArray()
-        .map((row) => row.name);
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (task, state) => {
       const request = { origin: 'api' as const, tenant: 'api:acme', repo: 'acme/widgets', request: 'Review the change.', agent: 'reviewer' };
       expect(await task.create(request, reviewer.agent, { indexReport: 'with-assembly' })).toMatchObject({ status: 'pending', created: true });
-      expect(tables(state.storage.sql)).toEqual(['meta', 'task']);
+      expect(ownTables(state.storage.sql)).toEqual(['meta', 'task']);
       // The assembly it armed would read a repository this test does not have.
       await state.storage.deleteAlarm();
 
       expect(await task.describe('api:other')).toEqual({ status: 'not-found' });
       expect(await task.describe('api:acme')).toMatchObject({ status: 'pending' });
-      expect(tables(state.storage.sql)).toEqual(['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage']);
+      expect(ownTables(state.storage.sql)).toEqual(ALL_TABLES);
       expect(await task.mailbox('api:acme', { from: '@octocat', text: 'Also check the README.', key: 'k1' })).toMatchObject({ status: 'ok', duplicate: false });
     });
   });
 });
 
-/** The object's own tables, by name. */
-function tableNames(sql: SqlStorage): string[] {
-  return sql
-    .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
-    .toArray()
-    .map((row) => row.name);
-}
-
 describe('a Task object starting on its stored state (a new isolate)', () => {
   const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'acme/widgets', request: 'Review the change.' });
-  const ALL = ['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage'];
 
   it('completes the schema of a task created in an isolate that was lost before any other call', async () => {
     await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
@@ -147,9 +145,9 @@ describe('a Task object starting on its stored state (a new isolate)', () => {
       empty(sql);
       expect(migrate(sql, 'first-when-new')).toBe('first');
       new TaskStore(sql).insertTask('t', request, Date.now(), Date.now() + 86_400_000);
-      expect(tableNames(sql)).toEqual(['meta', 'task']);
+      expect(ownTables(sql)).toEqual(['meta', 'task']);
       const restarted = new TaskObject(state, env);
-      expect(tableNames(sql)).toEqual(ALL);
+      expect(ownTables(sql)).toEqual(ALL_TABLES);
       expect(await restarted.mailbox('api:acme', { from: '@octocat', text: 'Also the README.' })).toMatchObject({ status: 'ok' });
     });
   });
@@ -181,7 +179,7 @@ describe('a Task object starting on its stored state (a new isolate)', () => {
       empty(sql);
       new TaskObject(state, env);
       await state.blockConcurrencyWhile(async () => {});
-      expect(tableNames(sql)).toEqual(['meta', 'task']);
+      expect(ownTables(sql)).toEqual(['meta', 'task']);
       expect(sql.exec('SELECT COUNT(*) AS n FROM task').one()['n']).toBe(0);
       expect(await state.storage.getAlarm()).toBeNull();
     });

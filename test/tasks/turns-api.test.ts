@@ -4,6 +4,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
+import { ownTables } from '../support/task-object.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 const stubOf = (id: string) => env.TASKS.get(env.TASKS.idFromString(id));
@@ -197,7 +198,7 @@ describe('assembly failures and retention', () => {
     expect((await api('GET', `/tasks/${id}`)).status).toBe(404);
     // Nothing of the task is left: the object is as new, with only the tables a new task's creation writes.
     const left = await runInDurableObject(stubOf(id), (_, state) => ({
-      tables: state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").toArray().map((row) => row.name),
+      tables: ownTables(state.storage.sql),
       tasks: state.storage.sql.exec('SELECT COUNT(*) AS n FROM task').one()['n'],
     }));
     expect(left).toEqual({ tables: ['meta', 'task'], tasks: 0 });
