@@ -72,6 +72,7 @@ const OWN_STORAGE = [
   'test/tasks/focus-api.test.ts',
   'test/tasks/host-facts-api.test.ts',
   'test/tasks/provider-settings-api.test.ts',
+  'test/tasks/task-intake.test.ts',
   'test/triggers/github-comment.test.ts',
   'test/triggers/notify.test.ts',
 ];

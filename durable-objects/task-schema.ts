@@ -4,7 +4,7 @@
  * in the constructor (see sqlite-migrations).
  */
 import { upgradeLegacyItems } from './legacy-items.ts';
-import { applyMigrations, type Migration, type SchemaState, type StagedSchema } from './sqlite-migrations.ts';
+import { applyMigrations, type Migration } from './sqlite-migrations.ts';
 
 const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -67,14 +67,8 @@ const MIGRATIONS: readonly Migration[] = [
    );`,
 ];
 
-/**
- * Where every step above leads, for a new object in one go; test/tasks/task-schema.test.ts holds
- * them equal. `first` is what creating a task writes; a delivery's accept path creates no more
- * (TaskObject), which saves it most of the schema's cost: on the `triggers` bench, creating every
- * table took 0.6 to 0.85 ms of the 8.3 ms of CPU workerd spent on each delivery.
- */
-const FRESH: StagedSchema = {
-  first: `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+/** Where every step above leads, for a new object in one go; test/tasks/task-schema.test.ts holds them equal. */
+const FRESH = `CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
    CREATE TABLE task (
      singleton INTEGER PRIMARY KEY CHECK (singleton = 1),
      task_id TEXT NOT NULL,
@@ -87,8 +81,8 @@ const FRESH: StagedSchema = {
      updated_at INTEGER NOT NULL,
      expires_at INTEGER NOT NULL,
      agent_config TEXT
-   );`,
-  rest: `CREATE TABLE transcript (seq INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT NOT NULL UNIQUE, turn INTEGER NOT NULL, item TEXT NOT NULL);
+   );
+   CREATE TABLE transcript (seq INTEGER PRIMARY KEY AUTOINCREMENT, item_id TEXT NOT NULL UNIQUE, turn INTEGER NOT NULL, item TEXT NOT NULL);
    CREATE TABLE turns (turn INTEGER PRIMARY KEY, record TEXT NOT NULL, created_at INTEGER NOT NULL);
    CREATE TABLE mailbox (k INTEGER PRIMARY KEY, item_id TEXT NOT NULL UNIQUE, client_key TEXT UNIQUE, digest TEXT NOT NULL, received_at INTEGER NOT NULL);
    CREATE TABLE checks (id INTEGER PRIMARY KEY, action TEXT NOT NULL, verdict TEXT NOT NULL, checked_at INTEGER NOT NULL, record TEXT NOT NULL);
@@ -99,18 +93,13 @@ const FRESH: StagedSchema = {
      value TEXT NOT NULL,
      received_at INTEGER NOT NULL,
      UNIQUE (kind, value)
-   );`,
-};
+   );`;
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/**
- * `first-when-new`: a new object gets only the tables creating a task writes, and the rest with
- * the next migrate. `steps`: run every step even on a new object, as objects created before the
- * fresh schema did (for tests).
- */
-export function migrate(sql: SqlStorage, how: 'fresh-when-new' | 'first-when-new' | 'steps' = 'fresh-when-new'): SchemaState {
-  return applyMigrations(sql, MIGRATIONS, how === 'steps' ? {} : { fresh: FRESH, firstOnly: how === 'first-when-new' });
+/** `steps`: run every step even on a new object, as objects created before the fresh schema did (for tests). */
+export function migrate(sql: SqlStorage, how: 'fresh-when-new' | 'steps' = 'fresh-when-new'): void {
+  applyMigrations(sql, MIGRATIONS, how === 'steps' ? {} : { fresh: FRESH });
 }
 
 function upgradeTranscriptRows(sql: SqlStorage): void {

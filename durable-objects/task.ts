@@ -36,10 +36,15 @@ import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { beginTurn, storedTurn } from './turn-begin.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
+import { readIntakeEntry } from './intake-entry.ts';
+import { intakeStub } from '../src/tasks/task-intake.ts';
+import { withDeadline } from '../src/lib/deadline.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
+/** Asking the intake shard for a task not here yet is one read of a warm object. */
+const INTAKE_DEADLINE_MS = 5_000;
 
 export type CreateResult = { id: string; status: TaskStatus; created: boolean };
 export interface CreateOptions {
@@ -61,13 +66,6 @@ export class TaskObject extends DurableObject<Env> {
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
-  /**
-   * `empty`: the object held nothing when this instance started (or its retention deleted it all)
-   * and has only the tables creating a task writes, so `create` need not look for a task.
-   * `created`: `create` stored one since; the first call that uses it completes the schema
-   * (#task). `complete`: the whole schema is in place.
-   */
-  #stage: 'empty' | 'created' | 'complete' = 'empty';
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -76,13 +74,11 @@ export class TaskObject extends DurableObject<Env> {
     this.#focus = new FocusLog(ctx.storage.sql);
     this.#listings = new TaskListings(ctx.storage.sql, { tenant: (tenant) => taskIndexStub(env, tenant), pullRequest: () => durablePullRequestIndex(env) });
     this.#checks = new CheckLogStore(ctx.storage.sql);
-    // A new object takes only the tables creating a task writes: a delivery's accept path, which
-    // GitHub times, creates no more. The first call that uses the task for more completes it.
     // Synchronous, so no call can come before it and no blockConcurrencyWhile is needed.
-    this.#stage = migrate(ctx.storage.sql, 'first-when-new') === 'first' ? 'empty' : 'complete';
+    migrate(ctx.storage.sql);
     // A finished task whose listings are behind (stored before the index existed, or cut off before
     // its last report) brings them up to date from its alarm.
-    const task = this.#stage === 'empty' ? undefined : this.#store.task();
+    const task = this.#store.task();
     if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) void ctx.blockConcurrencyWhile(() => ctx.storage.setAlarm(Date.now()));
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
@@ -94,11 +90,11 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /**
-   * What the task does with the world (task-wiring), loaded and built when first needed: most
-   * objects are created by a delivery and do nothing else until their alarm, so the accept path
-   * neither evaluates the assembly code nor builds a registry and an assembler it never uses. The
-   * configuration is read without it (getConfig keeps one parse per set of values): tenant checks
-   * and links need nothing more. A load that fails is tried again by the next call.
+   * What the task does with the world (task-wiring), loaded and built when first needed: creating
+   * a task, describing it, its mailbox and its turns' reads neither evaluate the assembly code nor
+   * build a registry and an assembler they never use. The configuration is read without it
+   * (getConfig keeps one parse per set of values): tenant checks and links need nothing more. A
+   * load that fails is tried again by the next call.
    */
   readonly #wiring: () => Promise<TaskWiring> = oncePromise(() =>
     import('./task-wiring.ts').then((module) => module.wireTask(this.env, { store: this.#store, focus: this.#focus, checks: this.#checks })),
@@ -107,13 +103,12 @@ export class TaskObject extends DurableObject<Env> {
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
     const id = this.ctx.id.toString();
-    const existing = this.#stage === 'empty' ? undefined : this.#store.task();
+    const existing = this.#store.task();
     if (existing) return { id, status: existing.status, created: false };
     const request = TaskRequestSchema.parse(input);
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
     const now = Date.now();
     this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
-    this.#stage = 'created';
     if (entry) this.#listings.owePullRequestEntry(entry);
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
@@ -122,7 +117,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   async describe(tenant: string): Promise<TaskDescription | Denied> {
-    const task = this.#readable(tenant);
+    const task = await this.#readable(tenant);
     if (!task) return { status: 'not-found' };
     return this.#describe(task);
   }
@@ -134,7 +129,7 @@ export class TaskObject extends DurableObject<Env> {
       const verdict = await verifyLink({ current, previous }, this.ctx.id.toString(), access.link, Date.now());
       if (!verdict.ok) return { status: 'forbidden', reason: verdict.reason, ...(verdict.expiredAt ? { expiredAt: verdict.expiredAt } : {}) };
     }
-    const task = 'link' in access ? this.#task() : this.#readable(access.tenant);
+    const task = 'link' in access ? await this.#current() : await this.#readable(access.tenant);
     if (!task) return { status: 'not-found' };
     const inspection = inspectTask(this.#store, this.#describe(task));
     if (!options.freshness) return { status: 'ok', inspection };
@@ -148,16 +143,16 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
-    const task = this.#owned(tenant);
+    const task = await this.#owned(tenant);
     return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger }) : { status: 'not-found' };
   }
 
   async readTurn(tenant: string, turn: number): Promise<TurnResult> {
-    return this.#readable(tenant) ? storedTurn(this.#store, turn) : { status: 'not-found' };
+    return (await this.#readable(tenant)) ? storedTurn(this.#store, turn) : { status: 'not-found' };
   }
 
   async append(tenant: string, items: TranscriptItem[]): Promise<AppendResult> {
-    if (!this.#owned(tenant)) return { status: 'not-found' };
+    if (!(await this.#owned(tenant))) return { status: 'not-found' };
     const current = this.#store.nextTurn() - 1;
     if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
     // All or nothing: a batch with one unpaired result appends none of its items.
@@ -170,7 +165,7 @@ export class TaskObject extends DurableObject<Env> {
 
   /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
   async mailbox(tenant: string, post: MailboxPost): Promise<MailboxResult> {
-    const task = this.#owned(tenant);
+    const task = await this.#owned(tenant);
     if (!task) return { status: 'not-found' };
     if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); a follow-up would never be read: start a new task` };
     return this.#mailbox.post(post, Date.now());
@@ -181,7 +176,7 @@ export class TaskObject extends DurableObject<Env> {
    * Idempotent: what the task follows already is a duplicate and changes nothing.
    */
   async focusOn(tenant: string, post: FocusPost): Promise<FocusResult> {
-    const task = this.#owned(tenant);
+    const task = await this.#owned(tenant);
     return task ? postFocus(task, this.#store, this.#focus, post, Date.now()) : { status: 'not-found' };
   }
 
@@ -190,25 +185,25 @@ export class TaskObject extends DurableObject<Env> {
    * again answers the recorded one (a retried post), a different one is a conflict.
    */
   async reportUsage(tenant: string, turn: number, report: UsageReport): Promise<UsageResult> {
-    return this.#owned(tenant) ? recordUsage(this.#store, turn, report, Date.now()) : { status: 'not-found' };
+    return (await this.#owned(tenant)) ? recordUsage(this.#store, turn, report, Date.now()) : { status: 'not-found' };
   }
 
   /** What changed since the task was pinned, for every source that reached the model; reads only. */
   async freshness(tenant: string): Promise<FreshnessResult> {
     // A read-back is a read: tenants granted the owner may ask too.
-    const task = this.#readable(tenant);
+    const task = await this.#readable(tenant);
     return task ? this.#readBack(task) : { status: 'not-found' };
   }
 
   /** A skill of the task's index at its commit, read whole, with its bundled files; reads only. */
   async readSkill(tenant: string, name: string): Promise<SkillReadResult> {
-    const task = this.#readable(tenant);
+    const task = await this.#readable(tenant);
     return task ? (await this.#wiring()).readSkill(task, name) : { status: 'not-found' };
   }
 
   /** A rules or skill file the task was given, at the commit it was read at; reads only. */
   async readSource(tenant: string, path: string): Promise<SourceReadResult> {
-    const task = this.#readable(tenant);
+    const task = await this.#readable(tenant);
     return task ? (await this.#wiring()).readSource(task, path) : { status: 'not-found' };
   }
 
@@ -218,7 +213,7 @@ export class TaskObject extends DurableObject<Env> {
    * transcript or a turn.
    */
   async check(tenant: string, input: CheckRequestInput): Promise<CheckResultRpc> {
-    const task = this.#readable(tenant);
+    const task = await this.#readable(tenant);
     if (!task) return { status: 'not-found' };
     const request = CheckRequestSchema.parse(input);
     const commit = task.commit_sha;
@@ -237,7 +232,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   override async alarm(): Promise<void> {
-    const task = this.#task();
+    const task = this.#store.task();
     if (!task) return;
     if (task.status === 'pending' || task.status === 'assembling') {
       await this.#attempts.run();
@@ -245,8 +240,7 @@ export class TaskObject extends DurableObject<Env> {
     }
     if (Date.now() >= task.expires_at) {
       await this.ctx.storage.deleteAll();
-      migrate(this.ctx.storage.sql, 'first-when-new');
-      this.#stage = 'empty';
+      migrate(this.ctx.storage.sql);
       return;
     }
     const reported = !this.#listings.behind() || (await this.#reportToIndex());
@@ -259,7 +253,7 @@ export class TaskObject extends DurableObject<Env> {
    * repeats the report rather than losing it.
    */
   async #finish(status: 'ready' | 'failed', reason: string | null): Promise<void> {
-    const task = this.#task();
+    const task = this.#store.task();
     if (!task) return;
     if (task.request.notify) {
       const result = await taskReport(getConfig(this.env), this.#store, task, { status, reason }, Date.now());
@@ -274,31 +268,37 @@ export class TaskObject extends DurableObject<Env> {
 
   /** Brings the task's listings up to date (task-listings); false when one failed (the alarm retries). */
   async #reportToIndex(): Promise<boolean> {
-    const task = this.#task();
+    const task = this.#store.task();
     return task ? this.#listings.report(task) : true;
   }
 
   /**
-   * The stored task, with the whole schema in place for whatever the caller does with it next.
-   * Everything but `create` reads the task through here; an object with no task stays as it is.
+   * The task for a caller, which may come before the task does: a trigger's delivery is answered
+   * once its intake shard has it, and the shard creates the task here just after. An object with
+   * no task asks its shard, and creates the task from what is stored there (`create` is idempotent,
+   * so the shard's own forwarding then finds it). A shard that cannot be asked is an error, not a
+   * task that does not exist.
    */
-  #task(): TaskRow | undefined {
-    const task = this.#store.task();
-    if (task && this.#stage !== 'complete') {
-      migrate(this.ctx.storage.sql);
-      this.#stage = 'complete';
-    }
-    return task;
+  async #current(): Promise<TaskRow | undefined> {
+    const stored = this.#store.task();
+    if (stored) return stored;
+    const id = this.ctx.id.toString();
+    const shard = intakeStub(this.env, id);
+    const entry = await withDeadline(INTAKE_DEADLINE_MS, () => `the intake shard of task ${id} did not answer within ${INTAKE_DEADLINE_MS / 1000} s`, () => shard.pending(id));
+    if (entry === null) return this.#store.task();
+    const { request, agent, options } = readIntakeEntry(entry);
+    await this.create(request, agent, options);
+    return this.#store.task();
   }
 
-  #owned(tenant: string): TaskRow | undefined {
-    const task = this.#task();
+  async #owned(tenant: string): Promise<TaskRow | undefined> {
+    const task = await this.#current();
     return task && task.request.tenant === tenant ? task : undefined;
   }
 
   /** The task when `tenant` owns it or was granted its owner (`TENANT_GRANTS`): reading only. */
-  #readable(tenant: string): TaskRow | undefined {
-    const task = this.#task();
+  async #readable(tenant: string): Promise<TaskRow | undefined> {
+    const task = await this.#current();
     return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
   }
 }

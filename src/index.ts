@@ -16,6 +16,7 @@ import { oncePromise } from './lib/once-promise.ts';
 import type { KnowledgeScope as KnowledgeScopeClass } from '../durable-objects/knowledge.ts';
 import type { PullRequestTasks as PullRequestTasksClass } from '../durable-objects/pull-request-tasks.ts';
 import type { TaskIndex as TaskIndexClass } from '../durable-objects/task-index.ts';
+import type { TaskIntake as TaskIntakeClass } from '../durable-objects/task-intake.ts';
 import type { TaskObject as TaskObjectClass } from '../durable-objects/task.ts';
 
 export const TaskObject = lazyDurableObject<TaskObjectClass>(
@@ -38,6 +39,9 @@ export const PullRequestTasks = lazyDurableObject<PullRequestTasksClass>(
   ['lookup', 'record', 'alarm'],
 );
 export type PullRequestTasks = PullRequestTasksClass;
+
+export const TaskIntake = lazyDurableObject<TaskIntakeClass>(() => import('../durable-objects/small-objects.ts').then((module) => module.TaskIntake), ['accept', 'pending', 'alarm']);
+export type TaskIntake = TaskIntakeClass;
 
 type Group = 'intake' | 'pages' | 'api' | 'service';
 

@@ -1,8 +1,9 @@
 /**
  * @module tasks/durable-task-service
- * The TaskService backed by one Task Durable Object per task. With an idempotency key the object
- * id is derived from the key, so every repeat of a delivery reaches the same object, which
- * creates the task once. The agent configuration is resolved here, from this deployment's
+ * The TaskService backed by one Task Durable Object per task. With an idempotency key (a
+ * trigger's delivery) the object id is derived from the key, so every repeat of a delivery names
+ * the same object, and the delivery is stored in its intake shard (task-intake), which creates the
+ * task in that object after the answer. The agent configuration is resolved here, from this deployment's
  * catalog, and handed to the object with the request (see task-agent).
  */
 import type { AgentCatalog } from '../context/agent-catalog.ts';
@@ -11,6 +12,8 @@ import { ApiError } from '../http/errors.ts';
 import type { TaskService } from './task-service.ts';
 import { parseWith } from '../http/validate.ts';
 import { taskAgent } from './task-agent.ts';
+import { intakeStub } from './task-intake.ts';
+import type { IntakeEntry } from '../../durable-objects/intake-entry.ts';
 import { TaskRequestSchema } from './task-request.ts';
 import { MailboxResultSchema } from './task-results.ts';
 
@@ -24,9 +27,20 @@ export function durableTaskService(env: Env, agents: AgentCatalog = getAgents())
       if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
       const key = options?.idempotencyKey;
       if (!key) return env.TASKS.get(env.TASKS.newUniqueId()).create(request, agent.agent, { indexReport: 'now' });
-      // A keyed create is a trigger's delivery: its sender waits for the answer, the indexes need not.
-      const entry = options?.pullRequest ? { pullRequestEntry: { pullRequest: options.pullRequest, delivery: key } } : {};
-      return env.TASKS.get(env.TASKS.idFromName(key)).create(request, agent.agent, { indexReport: 'with-assembly', ...entry });
+      // A keyed create is a trigger's delivery: its sender waits for the answer, the indexes need
+      // not, and neither does the Task object, which the delivery's intake shard creates next.
+      const id = env.TASKS.idFromName(key);
+      const entry = {
+        request,
+        agent: agent.agent,
+        options: { indexReport: 'with-assembly' as const, ...(options?.pullRequest ? { pullRequestEntry: { pullRequest: options.pullRequest, delivery: key } } : {}) },
+      };
+      const taskId = id.toString();
+      const answer = await intakeStub(env, taskId).accept(taskId, JSON.stringify(entry satisfies IntakeEntry));
+      if (answer !== 'forwarded') return { id: taskId, status: 'pending', created: answer === 'accepted' };
+      // A redelivery of a task its object already has: the object knows its status (and creates
+      // nothing, or, if the task outlived its retention, starts it again as a first delivery would).
+      return env.TASKS.get(id).create(entry.request, entry.agent, entry.options);
     },
     async amend(taskId, tenant, post) {
       const stub = taskStub(env, taskId);

@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { KnowledgeScope as KnowledgeImplementation } from '../../durable-objects/knowledge.ts';
 import { PullRequestTasks as PullRequestImplementation } from '../../durable-objects/pull-request-tasks.ts';
 import { TaskIndex as TaskIndexImplementation } from '../../durable-objects/task-index.ts';
+import { TaskIntake as TaskIntakeImplementation } from '../../durable-objects/task-intake.ts';
 import { TaskObject as TaskImplementation } from '../../durable-objects/task.ts';
-import { KnowledgeScope, PullRequestTasks, TaskIndex, TaskObject } from '../../src/index.ts';
+import { KnowledgeScope, PullRequestTasks, TaskIndex, TaskIntake, TaskObject } from '../../src/index.ts';
 
 /** Methods a class's prototype chain defines below DurableObject, private ones (`#x`) aside. */
 function publicMethods(prototype: object): string[] {
@@ -26,6 +27,7 @@ describe('the lazy Durable Object classes the Worker exports', () => {
     ['TaskIndex', TaskIndex, TaskIndexImplementation],
     ['KnowledgeScope', KnowledgeScope, KnowledgeImplementation],
     ['PullRequestTasks', PullRequestTasks, PullRequestImplementation],
+    ['TaskIntake', TaskIntake, TaskIntakeImplementation],
   ])('%s forwards every public method of its implementation', (_name, front, implementation) => {
     expect(publicMethods(implementation.prototype)).not.toEqual([]);
     expect(publicMethods(front.prototype)).toEqual(publicMethods(implementation.prototype));

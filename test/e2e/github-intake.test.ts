@@ -1,14 +1,15 @@
 /**
- * Webhook intake answers once the delivery is stored and its Task object's alarm is armed; the
- * tenant's index and the assembly come after the answer, from that alarm. These tests kill the
- * Task object right after the answer (workerd logs the abort as an uncaught exception) and check
- * that nothing accepted is lost.
+ * Webhook intake answers once the delivery is stored in its intake shard and the shard's alarm is
+ * armed; the Task object, the tenant's index and the assembly come after the answer. These tests
+ * kill the shard or the Task object right after the answer (workerd logs the abort as an uncaught
+ * exception) and check that nothing accepted is lost.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { durablePullRequestIndex } from '../../src/tasks/durable-pull-request-index.ts';
 import { listTenantTasks } from '../../src/tasks/durable-task-index.ts';
+import { intakeStub } from '../../src/tasks/task-intake.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 import { post, pullRequestEvent, settledTask, signedDelivery, taskStub, WEBHOOK_URL } from './support.ts';
 
@@ -22,31 +23,55 @@ async function accept(payload: unknown): Promise<string> {
   return taskId;
 }
 
+/** The delivery's row in its intake shard: `due_at` null once its Task object has it. */
+function intakeRow(taskId: string) {
+  return runInDurableObject(intakeStub(env, taskId), (_, state) => state.storage.sql.exec<{ entry: string | null; due_at: number | null }>('SELECT entry, due_at FROM deliveries WHERE task_id = ?', taskId).toArray()[0]);
+}
+
+/** Waits for the shard's own alarm to hand the delivery on, without asking the Task object (which would fetch it). */
+async function forwarded(taskId: string): Promise<void> {
+  for (let i = 0; i < 1_000; i++) {
+    if ((await intakeRow(taskId))?.due_at === null) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`the intake shard never handed task ${taskId} on`);
+}
+
 describe('webhook intake', () => {
-  it('answers before the index hears of the task, which it does once assembly begins', async () => {
+  it('answers once the delivery is in its intake shard; the task, its assembly and the index come after', async () => {
     const taskId = await accept(pullRequestEvent('reopened', { number: 9101 }));
-    const stored = await runInDurableObject(taskStub(taskId), (_, state) => {
-      const meta = state.storage.sql.exec<{ key: string }>('SELECT key FROM meta').toArray().map((row) => row.key);
-      const task = state.storage.sql.exec<{ status: string }>('SELECT status FROM task').toArray()[0];
-      return { meta, status: task?.status };
-    });
-    expect(stored.status).toBeDefined();
-    // Still pending means the alarm has not begun assembly, and nothing was reported yet.
-    if (stored.status === 'pending') expect(stored.meta).not.toContain('index_seq');
+    const row = await intakeRow(taskId);
+    expect(row).toBeDefined();
+    // Stored with what the task needs, or already handed on (the shard's alarm may have run).
+    if (row?.due_at !== null) expect(row?.entry).toContain('"number":9101');
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
+    expect(await intakeRow(taskId)).toEqual({ entry: null, due_at: null });
     const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
     expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
   });
 
-  it("loses nothing when the Task object dies right after the answer: the alarm assembles it and both indexes list it", async () => {
-    const payload = pullRequestEvent('reopened', { number: 9102 });
+  it('loses nothing when the intake shard dies right after the answer: its alarm creates the task, which assembles, and both indexes list it', async () => {
+    const payload = pullRequestEvent('reopened', { number: 9104 });
     const taskId = await accept(payload);
-    // Whatever the object held in memory (an assembly under way, a pending report) dies here.
-    await runInDurableObject(taskStub(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
+    await runInDurableObject(intakeStub(env, taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
+    await forwarded(taskId);
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
     const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
     expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
-    // The pull request's index, which the accept path no longer writes, names it as the latest.
+    const pr = { installationId: fx.installationId, repo: payload.repository.full_name, number: 9104 };
+    expect(await durablePullRequestIndex(env).lookup(pr, 'a delivery not seen')).toEqual({ latest: taskId, routed: null });
+  });
+
+  it("loses nothing when the Task object dies as it is created: the shard hands the delivery on again, and both indexes list it", async () => {
+    const payload = pullRequestEvent('reopened', { number: 9102 });
+    const taskId = await accept(payload);
+    // Whatever the object held in memory (a create under way, an assembly, a pending report) dies here.
+    await runInDurableObject(taskStub(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
+    await forwarded(taskId);
+    expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
+    const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
+    expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
+    // The pull request's index, which the accept path does not write, names it as the latest.
     const pr = { installationId: fx.installationId, repo: payload.repository.full_name, number: 9102 };
     expect(await durablePullRequestIndex(env).lookup(pr, 'a delivery not seen')).toEqual({ latest: taskId, routed: null });
   });
@@ -65,7 +90,7 @@ describe('webhook intake', () => {
     const settled = await settledTask(taskId, tenant);
     expect(settled).toMatchObject({ status: 'ready' });
     const third = await post(WEBHOOK_URL, init);
-    expect(await third.json()).toMatchObject({ taskId, duplicate: true });
+    expect(await third.json()).toMatchObject({ taskId, status: 'ready', duplicate: true });
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready', attempts: settled.attempts });
   });
 });

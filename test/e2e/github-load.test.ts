@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:workers';
-import { listDurableObjectIds } from 'cloudflare:test';
+import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
 import { afterEach, expect, it, vi } from 'vitest';
+import { intakeStub } from '../../src/tasks/task-intake.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 import { checkRunsOf, post, pullRequestOpened, settledTask, signedDelivery, WEBHOOK_URL } from './support.ts';
 
@@ -35,11 +36,15 @@ it('creates exactly one Task object per unique delivery when 60 signed deliverie
   const taskIds = new Set(bodies.map((body) => body.taskId));
   expect(taskIds.size).toBe(UNIQUE);
   expect(bodies.filter((body) => body.duplicate)).toHaveLength(all.length - UNIQUE);
-  // Storage is this file's own, so these are all the Task objects that exist.
-  expect((await listDurableObjectIds(env.TASKS)).map((id) => id.toString()).sort()).toEqual([...taskIds].sort());
-
   // Every task has ended before the test does, so no alarm runs after teardown.
   const tasks = await Promise.all([...taskIds].map((id) => settledTask(id, tenant, 30_000)));
+  // Storage is this file's own, so these are all the Task objects that exist, and the intake
+  // shards (one per first hex digit of a task id) hold one delivery per task.
+  expect((await listDurableObjectIds(env.TASKS)).map((id) => id.toString()).sort()).toEqual([...taskIds].sort());
+  const stored = await Promise.all([...new Set([...taskIds].map((id) => id.charAt(0)))].map((digit) =>
+    runInDurableObject(intakeStub(env, digit), (_, state) => state.storage.sql.exec<{ task_id: string }>('SELECT task_id FROM deliveries').toArray().map((row) => row.task_id)),
+  ));
+  expect(stored.flat().sort()).toEqual([...taskIds].sort());
   expect(tasks.map((task) => [task.status, task.attempts])).toEqual(tasks.map(() => ['failed', 1]));
   for (const task of tasks) expect(task.reason).toMatch(/^could not read github:\S+\/acme\/not-served at [0-9a-f]{40}: not found \(404\)/);
   // GitHub refuses a check run on a repository the App cannot see: each task logs that, once.

@@ -1,7 +1,7 @@
 // The Worker's upload is split so that a cold isolate evaluates only the code of what it serves
 // (scripts/worker-build, src/index.ts): start-up evaluates the entry alone, and a webhook
-// delivery, the accept path GitHub times, loads its route group and two objects but none of the
-// assembly code. One static import in the wrong module undoes that without failing anything
+// delivery, the accept path GitHub times, loads its route group and its intake shard's module but
+// none of the assembly code, nor the Task object it is handed to after the answer. One static import in the wrong module undoes that without failing anything
 // else; this reads the real build's module graph and fails, naming the chain, when it happens.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Metafile } from 'esbuild';
@@ -57,6 +57,12 @@ describe("the Worker upload's module graph", () => {
 
   it("loads none of the assembly, pages, MCP or checks code for a webhook delivery's first use", () => {
     const roots = FIRST_USES['a webhook delivery'];
+    const found = [...NOT_ON_THE_ACCEPT_PATH, 'durable-objects/task.ts'].map((prefix) => chainTo(roots, (module) => module.startsWith(prefix))).filter((chain) => chain !== '');
+    expect(found).toEqual([]);
+  });
+
+  it('creates the Task object after the answer without the assembly code either', () => {
+    const roots = FIRST_USES['a delivery handed on (its Task object)'];
     const found = NOT_ON_THE_ACCEPT_PATH.map((prefix) => chainTo(roots, (module) => module.startsWith(prefix))).filter((chain) => chain !== '');
     expect(found).toEqual([]);
   });

@@ -38,11 +38,12 @@ describe('a captured webhook body replayed with a new X-GitHub-Delivery', () => 
     const payload = uniquePullRequest();
     const first = await accept(await signedDelivery(payload));
     expect(first.duplicate).toBe(false);
-    const before = await taskIds();
+    // The first delivery's Task object exists by now or soon (its intake shard creates it).
+    const before = new Set([...(await taskIds()), first.taskId]);
     const replays = await Promise.all(Array.from({ length: 5 }, async () => accept(await signedDelivery(payload, { delivery: crypto.randomUUID() }))));
     expect(replays.map((replay) => [replay.taskId, replay.duplicate])).toEqual(replays.map(() => [first.taskId, true]));
-    expect(await taskIds()).toEqual(before);
     expect(await settledTask(first.taskId, tenant)).toMatchObject({ status: 'ready', attempts: 1 });
+    expect(new Set(await taskIds())).toEqual(before);
     expect(await checkRunsOf(first.taskId)).toHaveLength(1);
   });
 

@@ -1,11 +1,7 @@
 import { migrate } from '../../durable-objects/task-schema.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
 
-/**
- * The store of a Task object with its whole schema, as the object has it from the first call that
- * uses its task: a new object holds only the tables creating a task writes (TaskObject `#task`).
- * For tests that drive the object's parts directly, without a call that would complete it.
- */
+/** The store of a Task object with its schema in place, for tests that drive the object's parts directly. */
 export function taskStoreOf(sql: SqlStorage): TaskStore {
   migrate(sql);
   return new TaskStore(sql);

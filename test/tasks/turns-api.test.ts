@@ -196,12 +196,12 @@ describe('assembly failures and retention', () => {
     await runInDurableObject(stubOf(id), (_, state) => void state.storage.sql.exec('UPDATE task SET expires_at = ?', Date.now() - 1));
     expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
     expect((await api('GET', `/tasks/${id}`)).status).toBe(404);
-    // Nothing of the task is left: the object is as new, with only the tables a new task's creation writes.
+    // Nothing of the task is left: the object is as new, its schema in place and no task in it.
     const left = await runInDurableObject(stubOf(id), (_, state) => ({
       tables: ownTables(state.storage.sql),
       tasks: state.storage.sql.exec('SELECT COUNT(*) AS n FROM task').one()['n'],
     }));
-    expect(left).toEqual({ tables: ['meta', 'task'], tasks: 0 });
+    expect(left).toEqual({ tables: ['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage'], tasks: 0 });
   });
 });
 
