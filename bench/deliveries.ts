@@ -3,10 +3,12 @@
  * `wrangler dev --local`, with 20% redeliveries and bounded concurrency, counting 202s, for
  * Groundwork and for the floor (`bench/workers/webhook-floor`: verify, parse, insert one row into
  * a SQLite Durable Object), each in a fresh `wrangler dev`, A B C A B C, medians. Groundwork runs
- * twice: as deployed, where the accepted deliveries' assemblies compete with the burst for local
- * workerd's one thread, and with each Task object's alarm armed an hour later than asked
- * (bench/workers/groundwork-held), which measures the accept path alone: in production the
- * assemblies run in their Task objects, not beside the Worker that accepts deliveries. GitHub is
+ * twice: as deployed, where what the accepted deliveries start (their intake shards creating Task
+ * objects, the assemblies) competes with the burst for local workerd's one thread, and with every
+ * alarm armed an hour later than asked (bench/workers/groundwork-held), which measures the accept
+ * path alone: in production that work runs in those objects, not beside the Worker that accepts
+ * deliveries. The held shards re-arm their alarm on every delivery (it is never due), one storage
+ * write more than a deployed shard makes, so the held figure errs low. GitHub is
  * a throwaway local server answering 404, so nothing ever leaves the machine. Goal (issue 28):
  * Groundwork's accept path at least 0.8x the floor.
  */
@@ -33,7 +35,7 @@ const PullRequestExample = z.looseObject({
 /** Runs per Worker; each run is a fresh `wrangler dev` and a fresh set of deliveries. */
 const RUNS = Number(process.env.RUNS ?? 2);
 const FLOOR_CONFIG = fileURLToPath(new URL('./workers/webhook-floor/wrangler.toml', import.meta.url));
-/** Groundwork with every Task object's alarm armed an hour later than asked (see its header). */
+/** Groundwork with every alarm armed an hour later than asked (see its header). */
 export const HELD_ENTRY = 'bench/workers/groundwork-held/index.ts';
 
 type Variant = 'groundwork' | 'held' | 'floor';
@@ -53,7 +55,7 @@ export async function benchDeliveries(): Promise<string[]> {
     const each = (variant: Variant) => runs[variant].map((burst) => Math.round(burst.perSecond)).join(', ');
     const shape = `${DELIVERIES} deliveries, ${DUPLICATE_SHARE * 100}% redelivered, ${CONCURRENCY} concurrent, through wrangler dev`;
     return [
-      `webhook accept path (verify, dedupe, store, answer; each Task object's alarm armed an hour later, so no assembly starts): Groundwork ${Math.round(rate('held'))} deliveries/s (${each('held')}), ` +
+      `webhook accept path (verify, dedupe, store in an intake shard, answer; every alarm armed an hour later, so no Task object is created after the answer): Groundwork ${Math.round(rate('held'))} deliveries/s (${each('held')}), ` +
         `trivial verify-parse-insert Worker ${Math.round(rate('floor'))}/s (${each('floor')}), Groundwork / trivial = ${(rate('held') / rate('floor')).toFixed(2)} (goal >= 0.8; ${shape})`,
       `webhook intake with assemblies running beside it (local workerd runs the Worker and every object on one thread): Groundwork ${Math.round(rate('groundwork'))} deliveries/s (${each('groundwork')}), ` +
         `Groundwork / trivial = ${(rate('groundwork') / rate('floor')).toFixed(2)}`,
@@ -65,7 +67,7 @@ export async function benchDeliveries(): Promise<string[]> {
   }
 }
 
-/** The accept path alone: the held Worker, whose assemblies are armed an hour ahead and never start. */
+/** The accept path alone: the held Worker, whose alarms are armed an hour ahead and never run. */
 async function measureHeld(vars: Record<string, string>): Promise<Burst> {
   return measureWorker(() => startWranglerDev(vars, { build: { entry: HELD_ENTRY } }));
 }

@@ -15,8 +15,9 @@ import { buildWorker } from '../scripts/worker-build.ts';
 export const FIRST_USES = {
   'start-up': ['src/index.ts'],
   'GET /health': ['src/index.ts', 'src/routes/groups/service.ts'],
-  // The Task object, and its pull request's index (with the other small objects, one module).
-  'a webhook delivery': ['src/index.ts', 'src/routes/groups/intake.ts', 'durable-objects/task.ts', 'durable-objects/small-objects.ts'],
+  // Its intake shard (with the other small objects, one module); the Task object comes after the answer.
+  'a webhook delivery': ['src/index.ts', 'src/routes/groups/intake.ts', 'durable-objects/small-objects.ts'],
+  'a delivery handed on (its Task object)': ['durable-objects/task.ts', 'durable-objects/small-objects.ts'],
   'GET /tasks': ['src/index.ts', 'src/routes/groups/api.ts', 'durable-objects/small-objects.ts'],
   'a task page': ['src/index.ts', 'src/routes/groups/pages.ts', 'durable-objects/task.ts'],
   'an MCP tool call': ['src/index.ts', 'src/routes/groups/api.ts', 'durable-objects/task.ts'],
