@@ -5,8 +5,9 @@
  * almost nothing at start-up (scripts/worker-build), so each request pays for loading what it
  * uses; the references are the trivial Hono Worker (`GET /`) and the trivial intake Worker
  * (bench/workers/webhook-floor: verify, parse, one SQLite row). Groundwork runs as
- * bench/workers/groundwork-held, whose Task objects arm their alarms an hour ahead, so its first
- * delivery is the accept path (verify, dedupe, store, answer) and no assembly runs beside it.
+ * bench/workers/groundwork-held, whose objects arm their alarms an hour ahead, so its first
+ * delivery is the accept path (verify, dedupe, store in its intake shard, answer) and nothing the
+ * answer starts runs beside it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -63,7 +64,7 @@ export async function benchFirstRequests(): Promise<string[]> {
     const coldFloor = start(floor) + first('floor');
     return [
       `cold isolate, start-up then first request (CPU sampled every 100 us, a sample counting at most 1 ms, ${RUNS} interleaved runs, medians): Groundwork start-up ${ms(start(groundwork))}, then GET /health ${ms(first('health'))}, ` +
-        `GET /tasks ${ms(first('list'))}, a signed pull_request delivery ${ms(first('delivery'))} (accept path: its Task object's alarm held); ` +
+        `GET /tasks ${ms(first('list'))}, a signed pull_request delivery ${ms(first('delivery'))} (the held Worker: its intake shard stores it, no alarm runs); ` +
         `trivial Hono Worker ${ms(start(trivial))} then GET / ${ms(first('trivial'))}; trivial verify-parse-insert Worker ${ms(start(floor))} then its first delivery ${ms(first('floor'))}; ` +
         `a cold delivery, start-up included: Groundwork / trivial intake = ${(coldDelivery / coldFloor).toFixed(1)}`,
     ];
