@@ -36,15 +36,11 @@ import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
 import { beginTurn, storedTurn } from './turn-begin.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
-import { readIntakeEntry } from './intake-entry.ts';
-import { intakeStub } from '../src/tasks/task-intake.ts';
-import { withDeadline } from '../src/lib/deadline.ts';
+import { pendingIntakeEntry } from './intake-pending.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
 const DAY_MS = 86_400_000;
-/** Asking the intake shard for a task not here yet is one read of a warm object. */
-const INTAKE_DEADLINE_MS = 5_000;
 
 export type CreateResult = { id: string; status: TaskStatus; created: boolean };
 export interface CreateOptions {
@@ -282,12 +278,9 @@ export class TaskObject extends DurableObject<Env> {
   async #current(): Promise<TaskRow | undefined> {
     const stored = this.#store.task();
     if (stored) return stored;
-    const id = this.ctx.id.toString();
-    const shard = intakeStub(this.env, id);
-    const entry = await withDeadline(INTAKE_DEADLINE_MS, () => `the intake shard of task ${id} did not answer within ${INTAKE_DEADLINE_MS / 1000} s`, () => shard.pending(id));
-    if (entry === null) return this.#store.task();
-    const { request, agent, options } = readIntakeEntry(entry);
-    await this.create(request, agent, options);
+    const entry = await pendingIntakeEntry(this.env, this.ctx.id.toString());
+    // Read again either way: the shard's own create may have come in while this one asked.
+    if (entry) await this.create(entry.request, entry.agent, entry.options);
     return this.#store.task();
   }
 

@@ -85,6 +85,18 @@ describe('an intake shard', () => {
     expect(await intakeStub(env, taskId).pending(taskId)).toBeNull();
   });
 
+  it('makes a Task object asked before its alarm fail, never answer not-found, when the stored delivery cannot be read', async () => {
+    const { taskId } = delivery('garbled');
+    await acceptHeld(taskId, '{"request":');
+    // Caught inside the object: an RPC's rejection is also reported to the test run as unhandled.
+    const task = env.TASKS.get(env.TASKS.idFromString(taskId));
+    const answer = await runInDurableObject(task, (object) => object.describe(TENANT).then((described) => described, (error: unknown) => ({ error: String(error) })));
+    expect(answer).toEqual({ error: expect.stringMatching(/SyntaxError.*JSON/) });
+    expect(await runInDurableObject(task, (_, state) => state.storage.sql.exec('SELECT task_id FROM task').toArray())).toEqual([]);
+    // Any later alarm of its shard would fail on it and log.
+    await runInDurableObject(intakeStub(env, taskId), (_, state) => state.storage.sql.exec('DELETE FROM deliveries WHERE task_id = ?', taskId));
+  });
+
   it('keeps a delivery it cannot hand on, with the error, tries it again later and says so', async () => {
     const { taskId, entry } = delivery('unreadable');
     // Stored by a Worker with a bug: the Task object would refuse the request.
