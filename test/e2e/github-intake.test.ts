@@ -50,29 +50,20 @@ describe('webhook intake', () => {
     expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
   });
 
-  it('loses nothing when the intake shard dies right after the answer: its alarm creates the task, which assembles, and both indexes list it', async () => {
-    const payload = pullRequestEvent('reopened', { number: 9104 });
+  // Whatever the dying object held in memory (a create under way, an assembly, a pending report) is gone.
+  it.each([
+    { dies: 'the intake shard dies right after the answer: its alarm creates the task', number: 9104, object: (taskId: string) => intakeStub(env, taskId) },
+    { dies: 'the Task object dies as it is created: the shard hands the delivery on again', number: 9102, object: (taskId: string) => taskStub(taskId) },
+  ])('loses nothing when $dies, which assembles, and both indexes list it', async ({ number, object }) => {
+    const payload = pullRequestEvent('reopened', { number });
     const taskId = await accept(payload);
-    await runInDurableObject(intakeStub(env, taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
-    await forwarded(taskId);
-    expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
-    const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
-    expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
-    const pr = { installationId: fx.installationId, repo: payload.repository.full_name, number: 9104 };
-    expect(await durablePullRequestIndex(env).lookup(pr, 'a delivery not seen')).toEqual({ latest: taskId, routed: null });
-  });
-
-  it("loses nothing when the Task object dies as it is created: the shard hands the delivery on again, and both indexes list it", async () => {
-    const payload = pullRequestEvent('reopened', { number: 9102 });
-    const taskId = await accept(payload);
-    // Whatever the object held in memory (a create under way, an assembly, a pending report) dies here.
-    await runInDurableObject(taskStub(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
+    await runInDurableObject(object(taskId), (_, state) => state.abort('the isolate died after the answer')).catch(() => undefined);
     await forwarded(taskId);
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready' });
     const { rows } = await listTenantTasks(env, [tenant], { limit: 50, now: Date.now() });
     expect(rows.map((row) => [row.taskId, row.status])).toContainEqual([taskId, 'ready']);
     // The pull request's index, which the accept path does not write, names it as the latest.
-    const pr = { installationId: fx.installationId, repo: payload.repository.full_name, number: 9102 };
+    const pr = { installationId: fx.installationId, repo: payload.repository.full_name, number };
     expect(await durablePullRequestIndex(env).lookup(pr, 'a delivery not seen')).toEqual({ latest: taskId, routed: null });
   });
 
