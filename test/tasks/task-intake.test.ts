@@ -14,6 +14,8 @@ import { taskAgent } from '../../src/tasks/task-agent.ts';
 import { intakeStub } from '../../src/tasks/task-intake.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
+import { SETTLE_GUARD_MS } from '../support/api.ts';
+import { handedOn, intakeRow } from '../support/intake.ts';
 
 const DAY_MS = 86_400_000;
 const TENANT = 'api:acme';
@@ -35,12 +37,6 @@ function acceptHeld(taskId: string, entry: string) {
   });
 }
 
-function row(taskId: string) {
-  return runInDurableObject(intakeStub(env, taskId), (_, state) =>
-    state.storage.sql.exec<{ entry: string | null; due_at: number | null; attempts: number; last_error: string | null }>('SELECT entry, due_at, attempts, last_error FROM deliveries WHERE task_id = ?', taskId).toArray()[0],
-  );
-}
-
 const runAlarm = (taskId: string) => runInDurableObject(intakeStub(env, taskId), (shard) => shard.alarm());
 const describeTask = async (taskId: string) => TaskDescriptionSchema.parse(await env.TASKS.get(env.TASKS.idFromString(taskId)).describe(TENANT));
 
@@ -55,14 +51,14 @@ describe('an intake shard', () => {
     expect(first.armed).toBeGreaterThanOrEqual(before);
     expect(first.armed).toBeLessThanOrEqual(Date.now());
     expect(await acceptHeld(taskId, JSON.stringify(entry))).toEqual({ answer: 'pending', armed: null });
-    expect(await row(taskId)).toMatchObject({ entry: JSON.stringify(entry), attempts: 0 });
+    expect(await intakeRow(taskId)).toMatchObject({ entry: JSON.stringify(entry), attempts: 0 });
   });
 
   it('hands the delivery to its Task object from its alarm, keeps only the id, and answers a redelivery as forwarded', async () => {
     const { taskId, entry } = delivery('forwarded');
     await acceptHeld(taskId, JSON.stringify(entry));
     await runAlarm(taskId);
-    expect(await row(taskId)).toEqual({ entry: null, due_at: null, attempts: 0, last_error: null });
+    expect(await intakeRow(taskId)).toEqual({ entry: null, due_at: null, attempts: 0, last_error: null });
     expect(await describeTask(taskId)).toMatchObject({ id: taskId, request: { request: 'Review forwarded.' } });
     expect((await acceptHeld(taskId, JSON.stringify(entry))).answer).toBe('forwarded');
   });
@@ -73,9 +69,9 @@ describe('an intake shard', () => {
     const early = await describeTask(taskId);
     expect(early).toMatchObject({ id: taskId, request: { request: 'Review asked-early.' } });
     // Still owed by the shard: the object took a copy, the shard's alarm hands it on as usual.
-    expect((await row(taskId))?.due_at).not.toBeNull();
+    expect((await intakeRow(taskId))?.due_at).not.toBeNull();
     await runAlarm(taskId);
-    expect((await row(taskId))?.due_at).toBeNull();
+    expect((await intakeRow(taskId))?.due_at).toBeNull();
     expect((await describeTask(taskId)).createdAt).toBe(early.createdAt);
   });
 
@@ -104,7 +100,7 @@ describe('an intake shard', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const before = Date.now();
     await runAlarm(taskId);
-    const kept = await row(taskId);
+    const kept = await intakeRow(taskId);
     expect(kept).toMatchObject({ attempts: 1 });
     expect(kept?.due_at).toBeGreaterThanOrEqual(before + 1_000);
     expect(kept?.last_error).toMatch(/tenant/);
@@ -134,10 +130,10 @@ describe('an intake shard', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     await runAlarm(old.taskId);
     await runAlarm(stuck.taskId);
-    expect(await row(old.taskId)).toBeUndefined();
-    expect(await row(stuck.taskId)).toBeUndefined();
+    expect(await intakeRow(old.taskId)).toBeUndefined();
+    expect(await intakeRow(stuck.taskId)).toBeUndefined();
     expect(errors.mock.calls.map(([message]) => String(message))).toContainEqual(expect.stringMatching(new RegExp(`task ${stuck.taskId}: delivery given up after the retention period \\(last error: none\\)`)));
-    expect(await row(recent.taskId)).toMatchObject({ due_at: null });
+    expect(await intakeRow(recent.taskId)).toMatchObject({ due_at: null });
     // The recent delivery's shard wakes once it is due to be forgotten.
     const received = await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.sql.exec<{ at: number }>('SELECT MIN(received_at) AS at FROM deliveries').one().at);
     expect(await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.getAlarm())).toBe(received + retention);
@@ -152,16 +148,16 @@ describe('the task service with an idempotency key', () => {
     expect(first).toMatchObject({ status: 'pending', created: true });
     expect(first.id).toBe(env.TASKS.idFromName('intake-test:service').toString());
     // Its shard's own alarm (armed by the create) hands it on; wait for that, not for a time.
-    for (let i = 0; i < 400 && (await row(first.id))?.due_at !== null; i++) await new Promise((resolve) => setTimeout(resolve, 25));
-    expect((await row(first.id))?.due_at).toBeNull();
+    await handedOn(first.id);
     // Its assembly ends (acme/widgets is no repository the tests' GitHub serves), and the status
     // of a redelivery is then the object's, where the shard could only say pending.
+    const deadline = Date.now() + SETTLE_GUARD_MS;
     let settled = await describeTask(first.id);
-    for (let i = 0; i < 400 && (settled.status === 'pending' || settled.status === 'assembling'); i++) {
+    while (settled.status !== 'ready' && settled.status !== 'failed') {
+      if (Date.now() > deadline) throw new Error(`task ${first.id} still ${settled.status} after ${SETTLE_GUARD_MS} ms`);
       await new Promise((resolve) => setTimeout(resolve, 25));
       settled = await describeTask(first.id);
     }
-    expect(settled.status).not.toBe('pending');
     expect(await service.create(request, { idempotencyKey: 'intake-test:service' })).toEqual({ id: first.id, status: settled.status, created: false });
   });
 });
