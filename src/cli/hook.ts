@@ -1,116 +1,171 @@
 /**
  * @module cli/hook
- * `groundwork hook session-start`: an agent's session-start hook. Reads the hook input JSON on
- * stdin (Claude Code's SessionStart shape: `cwd`, `source`, `session_id`, …), assembles the
- * context of the repository at that directory at HEAD (the CLI's local assembly, as
- * `groundwork context` prints it) and prints the hook output that adds it to the session:
- * `hookSpecificOutput.additionalContext`. It never fails the session: whatever goes wrong (no
- * repository there, bad input, the deadline) prints a one-line notice as the hook's
- * `systemMessage`, and the exit code is 0.
+ * `groundwork hook session-start|prompt-submit --client NAME`: an agent's hook, in that agent's
+ * own protocol (cli/hooks/: Claude Code, Codex, Gemini CLI, Copilot). It reads the hook input JSON
+ * on stdin and prints what adds context to the session:
+ * - `session-start`: the context of the repository at the agent's working directory at HEAD (the
+ *   CLI's local assembly, as `groundwork context` prints it). Agents that say why the session
+ *   started get it again after a compaction (`source: "compact"`), so the rules come back.
+ * - `prompt-submit`: one line when the repository moved under the session in a way that matters
+ *   (a rules or skill file it was given changed, or another branch was checked out), from the
+ *   freshness check; nothing otherwise.
+ * It never fails the session. Outside a repository it prints nothing. Anything that goes wrong
+ * (bad input, an unreadable repository, the deadline) is a one-line notice in the agent's
+ * documented way (cli/hooks/notice), and the session goes on.
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
-import * as z from 'zod';
+import type * as z from 'zod';
+import { describeIssues } from '../context/zod-issues.ts';
 import { withDeadline } from '../lib/deadline.ts';
-import { turnContext } from '../mcp/answers.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
+import { discoverRepository } from '../sources/git/discover.ts';
 import { cliAgent } from './cli-agent.ts';
 import type { CliIo } from './context-command.ts';
-import { jsonOutput } from './json-output.ts';
-import { assembleLocalTurn } from './local-turn.ts';
-import { openLocalRepository } from './open-local.ts';
+import { checkedOutBranch } from './local-upstream.ts';
+import { branchMoved } from './hooks/branch-moved.ts';
+import { HOOK_CLIENTS, hookNotice, isHookClient, oneLine, SILENT, type HookClient, type HookReply } from './hooks/notice.ts';
+import { HOOK_EVENTS, type HookEvent, type HookFacts } from './hooks/protocol.ts';
+import { HOOK_PROTOCOLS } from './hooks/protocols.ts';
+import { sessionContext } from './hooks/session-context.ts';
+import { recordStore, type RecordStore } from './hooks/session-record.ts';
 
-export const HOOK_USAGE = `Usage: groundwork hook session-start [--agent NAME] [--deadline-ms N]
+export const HOOK_USAGE = `Usage: groundwork hook session-start|prompt-submit [--client NAME] [--agent NAME] [--deadline-ms N]
 
-Reads a session-start hook's input JSON on stdin (cwd, source, session_id), assembles the
-context of the repository at cwd at HEAD, and prints it as the hook output Claude Code reads:
-{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"…"}}. On any error it
-prints a one-line notice ({"systemMessage":"groundwork: …"}) and exits 0.`;
+An agent's hook, in that agent's protocol. Reads the hook input JSON on stdin and prints the
+hook output that adds context to the session:
 
-/** What of the hook input this reads; the rest (transcript_path, model, …) is ignored. */
-const HookInputSchema = z.looseObject({
-  cwd: z.string().min(1).max(4_096),
-  source: z.string().max(64).optional(),
-  session_id: z.string().max(256).optional(),
-});
+  session-start   the context of the repository at the input's cwd, at HEAD (again after a
+                  compaction, where the agent says so)
+  prompt-submit   one line when a rules or skill file the session was given changed under it,
+                  or another branch was checked out; nothing otherwise
 
-const MAX_INPUT_BYTES = 1024 * 1024;
+Options:
+  --client NAME      the agent running the hook: ${HOOK_CLIENTS.join(', ')} (default claude-code);
+                     NAME@VERSION names its version too
+  --agent NAME       the Groundwork agent configuration to assemble for (default entry)
+  --deadline-ms N    how long to assemble at most (default 20000)
+
+It never fails the session: outside a repository it prints nothing, and any error is a one-line
+notice in the agent's own way (a JSON systemMessage, exit 0; Copilot: stderr, exit 2).`;
+
+/** At most this much of stdin is read; a larger input is refused, not truncated. */
+export const MAX_HOOK_INPUT_BYTES = 1024 * 1024;
 const DEFAULT_DEADLINE_MS = 20_000;
+/** The prompt hook runs before every prompt: it compares blob ids, so it is quick or it says so. */
+const PROMPT_DEADLINE_MS = 10_000;
 
 export interface HookInput {
-  /** The hook input as the agent wrote it to stdin. */
-  stdin(): Promise<string>;
+  /** The hook input as the agent wrote it, read up to `maxBytes` + 1 bytes. */
+  stdin(maxBytes: number): Promise<string>;
 }
 
-export async function runHookCommand(argv: readonly string[], io: CliIo, input: HookInput): Promise<number> {
+export interface HookDeps {
+  records?: RecordStore;
+  now?: () => number;
+}
+
+export async function runHookCommand(argv: readonly string[], io: CliIo, input: HookInput, deps: HookDeps = {}): Promise<number> {
   const [event, ...rest] = argv;
-  if (event === undefined || event === '-h' || event === '--help') {
+  if (event === undefined || event === '-h' || event === '--help' || rest.includes('-h') || rest.includes('--help')) {
     io.stdout(`${HOOK_USAGE}\n`);
     return 0;
   }
   // Even bad usage is a notice, not a failure: a typo in settings must not stop a session.
-  const notice = (message: string): number => {
-    io.stdout(jsonOutput({ systemMessage: `groundwork: ${message}` }));
-    io.stderr(`groundwork hook: ${message}\n`);
-    return 0;
-  };
-  if (event !== 'session-start') return notice(`unknown hook "${event}" (the hook groundwork answers is session-start)`);
-  if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout(`${HOOK_USAGE}\n`);
-    return 0;
-  }
   const options = parseOptions(rest);
-  if (!options.ok) return notice(options.error);
+  const client = options.ok ? options.client.name : 'claude-code';
+  const send = (reply: HookReply): number => {
+    io.stdout(reply.stdout);
+    io.stderr(reply.stderr);
+    return reply.exit;
+  };
+  if (!(HOOK_EVENTS as readonly string[]).includes(event)) return send(hookNotice(client, `unknown hook "${oneLine(event).slice(0, 60)}" (groundwork answers ${HOOK_EVENTS.join(' and ')})`));
+  if (!options.ok) return send(hookNotice(client, options.error));
+  const protocol = HOOK_PROTOCOLS[client];
+  const spec = protocol.events[event as HookEvent];
+  if (spec === undefined) return send(hookNotice(client, `${protocol.title} documents no ${event} hook whose output can add context; configure session-start only`));
   try {
-    const context = await withDeadline(options.deadlineMs, () => `assembling the context took longer than ${options.deadlineMs} ms`, () => sessionContext(input, options.agent));
-    if (!context.ok) return notice(context.error);
-    io.stdout(jsonOutput({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: context.text } }));
-    return 0;
+    const reply = await withDeadline(options.deadlineMs, () => `took longer than ${options.deadlineMs} ms`, async () => {
+      const facts = await readInput(input, spec.input());
+      if (!facts.ok) return hookNotice(client, facts.error);
+      return event === 'session-start' ? startSession(facts.facts, options, deps, spec.reply) : promptSubmitted(facts.facts, client, deps, spec.reply);
+    });
+    return send(reply);
   } catch (error) {
-    return notice(oneLine(error instanceof Error ? error.message : String(error)));
+    return send(hookNotice(client, error instanceof Error ? error.message : String(error)));
   }
 }
 
-async function sessionContext(input: HookInput, agentName: string): Promise<{ ok: true; text: string } | { ok: false; error: string }> {
-  const raw = await input.stdin();
-  if (Buffer.byteLength(raw) > MAX_INPUT_BYTES) return { ok: false, error: `the hook input is over ${MAX_INPUT_BYTES} bytes` };
+type ParsedInput = { ok: true; facts: HookFacts } | { ok: false; error: string };
+
+/** stdin as the agent's documented input; every problem names the field (`the hook input's source: …`). */
+async function readInput(input: HookInput, schema: z.ZodType<HookFacts, unknown>): Promise<ParsedInput> {
+  const raw = await input.stdin(MAX_HOOK_INPUT_BYTES);
+  if (Buffer.byteLength(raw) > MAX_HOOK_INPUT_BYTES) return { ok: false, error: `the hook input is over ${MAX_HOOK_INPUT_BYTES} bytes` };
   let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch {
-    return { ok: false, error: 'the hook input on stdin is not JSON' };
+    return { ok: false, error: raw.trim() === '' ? 'the hook input on stdin is empty (run by an agent, it is a JSON object)' : 'the hook input on stdin is not JSON' };
   }
-  const parsed = HookInputSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, error: `the hook input has no usable cwd (${parsed.error.issues[0]?.message ?? 'invalid'})` };
-  const agent = cliAgent(agentName);
-  if (!agent.ok) return { ok: false, error: `--agent: ${agent.error}` };
-  const opened = await openLocalRepository({ repo: parsed.data.cwd, ref: 'HEAD', cwd: parsed.data.cwd });
-  if (!opened.ok) return { ok: false, error: oneLine(opened.error) };
-  const snapshot = opened.source.snapshot(opened.commit);
-  const request = `Session ${parsed.data.source ?? 'start'} in ${opened.cwd || 'the repository root'}: no task named yet. Read this before you plan.`;
-  const turn = await assembleLocalTurn({ registry: createDefaultRegistry(), agent: agent.agent, opened, snapshot, ref: 'HEAD', request, paths: [], skills: [], trusted: true, settings: {} });
-  const text = turnContext(turn);
-  if (text === undefined) return { ok: false, error: 'the assembly produced no context' };
-  return { ok: true, text: `${text}\n\n(Groundwork context of ${opened.root} at ${opened.commit}, digest ${turn.digest}.)` };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, error: 'the hook input on stdin is not a JSON object' };
+  const parsed = schema.safeParse(json);
+  return parsed.success ? { ok: true, facts: parsed.data } : { ok: false, error: `the hook input's ${describeIssues(parsed.error, '')}` };
 }
 
-type HookOptions = { ok: true; agent: string; deadlineMs: number } | { ok: false; error: string };
+async function startSession(facts: HookFacts, options: HookOptions, deps: HookDeps, reply: (context: string) => HookReply): Promise<HookReply> {
+  const agent = cliAgent(options.agent);
+  if (!agent.ok) return hookNotice(options.client.name, `--agent: ${agent.error}`);
+  const context = await sessionContext({ registry: createDefaultRegistry(), agent: agent.agent, cwd: facts.cwd, source: facts.source, client: options.client });
+  if (context.kind === 'outside') return SILENT;
+  if (context.kind === 'failed') return hookNotice(options.client.name, context.error);
+  (deps.records ?? recordStore()).write(facts.sessionId, { root: context.root, commit: context.commit, told: context.commit, ...(await branchOf(context.root)), sources: context.sources });
+  return reply(context.text);
+}
 
-function parseOptions(argv: readonly string[]): HookOptions {
+async function promptSubmitted(facts: HookFacts, client: HookClient, deps: HookDeps, reply: (context: string) => HookReply): Promise<HookReply> {
+  const found = discoverRepository(facts.cwd);
+  if (!found.ok) return SILENT;
+  const records = deps.records ?? recordStore();
+  // No record: the session did not start with groundwork's hook here, so there is nothing to compare.
+  const record = records.read(facts.sessionId, found.root);
+  if (record === undefined) return SILENT;
+  const answer = await branchMoved({ record, deadlineMs: PROMPT_DEADLINE_MS, now: deps.now ?? Date.now });
+  if (answer.kind === 'failed') return hookNotice(client, answer.error);
+  if (answer.record !== record) records.write(facts.sessionId, answer.record);
+  return answer.kind === 'moved' ? reply(answer.line) : SILENT;
+}
+
+async function branchOf(root: string): Promise<{ branch?: string }> {
+  const branch = await checkedOutBranch(root);
+  return branch === undefined ? {} : { branch };
+}
+
+interface HookOptions {
+  client: { name: HookClient; version?: string };
+  agent: string;
+  deadlineMs: number;
+}
+
+function parseOptions(argv: readonly string[]): ({ ok: true } & HookOptions) | { ok: false; error: string } {
+  let client: HookOptions['client'] = { name: 'claude-code' };
   let agent = 'entry';
   let deadlineMs = DEFAULT_DEADLINE_MS;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = argv[i + 1];
-    if (arg === '--agent' && value !== undefined) {
-      agent = value;
-      i++;
-    } else if (arg === '--deadline-ms' && value !== undefined && /^[1-9][0-9]{0,5}$/.test(value)) {
-      deadlineMs = Number(value);
-      i++;
-    } else return { ok: false, error: `bad option ${arg}${arg === '--deadline-ms' ? ' (milliseconds, 1 to 999999)' : ''}` };
+    const arg = argv[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = inline ?? argv[i + 1];
+    if (flag !== '--client' && flag !== '--agent' && flag !== '--deadline-ms') return { ok: false, error: `unknown option ${oneLine(arg).slice(0, 60)} (options: --client, --agent, --deadline-ms)` };
+    if (value === undefined) return { ok: false, error: `${flag} needs a value` };
+    if (inline === undefined) i++;
+    if (flag === '--client') {
+      const [name = '', version] = value.split('@');
+      if (!isHookClient(name)) return { ok: false, error: `--client: ${JSON.stringify(oneLine(value).slice(0, 60))} is not one of ${HOOK_CLIENTS.join(', ')}` };
+      if (version !== undefined && !/^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/.test(version)) return { ok: false, error: `--client: the version after @ must be like 2.1.332` };
+      client = version === undefined ? { name } : { name, version };
+    } else if (flag === '--agent') agent = value;
+    else if (/^[1-9][0-9]{0,5}$/.test(value)) deadlineMs = Number(value);
+    else return { ok: false, error: '--deadline-ms: milliseconds, 1 to 999999' };
   }
-  return { ok: true, agent, deadlineMs };
+  return { ok: true, client, agent, deadlineMs };
 }
-
-const oneLine = (text: string): string => text.replace(/\s+/g, ' ').trim().slice(0, 500);

@@ -4,6 +4,7 @@
  * and `groundwork freshness` compares it: one assembly, so both see the same sources.
  */
 import type { AgentConfig } from '../context/agents.ts';
+import type { Capability } from '../context/provider.ts';
 import type { HostFact } from '../context/host-facts.ts';
 import { focusPathsOf } from '../context/focus.ts';
 import type { Registry } from '../context/registry.ts';
@@ -31,12 +32,27 @@ export interface LocalTurnInput {
   facts?: readonly HostFact[];
 }
 
+/** What a local assembly can serve: the repository on this machine, and nothing of a service (no earlier tasks, no knowledge, no GitHub API). */
+export const LOCAL_CAPABILITIES: readonly Capability[] = ['repo:read'];
+
+/**
+ * The agent without the providers that need what a local run cannot serve: run, they would only
+ * add a notice that they were not read, which a model working locally can do nothing about.
+ */
+export function localProviders(agent: AgentConfig, registry: Registry): AgentConfig {
+  const unavailable = registry.providers.filter((provider) => provider.requires.some((capability) => !LOCAL_CAPABILITIES.includes(capability))).map((provider) => provider.name);
+  const { providers } = agent;
+  if (providers === 'all') return { ...agent, providers: { except: unavailable } };
+  if (Array.isArray(providers)) return { ...agent, providers: providers.filter((name) => !unavailable.includes(name)) };
+  return { ...agent, providers: { except: [...new Set([...providers.except, ...unavailable])] } };
+}
+
 export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn> {
   const { opened } = input;
   return assembleFirstTurn({
     registry: input.registry,
     agent: input.agent,
-    available: ['repo:read'],
+    available: LOCAL_CAPABILITIES,
     snapshot: input.snapshot,
     source: opened.source,
     task: {

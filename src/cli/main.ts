@@ -101,8 +101,15 @@ async function loadCommand<T>(name: CommandBundle, source: () => Promise<T>): Pr
   };
 }
 
-async function readStdin(): Promise<string> {
+/** stdin up to `maxBytes` + 1 bytes: enough to tell an input over the limit, never all of a huge one. */
+async function readStdin(maxBytes: number): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
-  return Buffer.concat(chunks).toString('utf8');
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
+    chunks.push(bytes);
+    size += bytes.byteLength;
+    if (size > maxBytes) break;
+  }
+  return Buffer.concat(chunks).subarray(0, maxBytes + 1).toString('utf8');
 }

@@ -13,8 +13,8 @@ Commands:
   run       the same through the real Worker, its Durable Objects and KV, locally in Miniflare
   freshness what changed since a commit in the sources its context held (rules, skills)
   check     before pushing or reporting CI: has the upstream moved, did CI pass (push, report-ci)
-  mcp       the Groundwork MCP server over stdio, for an agent to start (local repositories)
-  hook      session-start: the context as an agent's session-start hook output (never fails)
+  mcp       the Groundwork MCP server over stdio, for an agent to start (the repository it runs in)
+  hook      session-start, prompt-submit: an agent's hook, in its own protocol (never fails)
 
 Run \`groundwork <command> --help\` for a command's options.
 

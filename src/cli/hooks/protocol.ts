@@ -1,0 +1,63 @@
+/**
+ * @module cli/hooks/protocol
+ * What one agent's hook protocol is to `groundwork hook`: for each event groundwork answers, the
+ * agent's name for it, the hook input as the agent documents it (the fields groundwork reads,
+ * checked; the rest passed over, since agents add fields), and the output that adds context to
+ * the session. One module per agent (claude-code, codex, gemini-cli, copilot), each citing the
+ * agent's docs or code and the version checked; the command (cli/hook) and the tests read them
+ * through {@link HOOK_PROTOCOLS}.
+ */
+import * as z from 'zod';
+import { jsonOutput } from '../json-output.ts';
+import type { HookClient, HookReply } from './notice.ts';
+
+/** groundwork's names for the events it answers. */
+export const HOOK_EVENTS = ['session-start', 'prompt-submit'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** What groundwork reads of a hook input, whatever the agent calls the fields. */
+export interface HookFacts {
+  /** The agent's working directory. */
+  cwd: string;
+  /** The agent's session id; a prompt hook compares against what this session started at. */
+  sessionId: string;
+  /** Why the session (re)started: `startup`, `resume`, `clear`, `compact` (session-start only). */
+  source?: string;
+}
+
+export interface EventProtocol {
+  /** The event as the agent's configuration names it (`SessionStart`, `BeforeAgent`, `sessionStart`). */
+  agentEvent: string;
+  /** `source` values the agent documents for the event (its matcher values), for the docs and tests. */
+  sources?: readonly string[];
+  /** The documented input, read into {@link HookFacts}; a bad field is an issue naming it. */
+  input(): z.ZodType<HookFacts, unknown>;
+  /** The documented output, for the tests to hold every reply to. */
+  output(): z.ZodType;
+  /** The reply that adds `context` to the session. */
+  reply(context: string): HookReply;
+}
+
+export interface HookProtocol {
+  client: HookClient;
+  /** How people call the agent. */
+  title: string;
+  /** The agent version the protocol was checked against. */
+  checked: string;
+  /** The events whose documented output can add context; absent ones are refused by name. */
+  events: Partial<Record<HookEvent, EventProtocol>>;
+}
+
+/** Bounded text fields every protocol reads. */
+export const HookFields = {
+  cwd: () => z.string().min(1, 'must not be empty').max(4_096, 'must be at most 4096 characters').refine((cwd) => !cwd.includes('\0'), 'must not contain NUL'),
+  sessionId: () => z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
+  source: () => z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+  /** The prompt is passed over unread: only its presence and type are checked. */
+  prompt: () => z.string(),
+};
+
+/** The reply shape Claude Code, Codex and Gemini CLI share: `hookSpecificOutput` named for its event. */
+export function hookSpecificReply(event: string, context: string): HookReply {
+  return { stdout: jsonOutput({ hookSpecificOutput: { hookEventName: event, additionalContext: context } }), stderr: '', exit: 0 };
+}

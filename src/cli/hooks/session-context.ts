@@ -1,0 +1,86 @@
+/**
+ * @module cli/hooks/session-context
+ * The context a session-start hook gives: the repository at the agent's working directory, at
+ * HEAD, assembled as `groundwork context` assembles it, with two differences a hook needs:
+ * - Outside a repository (or in one with no commit yet) there is nothing to give, and nothing is
+ *   said: an agent started in a home directory gets no warning every session.
+ * - Providers that cannot run locally (earlier tasks, recorded knowledge, the GitHub API: see
+ *   `LOCAL_CAPABILITIES`) are not run, so the session carries no notice that they were not read:
+ *   the agent could do nothing about it.
+ *
+ * The client the hook speaks for is passed through: once client profiles exist (issue 50), the
+ * rules provider gives that client only what it does not load itself. Until then every client
+ * gets the context as a host that loads nothing itself would.
+ */
+import type { AgentConfig } from '../../context/agents.ts';
+import type { Registry } from '../../context/registry.ts';
+import { trackedSources, type TrackedSource } from '../../freshness/tracked.ts';
+import { turnContext } from '../../mcp/answers.ts';
+import { discoverRepository } from '../../sources/git/discover.ts';
+import { assembleLocalTurn, localProviders } from '../local-turn.ts';
+import { openLocalRepository } from '../open-local.ts';
+import type { HookClient } from './notice.ts';
+
+export interface SessionContextInput {
+  registry: Registry;
+  agent: AgentConfig;
+  /** The agent's working directory, from the hook input. */
+  cwd: string;
+  /** Why the session (re)started, as the agent said (`startup`, `compact`, …). */
+  source: string | undefined;
+  /** The agent the hook speaks for, and the version it named with `--client NAME@VERSION`. */
+  client: { name: HookClient; version?: string };
+}
+
+export type SessionContext =
+  | { kind: 'context'; text: string; root: string; commit: string; sources: TrackedSource[] }
+  /** Not in a repository, or nothing committed: the hook says nothing. */
+  | { kind: 'outside' }
+  | { kind: 'failed'; error: string };
+
+export async function sessionContext(input: SessionContextInput): Promise<SessionContext> {
+  if (!discoverRepository(input.cwd).ok) return { kind: 'outside' };
+  const opened = await openLocalRepository({ repo: input.cwd, ref: 'HEAD', cwd: undefined });
+  if (!opened.ok) return /does not name a commit/.test(opened.error) ? { kind: 'outside' } : { kind: 'failed', error: opened.error };
+  const snapshot = opened.source.snapshot(opened.commit);
+  const where = opened.cwd || 'the repository root';
+  const turn = await assembleLocalTurn({
+    registry: input.registry,
+    agent: localProviders(input.agent, input.registry),
+    opened,
+    snapshot,
+    ref: 'HEAD',
+    request: requestFor(input.source, where),
+    paths: [],
+    skills: [],
+    trusted: true,
+    settings: {},
+  });
+  const text = turnContext(turn);
+  if (text === undefined) return { kind: 'failed', error: 'the assembly produced no context' };
+  const warnings = opened.warnings.map((warning) => `(warning: ${warning})`);
+  return {
+    kind: 'context',
+    text: [text, ...warnings, '', `(Groundwork context of ${opened.root} at ${opened.commit} for ${clientLabel(input.client)}, digest ${turn.digest}.)`].join('\n'),
+    root: opened.root,
+    commit: opened.commit,
+    sources: trackedSources(turn.entries),
+  };
+}
+
+function clientLabel(client: SessionContextInput['client']): string {
+  return client.version === undefined ? client.name : `${client.name} ${client.version}`;
+}
+
+/** The task line of a session's context: what happened, where, and that no task is named yet. */
+function requestFor(source: string | undefined, where: string): string {
+  const what =
+    source === 'compact'
+      ? 'Session compacted: the conversation so far was summarized, and these rules and skills apply as before.'
+      : source === 'resume'
+        ? 'Session resumed.'
+        : source === 'clear'
+          ? 'Session cleared.'
+          : 'Session started.';
+  return `${what} Working directory: ${where}. No task is named yet: read this before you plan.`;
+}

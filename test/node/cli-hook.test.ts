@@ -1,0 +1,256 @@
+/**
+ * `groundwork hook` as the agents run it: the built `dist/cli.js`, the hook input on stdin, the
+ * hook output on stdout, on real git repositories. Every agent's session-start, the context again
+ * after a compaction, silence outside a repository, the prompt hook's one line when the branch
+ * moved under the session, and a notice naming the field for every kind of bad input, never a
+ * failed session.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOOK_CLIENTS, type HookClient } from '../../src/cli/hooks/notice.ts';
+import { HOOK_PROTOCOLS } from '../../src/cli/hooks/protocols.ts';
+import { recordStore } from '../../src/cli/hooks/session-record.ts';
+import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
+import { BUILT_CLI } from './cli-support.ts';
+
+const RULE = 'Run `npm test` before committing.';
+const SRC_RULE = 'Tests live beside the code.';
+
+let repo: GitFixture;
+let state: string;
+
+beforeAll(() => {
+  repo = createGitRepo({ branch: 'main' });
+  repo.write('AGENTS.md', `# Rules\n\n${RULE}\n`);
+  repo.write('src/AGENTS.md', `# Source rules\n\n${SRC_RULE}\n`);
+  repo.write('src/index.ts', 'export {};\n');
+  repo.commitAll('rules');
+  state = mkdtempSync(join(tmpdir(), 'groundwork-hook-state-'));
+});
+afterAll(() => {
+  repo?.remove();
+  rmSync(state, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function hook(argv: string[], input: unknown, env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(
+      process.execPath,
+      [BUILT_CLI, 'hook', ...argv],
+      { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', GROUNDWORK_STATE_DIR: state, GROUNDWORK_CODE_CACHE: 'off', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(typeof input === 'string' ? input : JSON.stringify(input));
+  });
+}
+
+/** A session-start input in the client's own shape. */
+function startInput(client: HookClient, cwd: string, source: string, session = `s-${client}`): Record<string, unknown> {
+  if (client === 'copilot') return { sessionId: session, timestamp: Date.now(), cwd, source };
+  return { session_id: session, transcript_path: '/tmp/transcript.jsonl', cwd, hook_event_name: 'SessionStart', source, ...(client === 'gemini-cli' ? { timestamp: new Date().toISOString() } : { model: 'm', permission_mode: 'default' }) };
+}
+
+function promptInput(client: Exclude<HookClient, 'copilot'>, cwd: string, session: string): Record<string, unknown> {
+  const event = client === 'gemini-cli' ? 'BeforeAgent' : 'UserPromptSubmit';
+  return { session_id: session, transcript_path: '/tmp/transcript.jsonl', cwd, hook_event_name: event, prompt: 'go on', ...(client === 'codex' ? { model: 'm', permission_mode: 'default', turn_id: 't' } : {}) };
+}
+
+/** The context a reply carries, after holding the reply to the client's documented output. */
+function contextOf(client: HookClient, event: 'session-start' | 'prompt-submit', run: Run): string {
+  expect(run.code, run.stderr).toBe(0);
+  const spec = HOOK_PROTOCOLS[client].events[event];
+  if (!spec) throw new Error(`${client} has no ${event}`);
+  const output = spec.output().parse(JSON.parse(run.stdout)) as { additionalContext?: string; hookSpecificOutput?: { additionalContext?: string } };
+  return (client === 'copilot' ? output.additionalContext : output.hookSpecificOutput?.additionalContext) ?? '';
+}
+
+describe('groundwork hook session-start', () => {
+  for (const client of HOOK_CLIENTS) {
+    it(`gives ${client} the context of the repository at its cwd, in its own output, without notices it cannot act on`, async () => {
+      const context = contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, join(repo.dir, 'src'), client === 'copilot' ? 'new' : 'startup')));
+      expect(context).toContain(RULE);
+      expect(context).toContain(SRC_RULE);
+      expect(context).toMatch(new RegExp(`\\(Groundwork context of .* at [0-9a-f]{40} for ${client}, digest sha256:[0-9a-f]{64}\\.\\)$`));
+      // History and memory are not available to a local run: not run, so no notice about them.
+      expect(context).not.toMatch(/provider="(history|memory|task-facts)"/);
+      expect(context).not.toContain('was not read');
+    });
+  }
+
+  it('gives the rules back after a compaction, and says so in the task line', async () => {
+    for (const client of ['claude-code', 'codex'] as const) {
+      const context = contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, repo.dir, 'compact')));
+      expect(context).toContain(RULE);
+      expect(context).toContain('Session compacted: the conversation so far was summarized, and these rules and skills apply as before.');
+    }
+  });
+
+  it('takes the client version after @, and defaults to Claude Code when no --client is given', async () => {
+    const versioned = contextOf('claude-code', 'session-start', await hook(['session-start', '--client', 'claude-code@2.1.332'], startInput('claude-code', repo.dir, 'startup')));
+    expect(versioned).toMatch(/for claude-code 2\.1\.332, digest/);
+    expect(contextOf('claude-code', 'session-start', await hook(['session-start'], startInput('claude-code', repo.dir, 'resume')))).toContain('Session resumed.');
+  });
+
+  it('says nothing at all outside a repository, or in one with nothing committed, for every agent', async () => {
+    const outside = mkdtempSync(join(tmpdir(), 'groundwork-not-a-repo-'));
+    const empty = createGitRepo();
+    try {
+      for (const client of HOOK_CLIENTS) {
+        for (const cwd of [outside, empty.dir, join(outside, 'gone')]) {
+          expect(await hook(['session-start', '--client', client], startInput(client, cwd, client === 'copilot' ? 'new' : 'startup')), `${client} ${cwd}`).toEqual({ code: 0, stdout: '', stderr: '' });
+        }
+      }
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+      empty.remove();
+    }
+  });
+
+  it('never fails the session: each bad input is a one-line notice naming what is wrong, in the agent’s way', async () => {
+    const good = startInput('claude-code', repo.dir, 'startup');
+    const cases: Array<[string[], unknown, RegExp]> = [
+      [['session-start'], 'not json', /the hook input on stdin is not JSON/],
+      [['session-start'], '', /the hook input on stdin is empty/],
+      [['session-start'], '[1, 2]', /the hook input on stdin is not a JSON object/],
+      [['session-start'], { ...good, cwd: undefined }, /the hook input's cwd: /],
+      // Issue 55 item 5: an over-long source was blamed on cwd.
+      [['session-start'], { ...good, source: 'x'.repeat(65) }, /^groundwork: the hook input's source: must be at most 64 characters$/],
+      [['session-start'], { ...good, session_id: 'x'.repeat(257) }, /^groundwork: the hook input's session_id: must be at most 256 characters$/],
+      [['session-start'], { ...good, hook_event_name: 'UserPromptSubmit' }, /the hook input's hook_event_name: must be "SessionStart": this is the session-start hook/],
+      [['session-start'], `{"cwd": "${'a'.repeat(1024 * 1024)}"}`, /the hook input is over 1048576 bytes/],
+      [['session-end'], good, /unknown hook "session-end" \(groundwork answers session-start and prompt-submit\)/],
+      [['session-start', '--client', 'cursor'], good, /--client: "cursor" is not one of claude-code, codex, gemini-cli, copilot/],
+      [['session-start', '--client', 'codex@x y'], good, /--client: the version after @ must be like 2\.1\.332/],
+      [['session-start', '--bogus'], good, /unknown option --bogus/],
+      [['session-start', '--deadline-ms', '1'], good, /took longer than 1 ms/],
+      [['session-start', '--agent', 'nobody'], good, /--agent: /],
+    ];
+    for (const [argv, input, notice] of cases) {
+      const run = await hook(argv, input);
+      expect(run.code, `${argv.join(' ')}: ${run.stderr}`).toBe(0);
+      const output = JSON.parse(run.stdout) as { systemMessage: string };
+      expect(Object.keys(output)).toEqual(['systemMessage']);
+      expect(output.systemMessage).not.toContain('\n');
+      expect(output.systemMessage).toMatch(/^groundwork: /);
+      expect(output.systemMessage).toMatch(notice);
+    }
+  });
+
+  it('tells Copilot through stderr and exit 2, its documented warning, and refuses a prompt hook Copilot cannot take', async () => {
+    const bad = await hook(['session-start', '--client', 'copilot'], { sessionId: 's', cwd: repo.dir, source: 'x'.repeat(65) });
+    expect(bad).toEqual({ code: 2, stdout: '', stderr: "groundwork: the hook input's source: must be at most 64 characters\n" });
+    const prompt = await hook(['prompt-submit', '--client', 'copilot'], { sessionId: 's', cwd: repo.dir, prompt: 'x' });
+    expect(prompt).toMatchObject({ code: 2, stdout: '' });
+    expect(prompt.stderr).toMatch(/documents no prompt-submit hook whose output can add context/);
+  });
+
+  it('prints its usage for --help after the hook name, as before it', async () => {
+    for (const argv of [['--help'], ['session-start', '--help'], ['prompt-submit', '-h']]) {
+      const run = await hook(argv, '');
+      expect(run.code, argv.join(' ')).toBe(0);
+      expect(run.stdout).toMatch(/^Usage: groundwork hook session-start\|prompt-submit/);
+    }
+  });
+});
+
+describe('groundwork hook prompt-submit', () => {
+  const clients = ['claude-code', 'codex', 'gemini-cli'] as const;
+
+  it('says nothing for a session groundwork did not start, or outside a repository', async () => {
+    for (const client of clients) {
+      expect(await hook(['prompt-submit', '--client', client], promptInput(client, repo.dir, 'never-started'))).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect(await hook(['prompt-submit', '--client', client], promptInput(client, tmpdir(), 'never-started'))).toEqual({ code: 0, stdout: '', stderr: '' });
+    }
+  });
+
+  it('adds one line when a rules file the session was given changed under it, once; nothing for commits that touch none', async () => {
+    const moving = createGitRepo({ branch: 'main' });
+    try {
+      moving.write('AGENTS.md', `# Rules\n\n${RULE}\n`);
+      moving.write('src/AGENTS.md', `# Source rules\n\n${SRC_RULE}\n`);
+      const pinned = moving.commitAll('rules');
+      for (const client of clients) {
+        const session = `moving-${client}`;
+        contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, join(moving.dir, 'src'), 'startup', session)));
+        const prompt = () => hook(['prompt-submit', '--client', client], promptInput(client, join(moving.dir, 'src'), session));
+        expect(await prompt()).toEqual({ code: 0, stdout: '', stderr: '' });
+
+        moving.write(`notes-${client}.txt`, 'not a rule\n');
+        moving.commitAll('a commit that touches no rule');
+        expect(await prompt(), 'an unrelated commit').toEqual({ code: 0, stdout: '', stderr: '' });
+
+        moving.write('src/AGENTS.md', `# Source rules\n\nTests live in test/ (${client}).\n`);
+        const moved = moving.commitAll('a new source rule');
+        const line = contextOf(client, 'prompt-submit', await prompt());
+        expect(line).toMatch(new RegExp(`^Groundwork: main moved [0-9a-f]{7} -> ${moved.slice(0, 7)} since this session's context was read; changed since: src/AGENTS\\.md; re-read them before you act\\.$`));
+        // Told once: the next prompt, with nothing new, adds nothing.
+        expect(await prompt(), 'told already').toEqual({ code: 0, stdout: '', stderr: '' });
+      }
+      expect(pinned).toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      moving.remove();
+    }
+  });
+
+  it('says when another branch was checked out under the session', async () => {
+    const switching = createGitRepo({ branch: 'main' });
+    try {
+      switching.write('AGENTS.md', `# Rules\n\n${RULE}\n`);
+      switching.commitAll('rules');
+      contextOf('claude-code', 'session-start', await hook(['session-start'], startInput('claude-code', switching.dir, 'startup', 'switching')));
+      switching.git('checkout', '--quiet', '-b', 'feature');
+      switching.write('AGENTS.md', '# Rules\n\nOnly on the feature branch.\n');
+      switching.commitAll('feature rules');
+      const line = contextOf('claude-code', 'prompt-submit', await hook(['prompt-submit'], promptInput('claude-code', switching.dir, 'switching')));
+      expect(line).toMatch(/^Groundwork: The checkout moved from main \([0-9a-f]{7}\) to feature \([0-9a-f]{7}\) since this session's context was read; changed since: AGENTS\.md; re-read them before you act\.$/);
+    } finally {
+      switching.remove();
+    }
+  });
+
+  it('keeps no record in a state directory others may write to, and the session still goes on', async () => {
+    const shared = mkdtempSync(join(tmpdir(), 'groundwork-shared-state-'));
+    try {
+      chmodSync(shared, 0o777);
+      const env = { GROUNDWORK_STATE_DIR: shared };
+      contextOf('claude-code', 'session-start', await hook(['session-start'], startInput('claude-code', repo.dir, 'startup', 'shared'), env));
+      expect(recordStore(env).read('shared', repo.dir)).toBeUndefined();
+      expect(await hook(['prompt-submit'], promptInput('claude-code', repo.dir, 'shared'), env)).toEqual({ code: 0, stdout: '', stderr: '' });
+    } finally {
+      rmSync(shared, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the session record', () => {
+  it('reads back what it wrote, and ignores a record that is not a regular file without blocking on it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'groundwork-records-'));
+    try {
+      const store = recordStore({ GROUNDWORK_STATE_DIR: join(dir, 'sessions') });
+      const record = { root: repo.dir, commit: 'a'.repeat(40), told: 'b'.repeat(40), branch: 'main', sources: [] };
+      expect(store.write('s1', record)).toBe(true);
+      expect(store.read('s1', repo.dir)).toEqual(record);
+      expect(store.read('s1', '/another/root')).toBeUndefined();
+      expect(store.read('s2', repo.dir)).toBeUndefined();
+      // A FIFO where a record would be: opened for read it would block the hook forever.
+      const fifoStore = recordStore({ GROUNDWORK_STATE_DIR: join(dir, 'fifo') });
+      mkdirSync(join(dir, 'fifo'), { mode: 0o700 });
+      expect(fifoStore.write('s3', record)).toBe(true);
+      const [name] = execFileSync('ls', [join(dir, 'fifo')], { encoding: 'utf8' }).trim().split('\n');
+      rmSync(join(dir, 'fifo', name ?? ''));
+      execFileSync('mkfifo', [join(dir, 'fifo', name ?? '')]);
+      expect(fifoStore.read('s3', repo.dir)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
