@@ -4,6 +4,9 @@
  * - `dist/cli.js` (+ `dist/demo.js`, `dist/start.js`, shared `dist/chunks/`): the CLI bundled by
  *   esbuild into plain JavaScript for Node 22+, so it needs neither type stripping nor npm's
  *   working directory. `miniflare` stays external: it is a dependency with its own binary.
+ * - `dist/groundwork.cjs`: the package's `bin`, which finds a Node that can run `dist/cli.js` (the
+ *   one running it, the package's own, or one on PATH: cli/launcher). CommonJS for Node 14 and
+ *   later, since the `node` that starts it may be older than the CLI needs.
  * - `dist/worker/`: the Worker's upload as scripts/worker-build splits it (the entry module and
  *   the chunks it imports on first use), which wrangler.toml deploys as it is, plus the Miniflare
  *   options wrangler derives from wrangler.toml, so `groundwork run` starts the deployed modules
@@ -13,7 +16,7 @@
  * The Worker is rebuilt only when an input is newer than it; `--force` always. `--worker` builds
  * only what wrangler serves (the OpenAPI asset and the Worker): wrangler.toml's `[build]` command.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -27,7 +30,7 @@ const force = process.argv.includes('--force');
 const workerOnly = process.argv.includes('--worker');
 
 await writeOpenApi();
-if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles()]);
+if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
 if (force || workerIsStale()) await buildWorker();
 
 /**
@@ -67,6 +70,24 @@ async function buildCli(): Promise<void> {
     minifySyntax: true,
     logLevel: 'warning',
   });
+}
+
+async function buildLauncher(): Promise<void> {
+  const outfile = join(dist, 'groundwork.cjs');
+  await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/launcher/launcher.ts'],
+    outfile,
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node14',
+    banner: { js: '#!/usr/bin/env node' },
+    legalComments: 'none',
+    logLevel: 'warning',
+  });
+  // npm sets the mode when it links a bin; a checkout run as ./dist/groundwork.cjs needs it too.
+  chmodSync(outfile, 0o755);
 }
 
 /**

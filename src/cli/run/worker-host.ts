@@ -105,7 +105,7 @@ export async function startWorker(bundle: Extract<WorkerBundle, { ok: true }>, o
 function packageRoot(from: string): string | undefined {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && /"name":\s*"groundwork"/.test(readFileSync(manifest, 'utf8'))) return dir;
+    if (existsSync(manifest) && /"name":\s*"groundwork-context"/.test(readFileSync(manifest, 'utf8'))) return dir;
     if (dirname(dir) === dir) return undefined;
   }
 }
