@@ -3,8 +3,9 @@
  * The tools of `groundwork mcp` over repositories on this machine: the CLI's own assembly
  * (cli/local-turn, the pipeline `groundwork context` runs), tasks kept in this process's memory
  * for as long as it runs. A local task has turn 0 only (later turns and the mailbox belong to a
- * task on a service); its checks before an action are the service's too. Knowledge goes to
- * `--service` when one is given (cli/mcp-knowledge).
+ * task on a service, and cli/mcp-local-tools does not offer them); its checks before pushing or
+ * reporting CI are `groundwork check`'s (cli/local-checks). Knowledge goes to `--service` when
+ * one is given (cli/mcp-knowledge).
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
+import { checkLine } from '../checks/describe.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { trackedSources } from '../freshness/tracked.ts';
 import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
@@ -24,7 +26,9 @@ import { readSkill } from '../providers/skills/read-skill.ts';
 import { narrowTools, resolveAgent, type AgentCatalog } from '../context/agent-catalog.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { jsonOutput } from './json-output.ts';
-import { assembleLocalTurn } from './local-turn.ts';
+import { assembleLocalTurn, localProviders } from './local-turn.ts';
+import { LOCAL_CHECK_ACTIONS, localCheck } from './local-checks.ts';
+import { githubRepositoryOf } from './local-upstream.ts';
 import { localKnowledgeTools, type KnowledgeService } from './mcp-knowledge.ts';
 import { openLocalRepository, type OpenedLocal } from './open-local.ts';
 
@@ -33,6 +37,9 @@ export interface LocalBackendOptions {
   agents: AgentCatalog;
   service?: KnowledgeService;
   now?: () => number;
+  /** Where `check_before` reads GITHUB_TOKEN and GITHUB_API_URL (the process environment). */
+  env?: Readonly<Record<string, string | undefined>>;
+  fetch?: typeof fetch;
 }
 
 interface LocalTask {
@@ -48,7 +55,7 @@ interface LocalTask {
 const MAX_TASKS = 50;
 const FRESHNESS_DEADLINE_MS = 60_000;
 const READ_DEADLINE_MS = 20_000;
-const ON_SERVICE = 'not available locally: a task of the local server has turn 0 only; later turns, the mailbox and checks before an action belong to a task on a Groundwork service (its remote /mcp)';
+const ON_SERVICE = 'not available locally: a task of the local server has turn 0 only; later turns and the mailbox belong to a task on a Groundwork service (its remote /mcp)';
 
 export function localBackend(options: LocalBackendOptions): GroundworkBackend {
   const tasks = new Map<string, LocalTask>();
@@ -67,7 +74,7 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       const opened = await openLocalRepository({ repo: fileURLToPath(args.repo), ref, cwd: args.cwd, readTree: args.trusted });
       if (!opened.ok) return refusal(opened.error.startsWith('--cwd: ') ? `cwd: ${opened.error.slice(7)}` : `repo: ${opened.error}`, { status: 'failed' });
       const snapshot = opened.source.snapshot(opened.commit);
-      const turn = await assembleLocalTurn({ registry: options.registry, agent: narrowed.agent, opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [] });
+      const turn = await assembleLocalTurn({ registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [] });
       const id = randomBytes(32).toString('hex');
       tasks.set(id, { opened, snapshot, ref, turn, trusted: args.trusted, agent: narrowed.agent });
       if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value ?? id);
@@ -92,7 +99,30 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       return freshnessAnswer(args.taskId, report);
     },
 
-    checkBefore: (args) => Promise.resolve(tasks.has(args.taskId) ? refusal(ON_SERVICE, { taskId: args.taskId, status: 'not-available' }) : noTask(args.taskId)),
+    async checkBefore(args) {
+      const task = tasks.get(args.taskId);
+      if (!task) return noTask(args.taskId);
+      const { action } = args;
+      if (action !== 'push' && action !== 'report-ci') return refusal(`action: ${action} belongs to a task on a Groundwork service; a local task checks ${LOCAL_CHECK_ACTIONS.join(' and ')}`, { taskId: args.taskId, status: 'bad_request' });
+      let opened = task.opened;
+      if (args.commit !== undefined && args.commit !== opened.commit) {
+        const resolved = await opened.source.resolve(args.commit);
+        if (resolved.status !== 'ok') return refusal(`commit: ${args.commit} is not a commit of ${opened.root}`, { taskId: args.taskId, status: 'bad_request' });
+        opened = { ...opened, commit: resolved.commit };
+      }
+      const github = action === 'report-ci' ? await githubRepositoryOf(opened.root, args.branch) : undefined;
+      const result = await localCheck({
+        action,
+        opened,
+        branch: args.branch,
+        github,
+        env: options.env ?? process.env,
+        now: options.now ?? Date.now,
+        githubHint: "the server reads the repository's GitHub remote (origin, or the branch's upstream remote), and this repository has none on github.com",
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+      });
+      return { text: [checkLine(result), ...result.reasons.slice(1).map((reason) => `- ${reason}`)].join('\n'), structured: { taskId: args.taskId, ...result } };
+    },
     postFollowup: (args) => Promise.resolve(tasks.has(args.taskId) ? refusal(ON_SERVICE, { taskId: args.taskId, status: 'not-available' }) : noTask(args.taskId)),
 
     async readSkill(args) {

@@ -8,21 +8,25 @@
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadDeploymentAgents } from '../deployment-agents.ts';
 import { MAX_JSON_BYTES } from '../http/validate.ts';
 import { createGroundworkServer } from '../mcp/server.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import type { CliIo } from './context-command.ts';
 import { localBackend } from './mcp-local.ts';
+import { localToolSet } from './mcp-local-tools.ts';
 import { serveStdio } from './mcp-stdio.ts';
 
-export const MCP_USAGE = `Usage: groundwork mcp [--service URL]
+export const MCP_USAGE = `Usage: groundwork mcp [--repo PATH] [--service URL]
 
 Runs the Groundwork MCP server over stdio, for an agent to start (Claude Code, Codex CLI, Gemini
-CLI, Cursor, the Agent SDKs). assemble_context reads a repository on this machine, named
-file:///path/to/repo. The knowledge tools (remember, recall, retire_knowledge) go to the service
-given with --service and GROUNDWORK_TOKEN; without one they answer that they are not available
-locally. Logs go to stderr; stdout carries protocol messages only.`;
+CLI, Copilot, Cursor, VS Code, the Agent SDKs). assemble_context reads a repository on this
+machine: by default the one the server was started in (its working directory, or --repo PATH),
+or any other named by its path. check_before answers push and report-ci as groundwork check does.
+The knowledge tools (remember, recall, retire_knowledge) are offered with --service URL and
+GROUNDWORK_TOKEN, and go to that service. Logs go to stderr; stdout carries protocol messages only.`;
 
 export async function runMcpCommand(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const options = parseMcpArgs(argv, env);
@@ -40,35 +44,35 @@ export async function runMcpCommand(argv: readonly string[], io: CliIo, env: Nod
     io.stderr(`groundwork mcp: the bundled agents file is invalid: ${agents.issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}\n`);
     return 1;
   }
-  const backend = localBackend({ registry: createDefaultRegistry(), agents: agents.catalog, ...(options.service ? { service: options.service } : {}) });
-  const server = createGroundworkServer(backend, {
+  const backend = localBackend({ registry: createDefaultRegistry(), agents: agents.catalog, env, ...(options.service ? { service: options.service } : {}) });
+  const shared = createGroundworkServer(backend, {
     where: 'local',
     log: (message, error) => io.stderr(`groundwork mcp: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
   });
-  io.stderr(`groundwork mcp: serving over stdio${options.service ? `, knowledge from ${options.service.url}` : ''}\n`);
+  const server = localToolSet(shared, { repo: options.repo, knowledge: options.service !== undefined });
+  io.stderr(`groundwork mcp: serving ${options.repo} over stdio${options.service ? `, knowledge from ${options.service.url}` : ''}\n`);
   await serveStdio(process.stdin, io.stdout, server, MAX_JSON_BYTES);
   return 0;
 }
 
-type McpOptions = { ok: true; help: boolean; service?: { url: string; token: string } } | { ok: false; error: string };
+type McpOptions = { ok: true; help: boolean; repo: string; service?: { url: string; token: string } } | { ok: false; error: string };
 
 function parseMcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): McpOptions {
   let service: string | undefined;
+  let repoOption: string | undefined;
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === '-h' || arg === '--help') return { ok: true, help: true };
-    if (arg === '--service') {
-      service = argv[++i];
-      if (service === undefined) return { ok: false, error: '--service needs a URL' };
-      continue;
-    }
-    if (arg?.startsWith('--service=')) {
-      service = arg.slice('--service='.length);
-      continue;
-    }
-    return { ok: false, error: `unknown option ${arg}` };
+    const arg = argv[i] ?? '';
+    if (arg === '-h' || arg === '--help') return { ok: true, help: true, repo: process.cwd() };
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    if (flag !== '--service' && flag !== '--repo') return { ok: false, error: `unknown option ${arg}` };
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === '') return { ok: false, error: flag === '--service' ? '--service needs a URL' : '--repo needs a path' };
+    if (flag === '--service') service = value;
+    else repoOption = value;
   }
-  if (service === undefined) return { ok: true, help: false };
+  const repo = resolve(repoOption ?? process.cwd());
+  if (repoOption !== undefined && !existsSync(repo)) return { ok: false, error: `--repo: there is no ${repo}` };
+  if (service === undefined) return { ok: true, help: false, repo };
   let url: URL;
   try {
     url = new URL(service);
@@ -80,5 +84,5 @@ function parseMcpArgs(argv: readonly string[], env: NodeJS.ProcessEnv): McpOptio
   const token = env['GROUNDWORK_TOKEN'];
   if (!token) return { ok: false, error: '--service needs a token: set GROUNDWORK_TOKEN' };
   // Knowledge routes are at the service's root (`/knowledge`): a path after the origin is not kept.
-  return { ok: true, help: false, service: { url: url.origin, token } };
+  return { ok: true, help: false, repo, service: { url: url.origin, token } };
 }

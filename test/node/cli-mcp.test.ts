@@ -1,10 +1,11 @@
 /**
  * `groundwork mcp` as an agent starts it: the built `dist/cli.js` spawned by the official SDK's
  * `StdioClientTransport`, on a real git repository; every tool with good and bad input, the
- * resources, and stdout carrying protocol frames only. And `groundwork hook session-start` as
- * Claude Code runs it: the hook input on stdin, the hook output on stdout, exit 0 even on error.
+ * resources, and stdout carrying protocol frames only.
  */
 import { execFile, spawn } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -22,9 +23,9 @@ let head: string;
 let client: Client;
 let stderr: () => string = () => '';
 
-async function connect(args: string[] = [], env: Record<string, string> = {}): Promise<{ client: Client; stderr: () => string }> {
+async function connect(args: string[] = [], env: Record<string, string> = {}, cwd?: string): Promise<{ client: Client; stderr: () => string }> {
   let said = '';
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp', ...args], env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BUILT_CLI, 'mcp', ...args], env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', ...env }, stderr: 'pipe', ...(cwd ? { cwd } : {}) });
   transport.stderr?.on('data', (chunk: Buffer) => (said += chunk.toString()));
   const connected = new Client({ name: 'groundwork-test', version: '1.0.0' });
   await connected.connect(transport);
@@ -46,7 +47,8 @@ beforeAll(async () => {
   repo.write('.agents/skills/release/SKILL.md', `---\nname: release\ndescription: Cut a release.\n---\n${SKILL_BODY}\n`);
   repo.write('.agents/skills/release/scripts/release.sh', 'echo release\n');
   head = repo.commitAll('rules and a skill');
-  const connected = await connect();
+  // Started in the repository, as an agent starts it in the project it works on.
+  const connected = await connect([], {}, repo.dir);
   client = connected.client;
   stderr = connected.stderr;
 }, 30_000);
@@ -56,16 +58,56 @@ afterAll(async () => {
 });
 
 describe('groundwork mcp over stdio', () => {
-  it('initializes as groundwork and lists the tools, local annotations and no context_for_paths', async () => {
+  it('initializes as groundwork and lists only the tools that work locally, each argument described', async () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'groundwork' });
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_before', 'check_freshness', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge']);
+    // No mailbox or later turns (a service task's), no knowledge without a service.
+    expect([...byName.keys()]).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill']);
     // A repository on this machine is not the open world.
     expect(byName.get('assemble_context')?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: false });
-    expect(client.getInstructions()).not.toContain('context_for_paths');
+    expect(byName.get('assemble_context')?.inputSchema.required).toEqual(['request']);
+    expect(byName.get('assemble_context')?.inputSchema.properties?.['repo']).toMatchObject({ type: 'string', description: expect.stringContaining(`Omit it for ${repo.dir}`) });
+    expect(byName.get('check_before')?.inputSchema.properties?.['action']).toMatchObject({ enum: ['push', 'report-ci'] });
+    for (const tool of tools) {
+      for (const [name, property] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((property as { description?: unknown }).description, `${tool.name}.${name}`).toEqual(expect.any(String));
+      }
+    }
+    const instructions = client.getInstructions() ?? '';
+    for (const absent of ['context_for_paths', 'remember', 'recall', 'post_followup']) expect(instructions).not.toContain(absent);
+    expect(instructions).toContain('repo defaults to the repository this server runs in');
     // Its one log line went to stderr, where logs go.
-    await expect.poll(stderr).toBe('groundwork mcp: serving over stdio\n');
+    await expect.poll(stderr).toBe(`groundwork mcp: serving ${repo.dir} over stdio\n`);
+  });
+
+  it('reads the repository it runs in when no repo is given, and any other named by a plain path or file URL', async () => {
+    const other = createGitRepo();
+    try {
+      other.write('AGENTS.md', '# Other rules\n\nUse tabs.\n');
+      const otherHead = other.commitAll('other');
+      const none = await call('assemble_context', { request: 'What are the rules here?' });
+      expect(none.isError, none.text).toBe(false);
+      expect(none.text).toContain(RULE);
+      expect(none.structured).toMatchObject({ commit: head });
+      // Earlier tasks and knowledge live on a service: not run here, so no notice the model cannot act on.
+      expect(none.text).not.toMatch(/provider="(history|memory|task-facts)"/);
+      for (const named of [other.dir, pathToFileURL(other.dir).href, relative(repo.dir, other.dir)]) {
+        const result = await call('assemble_context', { repo: named, request: 'And there?' });
+        expect(result.isError, `${named}: ${result.text}`).toBe(false);
+        expect(result.text).toContain('Use tabs.');
+        expect(result.structured).toMatchObject({ commit: otherHead });
+      }
+      // --repo names the default when the server is started elsewhere.
+      const elsewhere = await connect(['--repo', other.dir], {}, tmpdir());
+      try {
+        expect(await call('assemble_context', { request: 'x' }, elsewhere.client)).toMatchObject({ isError: false, text: expect.stringContaining('Use tabs.') });
+      } finally {
+        await elsewhere.client.close();
+      }
+    } finally {
+      other.remove();
+    }
   });
 
   it('gives the host facts of assemble_context to the host provider, as the service does', async () => {
@@ -97,12 +139,16 @@ describe('groundwork mcp over stdio', () => {
 
   it('refuses bad arguments as tool errors naming the field', async () => {
     const cases: Array<[string, Record<string, unknown>, RegExp]> = [
-      ['assemble_context', { repo: 'acme/widgets', request: 'x' }, /^repo: the local server reads repositories on this machine/],
+      ['assemble_context', { repo: 'acme/widgets', request: 'x' }, /^Invalid arguments for tool assemble_context: repo: there is no .*acme\/widgets on this machine .*owner\/name is for a Groundwork service/],
+      ['assemble_context', { repo: 'https://github.com/acme/widgets', request: 'x' }, /^Invalid arguments for tool assemble_context: repo: the local server reads repositories on this machine: give a path/],
+      ['assemble_context', { repo: 7, request: 'x' }, /^Invalid arguments for tool assemble_context: repo: must be a path on this machine/],
+      ['assemble_context', { repo: tmpdir(), request: 'x' }, /^repo: cannot read /],
       ['assemble_context', { repo: repoUrl(), request: '   ' }, /request/],
       ['assemble_context', { repo: repoUrl(), request: 'x', skills: ['Bad Name'] }, /skills/],
       ['assemble_context', { repo: repoUrl(), request: 'x', agent: 'nobody' }, /^agent: /],
       ['assemble_context', { repo: repoUrl(), request: 'x', cwd: '../etc' }, /cwd/],
       ['assemble_context', { repo: pathToFileURL('/nonexistent-groundwork').href, request: 'x' }, /^repo: cannot read/],
+      ['check_before', { taskId: 'f'.repeat(64), action: 'push' }, /no task f{64}/],
       ['get_turn', { taskId: 'nope' }, /taskId/],
       ['get_turn', { taskId: 'f'.repeat(64) }, /no task f{64} in this groundwork mcp process/],
       ['read_skill', { taskId: 'f'.repeat(64), name: 'release' }, /no task/],
@@ -146,24 +192,57 @@ describe('groundwork mcp over stdio', () => {
     await expect(client.readResource({ uri: `groundwork://tasks/${taskId}/sources/package.json` })).rejects.toThrow(/read no such rules or skill file/);
   });
 
-  it('answers the knowledge tools, the mailbox and checks as not available locally without a service', async () => {
-    const { structured } = await call('assemble_context', { repo: repoUrl(), request: 'Explain.' });
-    const taskId = String(structured['taskId']);
+  it('refuses the tools it does not list as unknown, a protocol error', async () => {
     for (const [tool, args] of [
+      ['post_followup', { taskId: 'f'.repeat(64), from: 'user', text: 'Also update the docs.' }],
       ['recall', { repo: 'acme/widgets' }],
-      ['remember', { repo: 'acme/widgets', statement: 'Builds use make.', source: { uri: 'https://example.com/build' } }],
-      ['retire_knowledge', { id: 'k1', reason: 'gone' }],
-      ['post_followup', { taskId, from: 'user', text: 'Also update the docs.' }],
-      ['check_before', { taskId, action: 'push' }],
+      ['context_for_paths', { taskId: 'f'.repeat(64), paths: ['src'] }],
     ] as const) {
-      const result = await call(tool, args);
-      expect(result, tool).toMatchObject({ isError: true, text: expect.stringContaining('not available locally') });
+      await expect(client.callTool({ name: tool, arguments: args }), tool).rejects.toThrow(new RegExp(`Unknown tool: ${tool}; this server's tools are assemble_context, get_turn, check_freshness, check_before, read_skill`));
     }
   });
 
-  it('goes to --service for knowledge, and says so when that service does not answer', async () => {
-    const local = await connect(['--service', 'http://127.0.0.1:9'], { GROUNDWORK_TOKEN: 'test-token' });
+  it('checks before a push as groundwork check does: go while the upstream is where the work began, stop once it moved', async () => {
+    const work = createGitRepo({ branch: 'main' });
     try {
+      work.write('AGENTS.md', '# Rules\n');
+      const base = work.commitAll('base');
+      // main's upstream is the local branch trunk: git records it as remote ".".
+      work.git('branch', 'trunk');
+      work.git('config', 'branch.main.remote', '.');
+      work.git('config', 'branch.main.merge', 'refs/heads/trunk');
+      const { structured } = await call('assemble_context', { repo: work.dir, request: 'Change the rules.' });
+      const taskId = String(structured['taskId']);
+      const go = await call('check_before', { taskId, action: 'push' });
+      expect(go.isError, go.text).toBe(false);
+      expect(go.structured).toMatchObject({ taskId, action: 'push', verdict: 'go', subject: { commit: base } });
+      expect(go.text).toMatch(/^push on [0-9a-f]{7} at .*: go/);
+
+      work.git('checkout', '--quiet', 'trunk');
+      work.write('README.md', 'someone else\n');
+      work.commitAll('moved under the task');
+      work.git('checkout', '--quiet', 'main');
+      const stop = await call('check_before', { taskId, action: 'push' });
+      expect(stop.structured).toMatchObject({ verdict: 'stop' });
+      expect(stop.text).toMatch(/^push on [0-9a-f]{7} at .*: stop/);
+
+      // report-ci needs the repository on GitHub: this one has no GitHub remote, so it cannot say.
+      const ci = await call('check_before', { taskId, action: 'report-ci' });
+      expect(ci.structured).toMatchObject({ verdict: 'unknown' });
+      expect(ci.text).toContain("the server reads the repository's GitHub remote");
+      expect(await call('check_before', { taskId, action: 'merge' })).toMatchObject({ isError: true, text: expect.stringMatching(/^action: merge belongs to a task on a Groundwork service; a local task checks push and report-ci/) });
+      expect(await call('check_before', { taskId, action: 'push', commit: 'a'.repeat(40) })).toMatchObject({ isError: true, text: expect.stringMatching(/^commit: a{40} is not a commit of /) });
+    } finally {
+      work.remove();
+    }
+  });
+
+  it('offers the knowledge tools with --service, and says so when that service does not answer', async () => {
+    const local = await connect(['--service', 'http://127.0.0.1:9'], { GROUNDWORK_TOKEN: 'test-token' }, repo.dir);
+    try {
+      const { tools } = await local.client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill', 'remember', 'recall', 'retire_knowledge']);
+      expect(local.client.getInstructions()).toContain('recall lists it');
       const result = await call('recall', { repo: 'acme/widgets' }, local.client);
       expect(result).toMatchObject({ isError: true, text: expect.stringMatching(/^the service at http:\/\/127\.0\.0\.1:9 did not answer/) });
     } finally {
@@ -182,45 +261,6 @@ describe('groundwork mcp over stdio', () => {
     const usage = await runBuilt(['mcp', '--service', 'http://127.0.0.1:9'], '', {});
     expect(usage).toMatchObject({ code: 2, stdout: '' });
     expect(usage.stderr).toContain('--service needs a token: set GROUNDWORK_TOKEN');
-  });
-});
-
-describe('groundwork hook session-start', () => {
-  it('prints the context of the repository at the hook’s cwd as Claude Code’s SessionStart hook output', async () => {
-    const run = await runBuilt(['hook', 'session-start'], JSON.stringify({ session_id: 's1', transcript_path: '/tmp/t.jsonl', cwd: `${repo.dir}/src`, hook_event_name: 'SessionStart', source: 'startup' }));
-    expect(run.code).toBe(0);
-    const output = JSON.parse(run.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
-    expect(output.hookSpecificOutput.hookEventName).toBe('SessionStart');
-    expect(output.hookSpecificOutput.additionalContext).toContain(SRC_RULE);
-    expect(output.hookSpecificOutput.additionalContext).toMatch(/Groundwork context of .* at [0-9a-f]{40}, digest sha256:/);
-  });
-
-  it('prints its usage for --help after the hook name, as before it', async () => {
-    for (const argv of [['hook', '--help'], ['hook', 'session-start', '--help']]) {
-      const run = await runBuilt(argv, '');
-      expect(run.code, argv.join(' ')).toBe(0);
-      expect(run.stdout).toMatch(/^Usage: groundwork hook session-start/);
-    }
-  });
-
-  it('never fails the session: bad input, no repository, an unknown hook or a missed deadline are a one-line notice and exit 0', async () => {
-    const cases: Array<[string[], string, RegExp]> = [
-      [['hook', 'session-start'], 'not json', /not JSON/],
-      [['hook', 'session-start'], '{}', /no usable cwd/],
-      [['hook', 'session-start'], JSON.stringify({ cwd: '/nonexistent-groundwork' }), /cannot read \/nonexistent-groundwork/],
-      [['hook', 'session-end'], '{}', /unknown hook "session-end"/],
-      [['hook', 'session-start', '--deadline-ms', '1'], JSON.stringify({ cwd: repo.dir }), /took longer than 1 ms/],
-      [['hook', 'session-start', '--agent', 'nobody'], JSON.stringify({ cwd: repo.dir }), /--agent/],
-    ];
-    for (const [argv, input, notice] of cases) {
-      const run = await runBuilt(argv, input);
-      expect(run.code, `${argv.join(' ')} ${input}`).toBe(0);
-      const output = JSON.parse(run.stdout) as { systemMessage: string };
-      expect(Object.keys(output)).toEqual(['systemMessage']);
-      expect(output.systemMessage).not.toContain('\n');
-      expect(output.systemMessage).toMatch(/^groundwork: /);
-      expect(output.systemMessage).toMatch(notice);
-    }
   });
 });
 
