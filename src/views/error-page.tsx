@@ -11,13 +11,22 @@ export function ErrorPage({ title, message, hint, nonce, requestId }: { title: s
   return (
     <Layout title={`${title} · Groundwork inspector`} nonce={nonce}>
       <nav class="crumbs">Groundwork inspector</nav>
-      <h1>{title}</h1>
+      <h1>
+        <Visible text={title} />
+      </h1>
       <p>
         <Visible text={message} />
       </p>
-      {hint ? <p class="muted">{hint}</p> : null}
+      {hint ? (
+        <p class="muted">
+          <Visible text={hint} />
+        </p>
+      ) : null}
       <p class="muted">
-        Request <code>{requestId}</code>
+        Request{' '}
+        <code>
+          <Visible text={requestId} />
+        </code>
       </p>
     </Layout>
   );

@@ -5,6 +5,7 @@
  */
 import type { Child } from 'hono/jsx';
 import { STYLES } from './styles.ts';
+import { visibleText } from './text.tsx';
 
 export function Layout({ title, nonce, children }: { title: string; nonce: string; children?: Child }): Child {
   return (
@@ -13,7 +14,7 @@ export function Layout({ title, nonce, children }: { title: string; nonce: strin
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
-        <title>{title}</title>
+        <title>{visibleText(title)}</title>
         <style nonce={nonce} dangerouslySetInnerHTML={{ __html: STYLES }} />
       </head>
       <body>

@@ -9,7 +9,7 @@ import type { TaskListModel } from '../inspector/task-list.ts';
 import { TASK_STATUSES } from '../tasks/task-request.ts';
 import { Layout } from './layout.tsx';
 import { StatusBadge } from './task-header.tsx';
-import { Time, Visible } from './text.tsx';
+import { Time, Visible, visibleText } from './text.tsx';
 
 export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; nonce: string; tenants: string[] }): Child {
   const { filters } = model;
@@ -25,7 +25,7 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
         <Choice label="Origin" name="origin" options={ORIGINS} selected={filters.origin} />
         <label>
           Repository
-          <input name="repo" value={filters.repo ?? ''} placeholder="owner/name or git URL" />
+          <input name="repo" value={visibleText(filters.repo ?? '')} placeholder="owner/name or git URL" />
         </label>
         <input type="hidden" name="limit" value={String(filters.limit)} />
         {model.link ? (
@@ -62,7 +62,7 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
                   <StatusBadge status={row.status} />
                 </td>
                 <td>
-                  {row.origin}
+                  <Visible text={row.origin} />
                   {tenants.length > 1 ? (
                     <span class="muted">
                       {' · '}
@@ -73,7 +73,9 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
                 <td>
                   <Visible text={row.repo} />
                 </td>
-                <td>{row.agent}</td>
+                <td>
+                  <Visible text={row.agent} />
+                </td>
                 <td class="reason">
                   <a href={row.href}>
                     <Visible text={row.request} />
