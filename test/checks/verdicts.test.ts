@@ -3,7 +3,7 @@ import type { CheckReads, CheckTask } from '../../src/checks/check-task.ts';
 import { summariseCi } from '../../src/checks/ci.ts';
 import { checkLine } from '../../src/checks/describe.ts';
 import { runCheck } from '../../src/checks/run-check.ts';
-import type { CommitChecksApi, Listing } from '../../src/sources/commit-checks.ts';
+import type { CheckRun, CommitChecksApi, CommitStatus, Listing } from '../../src/sources/commit-checks.ts';
 import type { PullRequestRead } from '../../src/sources/pull-requests.ts';
 import type { RepositorySource } from '../../src/sources/snapshot.ts';
 
@@ -45,8 +45,27 @@ describe('the CI summary of one commit', () => {
     const passing = summariseCi(A, ok([{ name: 'build', status: 'completed', conclusion: 'success' }, { name: 'docs', status: 'completed', conclusion: 'neutral' }]), ok([]));
     expect(passing).toMatchObject({ none: false, stop: [], unknown: [], go: ['all 2 checks on aaaaaaa passed (1 neutral or skipped)'] });
     const cut = summariseCi(A, ok([{ name: 'build', status: 'completed', conclusion: 'success' }], false), ok([]));
-    expect(cut.unknown).toEqual(['GitHub has more than 300 check runs or statuses on aaaaaaa: only the first 300 of each were read']);
+    expect(cut.unknown).toEqual(['GitHub listed only part of the check runs on aaaaaaa (1 read): the rest could not be read']);
+    expect(cut.go).toEqual(['all 1 check read on aaaaaaa passed']);
     expect(cut.summary?.complete).toBe(false);
+  });
+
+  it('says what is true of a list that is not whole: cut at the bound of 300, or shorter than the count GitHub gave with it', () => {
+    const passed = (n: number, prefix: string) => Array.from({ length: n }, (_, i) => ({ name: `${prefix}${i}`, status: 'completed', conclusion: 'success' }));
+    const statuses = (n: number) => Array.from({ length: n }, (_, i) => ({ context: `ci/${i}`, state: 'success' as const }));
+    const withTotal = <T,>(items: T[], total: number | undefined): Listing<T> => ({ status: 'ok', items, complete: false, ...(total === undefined ? {} : { total }) });
+    const cases: Array<[Listing<CheckRun>, Listing<CommitStatus>, string[]]> = [
+      [withTotal(passed(2, 'r'), 5), ok([]), ['GitHub counts 5 check runs on aaaaaaa but listed 2: the other 3 could not be read']],
+      [ok(passed(1, 'r')), withTotal(statuses(1), 4), ['GitHub counts 4 commit statuses on aaaaaaa but listed 1: the other 3 could not be read']],
+      [withTotal(passed(300, 'r'), 412), ok([]), ['GitHub has 412 check runs on aaaaaaa: only the first 300 were read']],
+      [withTotal(passed(300, 'r'), undefined), withTotal(statuses(300), 300), ['GitHub has more than 300 check runs on aaaaaaa: only the first 300 were read', 'GitHub has more than 300 commit statuses on aaaaaaa: only the first 300 were read']],
+    ];
+    for (const [runs, commitStatuses, unknown] of cases) {
+      const found = summariseCi(A, runs, commitStatuses);
+      expect(found.unknown).toEqual(unknown);
+      expect(found.stop).toEqual([]);
+      expect(found.go).toEqual([expect.stringMatching(/^all \d+ checks read on aaaaaaa passed$/)]);
+    }
   });
 
   it('names every conclusion that is not a pass, and a status that errored', () => {

@@ -164,4 +164,23 @@ describe('groundwork check report-ci', () => {
     expect(old.code).toBe(3);
     expect(old.stdout).toContain(`: stop, a newer head ${head.slice(0, 7)} is on main: CI for ${first.slice(0, 7)} says nothing about it`);
   });
+
+  it('is unknown (1) when GitHub counts more check runs or statuses than it lists, saying how many of each it counted and listed', async () => {
+    await setChecks(head, { checkRuns: [{ name: 'build', conclusion: 'success' }], checkRunsTotal: 5, statuses: [{ context: 'ci/lint', state: 'success' }] });
+    const short = head.slice(0, 7);
+    const runsOnly = await run(['report-ci', '--repo', repo.dir, '--since', 'HEAD', '--github', 'acme/widgets', '--branch', 'main'], env());
+    expect(runsOnly.code).toBe(1);
+    expect(runsOnly.stdout).toBe(
+      [`report-ci on ${short} at 2026-11-20 18:02 UTC: unknown, GitHub counts 5 check runs on ${short} but listed 1: the other 4 could not be read`, `- all 2 checks read on ${short} passed`, `- ${short} is still the head of main`, ''].join('\n'),
+    );
+    expect(runsOnly.stdout).not.toContain('300');
+
+    await setChecks(head, { checkRuns: [{ name: 'build', conclusion: 'success' }], checkRunsTotal: 3, statuses: [{ context: 'ci/lint', state: 'success' }], statusesTotal: 2 });
+    const both = await run(['report-ci', '--repo', repo.dir, '--since', 'HEAD', '--github', 'acme/widgets', '--branch', 'main', '--json'], env());
+    expect(both.code).toBe(1);
+    expect(CheckResultSchema.parse(JSON.parse(both.stdout)).reasons.slice(0, 2)).toEqual([
+      `GitHub counts 3 check runs on ${short} but listed 1: the other 2 could not be read`,
+      `GitHub counts 2 commit statuses on ${short} but listed 1: the other 1 could not be read`,
+    ]);
+  });
 });
