@@ -85,6 +85,31 @@ describe('the CI summary of one commit', () => {
   });
 });
 
+describe('push on a local (file://) repository', () => {
+  const local: CheckTask = { repository: 'file:///home/ada/app', commit: A, ref: 'main', knowledge: [] };
+  const push = async (table: Record<string, string>, branch?: string, task: CheckTask = local) =>
+    runCheck({ task, request: { action: 'push', ...(branch ? { branch } : {}) }, reads: { source: refs(table), now }, deadlineMs: 1_000 });
+
+  it('says the branch moved in the local repository, never that someone pushed on a remote there is none of', async () => {
+    expect(await push({ main: A })).toMatchObject({ verdict: 'go', reasons: ['main is still at aaaaaaa in the local repository, the commit you built on'] });
+    expect(await push({ main: B })).toMatchObject({ verdict: 'stop', reasons: ['main moved: it is at bbbbbbb in the local repository, not aaaaaaa you built on'], details: { remote: B, moved: true } });
+    expect(await push({})).toMatchObject({ verdict: 'stop', reasons: ['main no longer exists in the local repository'] });
+    expect(await push({}, 'fix-login')).toMatchObject({ verdict: 'go', reasons: ['fix-login does not exist in the local repository yet: pushing creates it'] });
+    const failing: RepositorySource = { ...refs({}), resolve: async (ref) => ({ status: 'failed', ref, reason: 'the repository could not be read' }) };
+    expect(await runCheck({ task: local, request: { action: 'push' }, reads: { source: failing, now }, deadlineMs: 1_000 })).toMatchObject({
+      verdict: 'unknown',
+      reasons: ['could not resolve main in the local repository: the repository could not be read'],
+    });
+    for (const result of [await push({ main: B }), await push({})]) expect(result.reasons.join(' ')).not.toMatch(/remote|someone else pushed/);
+  });
+
+  it('still says someone else pushed on the remote for a git URL or a GitHub repository', async () => {
+    for (const repository of ['https://git.example.com/app.git', 'acme/widgets']) {
+      expect(await push({ main: B }, undefined, { ...local, repository })).toMatchObject({ verdict: 'stop', reasons: ['someone else pushed: main is at bbbbbbb on the remote, not aaaaaaa you built on'] });
+    }
+  });
+});
+
 describe('push for a pull request from a fork', () => {
   it('compares the head GitHub reports (the branch is in the fork), never resolving it in the base repository', async () => {
     const asked: string[] = [];

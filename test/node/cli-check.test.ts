@@ -50,7 +50,7 @@ describe('groundwork check push', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
-        `push on ${first.slice(0, 7)} at 2026-11-20 18:02 UTC: go, origin/main is still at ${first.slice(0, 7)} on the remote, the commit you built on`,
+        `push on ${first.slice(0, 7)} at 2026-11-20 18:02 UTC: go, origin/main is still at ${first.slice(0, 7)} in the local repository, the commit you built on`,
         '- as the last fetch recorded origin/main: this did not fetch (git fetch, then check again, to see pushes since)',
         '',
       ].join('\n'),
@@ -72,7 +72,7 @@ describe('groundwork check push', () => {
       verdict: 'stop',
       checkedAt: '2026-11-20T18:02:00.000Z',
       subject: { repository: `file://${repo.dir}`, ref: 'origin/main', commit: first },
-      reasons: [`someone else pushed: origin/main is at ${theirs.slice(0, 7)} on the remote, not ${first.slice(0, 7)} you built on`, expect.stringContaining('this did not fetch')],
+      reasons: [`origin/main moved: it is at ${theirs.slice(0, 7)} in the local repository, not ${first.slice(0, 7)} you built on`, expect.stringContaining('this did not fetch')],
       details: { branch: 'origin/main', builtOn: first, remote: theirs, moved: true },
     });
   });
