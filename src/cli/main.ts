@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import type { CommandBundle } from './command-bundles.ts';
 import { nodeVersionProblem } from './node-version.ts';
-import { COMMANDS_USAGE } from './usage.ts';
+import { COMMANDS_USAGE, usageError } from './usage.ts';
 import { packageVersion } from './version.ts';
 import { processIo, processSignals } from './stdio.ts';
 
@@ -72,7 +72,7 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
     default:
       // `groundwork --repo x` is `groundwork context --repo x`, as before commands existed.
       if (name.startsWith('-')) return runContext([name, ...args]);
-      process.stderr.write(`groundwork: unknown command "${name}"\n\n${COMMANDS_USAGE}\n`);
+      process.stderr.write(usageError('groundwork', `unknown command "${name}"`, 'groundwork --help'));
       return 2;
   }
 }

@@ -18,6 +18,7 @@ import type { CliIo } from './context-command.ts';
 import { localBackend } from './mcp-local.ts';
 import { localToolSet } from './mcp-local-tools.ts';
 import { serveStdio } from './mcp-stdio.ts';
+import { usageError } from './usage.ts';
 
 export const MCP_USAGE = `Usage: groundwork mcp [--repo PATH] [--service URL]
 
@@ -31,7 +32,7 @@ GROUNDWORK_TOKEN, and go to that service. Logs go to stderr; stdout carries prot
 export async function runMcpCommand(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const options = parseMcpArgs(argv, env);
   if (!options.ok) {
-    io.stderr(`groundwork mcp: ${options.error}\n\n${MCP_USAGE}\n`);
+    io.stderr(usageError('groundwork mcp', options.error, 'groundwork mcp --help'));
     return 2;
   }
   if (options.help) {

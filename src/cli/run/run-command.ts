@@ -28,6 +28,7 @@ import { serveRepository, type RepositoryServer } from './repository-server.ts';
 import { readFactsOption } from '../facts-option.ts';
 import { parseRunArgs, RUN_USAGE } from './run-args.ts';
 import { findWorkerBundle, preloadMiniflare, startWorker, type WorkerHost } from './worker-host.ts';
+import { usageError } from '../usage.ts';
 
 /** Local runs may read larger repositories than a deployed Worker's 128 MB allows. */
 const LOCAL_MAX_FETCH_BYTES = 256 * 1024 * 1024;
@@ -50,7 +51,7 @@ class Interrupted extends Error {}
 export async function runRunCommand(argv: readonly string[], io: CliIo, deps: RunDeps = {}): Promise<number> {
   const parsed = parseRunArgs(argv);
   if (!parsed.ok) {
-    io.stderr(`groundwork run: ${parsed.error}\n\n${RUN_USAGE}\n`);
+    io.stderr(usageError('groundwork run', parsed.error, 'groundwork run --help'));
     return RUN_EXIT.usage;
   }
   const options = parsed.options;
