@@ -16,6 +16,7 @@ import { KnowledgeSchema } from '../context/knowledge.ts';
 import { MailboxItemSchema, TranscriptItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema } from '../context/turn-schema.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
+import { INTEGER_PARAMS } from '../http/params.ts';
 import { KnowledgeViewSchema } from '../knowledge/results.ts';
 import { ErrorEnvelopeSchema, TaskSchema } from './responses.ts';
 import { OPERATIONS, type ApiOperation, type Auth } from './operations.ts';
@@ -79,6 +80,25 @@ function responsesOf(operation: ApiOperation): ResponsesWithResolver {
   return responses;
 }
 
+/**
+ * A number in a path or query string is read from text (http/params), but it is an integer to a
+ * client: the contract says so, with its range, so a typed client passes `n: 0`, not `'0'`. The
+ * date override is hono-openapi's own default, kept since giving an override replaces it.
+ */
+function integerParams(ctx: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  const range = INTEGER_PARAMS.get(ctx.zodSchema);
+  if (range) {
+    for (const key of ['type', 'minLength', 'maxLength', 'pattern', 'format'] as const) delete ctx.jsonSchema[key];
+    Object.assign(ctx.jsonSchema, { type: 'integer', minimum: range.minimum, maximum: range.maximum });
+  } else if (ctx.zodSchema instanceof z.ZodDefault && INTEGER_PARAMS.has(ctx.zodSchema.unwrap())) {
+    // zod leaves out a default the input type cannot hold (a number for text); an integer can.
+    ctx.jsonSchema.default = ctx.zodSchema.def.defaultValue;
+  } else if (ctx.zodSchema._zod.def.type === 'date') {
+    Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
+  }
+}
+const PARAM_OPTIONS = { options: { unrepresentable: 'any', override: integerParams } };
+
 function describingApp(operations: readonly ApiOperation[]): Hono {
   const app = new Hono();
   for (const operation of operations) {
@@ -92,8 +112,8 @@ function describingApp(operations: readonly ApiOperation[]): Hono {
         responses: responsesOf(operation),
       }),
     ];
-    if (operation.params) middlewares.push(validator('param', operation.params));
-    if (operation.query) middlewares.push(validator('query', operation.query));
+    if (operation.params) middlewares.push(validator('param', operation.params, undefined, PARAM_OPTIONS));
+    if (operation.query) middlewares.push(validator('query', operation.query, undefined, PARAM_OPTIONS));
     if (operation.headers) middlewares.push(validator('header', operation.headers));
     if (operation.body) middlewares.push(validator('json', operation.body));
     if (operation.form) middlewares.push(validator('form', operation.form));
@@ -122,6 +142,14 @@ export async function buildOpenApiDocument(operations: readonly ApiOperation[] =
         description: 'Sourceable, commit-pinned context for coding agents: tasks, turns, transcript, freshness, mailbox, knowledge, triggers and the inspector. Every JSON error is `{ error: { code, message, requestId } }`. Generated from the routes\u2019 zod schemas; see docs/http-api.md.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
+      // Every deployment has its own origin; the default is `npm run dev`'s.
+      servers: [
+        {
+          url: '{origin}',
+          description: 'Your deployment of the Worker (the origin that serves GET /openapi.json).',
+          variables: { origin: { default: 'http://localhost:8787', description: 'Scheme, host and port, without a trailing slash, e.g. https://groundwork.acme.workers.dev.' } },
+        },
+      ],
       components: {
         // The envelope carries its id, so its schema is a reference and its body a component.
         schemas: error.components?.schemas ?? { Error: error.schema },
