@@ -29,7 +29,12 @@ const CASES: Array<[string[], string, string]> = [
   [['check', 'push'], 'groundwork check: --since', 'groundwork check --help'],
   [['freshness', '--nope'], 'groundwork freshness:', 'groundwork freshness --help'],
   [['run', '--turns', '0'], 'groundwork run: --turns: must be at least 1', 'groundwork run --help'],
-  [['mcp', '--nope'], 'groundwork mcp:', 'groundwork mcp --help'],
+  [['mcp', '--nope'], 'groundwork mcp: unknown option --nope', 'groundwork mcp --help'],
+  // The local MCP server's own options: a missing value, a path that is not there, a service without its token.
+  [['mcp', '--repo'], 'groundwork mcp: --repo needs a path', 'groundwork mcp --help'],
+  [['mcp', '--repo', '/nonexistent/groundwork-repo'], 'groundwork mcp: --repo: there is no /nonexistent/groundwork-repo', 'groundwork mcp --help'],
+  [['mcp', '--service', 'ftp://example.test'], 'groundwork mcp: --service: must be an http(s) URL', 'groundwork mcp --help'],
+  [['mcp', '--service', 'https://groundwork.example.test'], 'groundwork mcp: --service needs a token: set GROUNDWORK_TOKEN', 'groundwork mcp --help'],
 ];
 
 describe('a usage error', () => {
