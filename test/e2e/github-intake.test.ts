@@ -67,6 +67,9 @@ describe('webhook intake', () => {
     // redelivery itself adds once the task has settled, which must be nothing.
     const settled = await settledTask(taskId, tenant);
     expect(settled).toMatchObject({ status: 'ready' });
+    // The abort may also have cut the shard's hand-on short (it retries a second later); until it
+    // hands on, the shard answers a redelivery itself, as pending. Once it has, the object answers.
+    await handedOn(taskId);
     const third = await post(WEBHOOK_URL, init);
     expect(await third.json()).toMatchObject({ taskId, status: 'ready', duplicate: true });
     expect(await settledTask(taskId, tenant)).toMatchObject({ status: 'ready', attempts: settled.attempts });
