@@ -37,6 +37,7 @@ import { TaskStore, type TaskRow } from './task-store.ts';
 import { beginTurn, storedTurn } from './turn-begin.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
+import { readinessOf, type TaskReadiness } from './task-readiness.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
@@ -62,9 +63,12 @@ export class TaskObject extends DurableObject<Env> {
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
+  /** Callers of `describe` waiting for the task to settle; answered from `#finish`. */
+  readonly #readiness: TaskReadiness;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.#readiness = readinessOf(ctx);
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#focus = new FocusLog(ctx.storage.sql);
@@ -112,10 +116,18 @@ export class TaskObject extends DurableObject<Env> {
     return { id, status: 'pending', created: true };
   }
 
-  async describe(tenant: string): Promise<TaskDescription | Denied> {
+  /**
+   * `waitMs`: how long to wait for a task that is not `ready` or `failed` yet to become so (at most
+   * MAX_TASK_WAIT_SECONDS); the answer comes as soon as it does, or at the bound with the task as it is.
+   */
+  async describe(tenant: string, options: { waitMs?: number } = {}): Promise<TaskDescription | Denied> {
     const task = await this.#readable(tenant);
     if (!task) return { status: 'not-found' };
-    return this.#describe(task);
+    if (task.status === 'ready' || task.status === 'failed' || !options.waitMs) return this.#describe(task);
+    await this.#readiness.wait(options.waitMs);
+    // Read again: it settled, or it is as the bound found it (or, past its retention, gone).
+    const now = this.#store.task();
+    return now ? this.#describe(now) : { status: 'not-found' };
   }
 
   /** The task, its turns and its transcript for the inspector page; a link is checked against this task's id. */
@@ -258,6 +270,7 @@ export class TaskObject extends DurableObject<Env> {
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
     // armed; a failed index report then brings the alarm forward to retry it.
     this.#store.setStatus(status, reason, Date.now());
+    this.#readiness.settle();
     await this.ctx.storage.setAlarm(task.expires_at);
     if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
   }

@@ -3,7 +3,8 @@
  * The task tools on the Worker: the same Task objects and task service the REST routes call,
  * with the caller's tenant; another tenant's task is "no task" here as it is a 404 there, and a
  * tenant granted the owner may read but not change it. Every wait is bounded: assembly by
- * `waitMs`, reads of the repository by the Task object's own deadlines.
+ * `waitMs` (the Task object's own notice that the task settled, as `GET /tasks/:id?wait=`),
+ * reads of the repository by the Task object's own deadlines.
  */
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
@@ -53,16 +54,23 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
   };
   const answerTurn = async (id: string, turn: AssembledTurn, expiresAt: number) => turnAnswer(turn, { taskId: id, viewUrl: await viewUrl(id, expiresAt) });
 
-  /** Waits (bounded) for turn 0: the caller joins the attempt the task's alarm runs, or starts it. */
+  /**
+   * Waits (bounded) for the task to be ready or failed, as `GET /tasks/:id?wait=` does: the Task
+   * object answers when its alarm's assembly settles it, so a retry after a failed attempt is
+   * waited for too, and nothing polls.
+   */
   const firstTurn = async (id: string): Promise<ToolAnswer> => {
     const stub = taskStub(ctx.env, id);
     if (!stub) return noTask(id);
-    const waited = await waitAtMost(stub.beginTurn(ctx.tenant, 0).then((result): TurnResult => TurnResultSchema.parse(result)), ctx.waitMs);
-    const task = await describe(id);
-    if (!task) return noTask(id);
-    if (waited.done && waited.value.status === 'ok') return answerTurn(id, waited.value.turn, Date.parse(task.expiresAt));
-    const reason = waited.done && waited.value.status === 'failed' && task.status !== 'failed' ? (task.reason ?? waited.value.reason) : task.reason;
-    return notReadyAnswer(id, task.status, reason, waited.done ? undefined : ctx.waitMs);
+    const task = DescribeResultSchema.parse(await stub.describe(ctx.tenant, { waitMs: ctx.waitMs }));
+    if (task.status === 'not-found') return noTask(id);
+    if (task.status === 'ready') {
+      // Begun, not read: a stored turn is answered as stored, and a lost transcript item is repaired.
+      const turn = TurnResultSchema.parse(await stub.beginTurn(ctx.tenant, 0));
+      if (turn.status === 'ok') return answerTurn(id, turn.turn, Date.parse(task.expiresAt));
+      return refusal(`turn 0 of task ${id}: ${turn.status === 'failed' ? turn.reason : turn.status === 'conflict' ? turn.message : 'no task'}`, { taskId: id, status: task.status });
+    }
+    return notReadyAnswer(id, task.status, task.reason, task.status === 'failed' ? undefined : ctx.waitMs);
   };
 
   const refusedWrite = async (id: string): Promise<ToolAnswer> => {

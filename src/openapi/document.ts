@@ -71,7 +71,8 @@ function responsesOf(operation: ApiOperation): ResponsesWithResolver {
   for (const [status, response] of Object.entries(operation.responses)) {
     // resolver() values are converted to JSON Schema while the document is generated.
     const content: ContentWithResolver | undefined = response.html ? HTML : response.schema ? { 'application/json': { schema: resolver(response.schema) } } : undefined;
-    responses[status] = { description: response.description, ...(content ? { content } : {}) };
+    const headers = response.headers && Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }]));
+    responses[status] = { description: response.description, ...(content ? { content } : {}), ...(headers ? { headers } : {}) };
   }
   for (const status of operation.errors) {
     const content: ContentWithResolver = operation.tag === 'inspector' ? HTML : { 'application/json': { schema: ERROR_REF } };

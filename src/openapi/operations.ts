@@ -25,7 +25,8 @@ import { KnowledgeSchema } from '../context/knowledge.ts';
 import { createKnowledgeSchema, editKnowledgeSchema, RetireSchema, taskKnowledgeSchema } from '../knowledge/input.ts';
 import { KnowledgeViewSchema } from '../knowledge/results.ts';
 import { ListQuerySchema as KnowledgeListQuerySchema } from '../routes/knowledge-inputs.ts';
-import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from '../routes/task-inputs.ts';
+import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam, WaitParam } from '../routes/task-inputs.ts';
+import { MAX_TASK_WAIT_SECONDS } from '../tasks/task-wait.ts';
 import { SlashCommandSchema } from '../triggers/slack/slash-command.ts';
 import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
@@ -40,6 +41,8 @@ export interface ApiResponse {
   schema?: z.ZodType;
   /** A server-rendered page (`text/html`). */
   html?: true;
+  /** Response headers the client reads, by name, with what each says. */
+  headers?: Record<string, string>;
 }
 
 export interface ApiOperation {
@@ -68,6 +71,7 @@ const DESCRIBED_ON = '2026-01-01';
 const TaskIdParams = z.object({ id: z.string().meta({ description: 'The task id (64 hex), as POST /tasks answered it.' }) });
 const TurnParams = TaskIdParams.extend({ n: TurnParam.meta({ description: 'Turn number, in plain decimal (0, 1, 12).' }) });
 const KnowledgeIdParams = z.object({ id: z.string().meta({ description: 'A knowledge object id, `k_<64 hex>_<16 hex>`.' }) });
+const TaskQuery = z.object({ wait: WaitParam.optional().meta({ description: `Seconds (0 to ${MAX_TASK_WAIT_SECONDS}, plain decimal) to wait for the task to be ready or failed.` }) });
 const TurnQuery = z.object({ format: FormatParam.meta({ description: 'Answer the turn as a request body for that model API instead of the assembled-turn JSON.' }) });
 const TaskPageQuery = z.object({
   exp: z.string().optional().meta({ description: 'Signed link: expiry, in unix seconds.' }),
@@ -104,8 +108,8 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'post', path: '/tasks', tag: 'tasks', summary: 'Create a task', auth: 'bearer', body: CreateTaskSchema,
-    description: 'Stores the task and answers at once; turn 0 is assembled in the background (poll `GET /tasks/{id}`). Unknown fields are refused.',
-    responses: { 202: json('The task is stored; assembly runs in its Durable Object.', CreatedTaskSchema) }, errors: [400, 401, 413, 415, 503],
+    description: 'Stores the task and answers at once; turn 0 is assembled in the background. `Location` names the task: `GET` it with `?wait=30` to be answered as soon as it is ready or failed. Unknown fields are refused.',
+    responses: { 202: { ...json('The task is stored; assembly runs in its Durable Object.', CreatedTaskSchema), headers: { Location: 'The task\u2019s URL, `GET /tasks/{id}`.' } } }, errors: [400, 401, 413, 415, 503],
   },
   {
     method: 'get', path: '/tasks', tag: 'tasks', summary: 'List tasks, newest first', auth: 'bearer', query: TaskListQuerySchema.unwrap(),
@@ -113,8 +117,9 @@ export const OPERATIONS: readonly ApiOperation[] = [
     responses: { 200: json('One page of tasks.', TaskListSchema) }, errors: [400, 401, 503],
   },
   {
-    method: 'get', path: '/tasks/:id', tag: 'tasks', summary: 'Read a task', auth: 'bearer', params: TaskIdParams,
-    responses: { 200: json('Status, request, pinned commit, mailbox summary and per-turn metadata.', TaskSchema) }, errors: [401, 404, 503],
+    method: 'get', path: '/tasks/:id', tag: 'tasks', summary: 'Read a task', auth: 'bearer', params: TaskIdParams, query: TaskQuery,
+    description: `With \`wait\` (seconds, at most ${MAX_TASK_WAIT_SECONDS}) a task that is not \`ready\` or \`failed\` yet is answered as soon as it is, or when the wait ends, as it is then: read \`status\` either way. Without it, at once.`,
+    responses: { 200: json('Status, request, pinned commit, mailbox summary and per-turn metadata.', TaskSchema) }, errors: [400, 401, 404, 503],
   },
   {
     method: 'get', path: '/tasks/:id/turns/:n', tag: 'tasks', summary: 'Read a turn', auth: 'bearer', params: TurnParams, query: TurnQuery,

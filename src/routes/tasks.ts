@@ -27,7 +27,7 @@ import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { checkBefore } from '../tasks/check-before.ts';
 import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
-import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
+import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam, WaitParam } from './task-inputs.ts';
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
@@ -100,12 +100,16 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
     const created = await stampPublicUrl(deps.tasks(c.env), origin).create({ ...body, tenant });
     const retained = deps.now() + config.TASK_RETENTION_DAYS * 86_400_000;
+    // Where the task is read; `?wait=` there answers once it is ready or failed.
+    c.header('Location', `${origin}/tasks/${created.id}`);
     return c.json({ id: created.id, status: created.status, viewUrl: await viewUrl(c, created.id, retained) }, 202);
   });
 
   app.get('/tasks/:id', async (c) => {
     const id = c.req.param('id');
-    const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(c.get('tenant')));
+    const wait = waitSeconds(c.req.queries('wait'));
+    const stub = stubFor(c.env, id);
+    const task = DescribeResultSchema.parse(await stub.describe(c.get('tenant'), wait === undefined ? {} : { waitMs: wait * 1000 }));
     if (task.status === 'not-found') throw notFound(id);
     return c.json({ ...task, viewUrl: await viewUrl(c, task.id, Date.parse(task.expiresAt)) });
   });
@@ -224,4 +228,11 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   }
 
   return app;
+}
+
+/** `?wait=` once, in plain decimal seconds up to MAX_TASK_WAIT_SECONDS; absent, no wait. */
+function waitSeconds(values: string[] | undefined): number | undefined {
+  if (values === undefined) return undefined;
+  if (values.length > 1) throw new ApiError('bad_request', 'wait: give it once');
+  return parseWith(WaitParam, values[0], 'wait');
 }
