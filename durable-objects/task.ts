@@ -34,7 +34,7 @@ import { recordUsage } from './usage-record.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { beginTurn, storedTurn } from './turn-begin.ts';
+import { absentTurn, beginTurn, storedTurn } from './turn-begin.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
@@ -160,9 +160,10 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   async append(tenant: string, items: TranscriptItem[]): Promise<AppendResult> {
-    if (!(await this.#owned(tenant))) return { status: 'not-found' };
+    const task = await this.#owned(tenant);
+    if (!task) return { status: 'not-found' };
     const current = this.#store.nextTurn() - 1;
-    if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
+    if (current < 0) return { status: 'conflict', message: absentTurn(task, 0) };
     // All or nothing: a batch with one unpaired result appends none of its items.
     const problem = checkPairing(this.#store.toolItems(), items);
     if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
@@ -193,7 +194,8 @@ export class TaskObject extends DurableObject<Env> {
    * again answers the recorded one (a retried post), a different one is a conflict.
    */
   async reportUsage(tenant: string, turn: number, report: UsageReport): Promise<UsageResult> {
-    return (await this.#owned(tenant)) ? recordUsage(this.#store, turn, report, Date.now()) : { status: 'not-found' };
+    const task = await this.#owned(tenant);
+    return task ? recordUsage(this.#store, task, turn, report, Date.now()) : { status: 'not-found' };
   }
 
   /** What changed since the task was pinned, for every source that reached the model; reads only. */
