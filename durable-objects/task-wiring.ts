@@ -72,7 +72,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       record: (turn) => store.turn(turn),
       posted: focus,
       agents,
-      earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
+      earlierTasks: earlierTasksFor(env, config.PUBLIC_URL, { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }),
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
     }),
