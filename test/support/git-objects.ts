@@ -78,19 +78,33 @@ export function gitObjects(repoDir: string): GitObjects {
   // Blobs are immutable by id: remembering them keeps answers fast and steady on a loaded
   // machine, so round-trip counts measure the client, not git start-up time.
   const blobs = new Map<string, Promise<Buffer | undefined>>();
+  const diffs = new Map<string, Promise<GitChangedFile[] | undefined>>();
+  // Blobs asked for in the same turn of the event loop are read by one `cat-file --batch`: a
+  // GraphQL answer asks for dozens at once, and a git process each took seconds on a loaded machine.
+  let waiting: Map<string, Array<(bytes: Buffer | undefined) => void>> | undefined;
+  const batchedBlob = (sha: string) =>
+    new Promise<Buffer | undefined>((resolve) => {
+      if (!waiting) {
+        waiting = new Map();
+        setImmediate(() => void readBatch());
+      }
+      waiting.set(sha, [...(waiting.get(sha) ?? []), resolve]);
+    });
+  const readBatch = async () => {
+    const batch = waiting ?? new Map<string, Array<(bytes: Buffer | undefined) => void>>();
+    waiting = undefined;
+    const found = parseBatch(await gitWithInput(['cat-file', '--batch'], `${[...batch.keys()].join('\n')}\n`));
+    for (const [sha, resolvers] of batch) for (const resolve of resolvers) resolve(found.get(sha));
+  };
+  const gitWithInput = (args: string[], input: string) =>
+    new Promise<Buffer | undefined>((resolve) => {
+      const child = execFile('git', ['-C', repoDir, ...args], { encoding: 'buffer', env: gitEnv(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => resolve(error ? undefined : stdout));
+      child.stdin?.end(input);
+    });
 
   return {
     async preloadBlobs() {
-      const out = await git(['cat-file', '--batch-all-objects', '--batch', '--unordered']);
-      if (!out) return;
-      // Records are `<sha> <type> <size>\n<content>\n`.
-      for (let at = 0; at < out.length; ) {
-        const eol = out.indexOf(0x0a, at);
-        const [sha = '', type = '', size = '0'] = out.subarray(at, eol).toString('utf8').split(' ');
-        const content = out.subarray(eol + 1, eol + 1 + Number(size));
-        if (type === 'blob') blobs.set(sha, Promise.resolve(Buffer.from(content)));
-        at = eol + 1 + Number(size) + 1;
-      }
+      for (const [sha, content] of parseBatch(await git(['cat-file', '--batch-all-objects', '--batch', '--unordered']))) blobs.set(sha, Promise.resolve(content));
     },
     async commitOf(ref) {
       if (!safe(ref)) return undefined;
@@ -129,19 +143,25 @@ export function gitObjects(repoDir: string): GitObjects {
     },
     async diff(base, head) {
       if (!safe(base) || !safe(head)) return undefined;
-      const range = `${base}...${head}`;
-      const [raw, numstat] = await Promise.all([
-        git(['diff', '--raw', '-z', '-M', '--no-abbrev', range]),
-        git(['diff', '--numstat', '-z', '-M', range]),
-      ]);
-      if (!raw || !numstat) return undefined;
-      return mergeDiff(raw.toString('utf8'), numstat.toString('utf8'));
+      // Branches move (tests push to them), commits do not: the diff of two commits is kept, so
+      // every page of a 3,000-file listing costs one rev-parse, not two diffs of every file.
+      const [from, to] = await Promise.all([this.commitOf(base), this.commitOf(head)]);
+      if (!from || !to) return undefined;
+      const range = `${from}...${to}`;
+      let found = diffs.get(range);
+      if (!found) {
+        found = Promise.all([git(['diff', '--raw', '-z', '-M', '--no-abbrev', range]), git(['diff', '--numstat', '-z', '-M', range])]).then(([raw, numstat]) =>
+          raw && numstat ? mergeDiff(raw.toString('utf8'), numstat.toString('utf8')) : undefined,
+        );
+        diffs.set(range, found);
+      }
+      return found;
     },
     blob(sha) {
       if (!safe(sha)) return Promise.resolve(undefined);
       let blob = blobs.get(sha);
       if (!blob) {
-        blob = git(['cat-file', '-t', sha]).then((type) => (type?.toString('utf8').trim() === 'blob' ? git(['cat-file', 'blob', sha]) : undefined));
+        blob = batchedBlob(sha);
         blobs.set(sha, blob);
         // Only answers are remembered; a failed read (or a non-blob) is asked again next time.
         void blob.then((bytes) => bytes ?? blobs.delete(sha));
@@ -152,6 +172,25 @@ export function gitObjects(repoDir: string): GitObjects {
 }
 
 /** `<mode> <type> <sha> <size>\t<path>`, size `-` for trees and submodules. */
+/** The blobs of `cat-file --batch` output: records are `<sha> <type> <size>\n<content>\n`, or `<name> missing\n`. */
+function parseBatch(out: Buffer | undefined): Map<string, Buffer> {
+  const found = new Map<string, Buffer>();
+  if (!out) return found;
+  for (let at = 0; at < out.length; ) {
+    const eol = out.indexOf(0x0a, at);
+    if (eol < 0) break;
+    const [sha = '', type = '', size] = out.subarray(at, eol).toString('utf8').split(' ');
+    if (size === undefined) {
+      at = eol + 1;
+      continue;
+    }
+    const content = out.subarray(eol + 1, eol + 1 + Number(size));
+    if (type === 'blob') found.set(sha, Buffer.from(content));
+    at = eol + 1 + Number(size) + 1;
+  }
+  return found;
+}
+
 function parseLsTreeLine(line: string): GitTreeItem {
   const match = /^(\d+) (\w+) ([0-9a-f]+) +(\S+)\t(.*)$/s.exec(line);
   if (!match) throw new Error(`unexpected ls-tree line: ${line}`);
