@@ -43,7 +43,11 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // module; the chunks' imports and exports of each other are the difference). 239 -> 240 at 238.8
 // with each request and object loading only its own code (route groups, provider settings apart,
 // the Task object's wiring on first use), measured where the deployed upload is built (below).
-const BUDGET_KIB = 240;
+// 240 -> 241 at 240.7 (239.9 before, so 0.8 KiB) for issue 55's first part: one order per pull
+// request (the review recorded before the answer), GET /tasks/:id?wait and the Task object's
+// readiness, a missing turn's reason, signed links in the history, one-line tool guidance and the
+// agents file's bound, the check run's cut between characters.
+const BUDGET_KIB = 241;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.
