@@ -59,7 +59,10 @@ export class PullRequestTasks extends DurableObject<Env> {
     let previous: string | null = null;
     if (routed.kind === 'task') {
       // A redelivery of an old event finds its task known and moves nothing.
-      this.#sql.exec('INSERT INTO tasks (task_id, created_at) VALUES (?, ?) ON CONFLICT(task_id) DO NOTHING', routed.taskId, place ?? this.#nextPlace());
+      const at = place ?? this.#nextPlace();
+      const added = this.#sql.exec('INSERT INTO tasks (task_id, created_at) VALUES (?, ?) ON CONFLICT(task_id) DO NOTHING', routed.taskId, at).rowsWritten > 0;
+      // A place given (a lookup's, a late entry's creation time) is one the next must come after too.
+      if (added && place !== undefined && place > this.#lastPlace()) this.#setLastPlace(place);
       previous = this.#placedBefore(routed.taskId);
     }
     // Armed a day past the retention and moved only once it falls short: a burst of deliveries to
@@ -76,12 +79,20 @@ export class PullRequestTasks extends DurableObject<Env> {
    * place when the clock has not moved on since (two deliveries in one millisecond keep their order).
    */
   #nextPlace(): number {
-    const last = this.#sql
-      .exec<{ last: number | null }>("SELECT MAX(value) AS last FROM (SELECT CAST(value AS INTEGER) AS value FROM meta WHERE key = 'last_place' UNION ALL SELECT MAX(created_at) FROM tasks)")
-      .one().last;
-    const place = Math.max(Date.now(), (last ?? 0) + 1);
-    this.#sql.exec("INSERT INTO meta (key, value) VALUES ('last_place', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", String(place));
+    const place = Math.max(Date.now(), this.#lastPlace() + 1);
+    this.#setLastPlace(place);
     return place;
+  }
+
+  /** The last place given; before there was one, the latest task's (objects stored before places were kept). */
+  #lastPlace(): number {
+    const kept = this.#sql.exec<{ value: string }>("SELECT value FROM meta WHERE key = 'last_place'").toArray()[0];
+    if (kept) return Number(kept.value);
+    return this.#sql.exec<{ at: number | null }>('SELECT MAX(created_at) AS at FROM tasks').one().at ?? 0;
+  }
+
+  #setLastPlace(place: number): void {
+    this.#sql.exec("INSERT INTO meta (key, value) VALUES ('last_place', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", String(place));
   }
 
   /** The task placed just before `taskId`, if any. */
