@@ -49,6 +49,7 @@ describe('docs/openapi.json', () => {
     expect(numbers).toEqual(
       expect.arrayContaining([
         'get /tasks query limit 1..100',
+        'get /tasks/{id} query wait 0..30',
         'get /tasks/{id}/turns/{n} path n 0..10000',
         'post /tasks/{id}/turns/{n}/usage path n 0..10000',
         'get /knowledge query limit 1..200',
