@@ -46,7 +46,8 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // 240 -> 241 at 240.7 (239.9 before, so 0.8 KiB) for issue 55's first part: one order per pull
 // request (the review recorded before the answer), GET /tasks/:id?wait and the Task object's
 // readiness, a missing turn's reason, signed links in the history, one-line tool guidance and the
-// agents file's bound, the check run's cut between characters.
+// agents file's bound, the check run's cut between characters. On 987396b with issue 55's second
+// part under it (which adds nothing gzipped) main measures 240.3 and this 241.0 (+0.7).
 const BUDGET_KIB = 241;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
