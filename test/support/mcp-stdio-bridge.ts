@@ -60,14 +60,16 @@ export async function startStdioBridge(cli: string, cwd: string, env: Record<str
   const http = createServer(async (incoming, outgoing) => {
     const chunks: Buffer[] = [];
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') headers.set(name, value);
+    const sent = new Headers();
+    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === 'string') sent.set(name, value);
     const body = incoming.method === 'GET' || incoming.method === 'HEAD' ? undefined : Buffer.concat(chunks);
     const response =
       incoming.method === 'POST'
-        ? await answerMcpRequest(new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, { method: 'POST', headers, ...(body ? { body } : {}) }), server, 1024 * 1024)
+        ? await answerMcpRequest(new Request(`http://${incoming.headers.host ?? 'localhost'}${incoming.url ?? '/'}`, { method: 'POST', headers: sent, ...(body ? { body } : {}) }), server, 1024 * 1024)
         : new Response(null, { status: 405, headers: { allow: 'POST' } });
-    outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => (headers[name] = value));
+    outgoing.writeHead(response.status, headers);
     outgoing.end(Buffer.from(await response.arrayBuffer()));
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
