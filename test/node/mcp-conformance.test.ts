@@ -138,3 +138,26 @@ describe.each(servers)('the official conformance suite against $name', ({ stdio,
     }
   }, 120_000);
 });
+
+describe('the baselines', () => {
+  it('fail the run when a listed check passes, so no entry outlives its reason', async () => {
+    const stale = join(work, 'stale.yaml');
+    writeFileSync(stale, 'server:\n  - tools-list:tools-list\n');
+    const run = await runSuite(`${proxy.origin}/mcp`, ['--spec-version', '2026-07-28', '--scenario', 'tools-list', '--expected-failures', stale]);
+    expect(run.checks.get('tools-list')).toContainEqual(expect.objectContaining({ id: 'tools-list', status: 'SUCCESS' }));
+    expect(run.code).toBe(1);
+  }, 60_000);
+
+  it('give every entry its reason', () => {
+    for (const file of readdirSync(BASELINES).filter((name) => name.endsWith('.yaml'))) {
+      const lines = readFileSync(join(BASELINES, file), 'utf8').split('\n');
+      lines.forEach((line, i) => {
+        if (!/^\s+- /.test(line)) return;
+        // The nearest line above that is not an entry is the comment saying why.
+        const above = lines.slice(0, i).reverse().find((candidate) => !/^\s+- /.test(candidate));
+        expect(above, `${file}:${i + 1}`).toMatch(/^\s+# \S/);
+      });
+    }
+  });
+});
+
