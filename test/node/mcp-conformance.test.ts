@@ -118,14 +118,14 @@ const servers = [
   { name: 'groundwork mcp over stdio', stdio: true, url: () => `${bridge.origin}/mcp` },
 ] as const;
 
-describe.each(servers)('the official conformance suite against $name', ({ stdio, url }) => {
+describe.concurrent.each(servers)('the official conformance suite against $name', ({ stdio, url }) => {
   it.each(VERSIONS)('passes at %s but for the baseline\u2019s listed checks', async (version) => {
     const run = await runSuite(url(), ['--spec-version', version, '--suite', 'all', '--expected-failures', baseline(`${version}.yaml`, stdio)]);
     expect(run.code, failures(run)).toBe(0);
     // The exit code covers every check; this says the scenarios that test what Groundwork implements did run.
     const core = version === '2026-07-28' ? ['server-stateless', 'tools-list', 'resources-list', 'caching', 'http-header-validation', 'sep-2164-resource-not-found', 'dns-rebinding-protection'] : ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection'];
     for (const scenario of core) expect(run.checks.get(scenario)?.filter((check) => check.status === 'SUCCESS').length ?? 0, scenario).toBeGreaterThan(0);
-  }, 120_000);
+  }, 240_000);
 
   it('serves the skills extension as the suite checks it, with entries to check', async () => {
     // An extension's scenarios are off the versions' timeline: the suite runs them at 2026-07-28, the extension's base revision.
@@ -136,7 +136,7 @@ describe.each(servers)('the official conformance suite against $name', ({ stdio,
     for (const id of ['sep-2640-skills-list-implemented', 'sep-2640-entry-uri-matches-frontmatter-name', 'sep-2640-resources-complete', 'sep-2640-resources-digest-format', 'sep-2640-resources-size-required', 'sep-2640-skills-list-cache-attributes', 'sep-2640-final-segment-equals-name']) {
       expect(checks.get(id), id).toBe('SUCCESS');
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('the baselines', () => {
