@@ -104,7 +104,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
       if (!handler) return errorAnswer(id, RPC.methodNotFound, `Method not found: ${method.slice(0, 100)}${call.era === 'modern' && Object.hasOwn(legacyOnly, method) ? ' (2026-07-28 has no such method; it was part of the initialize-based versions)' : ''}`);
       try {
         const result = await handler(params ?? {}, call);
-        return { jsonrpc: '2.0', id, result: call.era === 'modern' ? complete(result) : result };
+        return { jsonrpc: '2.0', id, result: call.era === 'modern' ? modernResult(result) : result };
       } catch (error) {
         if (error instanceof RpcError) return errorAnswer(id, error.code, error.message, error.data);
         options.log(`mcp ${method} failed`, error);
@@ -114,8 +114,11 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
   };
 }
 
-/** A 2026-07-28 result: its type, and the server named in `_meta` ("Per-response protocol fields"). */
-function complete(result: Record<string, unknown>): Record<string, unknown> {
+/**
+ * A 2026-07-28 result: its type, and the server named in `_meta` ("Per-response protocol fields");
+ * for a layer around this server (cli/mcp-local-tools) that answers a request itself.
+ */
+export function modernResult(result: Record<string, unknown>): Record<string, unknown> {
   const meta = result['_meta'];
   return { ...result, resultType: 'complete', _meta: { ...(typeof meta === 'object' && meta !== null ? meta : {}), [META.serverInfo]: serverInfo() } };
 }

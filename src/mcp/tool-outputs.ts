@@ -14,7 +14,7 @@
  * request body a model API takes.
  */
 import * as z from 'zod';
-import { CheckRecordSchema } from '../checks/result.ts';
+import { CheckResultSchema } from '../checks/result.ts';
 import { KnowledgeSchema } from '../context/knowledge.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
@@ -54,7 +54,8 @@ const OUTPUTS: Record<ToolName, () => z.ZodType> = {
   get_turn: turnOutput,
   context_for_paths: turnOutput,
   check_freshness: once(() => z.object({ taskId: taskId(), ...FreshnessReportSchema.unwrap().shape })),
-  check_before: once(() => z.intersection(z.object({ taskId: taskId() }), CheckRecordSchema)),
+  // `id` numbers the record on a service's task; the local server's checks are not recorded.
+  check_before: once(() => z.intersection(z.object({ taskId: taskId(), id: z.number().int().positive().optional() }), CheckResultSchema)),
   read_skill: once(() => {
     const ok = SkillReadResultSchema.unwrap().options[0];
     const { filesText: _text, ...skill } = ok.shape.skill.shape;

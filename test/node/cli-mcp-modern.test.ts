@@ -54,13 +54,25 @@ describe('groundwork mcp at 2026-07-28', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'groundwork' });
   });
 
-  it('answers tools with structured content the client validates against each tool\u2019s output schema', async () => {
+  it('lists the local tool set and answers each tool with structured content the client validates against its output schema', async () => {
     const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill']);
     for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
-    const assembled = await client.callTool({ name: 'assemble_context', arguments: { repo: pathToFileURL(repo.dir).href, request: 'Cut a release.' } });
+    // repo omitted: the repository the server runs in.
+    const assembled = await client.callTool({ name: 'assemble_context', arguments: { request: 'Cut a release.' } });
     expect(assembled.structuredContent).toMatchObject({ status: 'ready', turn: 0, commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
-    const unknown = client.callTool({ name: 'no_such_tool', arguments: {} });
-    await expect(unknown).rejects.toMatchObject({ code: -32602 });
+    const taskId = String(assembled.structuredContent?.['taskId']);
+    expect(await client.callTool({ name: 'get_turn', arguments: { taskId } })).toMatchObject({ structuredContent: { taskId, turn: 0 } });
+    expect(await client.callTool({ name: 'check_freshness', arguments: { taskId } })).toMatchObject({ structuredContent: { taskId } });
+    // A local check is not recorded: no record id, the verdict and its reasons.
+    const checked = await client.callTool({ name: 'check_before', arguments: { taskId, action: 'push' } });
+    expect(checked.structuredContent).toMatchObject({ taskId, action: 'push', verdict: expect.any(String) });
+    expect(checked.structuredContent).not.toHaveProperty('id');
+    expect(await client.callTool({ name: 'read_skill', arguments: { taskId, name: 'release' } })).toMatchObject({ structuredContent: { taskId, name: 'release' } });
+    // The local layer's own refusal is a 2026-07-28 result too: the client takes it as the tool's answer.
+    const elsewhere = await client.callTool({ name: 'assemble_context', arguments: { repo: 'owner/name', request: 'x' } });
+    expect(elsewhere).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('repo: there is no') }] });
+    for (const name of ['no_such_tool', 'context_for_paths', 'post_followup', 'remember']) await expect(client.callTool({ name, arguments: {} }), name).rejects.toMatchObject({ code: -32602 });
   });
 
   it('serves the working repository\u2019s skills, every file verified by the SDK against its SHA-256 and size, bytes included', async () => {
@@ -104,6 +116,6 @@ describe('groundwork mcp at 2026-07-28', () => {
     } finally {
       await legacy.close();
     }
-    expect(stderr).toContain('serving over stdio');
+    expect(stderr).toContain(`serving ${repo.dir} over stdio`);
   });
 });

@@ -3,12 +3,15 @@
  * package, the remote one as a streamable-http endpoint on the host it is deployed at), validated
  * against the registry's own schema (test/fixtures/mcp-registry, release 2025-12-11) with
  * @cfworker/json-schema, and kept in step with package.json: the registry checks an npm package's
- * `mcpName` against the entry's name, and its version against the package's.
+ * `mcpName` against the entry's name, and its version against the package's. A client runs the
+ * package as `npx <identifier>@<version> mcp …`, and npx runs "the single entry in its bin field"
+ * (npm/cli docs/content/commands/npm-exec.md), so the package keeps exactly one.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator, type Schema } from '@cfworker/json-schema';
 import { describe, expect, it } from 'vitest';
+import { MCP_USAGE } from '../../src/cli/mcp.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const read = (path: string): Record<string, unknown> => JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as Record<string, unknown>;
@@ -33,7 +36,19 @@ describe('server.json', () => {
   it('names the package package.json publishes under its mcpName and version, started with the mcp command', () => {
     expect(entry['name']).toBe(pkg['mcpName']);
     expect(entry['version']).toBe(pkg['version']);
-    expect(entry['packages']).toEqual([expect.objectContaining({ registryType: 'npm', identifier: 'groundwork-context', version: pkg['version'], transport: { type: 'stdio' }, packageArguments: [expect.objectContaining({ type: 'positional', value: 'mcp' })] })]);
+    expect(entry['packages']).toEqual([expect.objectContaining({ registryType: 'npm', identifier: pkg['name'], version: pkg['version'], runtimeHint: 'npx', transport: { type: 'stdio' } })]);
+  });
+
+  it('runs the package\u2019s one bin, which the package ships, with options groundwork mcp takes', () => {
+    const bin = pkg['bin'] as Record<string, string>;
+    expect(Object.keys(bin)).toEqual(['groundwork']);
+    expect(pkg['files']).toContain((bin['groundwork'] ?? '').split('/')[0]);
+    const [local] = entry['packages'] as Array<{ packageArguments: Array<{ type: string; value?: string; name?: string }>; environmentVariables: Array<{ name: string; isSecret?: boolean }> }>;
+    const [command, ...named] = local?.packageArguments ?? [];
+    expect(command).toMatchObject({ type: 'positional', value: 'mcp' });
+    const usage = MCP_USAGE.split('\n')[0] ?? '';
+    for (const option of named) expect(usage, option.name).toContain(`[${option.name} `);
+    expect(local?.environmentVariables.map((variable) => [variable.name, variable.isSecret])).toEqual([['GROUNDWORK_TOKEN', true], ['GITHUB_TOKEN', true]]);
   });
 
   it('offers the remote server at /mcp of the host it is deployed at, with an API token', () => {
