@@ -2,58 +2,36 @@
  * @module http/media-type
  * Media types read as RFC 9110 defines them, never as substrings: `type "/" subtype` followed by
  * `;`-separated parameters, compared case-insensitively, so `application/jsonx`,
- * `application/json-patch+json` and `text/application/json` are not `application/json`.
+ * `application/json-patch+json` and `text/application/json` are not `application/json`. The
+ * parsing is jshttp's `content-type` (RFC 9110 fields, quoted strings, an `Accept` list item by
+ * item), which the Worker carries anyway for @octokit/request.
  *
  * @example
  * isMediaType('Application/JSON; charset=utf-8', 'application/json') // true
  * isMediaType('application/jsonx', 'application/json')               // false
  * accepts('application/json, text/event-stream;q=0.9', 'text/event-stream') // true
  */
-
-interface MediaRange {
-  /** `type/subtype`, lower case. */
-  essence: string;
-  params: Map<string, string>;
-}
-
-const TOKEN = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
-
-/** One media type or range (`text/html;q=0.5`), or undefined when it is not one. */
-function parseRange(text: string): MediaRange | undefined {
-  const [head = '', ...rest] = text.split(';');
-  const slash = head.indexOf('/');
-  const type = head.slice(0, slash).trim().toLowerCase();
-  const subtype = head.slice(slash + 1).trim().toLowerCase();
-  if (slash < 0 || !TOKEN.test(type) || !TOKEN.test(subtype)) return undefined;
-  const params = new Map<string, string>();
-  for (const param of rest) {
-    const eq = param.indexOf('=');
-    if (eq < 0) continue;
-    const name = param.slice(0, eq).trim().toLowerCase();
-    const value = param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1').toLowerCase();
-    if (TOKEN.test(name)) params.set(name, value);
-  }
-  return { essence: `${type}/${subtype}`, params };
-}
+import { parse } from 'content-type';
 
 /**
- * Whether a Content-Type header names `essence`. A `charset` other than UTF-8 is refused where the
- * type's body is JSON: RFC 8259 allows no other encoding.
+ * Whether a Content-Type header names `essence` (lower case). A `charset` other than UTF-8 is
+ * refused where the type's body is JSON: RFC 8259 allows no other encoding.
  */
 export function isMediaType(header: string | null | undefined, essence: string): boolean {
-  const range = header ? parseRange(header) : undefined;
-  if (!range || range.essence !== essence) return false;
-  const charset = range.params.get('charset');
-  return charset === undefined || !essence.endsWith('json') || charset === 'utf-8' || charset === 'utf8';
+  if (!header) return false;
+  const { type, parameters } = parse(header);
+  const charset = parameters['charset']?.toLowerCase();
+  return type === essence && (charset === undefined || !essence.endsWith('json') || charset === 'utf-8' || charset === 'utf8');
 }
 
 /** Whether an Accept header lists `essence` itself with a quality above zero (wildcards do not list it). */
 export function accepts(header: string | null | undefined, essence: string): boolean {
-  if (!header) return false;
-  return header.split(',').some((item) => {
-    const range = parseRange(item);
-    if (!range || range.essence !== essence) return false;
-    const q = range.params.get('q');
-    return q === undefined || Number(q) > 0;
-  });
+  for (let start = 0; header && start < header.length; ) {
+    const { type, parameters, index } = parse(header, { comma: true, start });
+    const q = parameters['q'];
+    if (type === essence && (q === undefined || Number(q) > 0)) return true;
+    // Past the comma that ended this item (parse always moves on: an empty item ends at its comma).
+    start = index + 1;
+  }
+  return false;
 }
