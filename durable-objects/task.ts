@@ -12,7 +12,7 @@ import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import type { UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, unfitFor, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { CheckLogStore } from './check-log.ts';
@@ -209,6 +209,18 @@ export class TaskObject extends DurableObject<Env> {
   async readSkill(tenant: string, name: string): Promise<SkillReadResult> {
     const task = await this.#readable(tenant);
     return task ? (await this.#wiring()).readSkill(task, name) : { status: 'not-found' };
+  }
+
+  /** The skills the MCP skills extension serves of this task, at its commit, ranked for it; reads only. */
+  async skillCatalog(tenant: string): Promise<SkillCatalogResult> {
+    const task = await this.#readable(tenant);
+    return task ? (await this.#wiring()).skillCatalog(task) : { status: 'not-found' };
+  }
+
+  /** One file of a skill this task serves, byte for byte; reads only. */
+  async readSkillFile(tenant: string, path: string): Promise<SkillFileResult> {
+    const task = await this.#readable(tenant);
+    return task ? (await this.#wiring()).readSkillFile(task, path) : { status: 'not-found' };
   }
 
   /** A rules or skill file the task was given, at the commit it was read at; reads only. */

@@ -99,8 +99,8 @@ export const ConfigSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin).optional(),
   /**
    * Browser origins that may call `/mcp`, comma-separated (`https://app.example.com`), besides
-   * PUBLIC_URL's. A request with any other `Origin` header is refused (DNS rebinding); clients
-   * that are not browsers send none.
+   * the service's own (mcp/allowed-origin). A request with any other `Origin` header is refused
+   * (DNS rebinding); clients that are not browsers send none.
    */
   MCP_ALLOWED_ORIGINS: z
     .string()

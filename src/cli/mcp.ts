@@ -17,6 +17,7 @@ import { createDefaultRegistry } from '../providers/registry.ts';
 import type { CliIo } from './context-command.ts';
 import { localBackend } from './mcp-local.ts';
 import { localToolSet } from './mcp-local-tools.ts';
+import { localSkillTools } from './mcp-skills.ts';
 import { serveStdio } from './mcp-stdio.ts';
 import { usageError } from './usage.ts';
 
@@ -45,7 +46,7 @@ export async function runMcpCommand(argv: readonly string[], io: CliIo, env: Nod
     io.stderr(`groundwork mcp: the bundled agents file is invalid: ${agents.issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}\n`);
     return 1;
   }
-  const backend = localBackend({ registry: createDefaultRegistry(), agents: agents.catalog, env, ...(options.service ? { service: options.service } : {}) });
+  const backend = { ...localBackend({ registry: createDefaultRegistry(), agents: agents.catalog, env, ...(options.service ? { service: options.service } : {}) }), ...localSkillTools({ repo: options.repo }) };
   const shared = createGroundworkServer(backend, {
     where: 'local',
     log: (message, error) => io.stderr(`groundwork mcp: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),

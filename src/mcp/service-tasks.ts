@@ -7,6 +7,7 @@
  * reads of the repository by the Task object's own deadlines.
  */
 import { formatRequest } from '../context/formats/format.ts';
+import { trackedSources } from '../freshness/tracked.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { getAgents, getConfig } from '../env.ts';
@@ -37,10 +38,12 @@ export interface ServiceContext {
   waitMs: number;
 }
 
-type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>>;
+type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource' | 'taskTurns' | 'taskSourcePaths'>>;
 
 /** How many of the caller's newest tasks `resources/list` offers a turn of. */
 const LISTED_TASKS = 20;
+/** Turns a path completion reads the sources of: a completion answers while the user types. */
+const COMPLETED_TURNS = 10;
 
 export function serviceTaskTools(ctx: ServiceContext): TaskTools {
   const config = getConfig(ctx.env);
@@ -126,7 +129,7 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       const waited = await waitAtMost(stub.beginTurn(ctx.tenant, focused.nextTurn).then((result): TurnResult => TurnResultSchema.parse(result)), ctx.waitMs);
       if (!waited.done) return { ...notReadyAnswer(args.taskId, 'assembling', null, ctx.waitMs), structured: { ...focus, status: 'assembling' } };
       const turn = waited.value;
-      if (turn.status !== 'ok') return refusal(`turn ${focused.nextTurn} of task ${args.taskId}: ${turn.status === 'conflict' ? turn.message : turn.status === 'failed' ? turn.reason : 'no task'}`, focus);
+      if (turn.status !== 'ok') return refusal(`turn ${focused.nextTurn} of task ${args.taskId}: ${turn.status === 'conflict' ? turn.message : turn.status === 'failed' ? turn.reason : 'no task'}`, { ...focus, status: turn.status === 'not-found' ? 'not-found' : turn.status });
       const task = await describe(args.taskId);
       const answer = await answerTurn(args.taskId, turn.turn, task ? Date.parse(task.expiresAt) : ctx.deps.now());
       return { ...answer, structured: { ...answer.structured, focus } };
@@ -137,7 +140,7 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       if (!stub) return noTask(args.taskId);
       const result = FreshnessResultSchema.parse(await stub.freshness(ctx.tenant));
       if (result.status === 'not-found') return noTask(args.taskId);
-      if (result.status === 'conflict') return refusal(`task ${args.taskId}: ${result.message}`, { taskId: args.taskId });
+      if (result.status === 'conflict') return refusal(`task ${args.taskId}: ${result.message}`, { taskId: args.taskId, status: 'conflict' });
       return freshnessAnswer(args.taskId, result.report);
     },
 
@@ -167,8 +170,8 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       const post = { from: args.from, text: args.text, ...(args.id === undefined ? {} : { key: `api:${args.id}` }) };
       const result = MailboxResultSchema.parse(await stub.mailbox(ctx.tenant, post));
       if (result.status === 'not-found') return readableTenants(config.TENANT_GRANTS, ctx.tenant).length > 1 ? refusedWrite(args.taskId) : noTask(args.taskId);
-      if (result.status === 'conflict') return refusal(`task ${args.taskId}: ${result.message}`, { taskId: args.taskId });
-      if (result.status === 'too-large') return refusal(`${result.field}: ${result.message}`, { taskId: args.taskId });
+      if (result.status === 'conflict') return refusal(`task ${args.taskId}: ${result.message}`, { taskId: args.taskId, status: 'conflict' });
+      if (result.status === 'too-large') return refusal(`${result.field}: ${result.message}`, { taskId: args.taskId, status: 'too-large' });
       return followupAnswer(args.taskId, result.item, result.duplicate);
     },
 
@@ -189,6 +192,18 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       if (result.status === 'not-found') return { ok: false, message: `no task ${taskId} for this token` };
       if (result.status !== 'ok') return { ok: false, message: `turn ${turn} of task ${taskId}: ${result.status === 'conflict' ? result.message : result.reason}` };
       return { ok: true, mimeType: 'application/json', text: JSON.stringify(result.turn, null, 2), meta: { digest: result.turn.digest, commit: result.turn.commit } };
+    },
+
+    async taskTurns(taskId: string) {
+      return ((await describe(taskId))?.turns ?? []).map((turn) => turn.turn);
+    },
+
+    async taskSourcePaths(taskId: string) {
+      const stub = taskStub(ctx.env, taskId);
+      const turns = stub ? ((await describe(taskId))?.turns ?? []).slice(0, COMPLETED_TURNS) : [];
+      const read = await Promise.all(turns.map(async ({ turn }) => (stub ? TurnResultSchema.parse(await stub.readTurn(ctx.tenant, turn)) : undefined)));
+      const entries = read.flatMap((result) => (result?.status === 'ok' ? result.turn.entries : []));
+      return trackedSources(entries).flatMap((source) => (source.kind === 'file' ? [source.path] : []));
     },
 
     async readSource(taskId: string, path: string): Promise<ResourceAnswer> {

@@ -210,14 +210,18 @@ export const OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post', path: '/mcp', tag: 'mcp', summary: 'The remote MCP server (Streamable HTTP)', auth: 'bearer', body: McpRequestSchema,
     description:
-      'Not a REST resource: a JSON-RPC 2.0 endpoint speaking the Model Context Protocol (Streamable HTTP transport, stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Tools: assemble_context, get_turn, context_for_paths, check_before, check_freshness, read_skill, remember, recall, retire_knowledge, post_followup; resources groundwork://tasks/{id}/turns/{n} and groundwork://tasks/{id}/sources/{path}. A bad tool argument is a tool result with `isError: true` naming the field. A browser `Origin` other than PUBLIC_URL or MCP_ALLOWED_ORIGINS is refused 403; GET and DELETE are 405. See docs/integrations.md.',
+      'Not a REST resource: a JSON-RPC 2.0 endpoint speaking the Model Context Protocol, 2026-07-28 (stateless: version and capabilities in each request\u2019s `_meta`, `server/discover`) beside 2025-11-25 and earlier (`initialize`), over the Streamable HTTP transport (stateless, JSON answers). Send `Accept: application/json, text/event-stream`; a 2026-07-28 request also `MCP-Protocol-Version`, `Mcp-Method` and, for tools/call and resources/read, `Mcp-Name`. Tools: assemble_context, get_turn, context_for_paths, check_before, check_freshness, read_skill, remember, recall, retire_knowledge, post_followup; resources groundwork://tasks/{id}/turns/{n}, groundwork://tasks/{id}/sources/{path} and the skill:// files of the skills extension (`skills/list`, `skills/get`); completions of the templates\u2019 arguments. A bad tool argument is a tool result with `isError: true` naming the field. A browser `Origin` other than this service\u2019s own or MCP_ALLOWED_ORIGINS is refused 403; GET and DELETE are 405. See docs/integrations.md.',
     responses: {
       200: json('The JSON-RPC response (or responses, for a batch).', McpResponseSchema),
       202: { description: 'Accepted: the body held only notifications or responses.' },
-      400: json('Not JSON or not a JSON-RPC message (-32700); an empty batch, one over 100 messages or one bundling initialize (-32600); an MCP-Protocol-Version header naming a version the server does not speak (-32000). A JSON-RPC error with id null.', JsonRpcErrorResponseSchema),
-      406: json('The Accept header lacks application/json or text/event-stream: a JSON-RPC error.', JsonRpcErrorResponseSchema),
+      400: json(
+        'Not JSON (-32700); JSON that is not a JSON-RPC message, an empty batch, one over 100 messages, one bundling initialize or a batch under 2025-06-18 or later (-32600); a protocol version the server does not speak (-32022, listing those it does); MCP headers missing or not matching the body (-32020); a 2026-07-28 request whose _meta lacks its version or capabilities (-32602). A JSON-RPC error, its id absent when none could be read.',
+        JsonRpcErrorResponseSchema,
+      ),
+      404: json('A 2026-07-28 request for a method this server does not have (-32601).', JsonRpcErrorResponseSchema),
+      406: json('The Accept header does not list application/json and text/event-stream as media types: a JSON-RPC error.', JsonRpcErrorResponseSchema),
       413: json('The body is over 1 MiB: a JSON-RPC error.', JsonRpcErrorResponseSchema),
-      415: json('Content-Type is not application/json: a JSON-RPC error.', JsonRpcErrorResponseSchema),
+      415: json('Content-Type is not the media type application/json (UTF-8): a JSON-RPC error.', JsonRpcErrorResponseSchema),
     },
     errors: [401, 403, 503],
   },

@@ -19,9 +19,11 @@ import { getConfig } from '../env.ts';
 import { bearerTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError, envelope } from '../http/errors.ts';
 import { MAX_JSON_BYTES } from '../http/validate.ts';
+import { originAllowed } from '../mcp/allowed-origin.ts';
 import { answerMcpRequest } from '../mcp/http-handler.ts';
 import { createGroundworkServer } from '../mcp/server.ts';
 import { serviceKnowledgeTools } from '../mcp/service-knowledge.ts';
+import { serviceSkillTools } from '../mcp/service-skills.ts';
 import { serviceTaskTools, type ServiceContext } from '../mcp/service-tasks.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -41,13 +43,12 @@ const requireMcpTenant = createMiddleware<TenantEnv>(async (c, next) => {
   await next();
 });
 
-/** A browser sends `Origin`; other clients do not. Only this service's own origin and the configured ones may call. */
+/** A browser sends `Origin`; other clients do not (mcp/allowed-origin says which may call). */
 const checkOrigin = createMiddleware<TenantEnv>(async (c, next) => {
   const origin = c.req.header('origin');
-  if (origin !== undefined) {
-    const config = getConfig(c.env);
-    const allowed = [...(config.PUBLIC_URL ? [config.PUBLIC_URL] : []), ...config.MCP_ALLOWED_ORIGINS];
-    if (!allowed.includes(origin)) throw new ApiError('forbidden', `Origin ${origin.slice(0, 200)} may not call /mcp; a browser client's origin must be PUBLIC_URL's or listed in MCP_ALLOWED_ORIGINS`);
+  const config = getConfig(c.env);
+  if (!originAllowed(origin, { publicUrl: config.PUBLIC_URL, allowed: config.MCP_ALLOWED_ORIGINS, requestUrl: c.req.url })) {
+    throw new ApiError('forbidden', `Origin ${String(origin).slice(0, 200)} may not call /mcp; a browser client's origin must be this service's own (PUBLIC_URL, or a loopback origin when PUBLIC_URL is unset) or listed in MCP_ALLOWED_ORIGINS`);
   }
   await next();
 });
@@ -70,5 +71,5 @@ export function mcpRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
 function backendFor(c: Context<TenantEnv>, deps: RouteDeps) {
   const ctx: ServiceContext = { env: c.env, tenant: c.get('tenant'), deps, requestUrl: c.req.url, waitMs: ASSEMBLE_WAIT_MS };
-  return { ...serviceTaskTools(ctx), ...serviceKnowledgeTools(ctx) };
+  return { ...serviceTaskTools(ctx), ...serviceKnowledgeTools(ctx), ...serviceSkillTools(ctx) };
 }
