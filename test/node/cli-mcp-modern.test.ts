@@ -61,7 +61,7 @@ describe('groundwork mcp at 2026-07-28', () => {
     // repo omitted: the repository the server runs in.
     const assembled = await client.callTool({ name: 'assemble_context', arguments: { request: 'Cut a release.' } });
     expect(assembled.structuredContent).toMatchObject({ status: 'ready', turn: 0, commit: expect.stringMatching(/^[0-9a-f]{40}$/) });
-    const taskId = String(assembled.structuredContent?.['taskId']);
+    const { taskId } = z.object({ taskId: z.string() }).parse(assembled.structuredContent);
     expect(await client.callTool({ name: 'get_turn', arguments: { taskId } })).toMatchObject({ structuredContent: { taskId, turn: 0 } });
     expect(await client.callTool({ name: 'check_freshness', arguments: { taskId } })).toMatchObject({ structuredContent: { taskId } });
     // A local check is not recorded: no record id, the verdict and its reasons.
