@@ -193,3 +193,8 @@ export async function setGitHubAccess(login: string, access: Record<string, Perm
 export async function revokeGitHubUser(login: string): Promise<void> {
   await (await control(`/__github/users/${login}/revoke`, {})).body?.cancel();
 }
+
+/** GitHub fails the user's next `times` reads (their repository permissions, their installations) with `status`. */
+export async function failGitHubReads(login: string, status: number, times = 1): Promise<void> {
+  await (await control(`/__github/users/${login}/fail`, { status, times })).body?.cancel();
+}

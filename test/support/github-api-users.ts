@@ -18,8 +18,9 @@
  *   a 404, as GitHub answers it.
  *
  * Each test makes its own people (`POST /__github/users`) so that tests running in parallel never
- * share one, changes what they may do (`POST /__github/users/<login>/access`) and revokes their
- * authorization of the App (`POST /__github/users/<login>/revoke`).
+ * share one, changes what they may do (`POST /__github/users/<login>/access`), revokes their
+ * authorization of the App (`POST /__github/users/<login>/revoke`) and makes GitHub fail the next
+ * reads made with their token (`POST /__github/users/<login>/fail`: `{ status, times }`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -52,6 +53,8 @@ interface User {
   login: string;
   access: Map<string, Permission>;
   tokenTtlSeconds: number;
+  /** The next `times` reads with this user's token answer `status`. */
+  failing: { status: number; times: number };
 }
 
 interface PendingCode {
@@ -72,7 +75,10 @@ export interface UsersApi {
   create(user: NewUser): { id: number; login: string };
   setAccess(login: string, access: Record<string, Permission>): boolean;
   revoke(login: string): boolean;
+  fail(login: string, failing: { status: number; times: number }): boolean;
 }
+
+export const FailSchema = z.object({ status: z.number().int().min(400).max(599), times: z.number().int().positive() });
 
 export function usersApi(options: UsersOptions): UsersApi {
   const users = new Map<string, User>();
@@ -96,6 +102,12 @@ export function usersApi(options: UsersOptions): UsersApi {
     return held && held.expiresAt > Date.now() ? held.user : undefined;
   };
   const permissionOn = (user: User, fullName: string): Permission => user.access.get(fullName.toLowerCase()) ?? 'none';
+  /** A scripted failure of this user's next read, if one is left. */
+  const failure = (user: User): Answer | undefined => {
+    if (user.failing.times <= 0) return undefined;
+    user.failing.times--;
+    return { status: user.failing.status, body: { message: `injected ${user.failing.status}` } };
+  };
 
   const authorize = (url: URL, headers: RequestHeaders): Answer => {
     const query = url.searchParams;
@@ -169,6 +181,8 @@ export function usersApi(options: UsersOptions): UsersApi {
       if (path === '/user/installations' && method === 'GET') {
         const user = tokenUser(headers);
         if (!user) return badCredentials;
+        const failed = failure(user);
+        if (failed) return failed;
         const account = options.installationAccount.toLowerCase();
         const covered = [...user.access].some(([fullName, permission]) => permission !== 'none' && fullName.startsWith(`${account}/`));
         const installations = covered ? [{ id: options.installationId, account: { login: options.installationAccount, type: 'Organization' }, repository_selection: 'all' }] : [];
@@ -176,12 +190,15 @@ export function usersApi(options: UsersOptions): UsersApi {
       }
       const repo = /^\/repos\/([^/]+)\/([^/]+)$/.exec(path);
       // Installation and personal tokens keep the repository routes' own answer (see github-api-repo).
-      if (repo && method === 'GET' && tokenUser(headers) !== undefined) return repository(tokenUser(headers), repo[1] ?? '', repo[2] ?? '');
+      const reader = tokenUser(headers);
+      if (repo && method === 'GET' && reader !== undefined) return failure(reader) ?? repository(reader, repo[1] ?? '', repo[2] ?? '');
+      // A user access token GitHub no longer accepts (expired, revoked): bad credentials, as everywhere.
+      if (repo && /^(?:bearer|token) ghu_/i.test(String(headers['authorization'] ?? ''))) return badCredentials;
       return undefined;
     },
     create(input) {
       const user = NewUserSchema.parse(input);
-      const created: User = { id: nextId++, login: user.login, access: new Map(Object.entries(user.access).map(([name, level]) => [name.toLowerCase(), level])), tokenTtlSeconds: user.tokenTtlSeconds ?? USER_TOKEN_TTL_SECONDS };
+      const created: User = { id: nextId++, login: user.login, access: new Map(Object.entries(user.access).map(([name, level]) => [name.toLowerCase(), level])), tokenTtlSeconds: user.tokenTtlSeconds ?? USER_TOKEN_TTL_SECONDS, failing: { status: 200, times: 0 } };
       users.set(user.login.toLowerCase(), created);
       return { id: created.id, login: created.login };
     },
@@ -189,6 +206,12 @@ export function usersApi(options: UsersOptions): UsersApi {
       const user = users.get(login.toLowerCase());
       if (!user) return false;
       for (const [name, level] of Object.entries(access)) user.access.set(name.toLowerCase(), level);
+      return true;
+    },
+    fail(login, failing) {
+      const user = users.get(login.toLowerCase());
+      if (!user) return false;
+      user.failing = { ...failing };
       return true;
     },
     revoke(login) {
