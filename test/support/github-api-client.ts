@@ -198,3 +198,8 @@ export async function revokeGitHubUser(login: string): Promise<void> {
 export async function failGitHubReads(login: string, status: number, times = 1): Promise<void> {
   await (await control(`/__github/users/${login}/fail`, { status, times })).body?.cancel();
 }
+
+/** The user's GitHub access tokens run out now (their refresh tokens still work), as 8 hours would. */
+export async function expireGitHubTokens(login: string): Promise<void> {
+  await (await control(`/__github/users/${login}/expire`, {})).body?.cancel();
+}

@@ -124,12 +124,12 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
       return send(res, { status: 200, body: { head: commitToBranch(options.repoDir, branch, files, 'change', from) } });
     }
     // The people of this GitHub: a test's own users, what they may do, their revoked authorizations.
-    const person = /^\/__github\/users(?:\/([A-Za-z0-9-]+)\/(access|revoke|fail))?$/.exec(url.pathname);
+    const person = /^\/__github\/users(?:\/([A-Za-z0-9-]+)\/(access|revoke|fail|expire))?$/.exec(url.pathname);
     if (person && req.method === 'POST') {
       const body: unknown = JSON.parse((await readBody(req)) || '{}');
       if (person[1] === undefined) return send(res, { status: 201, body: users.create(NewUserSchema.parse(body)) });
       const done =
-        person[2] === 'revoke' ? users.revoke(person[1]) : person[2] === 'fail' ? users.fail(person[1], FailSchema.parse(body)) : users.setAccess(person[1], z.record(z.string(), PermissionSchema).parse(body));
+        person[2] === 'revoke' ? users.revoke(person[1]) : person[2] === 'expire' ? users.expire(person[1]) : person[2] === 'fail' ? users.fail(person[1], FailSchema.parse(body)) : users.setAccess(person[1], z.record(z.string(), PermissionSchema).parse(body));
       return send(res, done ? { status: 204, body: '' } : notFound);
     }
     const fixture = /^\/__github\/(pulls|checks)(?:\/([0-9a-f]{40}|\d+))?$/.exec(url.pathname);

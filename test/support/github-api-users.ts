@@ -20,7 +20,8 @@
  * Each test makes its own people (`POST /__github/users`) so that tests running in parallel never
  * share one, changes what they may do (`POST /__github/users/<login>/access`), revokes their
  * authorization of the App (`POST /__github/users/<login>/revoke`) and makes GitHub fail the next
- * reads made with their token (`POST /__github/users/<login>/fail`: `{ status, times }`).
+ * reads made with their token (`POST /__github/users/<login>/fail`: `{ status, times }`) or lets
+ * their access tokens run out now, refresh tokens kept (`POST /__github/users/<login>/expire`).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
@@ -76,6 +77,7 @@ export interface UsersApi {
   setAccess(login: string, access: Record<string, Permission>): boolean;
   revoke(login: string): boolean;
   fail(login: string, failing: { status: number; times: number }): boolean;
+  expire(login: string): boolean;
 }
 
 export const FailSchema = z.object({ status: z.number().int().min(400).max(599), times: z.number().int().positive() });
@@ -212,6 +214,12 @@ export function usersApi(options: UsersOptions): UsersApi {
       const user = users.get(login.toLowerCase());
       if (!user) return false;
       user.failing = { ...failing };
+      return true;
+    },
+    expire(login) {
+      const user = users.get(login.toLowerCase());
+      if (!user) return false;
+      for (const held of accessTokens.values()) if (held.user === user) held.expiresAt = Date.now();
       return true;
     },
     revoke(login) {
