@@ -1,21 +1,23 @@
 /**
  * @module test/support/oauth-browser
- * A person's browser for the sign-in flows: it follows redirects itself between the Worker (at
- * `https://groundwork.test`, where OAuth is offered: auth/oauth-origin) and the local GitHub API
- * server, keeps each host's cookies as a browser would (including the `__Host-` ones the Worker
- * sets), and is signed in to GitHub as one user (the `github_session` cookie the test server reads,
- * test/support/github-api-users). Requests to the Worker go through its real entry.
+ * The sign-in browser of test/support/cookie-browser in workerd: requests to the Worker's origin
+ * that offers OAuth (`https://groundwork.test`: auth/oauth-origin) go through its real entry, any
+ * other to the network (the GitHub API test server on loopback).
  */
 import { exports } from 'cloudflare:workers';
 import { inject } from 'vitest';
 import { E2E_SCOPE } from '../e2e/bindings.ts';
+import { cookieBrowser, type Browser } from './cookie-browser.ts';
+
+export { formField, type Browser } from './cookie-browser.ts';
 
 /** Where the Worker offers OAuth in the tests: an https origin (http://groundwork.test does not). */
 export const OAUTH_ORIGIN = 'https://groundwork.test';
 
 /** The Worker for its own origin, the network (the loopback GitHub server) for any other. */
-export function route(url: string, init?: RequestInit): Promise<Response> {
-  return new URL(url).origin === OAUTH_ORIGIN ? exports.default.fetch(url, init) : fetch(url, init);
+export function route(url: string | URL, init?: RequestInit): Promise<Response> {
+  const target = String(url);
+  return new URL(target).origin === OAUTH_ORIGIN ? exports.default.fetch(target, init) : fetch(target, init);
 }
 
 /** The local GitHub server's web root, as the Worker derives it from GITHUB_API_URL. */
@@ -23,70 +25,6 @@ export function githubWebRoot(): string {
   return `http://127.0.0.1:${inject('githubApiPort')}/s/${E2E_SCOPE}`;
 }
 
-export interface Browser {
-  /** GET `url` and follow redirects until an answer that is not one, or one leaving for `stopAt` (the client's redirect URI). */
-  open(url: string, options?: { stopAt?: string }): Promise<{ response: Response; url: string }>;
-  /** POST a form from the page at `url`, then follow redirects as `open` does. */
-  submit(url: string, fields: Record<string, string>, options?: { stopAt?: string }): Promise<{ response: Response; url: string }>;
-  cookies(host: string): Map<string, string>;
-}
-
 export function browser(githubLogin?: string): Browser {
-  const jar = new Map<string, Map<string, string>>();
-  const cookiesOf = (host: string) => {
-    let cookies = jar.get(host);
-    if (!cookies) jar.set(host, (cookies = new Map()));
-    return cookies;
-  };
-  if (githubLogin) cookiesOf(new URL(githubWebRoot()).host).set('github_session', githubLogin);
-
-  const send = async (url: string, init: RequestInit = {}): Promise<Response> => {
-    const host = new URL(url).host;
-    const cookie = [...cookiesOf(host)].map(([name, value]) => `${name}=${value}`).join('; ');
-    const headers = new Headers(init.headers);
-    if (cookie) headers.set('cookie', cookie);
-    const response = await route(url, { ...init, headers, redirect: 'manual' });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const cut = pair.indexOf('=');
-      const name = pair.slice(0, cut).trim();
-      const value = pair.slice(cut + 1).trim();
-      const cleared = value === '' || attributes.some((attribute) => /^\s*max-age=0\s*$/i.test(attribute));
-      if (cleared) cookiesOf(host).delete(name);
-      else cookiesOf(host).set(name, value);
-    }
-    return response;
-  };
-
-  const follow = async (first: Response, from: string, stopAt: string | undefined) => {
-    let response = first;
-    let url = from;
-    for (let hops = 0; hops < 10 && response.status >= 300 && response.status < 400; hops++) {
-      const location = response.headers.get('location');
-      if (!location) break;
-      url = new URL(location, url).toString();
-      await response.body?.cancel();
-      if (stopAt !== undefined && url.startsWith(stopAt)) return { response: new Response(null, { status: 302, headers: { location: url } }), url };
-      response = await send(url);
-    }
-    return { response, url };
-  };
-
-  return {
-    async open(url, options = {}) {
-      return follow(await send(url), url, options.stopAt);
-    },
-    async submit(url, fields, options = {}) {
-      const response = await send(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: new URL(url).origin }, body: new URLSearchParams(fields).toString() });
-      return follow(response, url, options.stopAt);
-    },
-    cookies: cookiesOf,
-  };
-}
-
-/** The value of a hidden form field on a page. */
-export function formField(html: string, name: string): string {
-  const found = new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
-  if (found === undefined) throw new Error(`no field ${name} on the page: ${html.slice(0, 300)}`);
-  return found;
+  return cookieBrowser(route, githubWebRoot(), githubLogin);
 }
