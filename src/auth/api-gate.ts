@@ -12,6 +12,7 @@
 import { getConfig } from '../env.ts';
 import { tenantForToken } from '../http/bearer-auth.ts';
 import { envelope, type ErrorCode } from '../http/errors.ts';
+import { mcpOriginAllowed } from '../http/mcp-origin.ts';
 import { oncePromise } from '../lib/once-promise.ts';
 import { oauthOrigin } from './oauth-origin.ts';
 import type { ApiHandler } from './oauth-server.ts';
@@ -36,10 +37,13 @@ export function gateApi(app: ApiHandler): ApiHandler {
         return app.fetch(request, env, ctx);
       }
       if (origin === undefined) return app.fetch(request, env, ctx);
+      const path = new URL(request.url).pathname;
+      // A page on a foreign origin is refused before any token is looked at (the route answers 403).
+      if (path === '/mcp' && request.method !== 'OPTIONS' && !mcpOriginAllowed(getConfig(env), request.headers.get('origin'))) return app.fetch(request, env, ctx);
       const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
       if (bearer !== undefined && (await tenantForToken(bearer, getConfig(env).API_TOKENS)) !== undefined) return app.fetch(request, env, ctx);
       const { protectedResource } = await loadOAuthServer();
-      const response = await protectedResource(origin, new URL(request.url).pathname, app).fetch(request, env, ctx);
+      const response = await protectedResource(origin, path, app).fetch(request, env, ctx);
       return withEnvelope(response);
     },
   };

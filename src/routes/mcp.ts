@@ -19,6 +19,7 @@ import { createMiddleware } from 'hono/factory';
 import { getConfig } from '../env.ts';
 import { requestIdentity, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError, envelope } from '../http/errors.ts';
+import { mcpOriginAllowed } from '../http/mcp-origin.ts';
 import { MAX_JSON_BYTES } from '../http/validate.ts';
 import { answerMcpRequest } from '../mcp/http-handler.ts';
 import { createGroundworkServer } from '../mcp/server.ts';
@@ -46,10 +47,8 @@ const requireMcpTenant = createMiddleware<TenantEnv>(async (c, next) => {
 /** A browser sends `Origin`; other clients do not. Only this service's own origin and the configured ones may call. */
 const checkOrigin = createMiddleware<TenantEnv>(async (c, next) => {
   const origin = c.req.header('origin');
-  if (origin !== undefined) {
-    const config = getConfig(c.env);
-    const allowed = [...(config.PUBLIC_URL ? [config.PUBLIC_URL] : []), ...config.MCP_ALLOWED_ORIGINS];
-    if (!allowed.includes(origin)) throw new ApiError('forbidden', `Origin ${origin.slice(0, 200)} may not call /mcp; a browser client's origin must be PUBLIC_URL's or listed in MCP_ALLOWED_ORIGINS`);
+  if (origin !== undefined && !mcpOriginAllowed(getConfig(c.env), origin)) {
+    throw new ApiError('forbidden', `Origin ${origin.slice(0, 200)} may not call /mcp; a browser client's origin must be PUBLIC_URL's or listed in MCP_ALLOWED_ORIGINS`);
   }
   await next();
 });

@@ -178,6 +178,14 @@ describe('tokens, as an attacker would try them', () => {
     expect((await callMcp(before)).status).toBe(401);
   });
 
+  it('refuses a page on another origin before looking at its token: a valid one and a forged one get the same 403', async () => {
+    const person = await signedInPerson({ [widgets()]: 'read' }, { resource: 'mcp', name: 'rebinding' });
+    const fromPage = (token: string) =>
+      route(MCP, { method: 'POST', headers: { origin: 'https://attacker.example', authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: PING });
+    const [valid, forged] = await Promise.all([fromPage(person.token), fromPage(`${person.token.slice(0, -4)}AAAA`)]);
+    expect([valid.status, forged.status]).toEqual([403, 403]);
+  });
+
   it('keeps API tokens working beside OAuth, at the same origin, without the provider', async () => {
     expect((await callMcp(TEST_API_TOKENS.acme)).status).toBe(200);
     expect((await callApi(TEST_API_TOKENS.acme)).status).toBe(200);
