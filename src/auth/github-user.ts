@@ -23,6 +23,7 @@
  */
 import * as z from 'zod';
 import { withDeadline } from '../lib/deadline.ts';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { githubWebRoot } from '../sources/github/location.ts';
 import type { GitHubUserToken } from './identity.ts';
 
@@ -40,7 +41,7 @@ export interface GitHubOAuthApp {
 
 export type GitHubAnswer<T> = { ok: true; value: T } | { ok: false; kind: 'refused' | 'unavailable'; reason: string };
 
-const TokenAnswerSchema = z.union([
+const TokenAnswerSchema = lazySchema(() => z.union([
   z.object({
     access_token: z.string().min(1),
     expires_in: z.number().int().positive().optional(),
@@ -48,8 +49,8 @@ const TokenAnswerSchema = z.union([
     refresh_token_expires_in: z.number().int().positive().optional(),
   }),
   z.object({ error: z.string(), error_description: z.string().optional() }),
-]);
-const UserSchema = z.object({ id: z.number().int().positive(), login: z.string().min(1) });
+]));
+const UserSchema = lazySchema(() => z.object({ id: z.number().int().positive(), login: z.string().min(1) }));
 
 /** Where GitHub sends a person to authorize the App for this deployment. */
 export function githubAuthorizeUrl(app: Pick<GitHubOAuthApp, 'clientId' | 'apiUrl'>, request: { redirectUri: string; state: string; codeChallenge: string }): string {

@@ -19,6 +19,7 @@
  */
 import * as z from 'zod';
 import type { Config } from '../env.ts';
+import { lazySchema } from '../lib/lazy-schema.ts';
 import { githubWebRoot } from '../sources/github/location.ts';
 import { repositoryIdentity, repositoryPolicy } from '../tasks/repository-identity.ts';
 import { ACCESS_TTL_MS, isolateAccessCache, type AccessCache } from './access-cache.ts';
@@ -49,8 +50,8 @@ export interface AccessDeps {
   cache?: AccessCache;
 }
 
-const PermissionsSchema = z.object({ permissions: z.object({ pull: z.boolean(), push: z.boolean() }) });
-const InstallationsSchema = z.object({ installations: z.array(z.object({ id: z.number().int().positive(), account: z.object({ login: z.string() }).nullable() })) });
+const PermissionsSchema = lazySchema(() => z.object({ permissions: z.object({ pull: z.boolean(), push: z.boolean() }) }));
+const InstallationsSchema = lazySchema(() => z.object({ installations: z.array(z.object({ id: z.number().int().positive(), account: z.object({ login: z.string() }).nullable() })) }));
 
 /** How many pages of 100 installations are read at most; a person in more organisations is refused past them. */
 const INSTALLATION_PAGES = 5;
