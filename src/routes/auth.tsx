@@ -174,6 +174,9 @@ export function authRoutes(): Hono<AppEnv> {
   };
 
   app.post('/signout', async (c) => {
+    // A form on another site may not sign anyone out (its post carries no session cookie, but its answer would clear it).
+    const from = c.req.header('origin');
+    if (from !== undefined && from !== new URL(c.req.url).origin) return problem(c, 403, 'Not signed out', 'Signing out is a form of this site; another site cannot post it.');
     const id = cookieValue(c.req.header('cookie'), SESSION_COOKIE);
     if (id !== undefined) await deleteSession(c.env.OAUTH_KV, id);
     c.header('Set-Cookie', sessionCookie(undefined, Date.now()));

@@ -6,7 +6,8 @@
  */
 import { exports } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
-import { installationTenant, pullRequestTask } from '../e2e/support-checks.ts';
+import { installationTenant } from '../e2e/support-checks.ts';
+import { installationTaskOn, listedFor } from './support.ts';
 import { createGitHubUser, githubFixture, revokeGitHubUser } from '../support/github-api-client.ts';
 import { browser, OAUTH_ORIGIN, route } from '../support/oauth-browser.ts';
 import { signedInPerson } from '../support/person.ts';
@@ -38,7 +39,8 @@ describe("the inspector's sign-in with GitHub", () => {
   it("lists the person's tasks and the installation's on repositories they can read, opens them, and signs out", async () => {
     const reader = await signedInPerson({ [widgets()]: 'read' }, { name: 'viewer' });
     const own = await reader.api('POST', '/tasks', { repo: widgets(), request: 'Mine.' });
-    const { taskId } = await pullRequestTask();
+    const taskId = await installationTaskOn(githubFixture().repo);
+    await listedFor(reader, widgets(), taskId, 60_000);
     const person = browser(reader.login);
     const list = await person.open(`${OAUTH_ORIGIN}/signin?return=/view%3Flimit%3D100`);
     const html = await list.response.text();
@@ -51,6 +53,10 @@ describe("the inspector's sign-in with GitHub", () => {
     expect(await page.response.text()).toContain('Sign out');
 
     const sessionId = person.cookies('groundwork.test').get('__Host-groundwork-session') ?? '';
+    // Another site's form cannot sign the person out.
+    const foreign = await route(`${OAUTH_ORIGIN}/signout`, { method: 'POST', redirect: 'manual', headers: { origin: 'https://attacker.example', cookie: `__Host-groundwork-session=${sessionId}` } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers.getSetCookie()).toEqual([]);
     const out = await person.submit(`${OAUTH_ORIGIN}/signout`, {});
     expect(out.url).toBe(`${OAUTH_ORIGIN}/view`);
     expect(out.response.status).toBe(401);
@@ -61,13 +67,14 @@ describe("the inspector's sign-in with GitHub", () => {
     // The session itself is gone, not only the cookie: the old value opens nothing.
     const replayed = await route(`${OAUTH_ORIGIN}/view`, { headers: { cookie: `__Host-groundwork-session=${sessionId}` } });
     expect(replayed.status).toBe(401);
-  });
+    // The installation's task is listed once its assembly starts: the ceiling only catches a hang on a loaded machine.
+  }, 90_000);
 
   it('treats a cookie that names no session as no sign-in, and offers Sign in with GitHub beside the signed link', async () => {
     const forged = await route(`${OAUTH_ORIGIN}/view`, { headers: { cookie: `__Host-groundwork-session=${'A'.repeat(43)}` } });
     expect(forged.status).toBe(401);
     expect(await forged.text()).toContain('Sign in with GitHub');
-    const { taskId } = await pullRequestTask();
+    const taskId = await installationTaskOn(githubFixture().repo);
     const linked = await route(`${OAUTH_ORIGIN}/tasks/${taskId}/view?exp=1&sig=${'0'.repeat(64)}`);
     expect(linked.status).toBe(403);
     expect(await linked.text()).toContain('Sign in with GitHub');
@@ -75,7 +82,7 @@ describe("the inspector's sign-in with GitHub", () => {
     const plain = await exports.default.fetch('http://groundwork.test/view');
     expect(plain.status).toBe(401);
     expect(await plain.text()).not.toContain('Sign in with GitHub');
-  });
+  }, 90_000);
 
   it('returns only to a path on this site after signing in', async () => {
     for (const back of ['//attacker.example/x', 'https://attacker.example/', '/\\attacker.example', 'view']) {

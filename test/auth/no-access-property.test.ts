@@ -13,7 +13,8 @@ import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validatio
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installationTenant } from '../e2e/support-checks.ts';
-import { post, pullRequestOpened, settledTask, signedDelivery, WEBHOOK_URL } from '../e2e/support.ts';
+import { settledTask } from '../e2e/support.ts';
+import { installationTaskOn } from './support.ts';
 import { githubFixture } from '../support/github-api-client.ts';
 import { browser, githubWebRoot, OAUTH_ORIGIN, route } from '../support/oauth-browser.ts';
 import { signedInPerson, type Person } from '../support/person.ts';
@@ -58,10 +59,7 @@ beforeAll(async () => {
     signedInPerson({ [`${fx.owner}/${HIDDEN}`]: 'write' }, { name: 'insider' }),
   ]);
   // The installation's pull request task on the hidden repository, and knowledge about it.
-  const payload = pullRequestOpened({ repo: HIDDEN });
-  payload.pull_request.title = `Hidden ${crypto.randomUUID()}`;
-  const accepted = await post(WEBHOOK_URL, await signedDelivery(payload, { event: 'pull_request' }));
-  hiddenTask = (await accepted.json<{ taskId: string }>()).taskId;
+  hiddenTask = await installationTaskOn(HIDDEN);
   await settledTask(hiddenTask, installationTenant());
   const recorded = await insider.api('POST', '/knowledge', { repo: `${fx.owner}/${HIDDEN}`, kind: 'fact', statement: 'Refunds go through the ledger.', source: { uri: 'https://wiki.example.test/refunds' } });
   expect(recorded.status).toBe(201);
