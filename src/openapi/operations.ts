@@ -259,6 +259,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'post', path: '/signout', tag: 'auth', summary: 'Sign out of the inspector', auth: 'none',
-    responses: { 303: { description: 'The session is gone; to the task list, which asks to sign in.' } }, errors: [503],
+    description: 'A plain form of the inspector\u2019s pages. A post from another origin (`Origin` header) is refused 403.',
+    responses: { 303: { description: 'The session is gone; to the task list, which asks to sign in.' } }, errors: [403, 503],
   },
 ];
