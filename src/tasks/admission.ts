@@ -8,7 +8,7 @@
 import type { Config } from '../env.ts';
 import type { SettingsLayer } from '../context/settings/layer.ts';
 import { taskSettingsProblems } from '../providers/settings.ts';
-import { hasGitHubApp } from './github-app.ts';
+import { hasGitHubApp } from './github-app-configured.ts';
 import { repositoryIdentity, repositoryPolicy } from './repository-identity.ts';
 import { isGitUrl, isLocalRepo } from './task-request.ts';
 
