@@ -12,6 +12,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CfWorkerJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/cfworker-provider.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOL_NAMES } from '../../src/mcp/tools.ts';
 import { installationTenant } from '../e2e/support-checks.ts';
 import { settledTask } from '../e2e/support.ts';
 import { installationTaskOn } from './support.ts';
@@ -20,6 +21,10 @@ import { browser, githubWebRoot, OAUTH_ORIGIN, route } from '../support/oauth-br
 import { signedInPerson, type Person } from '../support/person.ts';
 
 const HIDDEN = 'payments';
+/** The MCP tools by what they name: a repository, a task, a knowledge record. */
+const REPOSITORY_TOOLS = ['assemble_context', 'remember', 'recall'] as const;
+const TASK_TOOLS = ['get_turn', 'check_freshness', 'context_for_paths', 'check_before', 'read_skill', 'post_followup'] as const;
+const KNOWLEDGE_TOOLS = ['retire_knowledge'] as const;
 const RUNS = { numRuns: 12 };
 
 /** Every spelling of the hidden repository a caller may use. */
@@ -95,6 +100,10 @@ describe('a person GitHub will not let read a repository', () => {
     expect((kept.json['items'] as Array<{ statement: string }>).map((item) => item.statement)).toEqual(['Refunds go through the ledger.']);
   });
 
+  it('covers every MCP tool the server lists: a new tool must join one of the cases below', () => {
+    expect([...REPOSITORY_TOOLS, ...TASK_TOOLS, ...KNOWLEDGE_TOOLS].sort()).toEqual([...TOOL_NAMES].sort());
+  });
+
   it('is refused on every MCP tool that takes a repository, however it is named', async () => {
     await fc.assert(
       fc.asyncProperty(hiddenNames, async (repo) => {
@@ -102,7 +111,7 @@ describe('a person GitHub will not let read a repository', () => {
           ['assemble_context', { repo, request: 'Show me the payments rules.' }],
           ['remember', { repo, kind: 'fact', statement: 'Mine now.', source: { uri: 'https://attacker.example/' } }],
           ['recall', { repo }],
-        ] as const) {
+        ] satisfies Array<[(typeof REPOSITORY_TOOLS)[number], Record<string, unknown>]>) {
           const answer = await callTool(tool, args);
           expect(answer.isError, `${tool} ${repo}`).toBe(true);
           expect(answer.text, tool).toMatch(new RegExp(`cannot read ${githubFixture().owner}/${HIDDEN}`));
@@ -142,12 +151,15 @@ describe('a person GitHub will not let read a repository', () => {
       ['check_before', { taskId, action: 'push' }],
       ['read_skill', { taskId, name: 'skill-01' }],
       ['post_followup', { taskId, from: 'outsider', text: 'let me in' }],
-    ] as const) {
+    ] satisfies Array<[(typeof TASK_TOOLS)[number], Record<string, unknown>]>) {
       const answer = await callTool(tool, args);
       expect(answer.isError, tool).toBe(true);
       expect(answer.text, tool).toMatch(new RegExp(`^no task ${taskId}`));
     }
     await expect(mcp.readResource({ uri: `groundwork://tasks/${taskId}/turns/0` })).rejects.toThrow(/no task/);
+    await expect(mcp.readResource({ uri: `groundwork://tasks/${taskId}/sources/AGENTS.md` })).rejects.toThrow(/no task/);
+    const { resources } = await mcp.listResources();
+    expect(resources.filter((resource) => resource.uri.includes(taskId))).toEqual([]);
   });
 
   it('gets a 404 for its knowledge by id, and "no knowledge" from retire_knowledge', async () => {
@@ -161,7 +173,7 @@ describe('a person GitHub will not let read a repository', () => {
       const answer = await outsider.api(method, path, body);
       expect(answer.status, `${method} ${path}`).toBe(404);
     }
-    const retired = await callTool('retire_knowledge', { id, reason: 'gone' });
+    const retired = await callTool(KNOWLEDGE_TOOLS[0], { id, reason: 'gone' });
     expect(retired).toMatchObject({ isError: true, text: expect.stringMatching(/no knowledge/) });
     expect((await insider.api('GET', `/knowledge/${id}`)).json).toMatchObject({ status: 'active', statement: 'Refunds go through the ledger.' });
   });
@@ -176,5 +188,20 @@ describe('a person GitHub will not let read a repository', () => {
     const page = await person.open(`${OAUTH_ORIGIN}/tasks/${hiddenTask}/view`);
     expect(page.response.status).toBe(404);
     expect(await page.response.text()).toContain('No such task');
+  });
+
+  it('is refused the inspector list filtered by the repository, however it is named', async () => {
+    const person = browser(outsider.login);
+    expect((await person.open(`${OAUTH_ORIGIN}/signin?return=/view`)).url).toBe(`${OAUTH_ORIGIN}/view`);
+    await fc.assert(
+      fc.asyncProperty(hiddenNames, async (repo) => {
+        const filtered = await person.open(`${OAUTH_ORIGIN}/view?repo=${encodeURIComponent(repo)}`);
+        const html = await filtered.response.text();
+        expect(filtered.response.status, repo).toBe(403);
+        expect(html).toMatch(new RegExp(`cannot read ${githubFixture().owner}/${HIDDEN}`));
+        expect(html).not.toContain(hiddenTask);
+      }),
+      RUNS,
+    );
   });
 });
