@@ -28,6 +28,7 @@ import { cookieValue, createSession, deleteSession, SESSION_COOKIE, sessionCooki
 import { getConfig } from '../env.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { secretsEqual } from '../http/constant-time.ts';
+import { fromThisSite } from '../http/same-origin-form.ts';
 import { Hono } from '../http/hono.ts';
 import { githubWebRoot } from '../sources/github/location.ts';
 import { ConsentPage } from '../views/consent-page.tsx';
@@ -175,8 +176,7 @@ export function authRoutes(): Hono<AppEnv> {
 
   app.post('/signout', async (c) => {
     // A form on another site may not sign anyone out (its post carries no session cookie, but its answer would clear it).
-    const from = c.req.header('origin');
-    if (from !== undefined && from !== new URL(c.req.url).origin) return problem(c, 403, 'Not signed out', 'Signing out is a form of this site; another site cannot post it.');
+    if (!fromThisSite(c.req.raw.headers, c.req.url)) return problem(c, 403, 'Not signed out', 'Signing out is a form of this site; another site cannot post it.');
     const id = cookieValue(c.req.header('cookie'), SESSION_COOKIE);
     if (id !== undefined) await deleteSession(c.env.OAUTH_KV, id);
     c.header('Set-Cookie', sessionCookie(undefined, Date.now()));

@@ -53,10 +53,12 @@ describe("the inspector's sign-in with GitHub", () => {
     expect(await page.response.text()).toContain('Sign out');
 
     const sessionId = person.cookies('groundwork.test').get('__Host-groundwork-session') ?? '';
-    // Another site's form cannot sign the person out.
-    const foreign = await route(`${OAUTH_ORIGIN}/signout`, { method: 'POST', redirect: 'manual', headers: { origin: 'https://attacker.example', cookie: `__Host-groundwork-session=${sessionId}` } });
-    expect(foreign.status).toBe(403);
-    expect(foreign.headers.getSetCookie()).toEqual([]);
+    // Another site's form cannot sign the person out, however its browser names where it came from.
+    for (const from of [{ 'sec-fetch-site': 'cross-site', origin: 'null' }, { 'sec-fetch-site': 'same-site', origin: 'https://other.groundwork.test' }, { origin: 'https://attacker.example' }, { origin: 'null' }]) {
+      const foreign = await route(`${OAUTH_ORIGIN}/signout`, { method: 'POST', redirect: 'manual', headers: { ...from, cookie: `__Host-groundwork-session=${sessionId}` } });
+      expect(foreign.status, JSON.stringify(from)).toBe(403);
+      expect(foreign.headers.getSetCookie()).toEqual([]);
+    }
     const out = await person.submit(`${OAUTH_ORIGIN}/signout`, {});
     expect(out.url).toBe(`${OAUTH_ORIGIN}/view`);
     expect(out.response.status).toBe(401);
