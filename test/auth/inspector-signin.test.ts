@@ -54,7 +54,8 @@ describe("the inspector's sign-in with GitHub", () => {
 
     const sessionId = person.cookies('groundwork.test').get('__Host-groundwork-session') ?? '';
     // Another site's form cannot sign the person out, however its browser names where it came from.
-    for (const from of [{ 'sec-fetch-site': 'cross-site', origin: 'null' }, { 'sec-fetch-site': 'same-site', origin: 'https://other.groundwork.test' }, { origin: 'https://attacker.example' }, { origin: 'null' }]) {
+    const foreignForms: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site', origin: 'null' }, { 'sec-fetch-site': 'same-site', origin: 'https://other.groundwork.test' }, { origin: 'https://attacker.example' }, { origin: 'null' }];
+    for (const from of foreignForms) {
       const foreign = await route(`${OAUTH_ORIGIN}/signout`, { method: 'POST', redirect: 'manual', headers: { ...from, cookie: `__Host-groundwork-session=${sessionId}` } });
       expect(foreign.status, JSON.stringify(from)).toBe(403);
       expect(foreign.headers.getSetCookie()).toEqual([]);
