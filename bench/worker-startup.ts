@@ -3,7 +3,7 @@
  * a trivial Hono Worker (`bench/workers/hono-hello`), from `wrangler check startup` profiles taken
  * interleaved (A B A B) in one run, medians; and the bundle's size gzipped as the budget in
  * `.ci/check-bundle.mjs` counts it. Goals: start-up at most 3x the trivial Worker's, bundle at
- * most 247 KiB gzipped (.ci/check-bundle.mjs). Each Worker is bundled once, as `wrangler deploy --dry-run` would, and
+ * most 283 KiB gzipped (.ci/check-bundle.mjs). Each Worker is bundled once, as `wrangler deploy --dry-run` would, and
  * every profile starts workerd on that bundle. The same cold starts are also sampled every 100 µs
  * (bench/startup-profile), which the trivial Worker's few-millisecond start needs.
  */
@@ -58,7 +58,7 @@ export async function benchWorkerStartup(): Promise<string[]> {
       `Worker start-up CPU (wrangler check startup, local workerd, ${RUNS} interleaved runs, medians): Groundwork ${busy('groundwork').toFixed(1)} ms (${each('groundwork')}), trivial Hono Worker ${busy('trivial').toFixed(1)} ms (${each('trivial')}), Groundwork / trivial = ${coarseRatio(busy('groundwork'), busy('trivial'))}`,
       `Worker start-up profile span: Groundwork ${span('groundwork').toFixed(1)} ms, trivial ${span('trivial').toFixed(1)} ms, Groundwork / trivial = ${ratio(span('groundwork'), span('trivial'))}`,
       `Worker start-up CPU sampled every 100 us (Miniflare and V8's profiler as wrangler check startup uses them, a sample counting at most 1 ms, ${RUNS} interleaved runs, medians): Groundwork ${fineOf('groundwork').toFixed(1)} ms (${fineEach('groundwork')}), trivial Hono Worker ${fineOf('trivial').toFixed(1)} ms (${fineEach('trivial')}), Groundwork / trivial = ${ratio(fineOf('groundwork'), fineOf('trivial'))} (goal <= 3)`,
-      `Worker bundle: ${groundwork.kib.toFixed(1)} KiB, ${groundwork.gzipKib.toFixed(1)} KiB gzipped (goal <= 247; trivial Worker ${trivial.gzipKib.toFixed(1)} KiB gzipped)`,
+      `Worker bundle: ${groundwork.kib.toFixed(1)} KiB, ${groundwork.gzipKib.toFixed(1)} KiB gzipped (goal <= 283; trivial Worker ${trivial.gzipKib.toFixed(1)} KiB gzipped)`,
     ];
   } finally {
     rmSync(work, { recursive: true, force: true });

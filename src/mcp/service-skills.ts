@@ -5,14 +5,16 @@
  * caller's newest ready tasks as `resources/list` offers their turns, newest first, one task's
  * skills per page (ranked for that task); its cursor is the next task's id, and a cursor that
  * names no task of the caller's listing is refused. The Task object reads, ranks and caches
- * (durable-objects/task-skills); another tenant's task is "no skill" here as it is a 404 there.
+ * (durable-objects/task-skills). Who may read a task is auth/'s answer, as for the task tools: another
+ * tenant's task is "no skill" here as it is a 404 there, and a person sees the tasks of the
+ * repositories GitHub says they can read.
  */
-import { getConfig } from '../env.ts';
+import { readableTaskPage } from '../auth/readable-tasks.ts';
+import { accessDeps, taskAccess } from '../auth/task-access.ts';
+import type { TaskCaller } from '../auth/task-caller.ts';
 import { skillMdPath } from '../providers/skills/served-files.ts';
-import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { SkillCatalogResultSchema, SkillFileResultSchema, type SkillCatalogResult } from '../tasks/task-results.ts';
-import { readableTenants } from '../tasks/tenant-grants.ts';
 import { PINNED_TTL_MS } from './cache-hints.ts';
 import { fileAnswer, skillEntry, type SkillsBackend } from './skill-entries.ts';
 import { parseSkillUri } from './skill-uris.ts';
@@ -24,16 +26,26 @@ const LISTED_TASKS = 20;
 const TASKS_PER_PAGE = 3;
 
 export function serviceSkillTools(ctx: ServiceContext): SkillsBackend {
-  const config = getConfig(ctx.env);
-  const catalogOf = async (taskId: string): Promise<SkillCatalogResult> => {
+  /** The task's object and who the caller is to it; a task the caller may not read is none. */
+  const open = async (taskId: string): Promise<{ stub: NonNullable<ReturnType<typeof taskStub>>; caller: TaskCaller } | { failed: string } | undefined> => {
     const stub = taskStub(ctx.env, taskId);
-    return stub ? SkillCatalogResultSchema.parse(await stub.skillCatalog(ctx.tenant)) : { status: 'not-found' };
+    const access = await taskAccess(ctx.identity, stub, accessDeps(ctx.env));
+    if (!stub || (!access.ok && access.kind === 'not-found')) return undefined;
+    return access.ok ? { stub, caller: access.caller } : { failed: access.message };
+  };
+  const catalogOf = async (taskId: string): Promise<SkillCatalogResult> => {
+    const opened = await open(taskId);
+    if (!opened) return { status: 'not-found' };
+    if ('failed' in opened) return { status: 'failed', reason: opened.failed };
+    return SkillCatalogResultSchema.parse(await opened.stub.skillCatalog(opened.caller));
   };
 
   return {
     async listSkills(cursor) {
-      const page = await listTenantTasks(ctx.env, readableTenants(config.TENANT_GRANTS, ctx.tenant), { limit: LISTED_TASKS, status: 'ready', now: ctx.deps.now() });
-      const ids = page.rows.map((row) => row.taskId);
+      const readable = await readableTaskPage(ctx.env, ctx.identity, { limit: LISTED_TASKS, status: 'ready', now: ctx.deps.now() }, accessDeps(ctx.env));
+      // A list GitHub could not vouch for is a failure, never an empty catalog.
+      if (!readable.ok) return { ok: false, message: `the tasks you may read could not be listed: ${readable.message}` };
+      const ids = readable.page.rows.map((row) => row.taskId);
       const start = cursor === undefined ? 0 : ids.indexOf(cursor);
       if (start < 0) return { ok: false, message: `cursor ${JSON.stringify(cursor?.slice(0, 80))} names no task of this token's listing (it may have expired); list again without a cursor` };
       const skills = [];
@@ -64,8 +76,9 @@ export function serviceSkillTools(ctx: ServiceContext): SkillsBackend {
     async readSkillFile(uri) {
       const parsed = parseSkillUri(uri, 'task');
       if (!parsed.ok) return parsed;
-      const stub = taskStub(ctx.env, parsed.taskId ?? '');
-      const read = stub ? SkillFileResultSchema.parse(await stub.readSkillFile(ctx.tenant, parsed.path)) : { status: 'not-found' as const };
+      const opened = await open(parsed.taskId ?? '');
+      if (opened && 'failed' in opened) return { ok: false, failed: true, message: opened.failed };
+      const read = opened ? SkillFileResultSchema.parse(await opened.stub.readSkillFile(opened.caller, parsed.path)) : { status: 'not-found' as const };
       if (read.status === 'not-found') return { ok: false, message: `no task of this token has the id in ${uri.slice(0, 200)}` };
       if (read.status === 'failed') return { ok: false, failed: true, message: `${uri.slice(0, 200)} could not be read: ${read.reason}` };
       if (read.status !== 'ok') return { ok: false, message: `${uri.slice(0, 200)}: ${read.status === 'conflict' ? read.message : read.reason}` };

@@ -42,9 +42,10 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request: the message names the field.',
   401: 'Not authenticated (no or wrong token or signature).',
-  403: 'Forbidden: a granted tenant tried to change a task, or a signed link was refused.',
+  403: 'Forbidden: a granted tenant (or a person reading another\u2019s task) tried to change a task, GitHub says the person may not use the repository, or a signed link was refused.',
   404: 'No such resource for this tenant.',
   409: 'Conflict with the resource\u2019s state (the message says which).',
+  502: 'GitHub could not say whether the person signed in may do this: nothing was allowed; try again.',
   413: 'Payload too large.',
   415: 'Unsupported media type.',
   500: 'Internal error (details only in the log).',
@@ -53,7 +54,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 const SECURITY: Record<Auth, OpenAPIV3_1.SecurityRequirementObject[]> = {
   bearer: [{ bearerAuth: [] }],
-  'bearer-or-link': [{ bearerAuth: [] }, { signedLink: [] }],
+  'bearer-or-link': [{ bearerAuth: [] }, { signedLink: [] }, { githubSession: [] }],
   'github-signature': [{ githubSignature: [] }],
   'slack-signature': [{ slackSignature: [] }],
   none: [],
@@ -75,7 +76,7 @@ function responsesOf(operation: ApiOperation): ResponsesWithResolver {
     responses[status] = { description: response.description, ...(content ? { content } : {}), ...(headers ? { headers } : {}) };
   }
   for (const status of operation.errors) {
-    const content: ContentWithResolver = operation.tag === 'inspector' ? HTML : { 'application/json': { schema: ERROR_REF } };
+    const content: ContentWithResolver = operation.tag === 'inspector' || operation.tag === 'auth' ? HTML : { 'application/json': { schema: ERROR_REF } };
     responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error.', content };
   }
   return responses;
@@ -155,7 +156,13 @@ export async function buildOpenApiDocument(operations: readonly ApiOperation[] =
         // The envelope carries its id, so its schema is a reference and its body a component.
         schemas: error.components?.schemas ?? { Error: error.schema },
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token of API_TOKENS; it decides the tenant.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API token of API_TOKENS (a machine host; it decides the tenant), or an access token this service issued to a person signed in with GitHub (OAuth 2.1: protected resource metadata at /.well-known/oauth-protected-resource for the REST API and /.well-known/oauth-protected-resource/mcp for /mcp; tokens are bound to one of the two).',
+          },
+          githubSession: { type: 'apiKey', in: 'cookie', name: '__Host-groundwork-session', description: 'The inspector\u2019s session after signing in with GitHub (GET /signin).' },
           signedLink: { type: 'apiKey', in: 'query', name: 'sig', description: 'A signed inspector link (`exp` and `sig` query parameters), as `viewUrl` answers hand out.' },
           githubSignature: { type: 'apiKey', in: 'header', name: 'X-Hub-Signature-256', description: 'HMAC-SHA256 of the raw body with GITHUB_WEBHOOK_SECRET.' },
           slackSignature: { type: 'apiKey', in: 'header', name: 'X-Slack-Signature', description: 'Slack v0 signature with SLACK_SIGNING_SECRET.' },

@@ -12,7 +12,7 @@
  * { method: 'post', path: '/tasks/:id/paths', tag: 'tasks', summary: 'Add focus paths to a task',
  *   auth: 'bearer', params: TaskIdParams, body: AddPathsSchema,
  *   responses: { 200: { description: 'The paths the task now has', schema: PathsSchema } },
- *   errors: [400, 401, 403, 404, 409, 413, 415] }
+ *   errors: [400, 401, 403, 404, 409, 413, 415, 502] }
  */
 import * as z from 'zod';
 import { AssembledTurnSchema } from '../context/turn-schema.ts';
@@ -32,7 +32,7 @@ import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { TurnUsageSchema, UsageReportSchema } from '../tasks/turn-usage.ts';
 import { AppendedSchema, CreatedTaskSchema, FocusAnswerSchema, JsonRpcErrorResponseSchema, McpRequestSchema, McpResponseSchema, FormattedRequestSchema, HealthSchema, SlackMessageSchema, TaskListSchema, TaskSchema, WebhookAnswerSchema } from './responses.ts';
 
-/** Who may call a route: an API token, an API token or a signed inspector link, a signed webhook, or anyone. */
+/** Who may call a route: an API token (or a person's access token), that or a signed inspector link or a sign-in, a signed webhook, or anyone. */
 export type Auth = 'bearer' | 'bearer-or-link' | 'github-signature' | 'slack-signature' | 'none';
 
 export interface ApiResponse {
@@ -49,7 +49,7 @@ export interface ApiOperation {
   method: 'get' | 'post' | 'patch';
   /** As the route is written in Hono: `/tasks/:id/turns/:n`. */
   path: string;
-  tag: 'tasks' | 'knowledge' | 'triggers' | 'inspector' | 'service' | 'mcp';
+  tag: 'tasks' | 'knowledge' | 'triggers' | 'inspector' | 'auth' | 'service' | 'mcp';
   summary: string;
   description?: string;
   auth: Auth;
@@ -109,32 +109,32 @@ export const OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post', path: '/tasks', tag: 'tasks', summary: 'Create a task', auth: 'bearer', body: CreateTaskSchema,
     description: 'Stores the task and answers at once; turn 0 is assembled in the background. `Location` names the task: `GET` it with `?wait=30` to be answered as soon as it is ready or failed. Unknown fields are refused.',
-    responses: { 202: { ...json('The task is stored; assembly runs in its Durable Object.', CreatedTaskSchema), headers: { Location: 'The task\u2019s URL, `GET /tasks/{id}`.' } } }, errors: [400, 401, 413, 415, 503],
+    responses: { 202: { ...json('The task is stored; assembly runs in its Durable Object.', CreatedTaskSchema), headers: { Location: 'The task\u2019s URL, `GET /tasks/{id}`.' } } }, errors: [400, 401, 403, 413, 415, 502, 503],
   },
   {
     method: 'get', path: '/tasks', tag: 'tasks', summary: 'List tasks, newest first', auth: 'bearer', query: TaskListQuerySchema.unwrap(),
-    description: 'The tenant\u2019s tasks and those of the tenants it was granted. A bad, repeated or unknown parameter is a 400 naming it.',
-    responses: { 200: json('One page of tasks.', TaskListSchema) }, errors: [400, 401, 503],
+    description: 'The tenant\u2019s tasks and those of the tenants it was granted; for a person signed in with GitHub, their own and the App installations\u2019 tasks on repositories GitHub says they can read. A bad, repeated or unknown parameter is a 400 naming it.',
+    responses: { 200: json('One page of tasks.', TaskListSchema) }, errors: [400, 401, 403, 502, 503],
   },
   {
     method: 'get', path: '/tasks/:id', tag: 'tasks', summary: 'Read a task', auth: 'bearer', params: TaskIdParams, query: TaskQuery,
     description: `With \`wait\` (seconds, at most ${MAX_TASK_WAIT_SECONDS}) a task that is not \`ready\` or \`failed\` yet is answered as soon as it is, or when the wait ends, as it is then: read \`status\` either way. Without it, at once.`,
-    responses: { 200: json('Status, request, pinned commit, mailbox summary and per-turn metadata.', TaskSchema) }, errors: [400, 401, 404, 503],
+    responses: { 200: json('Status, request, pinned commit, mailbox summary and per-turn metadata.', TaskSchema) }, errors: [400, 401, 404, 502, 503],
   },
   {
     method: 'get', path: '/tasks/:id/turns/:n', tag: 'tasks', summary: 'Read a turn', auth: 'bearer', params: TurnParams, query: TurnQuery,
     responses: { 200: json('The assembled-turn JSON, or with `format` a model API request body.', z.union([AssembledTurnSchema, FormattedRequestSchema])) },
-    errors: [400, 401, 404, 503],
+    errors: [400, 401, 404, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/turns', tag: 'tasks', summary: 'Begin a turn', auth: 'bearer', params: TaskIdParams, body: BeginTurnSchema,
     description: 'Idempotent: a stored turn is returned as stored. A turn that is not next, or a task that failed, is a 409.',
-    responses: { 200: json('The assembled-turn JSON of that turn.', AssembledTurnSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+    responses: { 200: json('The assembled-turn JSON of that turn.', AssembledTurnSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/transcript', tag: 'tasks', summary: 'Append transcript items', auth: 'bearer', params: TaskIdParams, body: AppendTranscriptSchema,
     description: 'Messages, tool calls and tool results. An id already present is a duplicate; a tool result that answers no earlier call refuses the whole batch.',
-    responses: { 200: json('The ids appended and the ids already present.', AppendedSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+    responses: { 200: json('The ids appended and the ids already present.', AppendedSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/turns/:n/usage', tag: 'tasks', summary: 'Report what the model API said about a turn’s request', auth: 'bearer', params: TurnParams, body: UsageReportSchema,
@@ -144,7 +144,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
       201: json('Recorded.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(false) })),
       200: json('Already recorded: the same report.', z.strictObject({ usage: TurnUsageSchema, duplicate: z.literal(true) })),
     },
-    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+    errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/mailbox', tag: 'tasks', summary: 'Post a follow-up', auth: 'bearer', params: TaskIdParams, body: MailboxPostSchema,
@@ -153,7 +153,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
       201: json('Appended.', z.strictObject({ item: MailboxItemSchema, duplicate: z.literal(false) })),
       200: json('Already appended under this id.', z.strictObject({ item: MailboxItemSchema, duplicate: z.literal(true) })),
     },
-    errors: [400, 401, 403, 404, 409, 413, 415, 503],
+    errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/paths', tag: 'tasks', summary: 'Follow the agent to new paths', auth: 'bearer', params: TaskIdParams, body: FocusPostSchema,
@@ -168,44 +168,44 @@ export const OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'get', path: '/tasks/:id/freshness', tag: 'tasks', summary: 'Read back what changed since the task was pinned', auth: 'bearer', params: TaskIdParams,
     description: 'Compares every source that reached the model with where the task\u2019s ref points now. Reads, never writes.',
-    responses: { 200: json('The freshness report.', FreshnessReportSchema) }, errors: [401, 404, 409, 503],
+    responses: { 200: json('The freshness report.', FreshnessReportSchema) }, errors: [401, 404, 409, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/checks', tag: 'tasks', summary: 'Check before an action (push, report-ci, merge, apply-knowledge)', auth: 'bearer', params: TaskIdParams, body: CheckRequestSchema,
     description:
       'Reads exactly what the action depends on (the branch on the remote, GitHub\u2019s checks on the commit, the pull request, the knowledge the model was given) and says go, stop or unknown with the reasons; a read that fails or does not finish within 10 s is unknown, never go. The answer is recorded on the task (the last 50); the transcript and the turns are never touched. A field the action does not take is a 400 naming it; 409 before the commit is pinned, and for merge on a task that is not about a pull request.',
-    responses: { 200: json('The verdict, what was read and why, as recorded on the task.', CheckRecordSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+    responses: { 200: json('The verdict, what was read and why, as recorded on the task.', CheckRecordSchema) }, errors: [400, 401, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/tasks/:id/knowledge', tag: 'knowledge', summary: 'Record what a task learned', auth: 'bearer', params: TaskIdParams, body: taskKnowledgeSchema(DESCRIBED_ON),
     description: 'Sourced to the task at its commit, in the task\u2019s repository\u2019s scope. `reviewBy` is today at the earliest and at most a year ahead. A tenant reading the task through a grant is refused (403): grants are for reading.',
-    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 503],
+    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/knowledge', tag: 'knowledge', summary: 'Record knowledge', auth: 'bearer', body: createKnowledgeSchema(DESCRIBED_ON),
     description: 'Knowledge without a source is refused. `reviewBy` is today at the earliest and at most a year ahead (default 90 days).',
-    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 409, 413, 415, 503],
+    responses: { 201: json('The knowledge object.', KnowledgeSchema) }, errors: [400, 401, 403, 409, 413, 415, 502, 503],
   },
   {
     method: 'get', path: '/knowledge', tag: 'knowledge', summary: 'List knowledge of a repository', auth: 'bearer', query: KnowledgeListQuerySchema.unwrap(),
     responses: { 200: json('One page of current versions.', z.strictObject({ items: z.array(KnowledgeSchema), nextCursor: z.string().nullable() })) },
-    errors: [400, 401, 503],
+    errors: [400, 401, 403, 502, 503],
   },
   {
     method: 'get', path: '/knowledge/:id', tag: 'knowledge', summary: 'Read one version', auth: 'bearer', params: KnowledgeIdParams,
-    responses: { 200: json('The version (a replaced one names `supersededBy`).', KnowledgeViewSchema) }, errors: [401, 404, 503],
+    responses: { 200: json('The version (a replaced one names `supersededBy`).', KnowledgeViewSchema) }, errors: [401, 404, 502, 503],
   },
   {
     method: 'get', path: '/knowledge/:id/versions', tag: 'knowledge', summary: 'Read every version', auth: 'bearer', params: KnowledgeIdParams,
-    responses: { 200: json('Every version, oldest first.', z.strictObject({ versions: z.array(KnowledgeViewSchema) })) }, errors: [401, 404, 503],
+    responses: { 200: json('Every version, oldest first.', z.strictObject({ versions: z.array(KnowledgeViewSchema) })) }, errors: [401, 404, 502, 503],
   },
   {
     method: 'patch', path: '/knowledge/:id', tag: 'knowledge', summary: 'Edit (and so review) knowledge', auth: 'bearer', params: KnowledgeIdParams, body: editKnowledgeSchema(DESCRIBED_ON),
-    responses: { 200: json('The new version.', KnowledgeSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+    responses: { 200: json('The new version.', KnowledgeSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/knowledge/:id/retire', tag: 'knowledge', summary: 'Retire knowledge', auth: 'bearer', params: KnowledgeIdParams, body: RetireSchema,
-    responses: { 200: json('The new, retired version.', KnowledgeSchema) }, errors: [400, 401, 404, 409, 413, 415, 503],
+    responses: { 200: json('The new, retired version.', KnowledgeSchema) }, errors: [400, 401, 403, 404, 409, 413, 415, 502, 503],
   },
   {
     method: 'post', path: '/mcp', tag: 'mcp', summary: 'The remote MCP server (Streamable HTTP)', auth: 'bearer', body: McpRequestSchema,
@@ -239,10 +239,36 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'get', path: '/tasks/:id/view', tag: 'inspector', summary: 'The task\u2019s inspector page', auth: 'bearer-or-link', params: TaskIdParams, query: TaskPageQuery,
-    responses: { 200: page('The task page.') }, errors: [400, 401, 403, 404, 503],
+    responses: { 200: page('The task page.') }, errors: [400, 401, 403, 404, 502, 503],
   },
   {
     method: 'get', path: '/view', tag: 'inspector', summary: 'The task list page', auth: 'bearer-or-link', query: ListPageQuery,
-    responses: { 200: page('The task list.') }, errors: [400, 401, 403, 503],
+    responses: { 200: page('The task list.') }, errors: [400, 401, 403, 502, 503],
+  },
+  {
+    method: 'get', path: '/authorize', tag: 'auth', summary: 'OAuth authorization endpoint: the consent page', auth: 'none',
+    description:
+      'Where an MCP client sends a person to sign in (OAuth 2.1 authorization code with PKCE S256, `resource` per RFC 8707). The request is checked (client, its exact registered redirect URI, PKCE, resource) and the person is asked whether this client may use Groundwork as them; a request that fails before the client and redirect URI are known is a page, never a redirect. Served where GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET are set; see docs/security.md.',
+    responses: { 200: page('The consent page.'), 302: { description: 'Back to the client\u2019s validated redirect URI with an OAuth error.' } }, errors: [400, 404, 503],
+  },
+  {
+    method: 'post', path: '/authorize', tag: 'auth', summary: 'Consent: continue with GitHub, or deny', auth: 'none',
+    form: z.object({ handle: z.string().meta({ description: 'The consent page\u2019s handle, bound to the browser that opened it.' }), decision: z.enum(['approve', 'deny']) }),
+    responses: { 302: { description: 'To GitHub to sign in (approve), or back to the client with `access_denied` (deny).' } }, errors: [400, 404, 503],
+  },
+  {
+    method: 'get', path: '/oauth/callback', tag: 'auth', summary: 'GitHub\u2019s callback (the App\u2019s callback URL)', auth: 'none',
+    description: 'GitHub sends the person back here with a code. For an MCP client\u2019s authorization: back to the client with its own code. For the inspector\u2019s sign-in: a session cookie and back to the page.',
+    responses: { 302: { description: 'To the client\u2019s redirect URI, or to the page the sign-in started from.' } }, errors: [400, 403, 404, 502, 503],
+  },
+  {
+    method: 'get', path: '/signin', tag: 'auth', summary: 'Sign in to the inspector with GitHub', auth: 'none',
+    query: z.object({ return: z.string().optional().meta({ description: 'The page to come back to, a path on this site (default /view).' }) }),
+    responses: { 302: { description: 'To GitHub to sign in.' } }, errors: [400, 404, 503],
+  },
+  {
+    method: 'post', path: '/signout', tag: 'auth', summary: 'Sign out of the inspector', auth: 'none',
+    description: 'A plain form of the inspector\u2019s pages. A post from another origin (`Origin` header) is refused 403.',
+    responses: { 303: { description: 'The session is gone; to the task list, which asks to sign in.' } }, errors: [403, 503],
   },
 ];

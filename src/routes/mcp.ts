@@ -7,8 +7,9 @@
  * (a stream of server-initiated messages) and `DELETE` (ending a session) are 405: a stateless
  * server has neither.
  *
- * Protocol glue only: authentication (the REST API's bearer tokens; 401 with
- * `WWW-Authenticate: Bearer`), the Origin check the MCP security guidance asks for (a browser
+ * Protocol glue only: authentication (a person the OAuth provider let through, auth/api-gate, or
+ * the REST API's tokens; where OAuth is not offered, 401 with `WWW-Authenticate: Bearer`), the
+ * Origin check the MCP security guidance asks for (a browser
  * page on another origin, e.g. after DNS rebinding, is refused 403), then the tools of
  * mcp/server over the Worker's task and knowledge services.
  */
@@ -16,7 +17,7 @@ import type { Context } from 'hono';
 import { Hono } from '../http/hono.ts';
 import { createMiddleware } from 'hono/factory';
 import { getConfig } from '../env.ts';
-import { bearerTenant, type TenantEnv } from '../http/bearer-auth.ts';
+import { requestIdentity, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError, envelope } from '../http/errors.ts';
 import { MAX_JSON_BYTES } from '../http/validate.ts';
 import { originAllowed } from '../mcp/allowed-origin.ts';
@@ -32,14 +33,15 @@ export const ASSEMBLE_WAIT_MS = 25_000;
 
 /** 401 with the challenge RFC 6750 and the MCP authorization guidance ask for. */
 const requireMcpTenant = createMiddleware<TenantEnv>(async (c, next) => {
-  const bearer = await bearerTenant(c.req.header('authorization'), getConfig(c.env).API_TOKENS);
-  if (!bearer.ok) {
-    const invalid = bearer.reason === 'invalid';
+  const found = await requestIdentity(c);
+  if (!found.ok) {
+    const invalid = found.reason === 'invalid';
     c.header('WWW-Authenticate', invalid ? 'Bearer realm="groundwork", error="invalid_token"' : 'Bearer realm="groundwork"');
     const message = invalid ? 'the bearer token is not valid' : 'Authorization: Bearer <token> is required (an API token of this deployment)';
     return c.json(envelope('unauthorized', message, c.get('requestId')), 401);
   }
-  c.set('tenant', bearer.tenant);
+  c.set('identity', found.identity);
+  c.set('tenant', found.identity.tenant);
   await next();
 });
 
@@ -70,6 +72,6 @@ export function mcpRoutes(deps: RouteDeps): Hono<TenantEnv> {
 }
 
 function backendFor(c: Context<TenantEnv>, deps: RouteDeps) {
-  const ctx: ServiceContext = { env: c.env, tenant: c.get('tenant'), deps, requestUrl: c.req.url, waitMs: ASSEMBLE_WAIT_MS };
+  const ctx: ServiceContext = { env: c.env, tenant: c.get('tenant'), identity: c.get('identity'), deps, requestUrl: c.req.url, waitMs: ASSEMBLE_WAIT_MS };
   return { ...serviceTaskTools(ctx), ...serviceKnowledgeTools(ctx), ...serviceSkillTools(ctx) };
 }

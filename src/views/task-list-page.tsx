@@ -4,6 +4,7 @@
  * filters in a plain GET form and keyset pages.
  */
 import type { Child } from 'hono/jsx';
+import type { Account } from './account.tsx';
 import { ORIGINS } from '../context/provider.ts';
 import type { TaskListModel } from '../inspector/task-list.ts';
 import { TASK_STATUSES } from '../tasks/task-request.ts';
@@ -11,10 +12,10 @@ import { Layout } from './layout.tsx';
 import { StatusBadge } from './task-header.tsx';
 import { Time, Visible, visibleText } from './text.tsx';
 
-export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; nonce: string; tenants: string[] }): Child {
+export function TaskListPage({ model, nonce, tenants, account }: { model: TaskListModel; nonce: string; tenants: string[]; account?: Account }): Child {
   const { filters } = model;
   return (
-    <Layout title="Tasks · Groundwork inspector" nonce={nonce}>
+    <Layout title="Tasks · Groundwork inspector" nonce={nonce} account={account}>
       <nav class="crumbs">Groundwork inspector</nav>
       <h1>Tasks</h1>
       <p class="sub">
