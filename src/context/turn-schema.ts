@@ -41,6 +41,8 @@ export const EntrySummarySchema = lazySchema(() => z.object({
   reviewBy: z.string().optional(),
   /** The focus paths it applies to, for entries that follow them (rules). */
   appliesTo: AppliesToSchema.optional(),
+  /** Why it is given, when the task's client does not load it by itself (rules). */
+  why: z.string().optional(),
   chars: z.number().int().nonnegative(),
   truncated: z.boolean(),
   warnings: z.array(z.string()),

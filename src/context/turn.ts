@@ -94,6 +94,7 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     stability: entry.stability,
     ...(entry.reviewBy ? { reviewBy: entry.reviewBy } : {}),
     ...(entry.appliesTo ? { appliesTo: entry.appliesTo } : {}),
+    ...(entry.why === undefined ? {} : { why: entry.why }),
     chars: entry.chars,
     truncated: entry.truncated,
     warnings: entry.warnings,

@@ -1,0 +1,107 @@
+/**
+ * @module clients/profile
+ * A client profile: what one coding-agent client loads by itself, as data (the facts, each with
+ * its source and the client version it was checked for) and one small pure function over the
+ * rule files a task's commit holds. Profiles import nothing but context/ types, so they run in
+ * the Worker, the Task object and the CLI alike, and a client's change is one module and its
+ * cited tests.
+ *
+ * Where a fact is unconfirmed or third-party only, the profile takes the conservative reading:
+ * it does not claim the client loads a file it may not load, so Groundwork gives that file and
+ * the verdict says why.
+ */
+import type { ClientName } from '../context/client.ts';
+import type { ClientLoad, FoundRuleFile, LoadContext } from '../context/client-load.ts';
+
+/** How a fact was established: first-party code, tests or docs; a third party only; or not at all. */
+export type Confidence = 'code' | 'test' | 'doc' | '3p' | 'unconfirmed';
+
+export interface Fact {
+  /** Stable id the loads cite, e.g. `codex.chain`. */
+  id: string;
+  /** What the client does, in one sentence. */
+  says: string;
+  /** Where it was read: repository@commit:path, a docs URL, an issue. */
+  source: string;
+  /** The client version (or release) it was checked for. */
+  checked: string;
+  confidence: Confidence;
+  /** The first version it holds for, when it changed; older versions do not do it. */
+  since?: string;
+}
+
+export interface ClientProfile {
+  name: ClientName;
+  /** How people call it, e.g. `Claude Code`. */
+  title: string;
+  /** The newest client version the facts were checked for; an unversioned client is taken to be this one. */
+  checked: string;
+  /** `clientInfo.name` values its MCP client sends in `initialize`. */
+  mcpNames: readonly string[];
+  /** Instruction file names it reads in a directory, so the provider looks for them on the chains. */
+  directoryNames: readonly string[];
+  facts: readonly Fact[];
+  /** How it loads each file, in the same order: one answer per file. */
+  loads(files: readonly FoundRuleFile[], context: LoadContext): ClientLoad[];
+}
+
+/** Numeric parts of a version (`2.1.332-beta` -> [2, 1, 332]). */
+function parts(version: string): number[] {
+  return (version.split(/[-+]/)[0] ?? '').split('.').map((part) => Number.parseInt(part, 10) || 0);
+}
+
+/** Whether `version` is `since` or later; an unnamed version is the profile's checked one, so it is. */
+export function atLeast(version: string | undefined, since: string): boolean {
+  if (version === undefined) return true;
+  const a = parts(version);
+  const b = parts(since);
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i] ?? 0;
+    const y = b[i] ?? 0;
+    if (x !== y) return x > y;
+  }
+  return true;
+}
+
+/** The file name of a path. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Whether `dir` is on the chain from the root down to `cwd` (both included). */
+export function onChain(dir: string, cwd: string): boolean {
+  return dir === '' || cwd === dir || cwd.startsWith(`${dir}/`);
+}
+
+/** Whether `dir` is strictly below `cwd` (a subdirectory the client starts above). */
+export function below(dir: string, cwd: string): boolean {
+  return dir !== cwd && (cwd === '' || dir.startsWith(`${cwd}/`));
+}
+
+/** Whether `path` lies inside `dir` (`''` holds everything). */
+export function inside(path: string, dir: string): boolean {
+  return dir === '' || path === dir || path.startsWith(`${dir}/`);
+}
+
+/** `packages/web` or `the repository root`. */
+export function dirLabel(dir: string): string {
+  return dir === '' ? 'the repository root' : dir;
+}
+
+/**
+ * Answers in list order, each decision seeing the answers before it by path (the first answer
+ * for a path counts): imports come after their importer, so an import's answer can follow it.
+ */
+export function loadEach(files: readonly FoundRuleFile[], decide: (file: FoundRuleFile, earlier: ReadonlyMap<string, ClientLoad>) => ClientLoad): ClientLoad[] {
+  const earlier = new Map<string, ClientLoad>();
+  return files.map((file) => {
+    const answer = decide(file, earlier);
+    if (!earlier.has(file.path)) earlier.set(file.path, answer);
+    return answer;
+  });
+}
+
+/** The answer for an import's importer, when it was found before it. */
+export function importerLoad(file: FoundRuleFile, earlier: ReadonlyMap<string, ClientLoad>): ClientLoad | undefined {
+  return file.importedBy === undefined ? undefined : earlier.get(file.importedBy);
+}

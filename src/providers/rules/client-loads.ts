@@ -1,0 +1,74 @@
+/**
+ * @module providers/rules/client-loads
+ * Every client's answer for the files a rules run found, and the files-by-clients matrix row each
+ * verdict carries. A file is told to the profiles only when it was found and read (a verdict with
+ * `found`); a reference that was refused, or a format's file a setting turned off, gets no cells.
+ *
+ * A cell joins the client's own load with what Groundwork gives that client: a file Groundwork
+ * applies is `given` to every client that does not load it at start (with the client's reason),
+ * and `loaded`/`cut` where the client has it already; a file Groundwork does not give is `lazy`,
+ * `shadowed` or `not-seen` as the client loads it.
+ */
+import { CLIENT_NAMES, CLIENT_TITLES, type ClientName, type ClientRef } from '../../context/client.ts';
+import { boundCell, type ClientCell, type ClientLoad, type FoundRuleFile } from '../../context/client-load.ts';
+import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
+import { PROFILES } from '../../clients/index.ts';
+
+/** Per client, one answer per verdict (undefined where the verdict names no file that was read). */
+export type LoadsByClient = Readonly<Record<ClientName, ReadonlyArray<ClientLoad | undefined>>>;
+
+/** The client a run is for is asked with its version and host; every other client as its profile was checked. */
+export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef): LoadsByClient {
+  const indices: number[] = [];
+  const files: FoundRuleFile[] = [];
+  verdicts.forEach((verdict, i) => {
+    if (!verdict.found) return;
+    const { shared: _shared, ...found } = verdict.found;
+    indices.push(i);
+    files.push({ path: verdict.path, format: verdict.format, ...found });
+  });
+  const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
+  for (const name of CLIENT_NAMES) {
+    const own = name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {};
+    const answers = PROFILES[name].loads(files, { cwd, ...own });
+    const row: Array<ClientLoad | undefined> = verdicts.map(() => undefined);
+    indices.forEach((index, k) => (row[index] = answers[k]));
+    out[name] = row;
+  }
+  return out;
+}
+
+/** Whether Groundwork's own choice (the union, as for `none`) puts the file in front of the model. */
+export function groundworkGives(verdict: RuleVerdictInput): boolean {
+  return verdict.verdict === 'applied' || verdict.verdict === 'indexed';
+}
+
+/** The verdicts with their matrix rows. */
+export function withCells(verdicts: readonly RuleVerdictInput[], loads: LoadsByClient): RuleVerdictInput[] {
+  return verdicts.map((verdict, i) => {
+    if (!verdict.found) return verdict;
+    const cells = CLIENT_NAMES.flatMap((name) => {
+      const load = loads[name][i];
+      return load ? [cellOf(name, load, verdict)] : [];
+    });
+    return { ...verdict, clients: cells };
+  });
+}
+
+function cellOf(client: ClientName, load: ClientLoad, verdict: RuleVerdictInput): ClientCell {
+  const gives = groundworkGives(verdict);
+  if (client === 'none') return boundCell(client, gives ? 'given' : verdict.verdict === 'shadowed' ? 'shadowed' : 'not-seen', verdict.reason);
+  const title = CLIENT_TITLES[client];
+  switch (load.load) {
+    case 'start':
+      return boundCell(client, 'loaded', load.note === undefined ? 'at start' : `at start (${load.note})`);
+    case 'cut':
+      return boundCell(client, 'cut', gives ? `at ${load.at} bytes; Groundwork gives the rest` : `at ${load.at} bytes`);
+    case 'lazy':
+      return gives ? boundCell(client, 'given', `${title} loads it only when ${load.when}`) : boundCell(client, 'lazy', `when ${load.when}`);
+    case 'never':
+      return boundCell(client, gives ? 'given' : 'not-seen', load.why);
+    case 'shadowed':
+      return gives ? boundCell(client, 'given', `${title} reads ${load.by} instead`) : boundCell(client, 'shadowed', `by ${load.by}`);
+  }
+}
