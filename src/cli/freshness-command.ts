@@ -9,6 +9,7 @@
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
 import { cliAgent } from './cli-agent.ts';
+import { clientOf } from '../context/client.ts';
 import type { Registry } from '../context/registry.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { short } from '../freshness/compare.ts';
@@ -76,7 +77,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer, client: clientOf(options.client) });
   const unread = unreadContext(turn, registry, source.unreadable?.());
   if (unread !== undefined) {
     stderr(`groundwork freshness: the context at ${options.since} could not be read, so nothing was checked: ${unread}\n`);

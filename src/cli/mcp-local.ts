@@ -10,6 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { AgentConfig } from '../context/agents.ts';
+import { clientOf } from '../context/client.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
@@ -74,7 +75,7 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       const opened = await openLocalRepository({ repo: fileURLToPath(args.repo), ref, cwd: args.cwd, readTree: args.trusted });
       if (!opened.ok) return refusal(opened.error.startsWith('--cwd: ') ? `cwd: ${opened.error.slice(7)}` : `repo: ${opened.error}`, { status: 'failed' });
       const snapshot = opened.source.snapshot(opened.commit);
-      const turn = await assembleLocalTurn({ registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [] });
+      const turn = await assembleLocalTurn({ registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [], client: clientOf(args.client) });
       const id = randomBytes(32).toString('hex');
       tasks.set(id, { opened, snapshot, ref, turn, trusted: args.trusted, agent: narrowed.agent });
       if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value ?? id);

@@ -24,6 +24,7 @@ import { once } from '../lib/once.ts';
 import { groundworkVersion } from '../lib/version.ts';
 import type { GroundworkBackend, ResourceAnswer, ToolAnswer } from './backend.ts';
 import { errorAnswer, PROTOCOL_VERSIONS, RPC, RpcError, type JsonRpcAnswer, type JsonRpcMessage } from './json-rpc.ts';
+import { withMcpClient, type McpClientInfo } from './client-info.ts';
 import { TOOLS, type ToolAnnotations, type ToolName } from './tools.ts';
 import { SOURCE_TEMPLATE, TURN_TEMPLATE } from './uris.ts';
 
@@ -43,7 +44,7 @@ const instructions = (paths: boolean) => `Groundwork assembles the context a cod
 Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill. remember records what the team should know next time (with its source); recall lists it.`;
 
 // Built on the first MCP request, not at the Worker's start-up.
-const initializeParams = once(() => z.looseObject({ protocolVersion: z.string() }));
+const initializeParams = once(() => z.looseObject({ protocolVersion: z.string(), clientInfo: z.looseObject({ name: z.unknown(), version: z.unknown() }).optional() }));
 const callParams = once(() => z.looseObject({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() }));
 const readParams = once(() => z.looseObject({ uri: z.string() }));
 
@@ -62,9 +63,13 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
   const table = once(() => toolTable(backend));
   const annotations = (name: ToolName): ToolAnnotations => ({ ...TOOLS[name].annotations, openWorldHint: TOOLS[name].openWorld === 'always' || (TOOLS[name].openWorld === 'remote' && options.where === 'remote') });
 
+  // Who the host says it is, for assemble_context's default client (mcp/client-info).
+  let clientInfo: McpClientInfo | undefined;
+
   const methods: Record<string, (params: unknown) => Promise<Record<string, unknown>>> = {
     initialize: async (params) => {
-      const { protocolVersion } = paramsOf(initializeParams(), params);
+      const { protocolVersion, clientInfo: info } = paramsOf(initializeParams(), params);
+      clientInfo = info;
       return {
         protocolVersion: (PROTOCOL_VERSIONS as readonly string[]).includes(protocolVersion) ? protocolVersion : PROTOCOL_VERSIONS[0],
         // No listChanged: a stateless server has no connection to tell of a change.
@@ -88,7 +93,8 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
       const tools = table();
       const tool = tools.get(call.name as ToolName);
       if (!tool) return toolResult({ text: `Unknown tool ${call.name.slice(0, 100)}; this server's tools are ${[...tools.keys()].join(', ')}.`, isError: true });
-      const args = await tool.schema.safeParseAsync(call.arguments ?? {});
+      const given = call.arguments ?? {};
+      const args = await tool.schema.safeParseAsync(call.name === 'assemble_context' ? withMcpClient(given, clientInfo) : given);
       if (!args.success) return toolResult({ text: `Invalid arguments for tool ${call.name}: ${describeIssues(args.error, '')}`, isError: true });
       try {
         return toolResult(await tool.run(args.data as never));
