@@ -56,7 +56,8 @@ export function withCells(verdicts: readonly RuleVerdictInput[], loads: LoadsByC
 }
 
 function cellOf(client: ClientName, load: ClientLoad, verdict: RuleVerdictInput): ClientCell {
-  const gives = groundworkGives(verdict);
+  // A rule the index lists is left to a client that offers it to its agent itself (complement.ts).
+  const gives = verdict.verdict === 'applied' || (verdict.verdict === 'indexed' && (client === 'none' || load.load === 'never' || load.load === 'shadowed'));
   if (client === 'none') return boundCell(client, gives ? 'given' : verdict.verdict === 'shadowed' ? 'shadowed' : 'not-seen', verdict.reason);
   const title = CLIENT_TITLES[client];
   switch (load.load) {
