@@ -48,8 +48,10 @@ export interface ImportOptions {
 
 export interface Expanded {
   files: ImportedFile[];
-  /** One per reference that was not followed, in the order referenced (depth first, as the files). */
+  /** One per reference that was not followed. */
   problems: ImportProblem[];
+  /** Both, one per reference, in the order referenced (depth first). */
+  steps: Array<{ file: ImportedFile } | { problem: ImportProblem }>;
 }
 
 /** At most this many references are looked at in one file; the rest are counted in one problem. */
@@ -61,7 +63,7 @@ const MAX_REFERENCES = 64;
  * files[0]?.path // 'docs/style.md'
  */
 export async function expandImports(file: { path: string; text: string }, options: ImportOptions): Promise<Expanded> {
-  const out: Expanded = { files: [], problems: [] };
+  const out: Expanded = { files: [], problems: [], steps: [] };
   await expand(file, [file.path], 1, options, out);
   return out;
 }
@@ -69,7 +71,11 @@ export async function expandImports(file: { path: string; text: string }, option
 async function expand(file: { path: string; text: string }, stack: readonly string[], depth: number, options: ImportOptions, out: Expanded): Promise<void> {
   const all = findReferences(file.text);
   const references = all.slice(0, MAX_REFERENCES);
-  const problem = (path: string, reason: string) => out.problems.push({ path, importedBy: file.path, reason, warn: true });
+  const problem = (path: string, reason: string) => {
+    const found: ImportProblem = { path, importedBy: file.path, reason, warn: true };
+    out.problems.push(found);
+    out.steps.push({ problem: found });
+  };
   // Every reference that could be an import gets its own verdict, in order: prose (a missing name
   // that does not look like a file, a URL) gets none.
   const resolved = references.map((reference) => resolveReference(reference, file.path));
@@ -111,7 +117,9 @@ async function expand(file: { path: string; text: string }, stack: readonly stri
     }
     options.budget.left--;
     options.given.add(target.path);
-    out.files.push({ path: target.path, read, importedBy: file.path, depth, reference: target.reference });
+    const imported: ImportedFile = { path: target.path, read, importedBy: file.path, depth, reference: target.reference };
+    out.files.push(imported);
+    out.steps.push({ file: imported });
     await expand({ path: target.path, text: read.text }, [...stack, target.path], depth + 1, options, out);
   }
   if (all.length > MAX_REFERENCES) problem(file.path, `${all.length - MAX_REFERENCES} more @ references in ${file.path} not looked at: at most ${MAX_REFERENCES} per file`);
@@ -131,6 +139,9 @@ function resolveReference(reference: string, importer: string): Target {
   if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return { kind: 'ignore' };
   if (reference.startsWith('~')) return { kind: 'refused', reference, reason: 'a home directory is outside the repository' };
   if (reference.startsWith('/')) return { kind: 'refused', reference, reason: 'an absolute path is outside the repository' };
+  // A file name may hold `%`, but `%2e%2e` meant as `..` must not slip past as a missing file.
+  const encoded = /%[0-9a-f]{2}/i.exec(reference);
+  if (encoded) return { kind: 'refused', reference, reason: `${encoded[0]} is percent-encoding, which an import path is never decoded from` };
   const pathLike = looksLikePath(reference);
   const joined = joinPath(parentOf(importer), reference);
   if (!joined.ok) return pathLike ? { kind: 'refused', reference, reason: joined.reason } : { kind: 'ignore' };
@@ -147,7 +158,7 @@ export function findReferences(text: string): string[] {
   const pattern = /(?:^|[ \t\r\n])@([^\s]+)/g;
   for (const match of prose.matchAll(pattern)) {
     const raw = (match[1] ?? '').replace(/[,;:!?)\]}>"'`]+$/, '').replace(/\.$/, '');
-    if (/^[A-Za-z0-9._~/]/.test(raw) && raw !== '' && raw !== '.' && raw !== '..') found.push(raw);
+    if (/^[A-Za-z0-9._~/%]/.test(raw) && raw !== '' && raw !== '.' && raw !== '..') found.push(raw);
   }
   return found;
 }

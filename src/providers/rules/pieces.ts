@@ -63,16 +63,19 @@ export async function withImports(
     out.push(piece);
     if (!options.enabled || !piece.imports || !piece.read) continue;
     const expanded = await expandImports({ path: piece.read.path, text: piece.body }, { ...options, given });
-    for (const file of expanded.files) {
+    for (const step of expanded.steps) {
+      if ('problem' in step) {
+        const { problem } = step;
+        if (!problem.warn) continue;
+        piece.warnings.push(problem.reason);
+        verdicts.push({ path: problem.path || piece.read.path, format: 'import', verdict: 'not-applied', reason: problem.reason });
+        continue;
+      }
+      const { file } = step;
       const title = clipTitle(`${file.path} (imported by ${file.importedBy})`);
       out.push({ title, read: file.read, body: file.read.text, stability: piece.stability, warnings: [], imports: false });
       const found = { dir: parentOf(file.path), bytes: file.read.size, blank: file.read.text.trim() === '', importedBy: file.importedBy, depth: file.depth, reference: file.reference, shared: piece.stability === 'commit' };
       verdicts.push({ path: file.path, blob: file.read.blob, format: 'import', verdict: 'applied', reason: `imported by ${file.importedBy}${file.depth > 1 ? ` (${file.depth} levels down)` : ''}`, entry: title, found });
-    }
-    for (const problem of expanded.problems) {
-      if (!problem.warn) continue;
-      piece.warnings.push(problem.reason);
-      verdicts.push({ path: problem.path || piece.read.path, format: 'import', verdict: 'not-applied', reason: problem.reason });
     }
   }
   return { pieces: out, verdicts };
