@@ -1,8 +1,8 @@
 /**
  * @module clients/profile
- * A client profile: what one coding-agent client loads by itself, as data (the facts, each with
- * its source and the client version it was checked for) and one small pure function over the
- * rule files a task's commit holds. Profiles import nothing but context/ types, so they run in
+ * A client profile: what one coding-agent client loads by itself, as one small pure function over
+ * the rule files a task's commit holds, each answer citing a fact (clients/facts/: what it rests
+ * on, with its source and the client version it was checked for). Profiles import nothing but context/ types, so they run in
  * the Worker, the Task object and the CLI alike, and a client's change is one module and its
  * cited tests.
  *
@@ -32,18 +32,18 @@ export interface Fact {
 
 export interface ClientProfile {
   name: ClientName;
-  /** How people call it, e.g. `Claude Code`. */
-  title: string;
-  /** The newest client version the facts were checked for; an unversioned client is taken to be this one. */
+  /** The newest client version its facts (clients/facts/) were checked for; an unversioned client is taken to be this one. */
   checked: string;
-  /** `clientInfo.name` values its MCP client sends in `initialize`. */
-  mcpNames: readonly string[];
   /** Instruction file names it reads in a directory, so the provider looks for them on the chains. */
   directoryNames: readonly string[];
-  facts: readonly Fact[];
   /** How it loads each file, in the same order: one answer per file. */
   loads(files: readonly FoundRuleFile[], context: LoadContext): ClientLoad[];
 }
+
+/** Answers, short to write: each names the fact it rests on. */
+export const start = (fact: string, note?: string): ClientLoad => (note === undefined ? { load: 'start', fact } : { load: 'start', fact, note });
+export const lazy = (when: string, fact: string): ClientLoad => ({ load: 'lazy', when, fact });
+export const never = (why: string, fact: string): ClientLoad => ({ load: 'never', why, fact });
 
 /** Numeric parts of a version (`2.1.332-beta` -> [2, 1, 332]). */
 function parts(version: string): number[] {

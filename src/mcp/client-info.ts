@@ -6,7 +6,7 @@
  * default, `none`. A host names it about itself, so it decides nothing but which rules are given.
  */
 import { clientLabel } from '../context/client.ts';
-import { clientFromMcp } from '../clients/index.ts';
+import { clientFromMcp } from '../clients/mcp-names.ts';
 
 export interface McpClientInfo {
   name?: unknown;

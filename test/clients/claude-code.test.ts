@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromMcp, PROFILES } from '../../src/clients/index.ts';
+import { clientFromMcp } from '../../src/clients/mcp-names.ts';
+import { FACTS } from '../../src/clients/facts/index.ts';
 import { checkCase, factsOf, fileOf, givenPaths, kib, setOf, type FactCase } from './support.ts';
 
 const MEMORY = 'code.claude.com/docs/en/memory';
@@ -137,6 +138,6 @@ describe('the Claude Code profile, fact by fact', () => {
   });
 
   it('pins every fact of the profile', () => {
-    expect([...factsOf(CASES), 'claude.mcp'].sort()).toEqual(PROFILES['claude-code'].facts.map((fact) => fact.id).sort());
+    expect([...factsOf(CASES), 'claude.mcp'].sort()).toEqual(FACTS['claude-code'].map((fact) => fact.id).sort());
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromMcp, PROFILES } from '../../src/clients/index.ts';
+import { clientFromMcp } from '../../src/clients/mcp-names.ts';
+import { FACTS } from '../../src/clients/facts/index.ts';
 import { CODEX_MAX_BYTES } from '../../src/clients/codex.ts';
 import { restAfter } from '../../src/providers/rules/complement.ts';
 import { checkCase, factsOf, fileOf, givenPaths, kib, setOf, type FactCase } from './support.ts';
@@ -88,6 +89,6 @@ describe('the Codex profile, fact by fact', () => {
   });
 
   it('pins every fact of the profile', () => {
-    expect([...factsOf(CASES), 'codex.mcp'].sort()).toEqual(PROFILES.codex.facts.map((fact) => fact.id).sort());
+    expect([...factsOf(CASES), 'codex.mcp'].sort()).toEqual(FACTS.codex.map((fact) => fact.id).sort());
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromMcp, PROFILES } from '../../src/clients/index.ts';
+import { clientFromMcp } from '../../src/clients/mcp-names.ts';
+import { FACTS } from '../../src/clients/facts/index.ts';
 import { checkCase, factsOf, type FactCase } from './support.ts';
 
 const VSC = 'vscode computeAutomaticInstructions.test.ts';
@@ -116,6 +117,6 @@ describe('the Copilot profile, fact by fact and host by host', () => {
   });
 
   it('pins every fact of the profile', () => {
-    expect([...factsOf(CASES), 'copilot.mcp'].sort()).toEqual(PROFILES.copilot.facts.map((fact) => fact.id).sort());
+    expect([...factsOf(CASES), 'copilot.mcp'].sort()).toEqual(FACTS.copilot.map((fact) => fact.id).sort());
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromMcp, PROFILES } from '../../src/clients/index.ts';
+import { clientFromMcp } from '../../src/clients/mcp-names.ts';
+import { FACTS } from '../../src/clients/facts/index.ts';
 import { checkCase, factsOf, type FactCase } from './support.ts';
 
 const RULES = 'cursor.com/docs/rules';
@@ -59,6 +60,6 @@ describe('the Cursor profile, fact by fact', () => {
   });
 
   it('pins every fact of the profile', () => {
-    expect([...factsOf(CASES), 'cursor.mcp'].sort()).toEqual(PROFILES.cursor.facts.map((fact) => fact.id).sort());
+    expect([...factsOf(CASES), 'cursor.mcp'].sort()).toEqual(FACTS.cursor.map((fact) => fact.id).sort());
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromMcp, PROFILES } from '../../src/clients/index.ts';
+import { clientFromMcp } from '../../src/clients/mcp-names.ts';
+import { FACTS } from '../../src/clients/facts/index.ts';
 import { checkCase, factsOf, kib, type FactCase } from './support.ts';
 
 const GEM = 'gemini-cli@5411f113';
@@ -85,6 +86,6 @@ describe('the Gemini CLI profile, fact by fact', () => {
   });
 
   it('pins every fact of the profile', () => {
-    expect([...factsOf(CASES), 'gemini.mcp'].sort()).toEqual(PROFILES['gemini-cli'].facts.map((fact) => fact.id).sort());
+    expect([...factsOf(CASES), 'gemini.mcp'].sort()).toEqual(FACTS['gemini-cli'].map((fact) => fact.id).sort());
   });
 });

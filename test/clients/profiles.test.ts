@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { clientFromMcp, PROFILES } from '../../src/clients/index.ts';
+import { PROFILES } from '../../src/clients/index.ts';
+import { clientFromMcp } from '../../src/clients/mcp-names.ts';
+import { FACTS } from '../../src/clients/facts/index.ts';
 import { CLIENT_NAMES, clientLabel, parseClient } from '../../src/context/client.ts';
 import { RULE_FILE_FORMATS, type FoundRuleFile, type ScopeKind } from '../../src/context/client-load.ts';
 
@@ -25,9 +27,9 @@ describe('client profiles', () => {
     for (const name of CLIENT_NAMES) {
       const profile = PROFILES[name];
       expect(profile.name).toBe(name);
-      const ids = profile.facts.map((fact) => fact.id);
+      const ids = FACTS[name].map((fact) => fact.id);
       expect(new Set(ids).size).toBe(ids.length);
-      for (const fact of profile.facts) {
+      for (const fact of FACTS[name]) {
         expect(fact.says.length).toBeGreaterThan(10);
         expect(fact.source.length).toBeGreaterThan(5);
         expect(fact.checked.length).toBeGreaterThan(0);
@@ -38,7 +40,7 @@ describe('client profiles', () => {
   it('answers once per file, in order, and every answer cites a fact of its own profile, in every place, version and host', () => {
     const files = everyFile();
     for (const name of CLIENT_NAMES) {
-      const facts = new Set(PROFILES[name].facts.map((fact) => fact.id));
+      const facts = new Set(FACTS[name].map((fact) => fact.id));
       for (const cwd of DIRS) {
         for (const context of [{ cwd }, { cwd, version: '0.1.0' }, { cwd, version: '99.0.0' }, { cwd, variant: 'vscode' }, { cwd, variant: 'cli' }]) {
           const answers = PROFILES[name].loads(files, context);

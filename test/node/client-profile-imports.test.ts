@@ -1,5 +1,6 @@
 // Profiles are data and small pure functions that run in the Worker, the Task object and the CLI:
 // they import nothing but context/ types and each other (ARCHITECTURE.md, "clients/").
+import { dirname, join, normalize } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectSources } from './source-files.ts';
 
@@ -8,7 +9,13 @@ describe('client profiles', () => {
     const files = projectSources().filter(({ file }) => file.startsWith('src/clients/'));
     expect(files.length).toBeGreaterThanOrEqual(8);
     const outside = files.flatMap(({ file, text }) =>
-      [...text.matchAll(/^import[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1] ?? '').filter((target) => !target.startsWith('./') && !target.startsWith('../context/')).map((target) => `${file} imports ${target}`),
+      [...text.matchAll(/^(?:import|export)[^'"]*from ['"]([^'"]+)['"]/gm)]
+        .map((match) => match[1] ?? '')
+        .filter((target) => {
+          const resolved = normalize(join(dirname(file), target)).split('\\').join('/');
+          return !resolved.startsWith('src/clients/') && !resolved.startsWith('src/context/');
+        })
+        .map((target) => `${file} imports ${target}`),
     );
     expect(outside).toEqual([]);
   });
