@@ -47,6 +47,24 @@ describe('POST /tasks with a client', () => {
     expect(user).toContain('why="Claude Code before 2.1.277 reads AGENTS.md only through an @AGENTS.md import"');
   });
 
+  it('on a later turn adds what the new path brings that the client does not load, never the files it loaded at start', async () => {
+    const { cwd } = deep();
+    const created = await api('POST', '/tasks', { body: { repo: `${base()}/deep.git`, request: 'Follow the rules.', client: 'codex' } });
+    const id = String(created.json['id']);
+    expect((await waitForTask(id, settled))['status']).toBe('ready');
+    expect((await api('POST', `/tasks/${id}/paths`, { body: { paths: [`${cwd}/a.ts`] } })).status).toBe(201);
+    const begun = await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
+    expect(begun.status, JSON.stringify(begun.json)).toBe(200);
+    const later = AssembledTurnSchema.parse(begun.json);
+    const rules = later.entries.filter((entry) => entry.provider === 'rules');
+    expect(rules.map((entry) => [entry.source.path, entry.why])).toEqual([[`${cwd}/AGENTS.md`, 'Codex reads AGENTS.md files only from the root down to the repository root, once at start']]);
+    const verdicts = later.providers.find((provider) => provider.name === 'rules')?.verdicts ?? [];
+    expect(verdicts.map((verdict) => [verdict.path, verdict.verdict])).toEqual([
+      ['AGENTS.md', 'loaded-by-client'],
+      [`${cwd}/AGENTS.md`, 'applied'],
+    ]);
+  });
+
   it.each([
     ['vim', 'client: unknown client "vim": must be one of none, codex, claude-code, gemini-cli, copilot, cursor'],
     ['codex@latest', 'client: client version "latest" is not a version number'],
