@@ -11,7 +11,7 @@
  * the 2.1.277 changelog entry; the newest first-party source is older than 2.1.277.
  */
 import type { ClientLoad, FoundRuleFile } from '../context/client-load.ts';
-import { atLeast, baseName, below, dirLabel, importerLoad, inside, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
+import { atLeast, baseName, below, dirLabel, inside, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
 
 /** Levels of imports counted on: third parties say 5 or 4, so the lower. */
 const IMPORT_DEPTH = 4;
@@ -35,7 +35,7 @@ export const CLAUDE_CODE: ClientProfile = {
       if (below(file.dir, cwd)) return lazy(`its Read tool reads a text file in ${file.dir}`, 'claude.agents-md-nested');
       return never(`Claude Code attaches AGENTS.md only below ${dirLabel(cwd)}`, 'claude.agents-md-nested');
     };
-    return loadEach(files, (file, earlier): ClientLoad => {
+    return loadEach(files, (file): ClientLoad => {
       switch (file.format) {
         case 'claude-memory':
           return start('claude.chain');
@@ -44,13 +44,6 @@ export const CLAUDE_CODE: ClientProfile = {
           if (file.scope === 'always') return start('claude.rules');
           if (file.scope === 'globs') return lazy(`Claude works with a file its ${file.field ?? 'paths'} match`, 'claude.rules');
           return never('Claude Code skips a rule whose frontmatter it cannot use', 'claude.rules');
-        }
-        case 'import': {
-          const importer = importerLoad(file, earlier);
-          if (importer?.load !== 'start' && importer?.load !== 'lazy') return never(`Claude Code does not read ${file.importedBy ?? 'its importer'}`, 'claude.imports');
-          if (!inside(file.path, cwd) || !inside(file.importedBy ?? '', cwd)) return never(`an import outside ${dirLabel(cwd)} waits for a one-time approval (-p never asks)`, 'claude.imports');
-          if ((file.depth ?? 1) > IMPORT_DEPTH) return never(`Groundwork counts on Claude Code following ${IMPORT_DEPTH} levels of imports`, 'claude.imports');
-          return importer.load === 'lazy' ? lazy(importer.when, 'claude.imports') : start('claude.imports');
         }
         case 'directory-file': {
           const name = baseName(file.path);
@@ -64,5 +57,11 @@ export const CLAUDE_CODE: ClientProfile = {
           return never(`Claude Code does not read ${baseName(file.path)}`, 'claude.no-formats');
       }
     });
+  },
+  imports(file, importer, { cwd }) {
+    if (importer.load !== 'start' && importer.load !== 'lazy') return never(`Claude Code does not read ${file.importedBy ?? 'its importer'}`, 'claude.imports');
+    if (!inside(file.path, cwd) || !inside(file.importedBy ?? '', cwd)) return never(`an import outside ${dirLabel(cwd)} waits for a one-time approval (-p never asks)`, 'claude.imports');
+    if ((file.depth ?? 1) > IMPORT_DEPTH) return never(`Groundwork counts on Claude Code following ${IMPORT_DEPTH} levels of imports`, 'claude.imports');
+    return importer.load === 'lazy' ? lazy(importer.when, 'claude.imports') : start('claude.imports');
   },
 };

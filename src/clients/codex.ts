@@ -53,7 +53,6 @@ export const CODEX: ClientProfile = {
     return files.map((file): ClientLoad => {
       const decided = budgeted.get(file.path);
       if (decided) return decided;
-      if (file.format === 'import') return never('Codex follows no @imports', 'codex.no-imports');
       if (file.format !== 'directory-file') return never(`Codex reads only AGENTS.md files, not ${baseName(file.path)}`, 'codex.no-formats');
       const name = baseName(file.path);
       if (!NAMES.includes(name)) return never(`Codex reads AGENTS.override.md or AGENTS.md, not ${name}`, 'codex.names');
@@ -62,4 +61,5 @@ export const CODEX: ClientProfile = {
       return never(`Codex reads AGENTS.md files only from the root down to ${dirLabel(cwd)}, once at start`, 'codex.chain');
     });
   },
+  imports: () => never('Codex follows no @imports', 'codex.no-imports'),
 };

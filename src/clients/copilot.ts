@@ -43,8 +43,6 @@ function vscode(files: readonly FoundRuleFile[], { cwd }: LoadContext): ClientLo
         return lazy(file.scope === 'globs' ? 'a file attached to the request matches its applyTo, or the model reads it from the index' : 'the model reads it from its instructions index', 'copilot.vscode.apply-to');
       case 'claude-rule':
         return never('whether VS Code reads .claude/rules by default is unsettled', 'copilot.vscode.claude-rules');
-      case 'import':
-        return never('VS Code follows no @path imports', 'copilot.vscode.references');
       default:
         return never(`VS Code does not read ${baseName(file.path)}`, 'copilot.vscode.root');
     }
@@ -69,7 +67,7 @@ function cli(files: readonly FoundRuleFile[], { cwd }: LoadContext): ClientLoad[
           ? lazy('it works on a file its applyTo matches', 'copilot.cli.apply-to')
           : never('Copilot CLI applies a .github/instructions file only by its applyTo', 'copilot.cli.apply-to');
       default:
-        return never(file.format === 'import' ? 'Copilot CLI follows no @path imports' : `Copilot CLI does not read ${baseName(file.path)}`, 'copilot.cli.no-imports');
+        return never(`Copilot CLI does not read ${baseName(file.path)}`, 'copilot.cli.no-imports');
     }
   });
 }
@@ -90,4 +88,5 @@ export const COPILOT: ClientProfile = {
       return answers.reduce((weakest, answer) => (STRENGTH[answer.load] < STRENGTH[weakest.load] ? answer : weakest));
     });
   },
+  imports: (_file, _importer, { variant }) => (variant === 'cli' ? never('Copilot CLI follows no @path imports', 'copilot.cli.no-imports') : never('VS Code follows no @path imports', 'copilot.vscode.references')),
 };

@@ -33,12 +33,11 @@ export const CURSOR: ClientProfile = {
           if (below(file.dir, cwd)) return lazy(`the agent reads or edits a file in ${file.dir}`, 'cursor.agents-md');
           return never(`Cursor reads AGENTS.md of its workspace folder (${dirLabel(cwd)}) and below`, 'cursor.agents-md');
         }
-        case 'import':
-          return never("Cursor's @file references are not confirmed by its docs", 'cursor.unconfirmed');
         case 'cursorrules':
           return never("Cursor's current docs do not list .cursorrules (older ones call it deprecated)", 'cursor.unconfirmed');
         default:
           return never(`Cursor does not read ${baseName(file.path)}`, 'cursor.rules');
       }
     }),
+  imports: () => never("Cursor's @file references are not confirmed by its docs", 'cursor.unconfirmed'),
 };

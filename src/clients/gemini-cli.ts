@@ -8,7 +8,7 @@
  * 2026-08-21); assumed for 0.57-0.61, where no loader change was found.
  */
 import type { ClientLoad } from '../context/client-load.ts';
-import { atLeast, baseName, below, dirLabel, importerLoad, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
+import { atLeast, baseName, below, dirLabel, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
 
 const NAME = 'GEMINI.md';
 const JIT_TOOLS = 'read_file, list_directory, write_file, replace or read_many_files';
@@ -20,14 +20,7 @@ export const GEMINI_CLI: ClientProfile = {
   checked: '0.56.0',
   directoryNames: [NAME],
   loads: (files, { cwd, version }) =>
-    loadEach(files, (file, earlier): ClientLoad => {
-      if (file.format === 'import') {
-        const importer = importerLoad(file, earlier);
-        if (importer?.load !== 'start' && importer?.load !== 'lazy') return never(`Gemini CLI does not read ${file.importedBy ?? 'its importer'}`, 'gemini.imports');
-        if (!/^[A-Za-z./]/.test(file.reference ?? '')) return never('Gemini CLI takes an import only when its path starts with ., / or a letter', 'gemini.imports');
-        if ((file.depth ?? 1) > IMPORT_DEPTH) return never(`Gemini CLI follows imports ${IMPORT_DEPTH} levels deep`, 'gemini.imports');
-        return importer.load === 'lazy' ? lazy(importer.when, 'gemini.imports') : start('gemini.imports');
-      }
+    loadEach(files, (file): ClientLoad => {
       if (file.format !== 'directory-file') return never(`Gemini CLI reads only ${NAME} files, not ${baseName(file.path)}`, 'gemini.no-formats');
       if (baseName(file.path) !== NAME) return never(`Gemini CLI reads ${NAME} (context.fileName), not ${baseName(file.path)}`, 'gemini.names');
       if (onChain(file.dir, cwd)) return start('gemini.chain', 'in a trusted folder');
@@ -35,4 +28,10 @@ export const GEMINI_CLI: ClientProfile = {
       if (!atLeast(version, '0.35.0')) return never('Gemini CLI before 0.35 loads no file just in time', 'gemini.jit');
       return lazy(`${JIT_TOOLS} touches a path in ${file.dir}`, 'gemini.jit');
     }),
+  imports(file, importer) {
+    if (importer.load !== 'start' && importer.load !== 'lazy') return never(`Gemini CLI does not read ${file.importedBy ?? 'its importer'}`, 'gemini.imports');
+    if (!/^[A-Za-z./]/.test(file.reference ?? '')) return never('Gemini CLI takes an import only when its path starts with ., / or a letter', 'gemini.imports');
+    if ((file.depth ?? 1) > IMPORT_DEPTH) return never(`Gemini CLI follows imports ${IMPORT_DEPTH} levels deep`, 'gemini.imports');
+    return importer.load === 'lazy' ? lazy(importer.when, 'gemini.imports') : start('gemini.imports');
+  },
 };

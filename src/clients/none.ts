@@ -11,4 +11,5 @@ export const NONE: ClientProfile = {
   checked: '-',
   directoryNames: [],
   loads: (files) => files.map(() => (never('nothing but Groundwork gives it rules', 'none.nothing'))),
+  imports: () => never('nothing but Groundwork gives it rules', 'none.nothing'),
 };

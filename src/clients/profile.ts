@@ -36,8 +36,13 @@ export interface ClientProfile {
   checked: string;
   /** Instruction file names it reads in a directory, so the provider looks for them on the chains. */
   directoryNames: readonly string[];
-  /** How it loads each file, in the same order: one answer per file. */
+  /** How it loads each file (never an import: see `imports`), in the same order: one answer per file. */
   loads(files: readonly FoundRuleFile[], context: LoadContext): ClientLoad[];
+  /**
+   * How it loads a file that a file it loads as `importer` imports (`file.importedBy`,
+   * `file.depth`, `file.reference`): a client that follows imports loads it with its importer.
+   */
+  imports(file: FoundRuleFile, importer: ClientLoad, context: LoadContext): ClientLoad;
 }
 
 /** Answers, short to write: each names the fact it rests on. */
@@ -99,9 +104,4 @@ export function loadEach(files: readonly FoundRuleFile[], decide: (file: FoundRu
     if (!earlier.has(file.path)) earlier.set(file.path, answer);
     return answer;
   });
-}
-
-/** The answer for an import's importer, when it was found before it. */
-export function importerLoad(file: FoundRuleFile, earlier: ReadonlyMap<string, ClientLoad>): ClientLoad | undefined {
-  return file.importedBy === undefined ? undefined : earlier.get(file.importedBy);
 }

@@ -37,6 +37,8 @@ export interface FoundRuleFile {
   importedBy?: string;
   depth?: number;
   reference?: string;
+  /** Other files found that import this one (`@path`), with the reference as written: a client that loads one of them and follows imports loads this one too. */
+  importers?: ReadonlyArray<{ path: string; reference: string }>;
 }
 
 export interface LoadContext {

@@ -92,6 +92,16 @@ const CASES: FactCase[] = [
     details: { 'docs/b.md': 'outside packages/api waits for a one-time approval' },
   },
   {
+    fact: 'claude.imports',
+    source: 'CHANGELOG 0.2.107 (cloudflare/workers-sdk keeps a CLAUDE.md that says "See @AGENTS.md")',
+    // The CLAUDE.md Groundwork shadows imports the AGENTS.md it gives: Claude Code has it already.
+    files: { 'AGENTS.md': 'Shared rules.\n', 'CLAUDE.md': 'See @AGENTS.md\n', 'packages/wrangler/AGENTS.md': 'wrangler\n' },
+    focus: ['packages/wrangler/src/index.ts'],
+    client: 'claude-code',
+    cells: { 'CLAUDE.md': 'loaded', 'AGENTS.md': 'loaded', 'packages/wrangler/AGENTS.md': 'given' },
+    details: { 'AGENTS.md': 'imported by CLAUDE.md' },
+  },
+  {
     fact: 'claude.no-cap',
     source: 'CHANGELOG 2.1.169',
     files: { 'CLAUDE.md': kib(200) },

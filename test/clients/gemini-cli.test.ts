@@ -61,6 +61,13 @@ const CASES: FactCase[] = [
     details: { 'packages/web/notes/w.md': 'touches a path in packages/web' },
   },
   {
+    fact: 'gemini.imports',
+    source: `${GEM} memoryImportProcessor.ts (a GEMINI.md that imports the AGENTS.md Groundwork gives)`,
+    files: { 'AGENTS.md': 'Shared rules.\n', 'GEMINI.md': '@./AGENTS.md\n' },
+    client: 'gemini-cli',
+    cells: { 'GEMINI.md': 'loaded', 'AGENTS.md': 'loaded' },
+  },
+  {
     fact: 'gemini.no-cap',
     source: `${GEM} memoryDiscovery.ts, memoryImportProcessor.ts`,
     files: { 'GEMINI.md': kib(300) },

@@ -43,8 +43,12 @@ describe('client profiles', () => {
       const facts = new Set(FACTS[name].map((fact) => fact.id));
       for (const cwd of DIRS) {
         for (const context of [{ cwd }, { cwd, version: '0.1.0' }, { cwd, version: '99.0.0' }, { cwd, variant: 'vscode' }, { cwd, variant: 'cli' }]) {
-          const answers = PROFILES[name].loads(files, context);
-          expect(answers).toHaveLength(files.length);
+          const plain = files.filter((file) => file.format !== 'import');
+          const answers = PROFILES[name].loads(plain, context);
+          expect(answers).toHaveLength(plain.length);
+          for (const importer of [...answers]) {
+            for (const file of files.filter((candidate) => candidate.format === 'import')) answers.push(PROFILES[name].imports(file, importer, context));
+          }
           for (const answer of answers) expect(facts.has(answer.fact) ? answer.fact : `${name}: ${answer.fact} is not one of its facts`).toBe(answer.fact);
         }
       }
@@ -66,5 +70,6 @@ describe('client profiles', () => {
 
   it('none loads nothing: every rule that applies is given', () => {
     expect(PROFILES.none.loads(everyFile(), { cwd: '' }).every((answer) => answer.load === 'never')).toBe(true);
+    expect(PROFILES.none.imports(everyFile()[0] ?? { path: 'x', format: 'import', dir: '' }, { load: 'start', fact: 'x' }, { cwd: '' }).load).toBe('never');
   });
 });

@@ -17,22 +17,52 @@ import { PROFILES } from '../../clients/index.ts';
 /** Per client, one answer per verdict (undefined where the verdict names no file that was read). */
 export type LoadsByClient = Readonly<Record<ClientName, ReadonlyArray<ClientLoad | undefined>>>;
 
-/** The client a run is for is asked with its version and host; every other client as its profile was checked. */
+/** How strongly a load puts a file in front of the model by itself. */
+const STRENGTH: Readonly<Record<ClientLoad['load'], number>> = { start: 4, cut: 3, lazy: 2, shadowed: 1, never: 0 };
+const UNREAD: ClientLoad = { load: 'never', why: 'its importer was not read', fact: '' };
+
+/**
+ * Every client's answer per verdict. The client a run is for is asked with its version and host;
+ * every other client as its profile was checked. A profile answers for the files; an import is
+ * answered from its importer's answer (imports come after their importers), and a file another
+ * found file imports is loaded as strongly as the strongest import of it the client follows.
+ */
 export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef): LoadsByClient {
-  const indices: number[] = [];
-  const files: FoundRuleFile[] = [];
-  verdicts.forEach((verdict, i) => {
+  const files: Array<{ index: number; file: FoundRuleFile }> = [];
+  verdicts.forEach((verdict, index) => {
     if (!verdict.found) return;
     const { shared: _shared, ...found } = verdict.found;
-    indices.push(i);
-    files.push({ path: verdict.path, format: verdict.format, ...found });
+    files.push({ index, file: { path: verdict.path, format: verdict.format, ...found } });
   });
+  const plain = files.filter(({ file }) => file.format !== 'import');
   const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
   for (const name of CLIENT_NAMES) {
-    const own = name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {};
-    const answers = PROFILES[name].loads(files, { cwd, ...own });
+    const profile = PROFILES[name];
+    const context = { cwd, ...(name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {}) };
     const row: Array<ClientLoad | undefined> = verdicts.map(() => undefined);
-    indices.forEach((index, k) => (row[index] = answers[k]));
+    const byPath = new Map<string, ClientLoad>();
+    const answer = (index: number, path: string, load: ClientLoad) => {
+      row[index] = load;
+      if (!byPath.has(path)) byPath.set(path, load);
+    };
+    profile.loads(plain.map(({ file }) => file), context).forEach((load, k) => {
+      const item = plain[k];
+      if (item) answer(item.index, item.file.path, load);
+    });
+    for (const { index, file } of files) {
+      if (file.format === 'import') answer(index, file.path, profile.imports(file, byPath.get(file.importedBy ?? '') ?? UNREAD, context));
+    }
+    for (const { index, file } of files) {
+      for (const importer of file.importers ?? []) {
+        const via = byPath.get(importer.path);
+        const current = row[index];
+        if (!via || !current) continue;
+        const load = profile.imports({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, via, context);
+        if (STRENGTH[load.load] <= STRENGTH[current.load]) continue;
+        row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer.path}` } : load;
+        if (byPath.get(file.path) === current) byPath.set(file.path, row[index] ?? current);
+      }
+    }
     out[name] = row;
   }
   return out;

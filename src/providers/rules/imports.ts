@@ -125,6 +125,12 @@ async function expand(file: { path: string; text: string }, stack: readonly stri
   if (all.length > MAX_REFERENCES) problem(file.path, `${all.length - MAX_REFERENCES} more @ references in ${file.path} not looked at: at most ${MAX_REFERENCES} per file`);
 }
 
+/** The path an `@` reference in `importer` names inside the tree, when it names one. */
+export function importTarget(reference: string, importer: string): string | undefined {
+  const target = resolveReference(reference, importer);
+  return target.kind === 'path' ? target.path : undefined;
+}
+
 type Target =
   | { kind: 'path'; reference: string; path: string; pathLike: boolean }
   | { kind: 'refused'; reference: string; reason: string }

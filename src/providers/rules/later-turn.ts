@@ -114,7 +114,7 @@ async function newPathRules(request: ProviderRequest<RulesConfig>, snapshot: Sna
   });
   const chain = chainPieces(fresh, { order: moved.paths, maxFileBytes: config.maxFileBytes, shareable: false });
   const scoped = newScopedRules(formats.pieces, formats.verdicts, paths, blobs, notes);
-  const made = await buildRules({ snapshot, ranked: chain.ranked, pieces: scoped.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...others, ...scoped.verdicts], config, budget, signal, client: task.client ?? NO_CLIENT, cwd: task.cwd, listLoaded: false });
+  const made = await buildRules({ snapshot, ranked: chain.ranked, pieces: scoped.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...others.verdicts, ...scoped.verdicts], config, budget, signal, client: task.client ?? NO_CLIENT, cwd: task.cwd, listLoaded: false });
   notes.push(...made.notes);
   // An import of a new rule may be a file an earlier turn gave already.
   const entries = made.entries.filter((entry) => {

@@ -10,9 +10,10 @@ import type { Snapshot } from '../../sources/snapshot.ts';
 import { describeUnreadable } from './chain-reads.ts';
 import type { OtherFile } from './focus-chains.ts';
 
-export async function otherFileVerdicts(snapshot: Snapshot, others: readonly OtherFile[], filenames: readonly string[], maxBytes: number, signal: AbortSignal): Promise<RuleVerdictInput[]> {
+export async function otherFileVerdicts(snapshot: Snapshot, others: readonly OtherFile[], filenames: readonly string[], maxBytes: number, signal: AbortSignal): Promise<{ verdicts: RuleVerdictInput[]; texts: Array<{ path: string; text: string }> }> {
   const reads = await Promise.all(others.map((file) => snapshot.read(file.path, { maxBytes, signal })));
-  return others.map((file, i): RuleVerdictInput => {
+  const texts = reads.flatMap((read) => (read.status === 'ok' ? [{ path: read.path, text: read.text }] : []));
+  const verdicts = others.map((file, i): RuleVerdictInput => {
     const read = reads[i];
     if (read?.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
     const name = file.path.slice(file.path.lastIndexOf('/') + 1);
@@ -22,4 +23,5 @@ export async function otherFileVerdicts(snapshot: Snapshot, others: readonly Oth
     if (read?.status !== 'ok') return { path: file.path, format: 'directory-file', verdict, reason: read ? `${why}; ${describeUnreadable(read)}` : why, found: { dir: file.dir, shared: file.shared } };
     return { path: file.path, blob: read.blob, format: 'directory-file', verdict, reason: why, found: { dir: file.dir, shared: file.shared, bytes: read.size, blank: read.text.trim() === '' } };
   });
+  return { verdicts, texts };
 }

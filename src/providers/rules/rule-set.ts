@@ -26,6 +26,7 @@ import type { RulesConfig } from './config.ts';
 import { readFocusChains, type FocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
 import { withoutChainCopies } from './given-once.ts';
+import { withImporters } from './import-edges.ts';
 import { otherFileVerdicts } from './other-files.ts';
 import type { RulePiece } from './pieces.ts';
 import type { RankedPiece } from './rule-entries.ts';
@@ -64,11 +65,12 @@ export async function gatherRules(snapshot: Snapshot, input: RuleSetInput): Prom
   const [{ chains, read, others }, formats] = await Promise.all([readChains(), gatherFormatRules({ snapshot, task, focusFiles, config, signal })]);
   const chain = chainPieces(read.texts, { order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], maxFileBytes: config.maxFileBytes, shareable: true });
   const other = withoutChainCopies(chain.ranked, formats.pieces, formats.verdicts);
+  const texts = [...read.texts.map(({ read: file }) => ({ path: file.path, text: file.text })), ...others.texts, ...formats.pieces.flatMap((piece) => (piece.read ? [{ path: piece.read.path, text: piece.body }] : []))];
   return {
     chains,
     ranked: other.chain,
     pieces: other.pieces,
-    verdicts: [...chain.verdicts, ...read.verdicts, ...others, ...other.verdicts],
+    verdicts: withImporters([...chain.verdicts, ...read.verdicts, ...others.verdicts, ...other.verdicts], texts),
     notes: [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes],
     formatPieces: formats.pieces.length,
   };
