@@ -43,7 +43,11 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // module; the chunks' imports and exports of each other are the difference). 239 -> 240 at 238.8
 // with each request and object loading only its own code (route groups, provider settings apart,
 // the Task object's wiring on first use), measured where the deployed upload is built (below).
-const BUDGET_KIB = 240;
+// 240 -> 248 at 247.5 (main 239.9) for issue 50's clients: the five loader profiles (2.8 KiB; their
+// facts and citations stay out of the upload, in src/clients/facts/), the rule set's complement,
+// client cells, shadowed files and import edges in the Task object, the client on the task request
+// and MCP, and the inspector's files-by-clients matrix (4.8 KiB together).
+const BUDGET_KIB = 248;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.

@@ -88,7 +88,7 @@ export const ClientSchema = lazySchema(() => z
     ctx.addIssue({ code: 'custom', message: parsed.reason });
     return z.NEVER;
   })
-  .meta({ description: `The coding-agent client that reads the context: ${CLIENT_RULE}. With a client named, the rules give only what it does not load itself. Default none.` }));
+  .meta({ description: `The coding agent that reads the context (default none): the rules give only what it does not load itself. ${CLIENT_RULE}` }));
 
 /** The client a stored label names; a label stored by an older version that no longer parses is `none`. */
 export function clientOf(label: string | undefined): ClientRef {
