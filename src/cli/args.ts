@@ -3,7 +3,7 @@
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
 import * as z from 'zod';
-import { ClientSchema } from '../context/client.ts';
+import { ClientSchema } from '../context/client-schema.ts';
 import { FORMATS } from '../context/formats/format.ts';
 import { FocusPathsSchema, SkillNameSchema } from '../tasks/task-request.ts';
 import { parseOptions } from './parse-options.ts';

@@ -15,7 +15,7 @@ import { checkFreshness } from '../freshness/check.ts';
 import { short } from '../freshness/compare.ts';
 import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
-import { trackedSources } from '../freshness/tracked.ts';
+import { turnSources } from '../freshness/tracked.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import { revisionProblem } from '../sources/git/ancestry.ts';
@@ -83,7 +83,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
     stderr(`groundwork freshness: the context at ${options.since} could not be read, so nothing was checked: ${unread}\n`);
     return FRESHNESS_EXIT.unchecked;
   }
-  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
+  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: turnSources(turn), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
   const damaged = source.unreadable?.();
   if (damaged !== undefined) {
     stderr(`groundwork freshness: cannot read ${opened.root}: ${damaged}\n`);

@@ -17,7 +17,7 @@ import type { Registry } from '../context/registry.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkLine } from '../checks/describe.ts';
 import { checkFreshness } from '../freshness/check.ts';
-import { trackedSources } from '../freshness/tracked.ts';
+import { trackedSources, turnSources } from '../freshness/tracked.ts';
 import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
 import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
 import { skillAnswer } from '../mcp/skill-answer.ts';
@@ -96,7 +96,7 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       const task = tasks.get(args.taskId);
       if (!task) return noTask(args.taskId);
       const { source, commit } = task.opened;
-      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: trackedSources(task.turn.entries), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
+      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: turnSources(task.turn), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
       return freshnessAnswer(args.taskId, report);
     },
 

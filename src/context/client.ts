@@ -5,17 +5,16 @@
  * names on `POST /tasks`, MCP `assemble_context` and `--client`, as `name`, `name@version`, and
  * for Copilot, whose hosts load differently, `copilot:vscode` or `copilot:cli` (Copilot CLI and
  * the cloud agent, one runtime); plain `copilot` is any of them. `none` is a host that loads no
- * instruction file itself, and the default. The names live here,
- * apart from the profiles (src/clients/) that say what each client loads, so a request is
- * checked without loading them.
+ * instruction file itself, and the default. The names live here, apart from the profiles
+ * (src/clients/) that say what each client loads, so a request is checked without loading them;
+ * this module imports nothing, so every entry point resolves a name with the same `parseClient`
+ * (the request schema in context/client-schema, `--client` of every command and of the hooks,
+ * and the `groundwork` launcher, which must run on old Node with nothing but built-ins).
  *
  * @example
  * parseClient('claude-code@2.1.332') // { ok: true, client: { name: 'claude-code', version: '2.1.332' } }
  * parseClient('vim').ok               // false
  */
-import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
-
 export const CLIENT_NAMES = ['none', 'codex', 'claude-code', 'gemini-cli', 'copilot', 'cursor'] as const;
 export type ClientName = (typeof CLIENT_NAMES)[number];
 
@@ -77,18 +76,6 @@ export function clientTitle(client: ClientRef): string {
   const title = CLIENT_TITLES[client.name];
   return `${title}${client.variant === undefined ? '' : ` (${client.variant})`}${client.version === undefined ? '' : ` ${client.version}`}`;
 }
-
-/** A client as a request names it, kept as its normalised label (so a stored request parses again). */
-export const ClientSchema = lazySchema(() => z
-  .string()
-  .max(64)
-  .transform((value, ctx) => {
-    const parsed = parseClient(value);
-    if (parsed.ok) return clientLabel(parsed.client);
-    ctx.addIssue({ code: 'custom', message: parsed.reason });
-    return z.NEVER;
-  })
-  .meta({ description: `The coding agent that reads the context (default none): the rules give only what it does not load itself. ${CLIENT_RULE}` }));
 
 /** The client a stored label names; a label stored by an older version that no longer parses is `none`. */
 export function clientOf(label: string | undefined): ClientRef {

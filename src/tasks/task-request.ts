@@ -7,7 +7,7 @@ import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../context/focus.ts';
 import { AGENT_LIMITS, ToolSchema } from '../context/agents.ts';
-import { ClientSchema } from '../context/client.ts';
+import { ClientSchema } from '../context/client-schema.ts';
 import { HostFactsSchema } from '../context/host-facts.ts';
 import { ORIGINS } from '../context/provider.ts';
 import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';

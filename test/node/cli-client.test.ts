@@ -57,12 +57,15 @@ describe('groundwork context --client', () => {
 });
 
 describe('groundwork freshness --client', () => {
-  it('compares only the sources the client was given: a change to a file Codex loads itself is not one', async () => {
+  it('compares the files the client loaded itself too: Codex read its own copy of AGENTS.md at start, so an edit is news to it', async () => {
     repo.write('AGENTS.md', '# Root\nRun npm test, then lint.\n');
     repo.commitAll('root rules change');
-    const out: string[] = [];
-    const io = { stdout: (text: string) => out.push(text), stderr: (text: string) => out.push(text) };
-    expect(await runFreshnessCommand(['--repo', repo.dir, '--since', first, '--client', 'codex', '--json'], io)).toBe(0);
-    expect(await runFreshnessCommand(['--repo', repo.dir, '--since', first, '--json'], io)).toBe(3);
+    for (const client of [['--client', 'codex'], []]) {
+      const out: string[] = [];
+      const io = { stdout: (text: string) => out.push(text), stderr: (text: string) => out.push(text) };
+      expect(await runFreshnessCommand(['--repo', repo.dir, '--since', first, ...client, '--json'], io), client.join(' ')).toBe(3);
+      const report = JSON.parse(out.join('')) as { sources: Array<{ path: string; status: string }> };
+      expect(report.sources.filter((source) => source.status !== 'unchanged').map((source) => [source.path, source.status]), client.join(' ')).toEqual([['AGENTS.md', 'changed']]);
+    }
   });
 });
