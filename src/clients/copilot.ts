@@ -16,9 +16,8 @@
  * customization spec (microsoft/vscode@449c67ba:src/vs/sessions/copilot-customizations-spec.md,
  * runtime as of 2026-02-25).
  */
-import type { ClientLoad, FoundRuleFile, LoadContext } from '../context/client-load.ts';
+import { LOAD_STRENGTH, type ClientLoad, type FoundRuleFile, type LoadContext } from '../context/client-load.ts';
 import { baseName, below, dirLabel, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
-
 
 const VSCODE_ROOT_NAMES = new Set(['agents.md', 'claude.md', 'claude.local.md']);
 const CLI_NAMES = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
@@ -72,8 +71,6 @@ function cli(files: readonly FoundRuleFile[], { cwd }: LoadContext): ClientLoad[
   });
 }
 
-/** How strongly a load puts a file in front of the model at start: any host is counted as the weakest. */
-const STRENGTH: Record<ClientLoad['load'], number> = { start: 4, cut: 3, lazy: 2, shadowed: 1, never: 0 };
 const HOSTS = { vscode, cli } as const;
 
 export const COPILOT: ClientProfile = {
@@ -82,10 +79,11 @@ export const COPILOT: ClientProfile = {
   directoryNames: ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'],
   loads(files, context) {
     if (context.variant === 'vscode' || context.variant === 'cli') return HOSTS[context.variant](files, context);
+    // Any host is counted as the weakest of them.
     const byHost = [vscode(files, context), cli(files, context)];
     return files.map((_, i) => {
       const answers = byHost.map((answers) => answers[i]).filter((answer): answer is ClientLoad => answer !== undefined);
-      return answers.reduce((weakest, answer) => (STRENGTH[answer.load] < STRENGTH[weakest.load] ? answer : weakest));
+      return answers.reduce((weakest, answer) => (LOAD_STRENGTH[answer.load] < LOAD_STRENGTH[weakest.load] ? answer : weakest));
     });
   },
   imports: (_file, _importer, { variant }) => (variant === 'cli' ? never('Copilot CLI follows no @path imports', 'copilot.cli.no-imports') : never('VS Code follows no @path imports', 'copilot.vscode.references')),

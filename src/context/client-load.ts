@@ -58,6 +58,9 @@ export type ClientLoad =
   | { load: 'shadowed'; by: string; fact: string }
   | { load: 'cut'; at: number; fact: string };
 
+/** How strongly a load puts a file in front of the model by itself, for comparing two answers. */
+export const LOAD_STRENGTH: Readonly<Record<ClientLoad['load'], number>> = { start: 4, cut: 3, lazy: 2, shadowed: 1, never: 0 };
+
 /** A cell of the files-by-clients matrix; `loaded` and `cut` files are never given by Groundwork. */
 export const CLIENT_CELLS = ['loaded', 'lazy', 'given', 'not-seen', 'shadowed', 'cut'] as const;
 export type ClientCellKind = (typeof CLIENT_CELLS)[number];

@@ -10,15 +10,13 @@
  * `shadowed` or `not-seen` as the client loads it.
  */
 import { CLIENT_NAMES, CLIENT_TITLES, type ClientName, type ClientRef } from '../../context/client.ts';
-import { boundCell, type ClientCell, type ClientLoad, type FoundRuleFile } from '../../context/client-load.ts';
+import { boundCell, LOAD_STRENGTH, type ClientCell, type ClientLoad, type FoundRuleFile } from '../../context/client-load.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import { PROFILES } from '../../clients/index.ts';
 
 /** Per client, one answer per verdict (undefined where the verdict names no file that was read). */
 export type LoadsByClient = Readonly<Record<ClientName, ReadonlyArray<ClientLoad | undefined>>>;
 
-/** How strongly a load puts a file in front of the model by itself. */
-const STRENGTH: Readonly<Record<ClientLoad['load'], number>> = { start: 4, cut: 3, lazy: 2, shadowed: 1, never: 0 };
 const UNREAD: ClientLoad = { load: 'never', why: 'its importer was not read', fact: '' };
 
 /**
@@ -58,7 +56,7 @@ export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, 
         const current = row[index];
         if (!via || !current) continue;
         const load = profile.imports({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, via, context);
-        if (STRENGTH[load.load] <= STRENGTH[current.load]) continue;
+        if (LOAD_STRENGTH[load.load] <= LOAD_STRENGTH[current.load]) continue;
         row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer.path}` } : load;
         if (byPath.get(file.path) === current) byPath.set(file.path, row[index] ?? current);
       }
