@@ -11,6 +11,7 @@
  */
 import type { AgentConfig } from '../src/context/agents.ts';
 import { agentHash, type AgentCatalog } from '../src/context/agent-catalog.ts';
+import { clientLabel } from '../src/context/client.ts';
 import { digestContext } from '../src/context/digest.ts';
 import { BUILTIN_AGENTS } from '../src/context/agents.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
@@ -131,6 +132,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         item,
         agent: first.agent,
         agentHash: hash,
+        ...(first.client === undefined ? {} : { client: first.client }),
         commit,
         repository: source.repository,
         system: first.system.map((content) => ({ role: 'system' as const, content })),
@@ -157,6 +159,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
       agent: agent.agent.name,
       agentHash: hash,
+      ...(input.task.client && input.task.client.name !== 'none' ? { client: clientLabel(input.task.client) } : {}),
       commit,
       repository: source.repository,
       system: [],

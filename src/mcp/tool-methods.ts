@@ -16,6 +16,7 @@ import { once } from '../lib/once.ts';
 import type { GroundworkBackend, ToolAnswer } from './backend.ts';
 import { cacheHints, refuseCursor, STABLE_TTL_MS } from './cache-hints.ts';
 import type { CallContext } from './call-context.ts';
+import { withMcpClient } from './client-info.ts';
 import { groundworkIcons } from './icons.ts';
 import { RPC, RpcError } from './json-rpc.ts';
 import type { Method, ServerOptions } from './methods.ts';
@@ -56,7 +57,9 @@ export function toolMethods(backend: GroundworkBackend, options: ServerOptions):
       const tools = table();
       const tool = tools.get(request.name as ToolName);
       if (!tool) throw new RpcError(RPC.invalidParams, `Unknown tool: ${request.name.slice(0, 100)}; this server's tools are ${[...tools.keys()].join(', ')}`);
-      const args = await tool.schema.safeParseAsync(request.arguments ?? {});
+      const given = request.arguments ?? {};
+      // assemble_context's default client is the one the host names itself as (mcp/client-info).
+      const args = await tool.schema.safeParseAsync(request.name === 'assemble_context' ? withMcpClient(given, call.client) : given);
       if (!args.success) return toolResult({ text: `Invalid arguments for tool ${request.name}: ${describeIssues(args.error, '')}`, isError: true });
       try {
         return toolResult(await tool.run(args.data as never, call));

@@ -14,7 +14,8 @@
 import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { hookNotice, isHookClient, type HookClient } from '../hooks/notice.ts';
+import { noticeClient } from '../hooks/hook-client.ts';
+import { hookNotice } from '../hooks/notice.ts';
 import { MIN_NODE } from '../node-version.ts';
 import { meetsMinimum, nodeCandidates, nodePackageName, type FoundNode } from './find-node.ts';
 
@@ -73,19 +74,8 @@ function noNode(): void {
     process.stderr.write(`groundwork: ${line}\n`);
     process.exit(1);
   }
-  const reply = hookNotice(hookClient(args), line);
+  const reply = hookNotice(noticeClient(args), line);
   process.stdout.write(reply.stdout);
   process.stderr.write(reply.stderr);
   process.exitCode = reply.exit;
-}
-
-/** `--client NAME[@VERSION]` as the hook command reads it; Claude Code's shape when absent or unknown. */
-function hookClient(argv: readonly string[]): HookClient {
-  let value: string | undefined;
-  argv.forEach((arg, i) => {
-    if (arg === '--client') value = argv[i + 1];
-    else if (arg.startsWith('--client=')) value = arg.slice('--client='.length);
-  });
-  const name = (value ?? '').split('@')[0] ?? '';
-  return isHookClient(name) ? name : 'claude-code';
 }
