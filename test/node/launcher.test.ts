@@ -81,13 +81,13 @@ afterAll(() => {
 
 describe('dist/cli.js on an older Node', () => {
   it('names the groundwork command where the package has it, and says to install Node where it does not', () => {
-    expect(nodeVersionProblem('20.20.2', ROOT, BUILT_CLI)).toBe(
+    expect(nodeVersionProblem('20.20.2', ROOT, BUILT_CLI, existsSync)).toBe(
       `groundwork: needs Node 22.12 or newer; this is Node 20.20.2.\nRun the groundwork command instead (${LAUNCHER}, which npm links as groundwork): it starts the CLI on the package's own Node or a newer one on PATH.\n`,
     );
-    expect(nodeVersionProblem('18.0.0', '/nonexistent', '/nonexistent/dist/cli.js')).toBe(
+    expect(nodeVersionProblem('18.0.0', '/nonexistent', '/nonexistent/dist/cli.js', existsSync)).toBe(
       'groundwork: needs Node 22.12 or newer; this is Node 18.0.0.\nInstall Node 22.12 or newer (Node 24 works too), then run /nonexistent/dist/cli.js again.\n',
     );
-    for (const version of ['22.12.0', '22.23.3', '23.0.0', '24.1.0']) expect(nodeVersionProblem(version, ROOT, BUILT_CLI)).toBeUndefined();
+    for (const version of ['22.12.0', '22.23.3', '23.0.0', '24.1.0']) expect(nodeVersionProblem(version, ROOT, BUILT_CLI, existsSync)).toBeUndefined();
     for (const version of ['22.11.9', '20.20.2', 'v18.0.0']) expect(meetsMinimum(version), version).toBe(false);
   });
 
