@@ -23,6 +23,7 @@ import { describeIssues } from '../context/zod-issues.ts';
 import { once } from '../lib/once.ts';
 import { groundworkVersion } from '../lib/version.ts';
 import type { GroundworkBackend, ResourceAnswer, ToolAnswer } from './backend.ts';
+import { inputJsonSchema } from './input-schema.ts';
 import { errorAnswer, PROTOCOL_VERSIONS, RPC, RpcError, type JsonRpcAnswer, type JsonRpcMessage } from './json-rpc.ts';
 import { TOOLS, type ToolAnnotations, type ToolName } from './tools.ts';
 import { SOURCE_TEMPLATE, TURN_TEMPLATE } from './uris.ts';
@@ -79,7 +80,7 @@ export function createGroundworkServer(backend: GroundworkBackend, options: Serv
         name,
         title: TOOLS[name].title,
         description: TOOLS[name].description,
-        inputSchema: z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }),
+        inputSchema: inputJsonSchema(tool.schema),
         annotations: annotations(name),
       })),
     }),

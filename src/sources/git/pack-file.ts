@@ -20,6 +20,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
+import { byteLru } from '../../lib/byte-lru.ts';
 import { applyDelta } from './delta.ts';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -36,6 +37,8 @@ const IDX_MAGIC = 0xff744f63;
 const ID_WINDOW = 128;
 /** Bytes read at an object's offset: its header and, for most trees, deltas and small files, all of it. */
 const OBJECT_READ = 4096;
+/** Trees and commits kept as delta bases, by total size: a long-lived process reads many. */
+const KEPT_BASE_BYTES = 16 * 1024 * 1024;
 
 export interface PackFileOptions {
   /** Ids per lookup window ({@link ID_WINDOW}); the tests make it small to walk every path on a small pack. */
@@ -63,7 +66,7 @@ export function openPackFile(idxPath: string, packPath: string, options: PackFil
   const offsetTable = shaTable + count * 20 + count * 4;
   const largeTable = offsetTable + count * 4;
   let fd: number | undefined;
-  const cache = new Map<number, RawObject>();
+  const cache = byteLru<number, RawObject>(KEPT_BASE_BYTES, (object) => object.data.byteLength + 64);
   /** The object ids of one fan-out bucket, read once. */
   const slices = new Map<number, Buffer>();
 
