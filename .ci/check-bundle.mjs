@@ -43,7 +43,10 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // module; the chunks' imports and exports of each other are the difference). 239 -> 240 at 238.8
 // with each request and object loading only its own code (route groups, provider settings apart,
 // the Task object's wiring on first use), measured where the deployed upload is built (below).
-const BUDGET_KIB = 240;
+// 240 -> 240.5 at 240.2 (issue 56, from main's 239.9): tools/list's JSON Schemas converted once
+// (mcp/input-schema), an installable SHA-256 (lib/sha256) and the project-file names as one
+// expression; about 0.1 KiB of code, the rest the chunk names' churn described below.
+const BUDGET_KIB = 240.5;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.

@@ -1,8 +1,10 @@
 /**
- * lib/sha256 in Node hashes with Node's own `createHash` (Web Crypto costs a CLI run its load,
+ * The CLI hashes with Node's `createHash` (cli/node-sha256: Web Crypto costs a CLI run its load,
  * issue 56); the hex must be what Web Crypto gives for the same input, strings as UTF-8.
  */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import '../../src/cli/node-sha256.ts';
 import { sha256Hex, toHex } from '../../src/lib/sha256.ts';
 
 async function webCrypto(data: string | Uint8Array<ArrayBuffer>): Promise<string> {
@@ -10,10 +12,11 @@ async function webCrypto(data: string | Uint8Array<ArrayBuffer>): Promise<string
   return toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes)));
 }
 
-describe('sha256Hex in Node', () => {
-  it('gives the known digest of the empty string and of "abc"', async () => {
+describe('sha256Hex with Node\'s hash installed', () => {
+  it('hashes with Node, giving the known digests of "" and "abc"', async () => {
     expect(await sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Hex('abc')).toBe(createHash('sha256').update('abc').digest('hex'));
   });
 
   it.each([
