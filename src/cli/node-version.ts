@@ -10,9 +10,9 @@
 
 export const MIN_NODE = [22, 12] as const;
 
-/** Whether this Node version can run the CLI: {@link MIN_NODE} or newer. */
+/** Whether this Node version (`22.12.0`, or `node --version`'s `v22.12.0`) can run the CLI: {@link MIN_NODE} or newer. */
 export function supportedNode(version: string): boolean {
-  const [major = 0, minor = 0] = version.split('.').map(Number);
+  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
   return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
 }
 

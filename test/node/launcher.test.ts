@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { meetsMinimum, nodeCandidates, nodePackageName } from '../../src/cli/launcher/find-node.ts';
 import { HOOK_PROTOCOLS } from '../../src/cli/hooks/protocols.ts';
 import { nodeVersionProblem } from '../../src/cli/node-version.ts';
@@ -146,5 +147,20 @@ describe.skipIf(older === undefined)(`the groundwork command with ${older ?? 'an
 describe('the groundwork command on a Node new enough', () => {
   it('runs the CLI in its own process', () => {
     expect(run(process.execPath, LAUNCHER, ['--version'], [])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^groundwork \d+\.\d+\.\d+\n$/) });
+  });
+
+  it('loads none of the built-ins only an older Node needs (child_process, which brings net and dgram)', () => {
+    // What Node loaded by the time the process exits, written by a preload: counted, not timed (issue 56).
+    const preload = join(scratch, 'loaded.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n");
+    const loaded = (args: string[]): string[] => {
+      const child = spawnSync(process.execPath, ['--require', preload, ...args], { encoding: 'utf8' });
+      expect(child.status, child.stderr).toBe(0);
+      return z.array(z.string()).parse(JSON.parse(child.stderr.slice(child.stderr.lastIndexOf('["'))));
+    };
+    const floor = new Set(loaded(['-e', '0']));
+    const launcher = loaded([LAUNCHER, '--version']).filter((name) => !floor.has(name) && name.startsWith('NativeModule '));
+    expect(launcher).not.toContain('NativeModule child_process');
+    expect(launcher).not.toContain('NativeModule dgram');
   });
 });
