@@ -17,8 +17,16 @@
  * bench polling the task every few milliseconds kept local workerd's one thread busy with its
  * questions. The server's clock (its thread's `performance.now()`) is aligned with the bench's by
  * one request sent just before the delivery, so a request's times are known to a millisecond or so.
+ *
+ * `FIRST_TURN_RUNS` fresh Workers (default 3), each a cold and then a warm first turn; each line is
+ * the median run, with every run's time. With GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs
+ * (as bench/agent-waits takes it), that checkout's Worker (built, with its node_modules) takes a
+ * turn after this one's in every round, against the same GitHub server, and its lines are marked
+ * `[before]`: before and after at the same moment's load. On a loaded machine the wall time is
+ * mostly waiting for a CPU; the CPU and the chain of requests are what the build itself decides.
  */
 import { generateKeyPairSync } from 'node:crypto';
+import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
 import { signGitHubPayload } from '../src/triggers/github/verify.ts';
 import { createGitRepo } from '../test/support/git-fixtures.ts';
@@ -35,6 +43,18 @@ const REPO = 'mono';
 /** How often the bench looks at the GitHub server's log for the check run (the server is on a thread of the bench). */
 const POLL_MS = 10;
 const READY_TIMEOUT_MS = 60_000;
+/** Fresh Workers, each a cold and a warm first turn; the median run is printed. */
+const RUNS = Number(process.env['FIRST_TURN_RUNS'] ?? 3);
+/** GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs (bench/agent-waits): that checkout's Worker runs too. */
+const BEFORE = process.env['GROUNDWORK_BENCH_BEFORE'];
+const BEFORE_ROOT = BEFORE ? resolve(dirname(BEFORE), '..') : undefined;
+
+interface Build {
+  /** Appended to each of its lines. */
+  label: string;
+  /** Another checkout to run (bench/wrangler-dev); this one when absent. */
+  root?: string;
+}
 
 const Accepted = z.object({ taskId: z.string(), duplicate: z.boolean() });
 const TaskState = z.looseObject({ status: z.string(), reason: z.string().nullable().optional(), turns: z.array(z.looseObject({ github: z.unknown().optional() })).optional() });
@@ -79,30 +99,45 @@ export async function benchFirstTurn(): Promise<string[]> {
       // not seen: untimed reads of the same base and both pull requests' files first (the base's
       // through bench/focus-reads, in this process) leave it answering from memory, as GitHub would.
       await warmServer(github.origin, { base, head }, pulls.map((pull) => pull.number));
-      const wrangler = await startWranglerDev({
+      const vars = {
         GITHUB_WEBHOOK_SECRET: SECRET,
         GITHUB_APP_ID: '1',
         GITHUB_APP_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         GITHUB_API_URL: `${github.origin}/s/${SCOPE}`,
         API_TOKENS: `bench=${API_TOKEN}`,
         TENANT_GRANTS: JSON.stringify({ bench: ['github:1'] }),
-      });
-      try {
-        const cold = await firstTurn(wrangler, github.origin, { number: PULL, base, head });
-        const warm = await firstTurn(wrangler, github.origin, { number: 13, base, head: second });
-        const goal = (rounds: number) => rounds * LATENCY_MS + 60;
-        const line = (name: string, run: FirstTurn, rounds: number) =>
-          `pull request first turn, ${name}: accepted delivery to turn 0 ready ${run.ms.toFixed(0)} ms, goal <= ${goal(rounds)} (${rounds} round trips of ${LATENCY_MS} ms + 60); ` +
-          `${run.requests.length} GitHub requests, ${run.chain} one after another; ${run.own.toFixed(0)} ms with no request in flight (Groundwork's own; goal <= 60); workerd and wrangler CPU ${run.cpuMs.toFixed(0)} ms; ` +
-          `timeline: ${run.requests.map((request) => `${request.what} ${request.sent.toFixed(0)}-${request.answered.toFixed(0)}`).join(', ')}`;
-        return [
-          `pull request first turn (changed files in ${PACKAGES} directories, GitHub API server at ${LATENCY_MS} ms latency, the Worker as a GitHub App through wrangler dev; ms from the accepted delivery)`,
-          line('cold (new Worker: no token, no cache, no code loaded)', cold, 3),
-          line('warm (same Worker and base, next pull request)', warm, 2),
-        ];
-      } finally {
-        await wrangler.stop();
+      };
+      const builds: Build[] = [{ label: '' }, ...(BEFORE_ROOT ? [{ label: ' [before]', root: BEFORE_ROOT }] : [])];
+      const runs = new Map(builds.map((build) => [build, { cold: [] as FirstTurn[], warm: [] as FirstTurn[] }]));
+      // One fresh Worker per build per round, the builds taking turns, so both meet the same load.
+      for (let round = 0; round < RUNS; round++) {
+        for (const build of builds) {
+          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : {});
+          try {
+            runs.get(build)?.cold.push(await firstTurn(wrangler, github.origin, { number: PULL, base, head }));
+            runs.get(build)?.warm.push(await firstTurn(wrangler, github.origin, { number: 13, base, head: second }));
+          } finally {
+            await wrangler.stop();
+          }
+        }
       }
+      const goal = (rounds: number) => rounds * LATENCY_MS + 60;
+      const line = (name: string, all: FirstTurn[], rounds: number, label: string) => {
+        const run = medianRun(all);
+        return (
+          `pull request first turn, ${name}: accepted delivery to turn 0 ready ${run.ms.toFixed(0)} ms (median of ${all.length}: ${all.map((each) => each.ms.toFixed(0)).join(', ')}), goal <= ${goal(rounds)} (${rounds} round trips of ${LATENCY_MS} ms + 60); ` +
+          `${run.requests.length} GitHub requests, ${Math.max(...all.map((each) => each.chain))} one after another (the most of any run); ${median(all.map((each) => each.own)).toFixed(0)} ms with no request in flight (Groundwork's own; goal <= 60); ` +
+          `workerd and wrangler CPU ${median(all.map((each) => each.cpuMs)).toFixed(0)} ms; ` +
+          `timeline of the median run: ${run.requests.map((request) => `${request.what} ${request.sent.toFixed(0)}-${request.answered.toFixed(0)}`).join(', ')}${label}`
+        );
+      };
+      return [
+        `pull request first turn (changed files in ${PACKAGES} directories, GitHub API server at ${LATENCY_MS} ms latency, the Worker as a GitHub App through wrangler dev; ms from the accepted delivery; ${RUNS} rounds${BEFORE_ROOT ? `, each with a Worker of ${BEFORE_ROOT} after this one's, marked [before]` : ''})`,
+        ...builds.flatMap((build) => {
+          const { cold, warm } = runs.get(build) ?? { cold: [], warm: [] };
+          return [line('cold (new Worker: no token, no cache, no code loaded)', cold, 3, build.label), line('warm (same Worker and base, next pull request)', warm, 2, build.label)];
+        }),
+      ];
     } finally {
       await github.close();
     }
@@ -153,6 +188,19 @@ async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>,
   const inWindow = requests.filter((request) => request !== clock && request.endedAt > 0 && request.startedAt + offset < ready);
   const timeline = inWindow.map((request) => ({ what: describe(request), sent: request.startedAt + offset - accepted, answered: request.endedAt + offset - accepted }));
   return { ms: ready - accepted, requests: timeline, chain: longestChain(inWindow), own: uncovered(timeline, ready - accepted), cpuMs };
+}
+
+/** The run whose time is the median's (the lower middle of an even count). */
+function medianRun(runs: FirstTurn[]): FirstTurn {
+  const sorted = [...runs].sort((a, b) => a.ms - b.ms);
+  const run = sorted[Math.floor((sorted.length - 1) / 2)];
+  if (!run) throw new Error('first turn bench: no runs');
+  return run;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
 }
 
 /** The longest chain of requests in which each was sent after the one before it was answered. */
