@@ -74,7 +74,10 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // facts and citations stay out of the upload, in src/clients/facts/), the rule set's complement,
 // client cells, shadowed files and import edges in the Task object, the client on the task request
 // and MCP, and the inspector's files-by-clients matrix (4.8 KiB together).
-const BUDGET_KIB = 248;
+// 240 -> 240.5 at 240.2 (issue 56, from main's 239.9): tools/list's JSON Schemas converted once
+// (mcp/input-schema), an installable SHA-256 (lib/sha256) and the project-file names as one
+// expression; about 0.1 KiB of code, the rest the chunk names' churn described below.
+const BUDGET_KIB = 240.5;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.

@@ -18,6 +18,7 @@ import { cacheHints, refuseCursor, STABLE_TTL_MS } from './cache-hints.ts';
 import type { CallContext } from './call-context.ts';
 import { withMcpClient } from './client-info.ts';
 import { groundworkIcons } from './icons.ts';
+import { inputJsonSchema } from './input-schema.ts';
 import { RPC, RpcError } from './json-rpc.ts';
 import type { Method, ServerOptions } from './methods.ts';
 import { paramsOf } from './params.ts';
@@ -45,7 +46,7 @@ export function toolMethods(backend: GroundworkBackend, options: ServerOptions):
           title: TOOLS[name].title,
           description: TOOLS[name].description,
           icons: groundworkIcons(),
-          inputSchema: z.toJSONSchema(tool.schema, { target: 'draft-7', io: 'input' }),
+          inputSchema: inputJsonSchema(tool.schema),
           outputSchema: outputSchema(name),
           annotations: annotations(name),
         })),
