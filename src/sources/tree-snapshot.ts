@@ -82,14 +82,32 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
   // Small blobs already read, by id: a symlink's target or a copy another reader read before
-  // (a CLAUDE.md linked to the AGENTS.md beside it) costs no second request.
+  // (a CLAUDE.md linked to the AGENTS.md beside it) costs no second request. A read still under
+  // way is joined (each caller under its own signal) rather than started again: which reader
+  // asks first depends on timing, and the count of requests must not.
   const small = new Map<string, Uint8Array>();
+  const reading = new Map<string, Promise<Uint8Array>>();
   const loadBlob = async (oid: string, signal?: AbortSignal, blobOptions?: { optional?: boolean }): Promise<Uint8Array> => {
     const known = small.get(oid);
     if (known) return known;
-    const bytes = await loader.loadBlob(oid, signal, blobOptions);
-    if (bytes.byteLength <= MAX_KEPT_BLOB_BYTES && small.size < MAX_KEPT_BLOBS) small.set(oid, bytes);
-    return bytes;
+    const pending = reading.get(oid);
+    if (pending) {
+      const joined = await untilAborted(pending, signal).catch((error: unknown) => {
+        // Our own signal ended the wait: that is our failure. The other reader's failure is not.
+        if (signal?.aborted) throw error;
+        return undefined;
+      });
+      if (joined) return joined;
+    }
+    const read = loader.loadBlob(oid, signal, blobOptions);
+    reading.set(oid, read);
+    try {
+      const bytes = await read;
+      if (bytes.byteLength <= MAX_KEPT_BLOB_BYTES && small.size < MAX_KEPT_BLOBS) small.set(oid, bytes);
+      return bytes;
+    } finally {
+      if (reading.get(oid) === read) reading.delete(oid);
+    }
   };
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
