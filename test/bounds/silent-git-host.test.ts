@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
+import { warmWorker } from '../support/warm-worker.ts';
 import { createHeld, expectAnswersWhileWaiting, gitHostHolds, holdDeadlines, overdue, runRetries, seenByGitHost, type HeldDeadlines } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
@@ -16,6 +17,7 @@ const cases = [
   { round: 'the pack of a pinned commit', remote: 'drips and never ends', path: '_drip-pack', ref: head, waitsOn: 1, step: (repo: string) => `reading ${repo} at ${head()}` },
 ];
 
+beforeAll(warmWorker);
 let deadlines: HeldDeadlines;
 beforeEach(() => {
   deadlines = holdDeadlines();

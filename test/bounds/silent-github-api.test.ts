@@ -1,5 +1,6 @@
-import { afterEach, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
+import { warmWorker } from '../support/warm-worker.ts';
 import { createApiScope, githubFixture, type Fault } from '../support/github-api-client.ts';
 import { BOUNDS_SCOPE } from './bindings.ts';
 import { createHeld, expectAnswersWhileWaiting, holdDeadlines, overdue, runRetries, type HeldDeadlines, type RemoteHolds } from './support.ts';
@@ -67,6 +68,7 @@ function apiHolds(heldBefore: number, waitsOn: number | string): RemoteHolds {
     );
 }
 
+beforeAll(warmWorker);
 let deadlines: HeldDeadlines;
 beforeEach(() => {
   deadlines = holdDeadlines();

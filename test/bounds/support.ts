@@ -13,12 +13,10 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { expect, inject, vi } from 'vitest';
 import type { SeenRequest } from '../setup/git-http-server.ts';
-import { FILE_READ_DEADLINE_MS } from '../../durable-objects/task-files.ts';
 import { getAgents } from '../../src/env.ts';
 import { taskAgent } from '../../src/tasks/task-agent.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema, type TaskDescription } from '../../src/tasks/task-results.ts';
-import { TaskObject } from '../../src/index.ts';
 import { api, SETTLE_GUARD_MS } from '../support/api.ts';
 import { holdTimers, type HeldTimers } from '../support/held-timers.ts';
 import { BOUNDS_ASSEMBLY_TIMEOUT_MS } from './bindings.ts';
@@ -42,8 +40,6 @@ export interface HeldDeadlines {
   assembly: HeldTimers;
   /** Deadlines of providers running now: none before the attempt reaches its providers, and none after. */
   providers: HeldTimers;
-  /** The deadline of a file read of a task's source outside an attempt (a skill, a rules file). */
-  reads: HeldTimers;
   /** Lets every deadline go; one still held then never fires. */
   release(): void;
 }
@@ -51,13 +47,12 @@ export interface HeldDeadlines {
 /**
  * Holds, until `release`, every deadline a task's reads set: the assembly's, which `endAttempt`
  * fires, each provider's (context/deadline), which the tests here never fire, so no provider gives
- * up first however slow the machine is, and a file read's.
+ * up first however slow the machine is.
  */
 export function holdDeadlines(): HeldDeadlines {
   const hold = holdTimers({
     assembly: { from: 'src/lib/deadline.ts', ms: BOUNDS_ASSEMBLY_TIMEOUT_MS },
     providers: { from: 'src/context/deadline.ts' },
-    reads: { from: 'src/lib/deadline.ts', ms: FILE_READ_DEADLINE_MS },
   });
   return { ...hold.held, release: () => hold.release() };
 }
@@ -81,39 +76,6 @@ export async function createHeld(body: { repo: string; ref?: string | undefined 
   // Created tasks are due at once.
   expect(armed).toBeLessThanOrEqual(Date.now());
   return stub.id.toString();
-}
-
-/**
- * Holds the runtime's alarms of every Task object until `release`, for tasks something else creates
- * (an MCP tool): one that comes due finds a handler that does nothing, and is spent, so no attempt
- * starts by itself. `due` counts them.
- */
-export function holdTaskAlarms(): { readonly due: number; release(): void } {
-  const handler = Object.getOwnPropertyDescriptor(TaskObject.prototype, 'alarm');
-  let due = 0;
-  Object.defineProperty(TaskObject.prototype, 'alarm', {
-    configurable: true,
-    writable: true,
-    value: async () => {
-      due++;
-    },
-  });
-  return {
-    get due() {
-      return due;
-    },
-    release() {
-      if (handler) Object.defineProperty(TaskObject.prototype, 'alarm', handler);
-    },
-  };
-}
-
-/** Fires the held deadlines of `which` inside the task's object, where they were set. */
-export async function fireInTask(id: string, which: HeldTimers): Promise<void> {
-  await runInDurableObject(stubOf(id), () => {
-    expect(which.count, 'a deadline is held').toBe(1);
-    which.fire();
-  });
 }
 
 /** Starts an attempt from the object's alarm, as the runtime would once the retry it armed came due. */
@@ -184,7 +146,13 @@ export async function seenByGitHost(tag: string): Promise<SeenRequest[]> {
 export const gitHostHolds =
   (tag: string, waitsOn: number): RemoteHolds =>
   (attempt) =>
-    vi.waitFor(async () => expect((await seenByGitHost(tag)).filter((request) => request.held)).toHaveLength(attempt * waitsOn), { timeout: SETTLE_GUARD_MS });
+    vi.waitFor(
+      async () => {
+        const seen = await seenByGitHost(tag);
+        expect(seen.filter((request) => request.held), `the git host's requests: ${JSON.stringify(seen)}`).toHaveLength(attempt * waitsOn);
+      },
+      { timeout: SETTLE_GUARD_MS },
+    );
 
 /**
  * The first attempt, begun by a client: while it waits on its remote, the Worker and the task's
