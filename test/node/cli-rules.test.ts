@@ -59,7 +59,7 @@ describe('groundwork rules', () => {
     expect(run.stdout).toContain('error   CLAUDE.md:3  import-unresolved (claude-code)');
     expect(run.stdout).toContain('error   .cursor/rules/web.mdc:2  glob-matches-nothing (cursor)');
     expect(run.stdout).toContain('error   .github/instructions/api.instructions.md:2  frontmatter-field');
-    expect(run.stdout).toContain('warning AGENTS.md  directory-disagreement (codex, claude-code, copilot, cursor)');
+    expect(run.stdout).toContain('warning AGENTS.md  directory-disagreement (codex, claude-code, cursor)');
   });
 
   it('--json is the shared matrix schema; --path narrows to the paths, --client to the agents named', async () => {

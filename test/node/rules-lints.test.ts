@@ -252,3 +252,10 @@ describe('the whole repository (scan)', () => {
     expect(cut.notes[0]).toMatch(/^the scan for rule files stopped after 1 directories \(maxGlobCheckDirectories\); 3 more at depth 1 and below were not looked at$/);
   });
 });
+
+describe('directory disagreement, a preface', () => {
+  it('a CLAUDE.md that adds a line to the AGENTS.md it imports (cloudflare/workers-sdk) is no disagreement', async () => {
+    const matrix = await matrixOf({ 'AGENTS.md': '# Rules\nRun pnpm test.\n', 'CLAUDE.md': '# CLAUDE.md\n\nThis file provides guidance to Claude Code.\n\nSee @AGENTS.md\n' });
+    expect(ofCode(matrix, 'directory-disagreement')).toEqual([]);
+  });
+});

@@ -4,7 +4,8 @@
  * different ones of them: AGENTS.md for Codex, CLAUDE.md for Claude Code, so the agents follow
  * different rules in that directory and nobody is told. What a client reads there is taken from
  * its profile (from any working directory), imports included, so a CLAUDE.md that only says
- * `@AGENTS.md` (or a symlink to it) agrees with its AGENTS.md. Texts are compared without line-end
+ * `@AGENTS.md` (or a symlink to it) agrees with its AGENTS.md, and so does one that adds a preface
+ * to it: only clients neither of which reads all the other reads disagree. Texts are compared without line-end
  * and trailing-space differences, and a file that holds nothing but `@` imports counts as no text
  * of its own.
  */
@@ -43,8 +44,12 @@ export function disagreementLints(input: LintInput): RuleLint[] {
       view.clients.push(client);
       views.set(key, view);
     }
-    if (views.size < 2) continue;
-    const all = [...views.values()];
+    // One client reading more than another (a CLAUDE.md that adds a preface to the AGENTS.md it imports) is no disagreement: only views neither of which holds the other are.
+    const keys = [...views.keys()];
+    const holds = (a: string, b: string) => b.split('\0').every((text) => a.split('\0').includes(text));
+    const apart = keys.filter((a) => keys.some((b) => !holds(a, b) && !holds(b, a)));
+    if (apart.length < 2) continue;
+    const all = apart.flatMap((key) => views.get(key) ?? []);
     const paths = [...new Set(all.flatMap((view) => view.paths))].sort();
     const said = all.map((view) => `${view.clients.map((client) => CLIENT_TITLES[client]).join(', ')} ${view.clients.length === 1 ? 'reads' : 'read'} ${view.paths.join(' + ')}`).join('; ');
     out.push({
