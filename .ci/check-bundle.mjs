@@ -77,7 +77,12 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // 240 -> 240.5 at 240.2 (issue 56, from main's 239.9): tools/list's JSON Schemas converted once
 // (mcp/input-schema), an installable SHA-256 (lib/sha256) and the project-file names as one
 // expression; about 0.1 KiB of code, the rest the chunk names' churn described below.
-const BUDGET_KIB = 240.5;
+// Each entry above was measured on its own branch from 239.9. Merged together (issue 55, 53, 54,
+// 50 with its lints and `groundwork rules`, 56) the upload is 299.2 KiB, so 240 -> 300: the sum of
+// the entries (+58.6) and the chunk names' churn. This is over issue 56's goal of 250 KiB for the
+// wave, by the OAuth provider (32.9 KiB, lazily loaded but counted) and our sign-in code (10.9)
+// above all: see docs/benchmarks.md, "the Worker's upload after the wave".
+const BUDGET_KIB = 300;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.
