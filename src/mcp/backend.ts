@@ -6,7 +6,7 @@
  * validated by the tool's schema and answers a value: a failure a model can act on is a
  * `ToolAnswer` with `isError`, never an exception.
  */
-import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RecallArgs, RememberArgs, RetireKnowledgeArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RecallArgs, RememberArgs, RetireKnowledgeArgs, RulesForPathsArgs } from './tool-inputs.ts';
 
 /** A tool's result: the text the model reads and, for programs, the same facts as JSON. */
 export interface ToolAnswer {
@@ -38,6 +38,7 @@ export interface GroundworkBackend {
   checkFreshness(args: CheckFreshnessArgs): Promise<ToolAnswer>;
   checkBefore(args: CheckBeforeArgs): Promise<ToolAnswer>;
   readSkill(args: ReadSkillArgs): Promise<ToolAnswer>;
+  rulesForPaths(args: RulesForPathsArgs): Promise<ToolAnswer>;
   remember(args: RememberArgs): Promise<ToolAnswer>;
   recall(args: RecallArgs): Promise<ToolAnswer>;
   retireKnowledge(args: RetireKnowledgeArgs): Promise<ToolAnswer>;

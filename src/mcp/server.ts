@@ -41,7 +41,7 @@ export interface GroundworkMcpServer {
 }
 
 const instructions = (paths: boolean) => `Groundwork assembles the context a coding agent should start a task from: the repository's rules (AGENTS.md and the like along the working directory), its skills, and what the team recorded, each labeled with path@commit.
-Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill. remember records what the team should know next time (with its source); recall lists it.`;
+Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill; rules_for_paths says which rule files apply to some paths and which coding agents see them. remember records what the team should know next time (with its source); recall lists it.`;
 
 // Built on the first MCP request, not at the Worker's start-up.
 const initializeParams = once(() => z.looseObject({ protocolVersion: z.string(), clientInfo: z.looseObject({ name: z.unknown(), version: z.unknown() }).optional() }));
@@ -138,6 +138,7 @@ function toolTable(backend: GroundworkBackend): Map<ToolName, ToolEntry> {
     ['check_freshness', { schema: TOOLS.check_freshness.input(), run: (args) => backend.checkFreshness(args) }],
     ['check_before', { schema: TOOLS.check_before.input(), run: (args) => backend.checkBefore(args) }],
     ['read_skill', { schema: TOOLS.read_skill.input(), run: (args) => backend.readSkill(args) }],
+    ['rules_for_paths', { schema: TOOLS.rules_for_paths.input(), run: (args) => backend.rulesForPaths(args) }],
     ['remember', { schema: TOOLS.remember.input(backend.today()), run: (args) => backend.remember(args) }],
     ['recall', { schema: TOOLS.recall.input(), run: (args) => backend.recall(args) }],
     ['retire_knowledge', { schema: TOOLS.retire_knowledge.input(), run: (args) => backend.retireKnowledge(args) }],

@@ -17,13 +17,15 @@ import { taskAgent } from '../tasks/task-agent.ts';
 import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
-import { DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
+import { DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, RulesMatrixResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
 import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { checkAnswer, freshnessAnswer, followupAnswer, notReadyAnswer, turnAnswer } from './answers.ts';
 import { refusal, type GroundworkBackend, type ResourceAnswer, type ToolAnswer } from './backend.ts';
 import { skillAnswer } from './skill-answer.ts';
-import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RulesForPathsArgs } from './tool-inputs.ts';
+import { rulesAnswer } from './rules-answer.ts';
+import { REPORT_CLIENTS } from '../context/report-clients.ts';
 import { turnUri } from './uris.ts';
 
 export interface ServiceContext {
@@ -36,7 +38,7 @@ export interface ServiceContext {
   waitMs: number;
 }
 
-type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>>;
+type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'rulesForPaths' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource'>>;
 
 /** How many of the caller's newest tasks `resources/list` offers a turn of. */
 const LISTED_TASKS = 20;
@@ -150,6 +152,15 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       if (result.status === 'not-found') return noTask(args.taskId);
       if (result.status !== 'ok') return refusal(`read_skill ${args.name}: ${'message' in result ? result.message : result.reason}`, { taskId: args.taskId, status: result.status });
       return skillAnswer(args.taskId, result.skill);
+    },
+
+    async rulesForPaths(args: RulesForPathsArgs) {
+      const stub = taskStub(ctx.env, args.taskId);
+      if (!stub) return noTask(args.taskId);
+      const result = RulesMatrixResultSchema.parse(await stub.rulesFor(ctx.tenant, args.paths, args.clients ?? REPORT_CLIENTS));
+      if (result.status === 'not-found') return noTask(args.taskId);
+      if (result.status !== 'ok') return refusal(`rules_for_paths: ${result.reason}`, { taskId: args.taskId, status: result.status });
+      return rulesAnswer(args.taskId, result.matrix);
     },
 
     async postFollowup(args: PostFollowupArgs) {
