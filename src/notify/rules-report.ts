@@ -75,12 +75,12 @@ function unseenOf(matrix: RulesMatrix): Unseen[] {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /**
- * The report's first line; `showPath` (Markdown: a code span) shows the path of a file not seen.
+ * The report's first line, in Markdown (a path as a code span).
  *
  * @example
  * rulesHeadline(matrix) // '4 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md` (and 2 more files not seen); 1 lint error'
  */
-export function rulesHeadline(matrix: RulesMatrix, showPath: (path: string) => string = (path) => codeSpan(path)): string {
+export function rulesHeadline(matrix: RulesMatrix): string {
   const applying = matrix.files.filter((file) => applies(file, matrix.clients)).length;
   const unseen = unseenOf(matrix);
   const errors = matrix.lints.filter((lint) => lint.severity === 'error').length;
@@ -88,7 +88,7 @@ export function rulesHeadline(matrix: RulesMatrix, showPath: (path: string) => s
   const [first] = unseen;
   if (first) {
     const more = unseen.length - 1;
-    parts.push(`${CLIENT_TITLES[first.client]} will not see ${showPath(first.file.path)}${more > 0 ? ` (and ${more} more ${more === 1 ? 'file' : 'files'} not seen)` : ''}`);
+    parts.push(`${CLIENT_TITLES[first.client]} will not see ${codeSpan(first.file.path)}${more > 0 ? ` (and ${more} more ${more === 1 ? 'file' : 'files'} not seen)` : ''}`);
   } else if (applying > 0) {
     parts.push(`every listed client sees ${applying === 1 ? 'it' : 'each of them'}`);
   }
@@ -129,7 +129,7 @@ export function rulesReport(matrix: RulesMatrix, links: RulesReportLinks, budget
   const head = [
     '### Rules for this change',
     '',
-    `${plural(matrix.paths.length, 'changed path')} at \`${matrix.commit.slice(0, 12)}\`, clients starting at ${matrix.cwd === '' ? 'the root' : codeSpan(matrix.cwd)}. A cell says what the client does with the file: **loaded** by itself at start, **lazy** (later, by itself), **given** by Groundwork, **not seen**, **shadowed** by another file of its directory, **cut** at its size cap.`,
+    `${plural(matrix.paths.length, 'path')} at \`${matrix.commit}\`, clients starting at ${matrix.cwd === '' ? 'the root' : codeSpan(matrix.cwd)}. Cells: **loaded** by the client at start, **lazy** later, **given** by Groundwork, **not seen**, **shadowed**, **cut** at its size cap.`,
     '',
   ];
   const left = Math.max(0, budget - utf8Bytes(head.join('\n')) - 200);

@@ -82,7 +82,7 @@ describe('the rules report', () => {
       [
         '### Rules for this change',
         '',
-        `2 changed paths at \`${COMMIT.slice(0, 12)}\`, clients starting at the root. A cell says what the client does with the file: **loaded** by itself at start, **lazy** (later, by itself), **given** by Groundwork, **not seen**, **shadowed** by another file of its directory, **cut** at its size cap.`,
+        `2 paths at \`${COMMIT}\`, clients starting at the root. Cells: **loaded** by the client at start, **lazy** later, **given** by Groundwork, **not seen**, **shadowed**, **cut** at its size cap.`,
         '',
         '| File | Blob | Groundwork | Codex | Claude Code |',
         '| --- | --- | --- | --- | --- |',
