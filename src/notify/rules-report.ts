@@ -61,13 +61,19 @@ interface Unseen {
   detail: string;
 }
 
-/** Files that apply and that a listed client will not see, neither by itself nor from Groundwork. */
+/**
+ * Files that apply and that a listed client will not see, neither by itself nor from Groundwork,
+ * unless the client sees the same text under another path (a CLAUDE.md linked to the AGENTS.md it
+ * loads is no gap).
+ */
 function unseenOf(matrix: RulesMatrix): Unseen[] {
+  const seenBlobs = new Map(matrix.clients.map((client) => [client, new Set(matrix.files.flatMap((file) => (file.blob && SEES.has(cellOf(file, client)?.cell ?? 'not-seen') ? [file.blob] : [])))]));
   return matrix.files.flatMap((file) => {
     if (!applies(file, matrix.clients)) return [];
     return matrix.clients.flatMap((client) => {
       const cell = cellOf(file, client);
-      return cell?.cell === 'not-seen' ? [{ client, file, detail: cell.detail }] : [];
+      const elsewhere = file.blob !== undefined && seenBlobs.get(client)?.has(file.blob) === true;
+      return cell?.cell === 'not-seen' && !elsewhere ? [{ client, file, detail: cell.detail }] : [];
     });
   });
 }
@@ -78,7 +84,7 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
  * The report's first line, in Markdown (a path as a code span).
  *
  * @example
- * rulesHeadline(matrix) // '4 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md` (and 2 more files not seen); 1 lint error'
+ * rulesHeadline(matrix) // '4 rule files apply to this change; Codex and Cursor will not see `packages/api/CLAUDE.md` (and 1 more file some client will not see); 1 lint error'
  */
 export function rulesHeadline(matrix: RulesMatrix): string {
   const applying = matrix.files.filter((file) => applies(file, matrix.clients)).length;
@@ -87,8 +93,10 @@ export function rulesHeadline(matrix: RulesMatrix): string {
   const parts = [applying === 0 ? 'No rule file applies to this change' : `${plural(applying, 'rule file')} ${applying === 1 ? 'applies' : 'apply'} to this change`];
   const [first] = unseen;
   if (first) {
-    const more = unseen.length - 1;
-    parts.push(`${CLIENT_TITLES[first.client]} will not see ${codeSpan(first.file.path)}${more > 0 ? ` (and ${more} more ${more === 1 ? 'file' : 'files'} not seen)` : ''}`);
+    const clients = unseen.filter((gap) => gap.file === first.file).map((gap) => CLIENT_TITLES[gap.client]);
+    const others = new Set(unseen.filter((gap) => gap.file !== first.file).map((gap) => gap.file)).size;
+    const who = clients.length === 1 ? clients[0] : `${clients.slice(0, -1).join(', ')} and ${clients.at(-1)}`;
+    parts.push(`${who} will not see ${codeSpan(first.file.path)}${others > 0 ? ` (and ${plural(others, 'more file')} some client will not see)` : ''}`);
   } else if (applying > 0) {
     parts.push(`every listed client sees ${applying === 1 ? 'it' : 'each of them'}`);
   }

@@ -9,16 +9,17 @@ import { turnSummary } from '../../src/notify/check-run-summary.ts';
 import { TASK_ID, TURN } from '../triggers/notify-fixtures.ts';
 
 const COMMIT = 'f95f852bd8fca8fcc58a9a2d6c842781e32a215e';
-const BLOB = 'a'.repeat(40);
+/** A distinct blob per path (a file's text is its own unless a test says otherwise). */
+const blobOf = (path: string) => [...path].reduce((hash, char) => (hash * 31 + char.charCodeAt(0)) >>> 0, 7).toString(16).padStart(8, '0').repeat(5);
 const WEB = `https://github.com/acme/widgets/blob/${COMMIT}`;
 const LINKS: RulesReportLinks = { file: (path, line) => `${WEB}/${path.split('/').map(encodeURIComponent).join('/')}${line === undefined ? '' : `#L${line}`}`, inspector: 'https://groundwork.test/tasks/t/view?sig=x#rule-matrix-0' };
 
 type Cells = Partial<Record<'none' | 'codex' | 'claude-code' | 'gemini-cli' | 'copilot' | 'cursor', ClientCell['cell']>>;
 
-function file(path: string, verdict: RuleVerdict['verdict'], cells: Cells, detail = ''): RuleVerdict {
+function file(path: string, verdict: RuleVerdict['verdict'], cells: Cells, detail = '', blob = blobOf(path)): RuleVerdict {
   return {
     path,
-    blob: BLOB,
+    blob,
     format: 'directory-file',
     verdict,
     reason: '',
@@ -60,7 +61,18 @@ describe('the rules report headline', () => {
       clients: ['codex', 'claude-code', 'gemini-cli'],
       lints: [lint(), lint({ severity: 'warning', code: 'glob-matches-nothing' })],
     });
-    expect(rulesHeadline(more)).toBe('4 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md` (and 2 more files not seen); 1 lint error');
+    expect(rulesHeadline(more)).toBe('4 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md` (and 1 more file some client will not see); 1 lint error');
+  });
+
+  it('names every listed client that will not see the first such file', () => {
+    const three = matrix({ clients: ['codex', 'claude-code', 'cursor'], files: [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded', cursor: 'loaded' }), file('packages/api/CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'lazy', cursor: 'not-seen' })] });
+    expect(rulesHeadline(three)).toBe('2 rule files apply to this change; Codex and Cursor will not see `packages/api/CLAUDE.md`');
+  });
+
+  it('counts no gap for a file whose text the client sees under another path (a CLAUDE.md linked to AGENTS.md)', () => {
+    const linked = matrix({ files: [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded' }), file('CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'loaded' }, '', blobOf('AGENTS.md'))] });
+    expect(rulesHeadline(linked)).toBe('2 rule files apply to this change; every listed client sees each of them');
+    expect(rulesReport(linked, LINKS, 20_000).markdown).not.toContain('**Not seen**');
   });
 
   it('says when every listed client sees every file, and when no file applies', () => {
@@ -86,10 +98,10 @@ describe('the rules report', () => {
         '',
         '| File | Blob | Groundwork | Codex | Claude Code |',
         '| --- | --- | --- | --- | --- |',
-        `| [\`AGENTS.md\`](${WEB}/AGENTS.md) | \`aaaaaaaaaaaa\` | applied | loaded | loaded |`,
-        `| [\`packages/api/AGENTS.md\`](${WEB}/packages/api/AGENTS.md) | \`aaaaaaaaaaaa\` | applied | given | given |`,
-        `| [\`packages/api/CLAUDE.md\`](${WEB}/packages/api/CLAUDE.md) | \`aaaaaaaaaaaa\` | shadowed | **not seen** | lazy |`,
-        `| [\`packages/db/migrations/AGENTS.md\`](${WEB}/packages/db/migrations/AGENTS.md) | \`aaaaaaaaaaaa\` | shadowed | shadowed | **not seen** |`,
+        `| [\`AGENTS.md\`](${WEB}/AGENTS.md) | \`${blobOf('AGENTS.md').slice(0, 12)}\` | applied | loaded | loaded |`,
+        `| [\`packages/api/AGENTS.md\`](${WEB}/packages/api/AGENTS.md) | \`${blobOf('packages/api/AGENTS.md').slice(0, 12)}\` | applied | given | given |`,
+        `| [\`packages/api/CLAUDE.md\`](${WEB}/packages/api/CLAUDE.md) | \`${blobOf('packages/api/CLAUDE.md').slice(0, 12)}\` | shadowed | **not seen** | lazy |`,
+        `| [\`packages/db/migrations/AGENTS.md\`](${WEB}/packages/db/migrations/AGENTS.md) | \`${blobOf('packages/db/migrations/AGENTS.md').slice(0, 12)}\` | shadowed | shadowed | **not seen** |`,
         '',
         '**Not seen**',
         '',
