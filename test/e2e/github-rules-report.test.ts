@@ -22,7 +22,7 @@ async function reviewed(action: string): Promise<string> {
 }
 
 describe('the rules report on a pull request check run, through the Worker and the Task object', { timeout: 120_000 }, () => {
-  it('opens the summary with what matters, and shows the rule files of the changed paths by client, with blobs, links at the base and the lints', async () => {
+  it('opens the summary with what matters, and shows the rule files of the changed paths by the clients the deployment lists, with blobs, links at the base and the lints', async () => {
     const taskId = await reviewed('opened');
     const [run, ...others] = await checkRunsOf(taskId);
     expect(others).toEqual([]);
@@ -32,11 +32,16 @@ describe('the rules report on a pull request check run, through the Worker and t
     const blob = (path: string) => `\\]\\(http://127\\.0\\.0\\.1:\\d+/s/${E2E_SCOPE}/${fx.owner}/${fx.repo}/blob/${pr.base}/${path.replace(/[./]/g, '\\$&')}\\)`;
     // The first line says what matters: the files that apply, the clients that never read one of
     // them (the root CLAUDE.md links to AGENTS.md: no gap), the lint that fails.
-    expect(summary.split('\n')[0]).toBe('4 rule files apply to this change; Codex, Gemini CLI, Copilot and Cursor will not see `packages/api/CLAUDE.md`; 1 lint error');
+    expect(summary.split('\n')[0]).toBe('4 rule files apply to this change; Codex, Copilot and Cursor will not see `packages/api/CLAUDE.md`; 1 lint error');
     const section = summary.slice(summary.indexOf('### Rules for this change'), summary.indexOf('### Providers'));
     expect(section).toContain(`1 path at \`${pr.base}\`, clients starting at the root.`);
-    expect(section).toContain('| File | Blob | Groundwork | Codex | Claude Code | Gemini CLI | Copilot | Cursor |');
-    expect(section).toMatch(new RegExp(`\\| \\[\`packages/api/CLAUDE\\.md\`${blob('packages/api/CLAUDE.md')} \\| \`[0-9a-f]{12}\` \\| shadowed \\| \\*\\*not seen\\*\\* \\| lazy \\|`));
+    // The deployment lists every client but Gemini CLI (CHECK_RUN_CLIENTS, e2e bindings): its columns, in the matrix's order.
+    expect(section).toContain('| File | Blob | Groundwork | Codex | Claude Code | Copilot | Cursor |');
+    expect(section).not.toContain('Gemini CLI');
+    expect(section).toMatch(new RegExp(`\\| \\[\`packages/api/CLAUDE\\.md\`${blob('packages/api/CLAUDE.md')} \\| \`[0-9a-f]{12}\` \\| shadowed \\| \\*\\*not seen\\*\\* \\| lazy \\| \\*\\*not seen\\*\\* \\| \\*\\*not seen\\*\\* \\|$`, 'm'));
+    // The root CLAUDE.md is AGENTS.md by a link: listed, but no client misses its text.
+    expect(section).toMatch(new RegExp(`^\\| \\[\`CLAUDE\\.md\`${blob('CLAUDE.md')} \\|`, 'm'));
+    expect(section).not.toContain('will not see [`CLAUDE.md`]');
     expect(section).toMatch(new RegExp(`- Codex will not see \\[\`packages/api/CLAUDE\\.md\`${blob('packages/api/CLAUDE.md')}: Codex reads`));
     expect(section).toMatch(new RegExp(`- \\*\\*error\\*\\* \\[\`\\.cursor/rules/api\\.mdc\`\\]\\(http://127\\.0\\.0\\.1:\\d+/s/${E2E_SCOPE}/${fx.owner}/${fx.repo}/blob/${pr.base}/\\.cursor/rules/api\\.mdc#L\\d+\\) line \\d+ \`frontmatter-unreadable\` \\(Cursor\\)`));
   });
