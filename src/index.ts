@@ -21,7 +21,7 @@ import type { TaskObject as TaskObjectClass } from '../durable-objects/task.ts';
 
 export const TaskObject = lazyDurableObject<TaskObjectClass>(
   () => import('../durable-objects/task.ts').then((module) => module.TaskObject),
-  ['create', 'describe', 'inspect', 'beginTurn', 'readTurn', 'append', 'mailbox', 'focusOn', 'reportUsage', 'freshness', 'readSkill', 'readSource', 'check', 'alarm'],
+  ['create', 'describe', 'inspect', 'beginTurn', 'readTurn', 'append', 'mailbox', 'focusOn', 'reportUsage', 'freshness', 'readSkill', 'readSource', 'rulesFor', 'check', 'alarm'],
 );
 export type TaskObject = TaskObjectClass;
 
