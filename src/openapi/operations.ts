@@ -205,7 +205,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
   {
     method: 'post', path: '/mcp', tag: 'mcp', summary: 'The remote MCP server (Streamable HTTP)', auth: 'bearer', body: McpRequestSchema,
     description:
-      'Not a REST resource: a JSON-RPC 2.0 endpoint speaking the Model Context Protocol (Streamable HTTP transport, stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Tools: assemble_context, get_turn, context_for_paths, check_before, check_freshness, read_skill, remember, recall, retire_knowledge, post_followup; resources groundwork://tasks/{id}/turns/{n} and groundwork://tasks/{id}/sources/{path}. A bad tool argument is a tool result with `isError: true` naming the field. A browser `Origin` other than PUBLIC_URL or MCP_ALLOWED_ORIGINS is refused 403; GET and DELETE are 405. See docs/integrations.md.',
+      'Not a REST resource: a JSON-RPC 2.0 endpoint speaking the Model Context Protocol (Streamable HTTP transport, stateless, JSON answers). Send `Accept: application/json, text/event-stream`. Tools: assemble_context, get_turn, context_for_paths, check_before, check_freshness, read_skill, rules_for_paths, remember, recall, retire_knowledge, post_followup; resources groundwork://tasks/{id}/turns/{n} and groundwork://tasks/{id}/sources/{path}. A bad tool argument is a tool result with `isError: true` naming the field. A browser `Origin` other than PUBLIC_URL or MCP_ALLOWED_ORIGINS is refused 403; GET and DELETE are 405. See docs/integrations.md.',
     responses: {
       200: json('The JSON-RPC response (or responses, for a batch).', McpResponseSchema),
       202: { description: 'Accepted: the body held only notifications or responses.' },
