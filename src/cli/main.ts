@@ -50,6 +50,10 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
       const command = await loadCommand('freshness', () => import('./freshness-command.ts'));
       return command.finished(await command.module.runFreshnessCommand(args, processIo()));
     }
+    case 'rules': {
+      const command = await loadCommand('rules', () => import('./rules-command.ts'));
+      return command.finished(await command.module.runRulesCommand(args, processIo()));
+    }
     case 'check': {
       const command = await loadCommand('check', () => import('./check-command.ts'));
       return command.finished(await command.module.runCheckCommand(args, processIo()));

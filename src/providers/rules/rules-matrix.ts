@@ -29,6 +29,8 @@ import type { RulesConfig } from './config.ts';
 import { checkGlobs, checkReferences, readTexts } from './lints/gather.ts';
 import type { LintFile, LintInput, LoadsOf } from './lints/lint-input.ts';
 import { lintRules } from './lints/lint-rules.ts';
+import { CLIENT_DIRECTORY_NAMES } from '../../clients/index.ts';
+import { scanRuleDirectories } from './rule-directories-scan.ts';
 import { gatherRules, resolve } from './rule-set.ts';
 
 /** Every client but `none` (whose column is Groundwork's own). */
@@ -41,6 +43,8 @@ export interface RulesMatrixRequest {
   paths: readonly string[];
   /** Which of `paths` are known to name files (a pull request's changed files). */
   files?: readonly string[];
+  /** Also every directory of the commit that holds a rule file, as if the change touched each (the whole repository's matrix). */
+  scan?: boolean;
   /** The clients whose cells and lints count (`none` is dropped); default every client. */
   clients?: readonly ClientName[];
   config: RulesConfig;
@@ -50,10 +54,13 @@ export interface RulesMatrixRequest {
 export async function rulesMatrix(snapshot: Snapshot, request: RulesMatrixRequest): Promise<RulesMatrix> {
   const clients = MATRIX_CLIENTS.filter((name) => (request.clients ?? MATRIX_CLIENTS).includes(name));
   const paths = request.paths.slice(0, RULES_MATRIX_LIMITS.paths);
-  const input = { task: { cwd: request.cwd, focusPaths: paths, agent: 'entry', client: NO_CLIENT }, focusFiles: request.files ?? [], config: request.config, signal: request.signal };
+  const scanned = request.scan ? await scanRuleDirectories(snapshot, [...request.config.filenames, ...CLIENT_DIRECTORY_NAMES], request.config.maxGlobCheckDirectories, request.signal) : { dirs: [] };
+  const focus = [...new Set([...paths, ...scanned.dirs.filter((dir) => dir !== '')])];
+  const input = { task: { cwd: request.cwd, focusPaths: focus, agent: 'entry', client: NO_CLIENT }, focusFiles: request.files ?? [], config: request.config, signal: request.signal };
   const gathered = await gatherRules(snapshot, input);
+  if (scanned.note !== undefined) gathered.notes.unshift(scanned.note);
   const resolved = await resolve(snapshot, input, gathered, true);
-  const lints = lintRules(await lintInput(snapshot, resolved.verdicts, request.cwd, clients.length > 0 ? clients : MATRIX_CLIENTS, request));
+  const lints = lintRules(await lintInput(snapshot, resolved.verdicts, request.cwd, clients.length > 0 ? clients : MATRIX_CLIENTS, input));
   const shown = new Set<ClientName>(['none', ...clients]);
   const files = capVerdicts(resolved.verdicts.map(({ entry: _entry, found: _found, ...verdict }) => (verdict.clients ? { ...verdict, clients: verdict.clients.filter((cell) => shown.has(cell.client)) } : verdict)));
   return {

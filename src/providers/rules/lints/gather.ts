@@ -83,7 +83,7 @@ export async function checkReferences(snapshot: Snapshot, texts: ReadonlyMap<str
     if (read.status === 'not-a-file' && !item.pathLike) return;
     const why =
       read.status === 'missing' ? 'is not in the tree at this commit'
-      : read.status === 'not-a-file' ? `is a ${read.kind}, not a file`
+      : read.status === 'not-a-file' ? `is a ${read.kind === 'dir' ? 'directory' : read.kind}, not a file`
       : read.status === 'binary' ? 'is a binary file'
       : read.status === 'unresolved-symlink' ? `is a symlink to ${read.target} that stays unresolved (${read.reason})`
       : `was not read: ${read.reason}`;

@@ -11,17 +11,25 @@
  * lints.filter((lint) => lint.severity === 'error'); // what fails CI
  */
 import { boundLint, LINT_CODES, type RuleLint } from '../../../context/rule-lint.ts';
+import { deadGlobLints } from './dead-globs.ts';
+import { disagreementLints } from './disagreement.ts';
 import { frontmatterLints } from './frontmatter.ts';
+import { importLints } from './import-lints.ts';
+import { sizeCapLints } from './size-cap.ts';
+import { unloadedLints } from './unloaded.ts';
 import type { LintInput } from './lint-input.ts';
 
 export type { LintFile, LintInput, GlobCheck, ReferenceCheck } from './lint-input.ts';
 
-const LINTS: ReadonlyArray<(input: LintInput) => RuleLint[]> = [frontmatterLints];
+const LINTS: ReadonlyArray<(input: LintInput) => RuleLint[]> = [frontmatterLints, deadGlobLints, importLints, sizeCapLints, unloadedLints, disagreementLints];
 
 export function lintRules(input: LintInput): RuleLint[] {
   const all = LINTS.flatMap((lint) => lint(input)).map(boundLint);
+  // A file whose cause an error already names (frontmatter, a dead glob) is not said again to be loaded by no client.
+  const explained = new Set(all.filter((lint) => lint.severity === 'error').map((lint) => lint.path));
   const seen = new Set<string>();
   return all
+    .filter((lint) => lint.code !== 'loaded-by-no-client' || !explained.has(lint.path))
     .filter((lint) => {
       const key = `${lint.code}\0${lint.path}\0${lint.line ?? 0}\0${lint.message}`;
       if (seen.has(key)) return false;
