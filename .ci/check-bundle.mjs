@@ -47,11 +47,12 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // facts and citations stay out of the upload, in src/clients/facts/), the rule set's complement,
 // client cells, shadowed files and import edges in the Task object, the client on the task request
 // and MCP, and the inspector's files-by-clients matrix (4.8 KiB together). 248 -> 255 at 254.5 for
-// issue 50's pull request check and MCP `rules_for_paths`: the rules matrix and its lints in the Task
-// object's wiring (about 3.1 KiB, measured by stubbing `rulesMatrix` out: issue-50-rules' modules,
-// which reach the upload through the check run) and the report's renderer, the Task object's
-// `rulesFor`, CHECK_RUN_CLIENTS and the MCP tool (about 3.7 KiB); every lint added later counts here.
-const BUDGET_KIB = 255;
+// issue 50's pull request check and MCP `rules_for_paths` (254.5 with the first lint), 255 -> 257 at
+// 256.5 with every lint of section 4: the rules matrix and its lints in the Task object's wiring
+// (about 5.3 KiB: issue-50-rules' modules, which reach the upload through the check run; 3.1 with
+// the first lint, measured by stubbing `rulesMatrix` out) and the report's renderer, the Task
+// object's `rulesFor`, CHECK_RUN_CLIENTS and the MCP tool (about 3.7 KiB).
+const BUDGET_KIB = 257;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.
