@@ -61,19 +61,25 @@ interface Unseen {
   detail: string;
 }
 
+const dirOf = (path: string) => path.slice(0, Math.max(0, path.lastIndexOf('/')));
+
 /**
- * Files that apply and that a listed client will not see, neither by itself nor from Groundwork,
- * unless the client sees the same text under another path (a CLAUDE.md linked to the AGENTS.md it
- * loads is no gap).
+ * Files that apply and that a listed client will not see, neither by itself nor from Groundwork.
+ * No gap: a file whose text the client sees under another path (a CLAUDE.md linked to the
+ * AGENTS.md it loads), and a directory's instruction file beside another of that directory that
+ * the client does see, unless the lints say the two disagree (`directory-disagreement`: a
+ * CLAUDE.md that only prefaces the AGENTS.md it imports, as cloudflare/workers-sdk's, does not).
  */
 function unseenOf(matrix: RulesMatrix): Unseen[] {
-  const seenBlobs = new Map(matrix.clients.map((client) => [client, new Set(matrix.files.flatMap((file) => (file.blob && SEES.has(cellOf(file, client)?.cell ?? 'not-seen') ? [file.blob] : [])))]));
+  const sees = (file: RuleVerdict, client: ClientName) => SEES.has(cellOf(file, client)?.cell ?? 'not-seen');
+  const disagreeing = new Set(matrix.lints.flatMap((lint) => (lint.code === 'directory-disagreement' ? [lint.path, ...(lint.related ?? [])] : [])));
+  const covered = (file: RuleVerdict, client: ClientName) =>
+    matrix.files.some((other) => other !== file && sees(other, client) && ((file.blob !== undefined && other.blob === file.blob) || (file.format === 'directory-file' && other.format === 'directory-file' && dirOf(other.path) === dirOf(file.path) && !disagreeing.has(file.path))));
   return matrix.files.flatMap((file) => {
     if (!applies(file, matrix.clients)) return [];
     return matrix.clients.flatMap((client) => {
       const cell = cellOf(file, client);
-      const elsewhere = file.blob !== undefined && seenBlobs.get(client)?.has(file.blob) === true;
-      return cell?.cell === 'not-seen' && !elsewhere ? [{ client, file, detail: cell.detail }] : [];
+      return cell?.cell === 'not-seen' && !covered(file, client) ? [{ client, file, detail: cell.detail }] : [];
     });
   });
 }
@@ -98,7 +104,7 @@ export function rulesHeadline(matrix: RulesMatrix): string {
     const who = clients.length === 1 ? clients[0] : `${clients.slice(0, -1).join(', ')} and ${clients.at(-1)}`;
     parts.push(`${who} will not see ${codeSpan(first.file.path)}${others > 0 ? ` (and ${plural(others, 'more file')} some client will not see)` : ''}`);
   } else if (applying > 0) {
-    parts.push(`every listed client sees ${applying === 1 ? 'it' : 'each of them'}`);
+    parts.push(`every listed client has ${applying === 1 ? 'its' : 'their'} rules, by itself or from Groundwork`);
   }
   if (errors > 0) parts.push(plural(errors, 'lint error'));
   return parts.join('; ');

@@ -36,7 +36,7 @@ function matrix(overrides: Partial<RulesMatrix> = {}): RulesMatrix {
     files: [
       file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded' }),
       file('packages/api/AGENTS.md', 'applied', { none: 'given', codex: 'given', 'claude-code': 'given' }, 'read only from the root down to the working directory'),
-      file('packages/api/CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'lazy' }, 'Codex reads AGENTS.md, not CLAUDE.md'),
+      file('packages/web/CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'lazy' }, 'Codex reads AGENTS.md, not CLAUDE.md'),
       file('packages/db/migrations/AGENTS.md', 'shadowed', { none: 'shadowed', codex: 'shadowed', 'claude-code': 'not-seen' }),
     ],
     filesLeftOut: 0,
@@ -52,38 +52,46 @@ const lint = (overrides: Partial<RuleLint> = {}): RuleLint => ({ code: 'frontmat
 describe('the rules report headline', () => {
   it('counts the files that apply and names the first a listed client will not see', () => {
     // The migrations file is shadowed or not seen for everyone: it does not apply.
-    expect(rulesHeadline(matrix())).toBe('3 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md`');
+    expect(rulesHeadline(matrix())).toBe('3 rule files apply to this change; Codex will not see `packages/web/CLAUDE.md`');
   });
 
   it('counts the other files not seen and the lint errors, but not warnings', () => {
     const more = matrix({
-      files: [...matrix().files, file('GEMINI.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'not-seen', 'gemini-cli': 'loaded' })],
+      files: [...matrix().files, file('docs/GEMINI.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'not-seen', 'gemini-cli': 'loaded' })],
       clients: ['codex', 'claude-code', 'gemini-cli'],
       lints: [lint(), lint({ severity: 'warning', code: 'glob-matches-nothing' })],
     });
-    expect(rulesHeadline(more)).toBe('4 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md` (and 1 more file some client will not see); 1 lint error');
+    expect(rulesHeadline(more)).toBe('4 rule files apply to this change; Codex will not see `packages/web/CLAUDE.md` (and 1 more file some client will not see); 1 lint error');
   });
 
   it('names every listed client that will not see the first such file', () => {
-    const three = matrix({ clients: ['codex', 'claude-code', 'cursor'], files: [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded', cursor: 'loaded' }), file('packages/api/CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'lazy', cursor: 'not-seen' })] });
-    expect(rulesHeadline(three)).toBe('2 rule files apply to this change; Codex and Cursor will not see `packages/api/CLAUDE.md`');
+    const three = matrix({ clients: ['codex', 'claude-code', 'cursor'], files: [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded', cursor: 'loaded' }), file('packages/web/CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'lazy', cursor: 'not-seen' })] });
+    expect(rulesHeadline(three)).toBe('2 rule files apply to this change; Codex and Cursor will not see `packages/web/CLAUDE.md`');
+  });
+
+  it('counts no gap for a CLAUDE.md beside the AGENTS.md a client reads, unless the lints say the two disagree', () => {
+    // cloudflare/workers-sdk: CLAUDE.md is a preface and `See @AGENTS.md`.
+    const beside = [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded' }), file('CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'loaded' })];
+    expect(rulesHeadline(matrix({ files: beside }))).toBe('2 rule files apply to this change; every listed client has their rules, by itself or from Groundwork');
+    const disagreement = lint({ code: 'directory-disagreement', severity: 'warning', path: 'AGENTS.md', related: ['CLAUDE.md'], line: undefined, clients: ['codex', 'claude-code'] });
+    expect(rulesHeadline(matrix({ files: beside, lints: [disagreement] }))).toBe('2 rule files apply to this change; Codex will not see `CLAUDE.md`');
   });
 
   it('counts no gap for a file whose text the client sees under another path (a CLAUDE.md linked to AGENTS.md)', () => {
     const linked = matrix({ files: [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', 'claude-code': 'loaded' }), file('CLAUDE.md', 'shadowed', { none: 'shadowed', codex: 'not-seen', 'claude-code': 'loaded' }, '', blobOf('AGENTS.md'))] });
-    expect(rulesHeadline(linked)).toBe('2 rule files apply to this change; every listed client sees each of them');
+    expect(rulesHeadline(linked)).toBe('2 rule files apply to this change; every listed client has their rules, by itself or from Groundwork');
     expect(rulesReport(linked, LINKS, 20_000).markdown).not.toContain('**Not seen**');
   });
 
-  it('says when every listed client sees every file, and when no file applies', () => {
+  it('says when every listed client has the rules, and when no file applies', () => {
     const seen = matrix({ files: matrix().files.slice(0, 2) });
-    expect(rulesHeadline(seen)).toBe('2 rule files apply to this change; every listed client sees each of them');
+    expect(rulesHeadline(seen)).toBe('2 rule files apply to this change; every listed client has their rules, by itself or from Groundwork');
     expect(rulesHeadline(matrix({ files: [] }))).toBe('No rule file applies to this change');
   });
 
   it('counts only the listed clients: a file only Cursor misses is no gap when Cursor is not listed', () => {
     const cursorOnly = matrix({ files: [file('AGENTS.md', 'applied', { none: 'given', codex: 'loaded', cursor: 'not-seen' })] });
-    expect(rulesHeadline(cursorOnly)).toBe('1 rule file applies to this change; every listed client sees it');
+    expect(rulesHeadline(cursorOnly)).toBe('1 rule file applies to this change; every listed client has its rules, by itself or from Groundwork');
   });
 });
 
@@ -100,12 +108,12 @@ describe('the rules report', () => {
         '| --- | --- | --- | --- | --- |',
         `| [\`AGENTS.md\`](${WEB}/AGENTS.md) | \`${blobOf('AGENTS.md').slice(0, 12)}\` | applied | loaded | loaded |`,
         `| [\`packages/api/AGENTS.md\`](${WEB}/packages/api/AGENTS.md) | \`${blobOf('packages/api/AGENTS.md').slice(0, 12)}\` | applied | given | given |`,
-        `| [\`packages/api/CLAUDE.md\`](${WEB}/packages/api/CLAUDE.md) | \`${blobOf('packages/api/CLAUDE.md').slice(0, 12)}\` | shadowed | **not seen** | lazy |`,
+        `| [\`packages/web/CLAUDE.md\`](${WEB}/packages/web/CLAUDE.md) | \`${blobOf('packages/web/CLAUDE.md').slice(0, 12)}\` | shadowed | **not seen** | lazy |`,
         `| [\`packages/db/migrations/AGENTS.md\`](${WEB}/packages/db/migrations/AGENTS.md) | \`${blobOf('packages/db/migrations/AGENTS.md').slice(0, 12)}\` | shadowed | shadowed | **not seen** |`,
         '',
         '**Not seen**',
         '',
-        `- Codex will not see [\`packages/api/CLAUDE.md\`](${WEB}/packages/api/CLAUDE.md): Codex reads AGENTS.md, not CLAUDE.md`,
+        `- Codex will not see [\`packages/web/CLAUDE.md\`](${WEB}/packages/web/CLAUDE.md): Codex reads AGENTS.md, not CLAUDE.md`,
         '',
         '**Lints**',
         '',
@@ -212,7 +220,7 @@ describe('the check run summary with the rules report', () => {
   it('opens with the rules headline and carries the report before the providers', () => {
     const rules = rulesReport(matrix(), LINKS, 20_000);
     const { summary } = turnSummary(TURN, TASK_ID, undefined, rules);
-    expect(summary.split('\n')[0]).toBe('3 rule files apply to this change; Codex will not see `packages/api/CLAUDE.md`');
+    expect(summary.split('\n')[0]).toBe('3 rule files apply to this change; Codex will not see `packages/web/CLAUDE.md`');
     expect(summary.indexOf('### Rules for this change')).toBeLessThan(summary.indexOf('### Providers'));
   });
 
@@ -224,6 +232,6 @@ describe('the check run summary with the rules report', () => {
     const rules = rulesReport(matrix({ files, lints: Array.from({ length: 200 }, () => lint({ message: '誤'.repeat(390) })) }), LINKS, 22_000);
     const { summary } = turnSummary({ ...TURN, entries }, TASK_ID, undefined, rules);
     expect(utf8Bytes(summary)).toBeLessThanOrEqual(MAX_SUMMARY_BYTES);
-    expect(summary.split('\n')[0]).toBe('200 rule files apply to this change; every listed client sees each of them; 200 lint errors');
+    expect(summary.split('\n')[0]).toBe('200 rule files apply to this change; every listed client has their rules, by itself or from Groundwork; 200 lint errors');
   });
 });
