@@ -197,7 +197,11 @@ describe('groundwork mcp over stdio', () => {
       expect(result.text).toContain('| File | Blob | Groundwork | Codex | Claude Code | Cursor |');
       expect(result.text).toMatch(/\| `packages\/api\/CLAUDE\.md` \| `[0-9a-f]{12}` \| shadowed \| \*\*not seen\*\* \| lazy \| \*\*not seen\*\* \|/);
       expect(result.structured).toMatchObject({ taskId, commit, cwd: '', clients: ['codex', 'claude-code', 'cursor'] });
-      expect(result.structured['lints']).toEqual([expect.objectContaining({ code: 'frontmatter-unreadable', severity: 'error', path: '.cursor/rules/api.mdc', clients: ['cursor'] })]);
+      // The broken Cursor rule, and the api's two files that Codex and Claude Code read apart.
+      expect(result.structured['lints']).toEqual([
+        expect.objectContaining({ code: 'frontmatter-unreadable', severity: 'error', path: '.cursor/rules/api.mdc', clients: ['cursor'] }),
+        expect.objectContaining({ code: 'directory-disagreement', severity: 'warning', path: 'packages/api/AGENTS.md', related: ['packages/api/CLAUDE.md'] }),
+      ]);
       const bad = await call('rules_for_paths', { taskId, paths: ['src'], clients: ['copilot@1.2'] });
       expect(bad).toMatchObject({ isError: true, text: expect.stringMatching(/clients\[0\]: "copilot@1\.2": a report has one column per client/) });
       expect(await call('rules_for_paths', { taskId: 'f'.repeat(64), paths: ['src'] })).toMatchObject({ isError: true, text: expect.stringMatching(/no task f{64}/) });
