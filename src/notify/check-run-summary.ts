@@ -45,6 +45,8 @@ function bounded(lines: string[], noun: string, budget: number): string[] {
 function fit(summary: string): string {
   if (utf8Bytes(summary) <= MAX_SUMMARY_BYTES) return summary;
   const marker = '\n\n… (summary cut to fit the check run)';
+  // In bytes, and never inside a character (notify/markdown's cutToBytes): a lone surrogate of an
+  // emoji in a reason is not text GitHub can store.
   return cutToBytes(summary, MAX_SUMMARY_BYTES - utf8Bytes(marker)) + marker;
 }
 
