@@ -82,7 +82,14 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // the entries (+58.6) and the chunk names' churn. This is over issue 56's goal of 250 KiB for the
 // wave, by the OAuth provider (32.9 KiB, lazily loaded but counted) and our sign-in code (10.9)
 // above all: see docs/benchmarks.md, "the Worker's upload after the wave".
-const BUDGET_KIB = 300;
+// 300 -> 308 at 307.7 (issue 50 section 5, merged onto the wave's 299.2): the pull request check
+// run's rules report (notify/rules-report, notify/markdown), the Task object's `rulesFor` and the
+// rules run for the check run (task-rules), CHECK_RUN_CLIENTS and the MCP tool `rules_for_paths`
+// with its output schema, about 3.7 KiB; and the rules matrix with every lint of issue 50 section 4
+// (about 5.3 KiB), which the wave's figure did not hold yet: they reach the Worker only through
+// this check run (on the wave they served `groundwork rules`, a CLI command). The Task object's
+// wiring loads them on first use, so no accept path grows; the budget counts every chunk.
+const BUDGET_KIB = 308;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
 // up to 0.7 KiB with where it is built. Here it is the upload `wrangler deploy` sends.

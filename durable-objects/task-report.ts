@@ -1,10 +1,12 @@
 /**
  * @module durable-objects/task-report
  * What a finished task tells the place it came from (a check run, a Slack reply): its turn 0 or
- * its failure, what its GitHub reads cost, and a signed link to its inspector page.
+ * its failure, what its GitHub reads cost, a pull request's rules report (task-rules), and a
+ * signed link to its inspector page.
  */
 import type { Config } from '../src/env.ts';
 import type { TaskResult } from '../src/notify/notify-task.ts';
+import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { taskViewUrl } from '../src/tasks/view-link.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 import { turnView } from './turn-view.ts';
@@ -15,6 +17,7 @@ export async function taskReport(
   task: TaskRow,
   outcome: { status: 'ready' | 'failed'; reason: string | null },
   now: number,
+  rules?: RulesReportResult,
 ): Promise<TaskResult> {
   const viewUrl = await taskViewUrl(
     { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS },
@@ -27,7 +30,7 @@ export async function taskReport(
   const first = store.turn(0);
   if (outcome.status === 'ready' && first) {
     const turn = turnView(first, first, store.requestTranscript(0, first.item?.id ?? null));
-    return { taskId: task.task_id, status: 'ready', turn, ...(first.github ? { github: first.github } : {}), ...link };
+    return { taskId: task.task_id, status: 'ready', turn, ...(first.github ? { github: first.github } : {}), ...(rules ? { rules } : {}), ...link };
   }
   return { taskId: task.task_id, status: 'failed', reason: outcome.reason ?? 'unknown failure', ...link };
 }

@@ -28,6 +28,8 @@ import { checkTask, knowledgeLineage } from './task-checks.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
 import { readTaskSkillFile, taskSkillCatalog } from './task-skills.ts';
 import { readBackFreshness } from './task-freshness.ts';
+import { taskRulesMatrix, type TaskRulesQuery } from './task-rules.ts';
+import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { earlierTasksFor } from './task-history.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -49,6 +51,8 @@ export interface TaskWiring {
   readBack(request: TaskRequest, commit: string, agent: AgentConfig | undefined): Promise<FreshnessReport>;
   /** Reports a finished task where it came from (a check run, a Slack response). */
   notify(target: Notify, result: TaskResult): Promise<void>;
+  /** The rules matrix at the task's commit: a check run's rules report, MCP `rules_for_paths`. */
+  rules(task: TaskRow, query: TaskRulesQuery): Promise<RulesReportResult>;
 }
 
 /** `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks read and write. */
@@ -98,5 +102,6 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     check: (task, request) => checkTask(task, request, checkDeps),
     readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, openSource, now: () => Date.now() }),
     notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
+    rules: (task, query) => taskRulesMatrix(task, query, { store, openSource }),
   };
 }

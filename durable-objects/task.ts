@@ -13,7 +13,8 @@ import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import type { ClientName } from '../src/context/client.ts';
+import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import type { UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, unfitFor, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { CheckLogStore } from './check-log.ts';
@@ -239,6 +240,12 @@ export class TaskObject extends DurableObject<Env> {
     return task ? (await this.#wiring()).readSource(task, path) : { status: 'not-found' };
   }
 
+  /** The rules matrix for `paths` at the task's commit, for `clients` (MCP `rules_for_paths`); reads only. */
+  async rulesFor(caller: TaskCaller, paths: readonly string[], clients: readonly ClientName[]): Promise<RulesMatrixResult> {
+    const task = await this.#readable(caller);
+    return task ? (await this.#wiring()).rules(task, { paths, clients }) : { status: 'not-found' };
+  }
+
   /**
    * Reads what one consequential action depends on (push, report-ci, merge, apply-knowledge) and
    * records the answer. A read of the world, so granted tenants may ask too; it never touches the
@@ -288,8 +295,12 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     if (!task) return;
     if (task.request.notify) {
-      const result = await taskReport(getConfig(this.env), this.#store, task, { status, reason }, Date.now());
-      await (await this.#wiring()).notify(task.request.notify, result);
+      const config = getConfig(this.env);
+      const wiring = await this.#wiring();
+      // A pull request's check run carries the rules report for its changed paths.
+      const rules = status === 'ready' && task.request.notify.kind === 'github-check' ? await wiring.rules(task, { clients: config.CHECK_RUN_CLIENTS }) : undefined;
+      const result = await taskReport(config, this.#store, task, { status, reason }, Date.now(), rules);
+      await wiring.notify(task.request.notify, result);
     }
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
     // armed; a failed index report then brings the alarm forward to retry it.

@@ -8,6 +8,7 @@ import { lazySchema } from './lib/lazy-schema.ts';
 import type { AgentCatalog } from './context/agent-catalog.ts';
 import { ConfigError } from './config-error.ts';
 import { loadDeploymentAgents } from './deployment-agents.ts';
+import { parseReportClients } from './context/report-clients.ts';
 import { DeploymentSettingsSchema } from './providers/settings.ts';
 import { TenantGrantsSchema } from './tasks/tenant-grants.ts';
 
@@ -122,6 +123,19 @@ export const ConfigSchema = z.object({
           return [];
         }),
     ),
+  /**
+   * The clients whose verdicts a pull request's check run shows in its rules report, comma-separated
+   * (`codex,claude-code`); empty: every client (context/report-clients).
+   */
+  CHECK_RUN_CLIENTS: z
+    .string()
+    .default('')
+    .transform((text, ctx) => {
+      const parsed = parseReportClients(text.split(',').map((entry) => entry.trim()).filter((entry) => entry !== ''));
+      if (parsed.ok) return parsed.clients;
+      ctx.addIssue({ code: 'custom', message: `entry ${parsed.index + 1}, ${parsed.reason}` });
+      return z.NEVER;
+    }),
   /** `{ "<API tenant>": ["github:<installation id>", "slack:<team id>"] }`: tenants whose tasks an API tenant may list and read. */
   TENANT_GRANTS: jsonString(TenantGrantsSchema).default({}),
 }).superRefine((config, ctx) => {

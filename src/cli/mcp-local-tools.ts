@@ -31,7 +31,7 @@ export interface LocalToolOptions {
   knowledge: boolean;
 }
 
-const ALWAYS: readonly ToolName[] = ['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill'];
+const ALWAYS: readonly ToolName[] = ['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill', 'rules_for_paths'];
 const KNOWLEDGE: readonly ToolName[] = ['remember', 'recall', 'retire_knowledge'];
 
 /** What each argument means, for the arguments the shared schemas leave undescribed. */
@@ -77,7 +77,7 @@ const DESCRIPTIONS: Partial<Record<ToolName, Record<string, string>>> = {
 
 const instructions = (knowledge: boolean) =>
   `Groundwork assembles the context a coding agent should start a task from: the repository's rules (AGENTS.md and the like along the working directory) and its skills, each labeled with path@commit, read from a repository on this machine.
-Call assemble_context once at the start of a task, with the task's request (repo defaults to the repository this server runs in); read what it returns before you plan. Before pushing or reporting CI, call check_before with that action; check_freshness says which rules and skill files changed since. Read a skill the index lists with read_skill.${knowledge ? ' remember records what the team should know next time (with its source); recall lists it.' : ''}`;
+Call assemble_context once at the start of a task, with the task's request (repo defaults to the repository this server runs in); read what it returns before you plan. Before pushing or reporting CI, call check_before with that action; check_freshness says which rules and skill files changed since. Read a skill the index lists with read_skill; rules_for_paths says which rule files apply to some paths and which coding agents see them.${knowledge ? ' remember records what the team should know next time (with its source); recall lists it.' : ''}`;
 
 export function localToolSet(server: GroundworkMcpServer, options: LocalToolOptions): GroundworkMcpServer {
   const offered = new Set<string>([...ALWAYS, ...(options.knowledge ? KNOWLEDGE : [])]);

@@ -21,6 +21,10 @@ import { trackedSources, turnSources } from '../freshness/tracked.ts';
 import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
 import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
 import { skillAnswer } from '../mcp/skill-answer.ts';
+import { rulesAnswer } from '../mcp/rules-answer.ts';
+import { REPORT_CLIENTS } from '../context/report-clients.ts';
+import { RulesConfigSchema } from '../providers/rules/config.ts';
+import { rulesMatrix } from '../providers/rules/rules-matrix.ts';
 import type { SkillsBackend } from '../mcp/skill-entries.ts';
 import { turnUri } from '../mcp/uris.ts';
 import { SkillsConfigSchema } from '../providers/skills/config.ts';
@@ -138,6 +142,22 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       if (!read.ok) return refusal(`read_skill ${args.name}: ${read.reason}`, { taskId: args.taskId, status: 'missing' });
       const { ok: _ok, ...skill } = read;
       return skillAnswer(args.taskId, skill);
+    },
+
+    async rulesForPaths(args) {
+      const task = tasks.get(args.taskId);
+      if (!task) return noTask(args.taskId);
+      if (!task.trusted) return refusal('rules_for_paths: the task is untrusted: it reads no repository content, so no rule file is read for it', { taskId: args.taskId, status: 'skipped' });
+      const effective = task.turn.settings?.providers.find((provider) => provider.name === 'rules');
+      if (effective && !effective.enabled) return refusal('rules_for_paths: the rules provider is off for this task', { taskId: args.taskId, status: 'skipped' });
+      const config = RulesConfigSchema.safeParse(effective?.config ?? {});
+      try {
+        const matrix = await rulesMatrix(task.snapshot, { cwd: task.opened.cwd, paths: args.paths, clients: args.clients ?? REPORT_CLIENTS, config: config.success ? config.data : RulesConfigSchema.parse({}), signal: AbortSignal.timeout(READ_DEADLINE_MS) });
+        return rulesAnswer(args.taskId, matrix);
+      } catch (error) {
+        // A read of this machine's repository that failed or ran out of time: said, never an empty matrix.
+        return refusal(`rules_for_paths: reading the rule files at ${task.opened.commit} failed: ${error instanceof Error ? error.message : String(error)}`, { taskId: args.taskId, status: 'failed' });
+      }
     },
 
     listTurns(): Promise<ListedResource[]> {

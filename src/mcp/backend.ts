@@ -9,7 +9,7 @@
  */
 import type { CallContext } from './call-context.ts';
 import type { SkillsBackend } from './skill-entries.ts';
-import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RecallArgs, RememberArgs, RetireKnowledgeArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RecallArgs, RememberArgs, RetireKnowledgeArgs, RulesForPathsArgs } from './tool-inputs.ts';
 
 /** A tool's result: the text the model reads and, for programs, the same facts as JSON. */
 export interface ToolAnswer {
@@ -53,6 +53,7 @@ export interface GroundworkBackend extends SkillsBackend {
   checkFreshness: Tool<CheckFreshnessArgs>;
   checkBefore: Tool<CheckBeforeArgs>;
   readSkill: Tool<ReadSkillArgs>;
+  rulesForPaths: Tool<RulesForPathsArgs>;
   remember: Tool<RememberArgs>;
   recall: Tool<RecallArgs>;
   retireKnowledge: Tool<RetireKnowledgeArgs>;

@@ -49,7 +49,7 @@ export interface GroundworkMcpServer {
 }
 
 const instructions = (paths: boolean) => `Groundwork assembles the context a coding agent should start a task from: the repository's rules (AGENTS.md and the like along the working directory), its skills, and what the team recorded, each labeled with path@commit.
-Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill. remember records what the team should know next time (with its source); recall lists it.`;
+Call assemble_context once at the start of a task, with the task's request; read what it returns before you plan. ${paths ? 'When you move to other paths, call context_for_paths. ' : ''}Before pushing, merging or reporting the task done, call check_before with that action (check_freshness says which rules and skill files changed). Read a skill the index lists with read_skill; rules_for_paths says which rule files apply to some paths and which coding agents see them. remember records what the team should know next time (with its source); recall lists it.`;
 
 const serverInfo = once(() => ({ name: 'groundwork', title: 'Groundwork', version: groundworkVersion, icons: groundworkIcons() }));
 

@@ -24,12 +24,14 @@ import { checkBefore } from '../tasks/check-before.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
-import { DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
+import { DescribeResultSchema, FocusResultSchema, FreshnessResultSchema, MailboxResultSchema, RulesMatrixResultSchema, SkillReadResultSchema, SourceReadResultSchema, TurnResultSchema, type TaskDescription, type TurnResult } from '../tasks/task-results.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { checkAnswer, freshnessAnswer, followupAnswer, notReadyAnswer, turnAnswer } from './answers.ts';
 import { refusal, type GroundworkBackend, type ResourceAnswer, type ToolAnswer } from './backend.ts';
 import { skillAnswer } from './skill-answer.ts';
-import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs } from './tool-inputs.ts';
+import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RulesForPathsArgs } from './tool-inputs.ts';
+import { rulesAnswer } from './rules-answer.ts';
+import { REPORT_CLIENTS } from '../context/report-clients.ts';
 import { turnUri } from './uris.ts';
 
 export interface ServiceContext {
@@ -44,7 +46,7 @@ export interface ServiceContext {
   waitMs: number;
 }
 
-type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource' | 'taskTurns' | 'taskSourcePaths'>>;
+type TaskTools = Required<Pick<GroundworkBackend, 'assembleContext' | 'getTurn' | 'contextForPaths' | 'checkFreshness' | 'checkBefore' | 'readSkill' | 'rulesForPaths' | 'postFollowup' | 'listTurns' | 'readTurn' | 'readSource' | 'taskTurns' | 'taskSourcePaths'>>;
 
 /** How many of the caller's newest tasks `resources/list` offers a turn of. */
 const LISTED_TASKS = 20;
@@ -187,6 +189,16 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       if (result.status === 'not-found') return noTask(args.taskId);
       if (result.status !== 'ok') return refusal(`read_skill ${args.name}: ${'message' in result ? result.message : result.reason}`, { taskId: args.taskId, status: result.status });
       return skillAnswer(args.taskId, result.skill);
+    },
+
+    async rulesForPaths(args: RulesForPathsArgs) {
+      // A person reads only a task of a repository GitHub says they may read (auth/task-access).
+      const opened = await open(args.taskId);
+      if (!opened.ok) return opened.answer;
+      const result = RulesMatrixResultSchema.parse(await opened.stub.rulesFor(opened.caller, args.paths, args.clients ?? REPORT_CLIENTS));
+      if (result.status === 'not-found') return noTask(args.taskId);
+      if (result.status !== 'ok') return refusal(`rules_for_paths: ${result.reason}`, { taskId: args.taskId, status: result.status });
+      return rulesAnswer(args.taskId, result.matrix);
     },
 
     async postFollowup(args: PostFollowupArgs) {

@@ -12,7 +12,8 @@ import { KNOWLEDGE_KINDS } from '../context/knowledge.ts';
 import { createKnowledgeSchema, RetireSchema } from '../knowledge/input.ts';
 import { ListQuerySchema } from '../routes/knowledge-inputs.ts';
 import { BeginTurnSchema, checkTaskFields, FocusPostSchema, FormatParam, MailboxPostSchema } from '../routes/task-inputs.ts';
-import { SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
+import { FocusPathsSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
+import { parseReportClients, REPORT_CLIENT_RULE } from '../context/report-clients.ts';
 import { once } from '../lib/once.ts';
 
 const taskIdSchema = once(() =>
@@ -81,3 +82,26 @@ export type RetireKnowledgeArgs = z.output<ReturnType<typeof retireKnowledgeSche
 /** `POST /tasks/:id/mailbox` with the task named in the arguments. */
 export const postFollowupSchema = once(() => MailboxPostSchema.unwrap().extend({ taskId: taskIdSchema() }));
 export type PostFollowupArgs = z.output<ReturnType<typeof postFollowupSchema>>;
+
+/**
+ * The rules matrix of a task's repository at its commit for some paths: the paths as a task's
+ * focus takes them, and the clients whose columns to show (context/report-clients; default all).
+ */
+export const rulesForPathsSchema = once(() =>
+  z.strictObject({
+    taskId: taskIdSchema(),
+    paths: FocusPathsSchema.unwrap().min(1, 'name at least one path').meta({ description: 'Files or directories from the repository root (a change\'s files): the rule files on their way are reported.' }),
+    clients: z
+      .array(z.string().max(64))
+      .max(16, 'at most 16 clients')
+      .transform((names, ctx) => {
+        const parsed = parseReportClients(names);
+        if (parsed.ok) return parsed.clients;
+        ctx.addIssue({ code: 'custom', message: parsed.reason, path: [parsed.index] });
+        return z.NEVER;
+      })
+      .optional()
+      .meta({ description: `The clients whose columns to show, each ${REPORT_CLIENT_RULE} (default: all of them).` }),
+  }),
+);
+export type RulesForPathsArgs = z.output<ReturnType<typeof rulesForPathsSchema>>;

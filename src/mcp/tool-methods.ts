@@ -83,6 +83,7 @@ function toolTable(backend: GroundworkBackend): Map<ToolName, ToolEntry> {
     ['check_freshness', { schema: TOOLS.check_freshness.input(), run: (args, call) => backend.checkFreshness(args, call) }],
     ['check_before', { schema: TOOLS.check_before.input(), run: (args, call) => backend.checkBefore(args, call) }],
     ['read_skill', { schema: TOOLS.read_skill.input(), run: (args, call) => backend.readSkill(args, call) }],
+    ['rules_for_paths', { schema: TOOLS.rules_for_paths.input(), run: (args, call) => backend.rulesForPaths(args, call) }],
     ['remember', { schema: TOOLS.remember.input(backend.today()), run: (args, call) => backend.remember(args, call) }],
     ['recall', { schema: TOOLS.recall.input(), run: (args, call) => backend.recall(args, call) }],
     ['retire_knowledge', { schema: TOOLS.retire_knowledge.input(), run: (args, call) => backend.retireKnowledge(args, call) }],

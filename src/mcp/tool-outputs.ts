@@ -16,6 +16,7 @@
 import * as z from 'zod';
 import { CheckResultSchema } from '../checks/result.ts';
 import { KnowledgeSchema } from '../context/knowledge.ts';
+import { RulesMatrixSchema } from '../context/rules-matrix.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
 import { once } from '../lib/once.ts';
@@ -61,6 +62,8 @@ const OUTPUTS: Record<ToolName, () => z.ZodType> = {
     const { filesText: _text, ...skill } = ok.shape.skill.shape;
     return z.object({ taskId: taskId(), ...skill });
   }),
+  // The matrix the check run's rules report is rendered from (mcp/rules-answer), with its task.
+  rules_for_paths: once(() => z.object({ taskId: taskId(), ...RulesMatrixSchema.unwrap().shape })),
   remember: once(() => z.object({ knowledge: KnowledgeSchema })),
   retire_knowledge: once(() => z.object({ knowledge: KnowledgeSchema })),
   recall: once(() => z.object({ items: z.array(KnowledgeSchema), nextCursor: z.string().nullable() })),

@@ -17,6 +17,7 @@ import {
   recallSchema,
   rememberSchema,
   retireKnowledgeSchema,
+  rulesForPathsSchema,
 } from './tool-inputs.ts';
 
 /** MCP's tool annotations: hints a client acts on, never guarantees. */
@@ -84,6 +85,14 @@ export const TOOLS = {
     title: 'Read a skill',
     description: "Returns a skill's full SKILL.md, at the task's commit, and the files bundled in its directory. Name it as the task's skills index does (or by its directory).",
     input: readSkillSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
+    openWorld: 'remote',
+  }),
+  rules_for_paths: spec({
+    title: 'Rules for paths',
+    description:
+      "Call to know which repository rule files apply to some paths (e.g. the files a change touches) and which coding agents see them: for each rule file on their way, at the task's commit, its blob, Groundwork's verdict and one cell per client (Codex, Claude Code, Gemini CLI, Copilot, Cursor: loaded by itself, lazy, given by Groundwork, not seen, shadowed, cut), and the lints (what a client would drop without a word). Reads only; records nothing on the task.",
+    input: rulesForPathsSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     openWorld: 'remote',
   }),

@@ -1,32 +1,33 @@
 /**
  * @module notify/check-run-summary
- * The Markdown a `groundwork/context` check run shows: what each provider did and why, which
- * sources were included (as `path@sha` links), the digest, and warnings. Pure, so it is tested
+ * The Markdown a `groundwork/context` check run shows: on a pull request the rules report first
+ * (notify/rules-report), then what each provider did and why, which sources were included (as
+ * `path@sha` links), the digest, and warnings. Pure, so it is tested
  * with exact strings. Titles, paths and reasons come from repositories and providers, so they
  * are escaped: repository text must not be able to add links, images or HTML to the check.
  */
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import type { GitHubUsage } from '../sources/github/usage.ts';
+import type { RulesReport } from './rules-report.ts';
+import { cutToBytes, escapeMarkdown, markdownLink, MAX_SUMMARY_BYTES, utf8Bytes } from './markdown.ts';
 
 export interface CheckRunOutput {
   title: string;
   summary: string;
 }
 
-/** GitHub rejects a summary over 65,535 characters. */
-export const MAX_SUMMARY_CHARS = 65_535;
+/** GitHub's bound on the summary (notify/markdown: documented in characters, enforced in UTF-8 bytes). */
+export const MAX_SUMMARY_CHARS = MAX_SUMMARY_BYTES;
 /** Room for each list, so that a huge source list cannot push the warnings out of the summary. */
-const SOURCES_BUDGET = 40_000;
-const WARNINGS_BUDGET = 15_000;
+const SOURCES_BUDGET = 24_000;
+const WARNINGS_BUDGET = 10_000;
+/** The rules report's room (notify/rules-report), its headline apart. */
+export const RULES_REPORT_BUDGET = 22_000;
 
-/** Inline Markdown with every character that could start markup escaped, on one line. */
-export function escapeMarkdown(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/[\\`*_{}[\]()<>#!|~&]/g, '\\$&');
-}
+export { escapeMarkdown };
 
 function link(label: string, uri: string): string {
-  if (!/^https?:\/\//.test(uri)) return escapeMarkdown(label);
-  return `[${escapeMarkdown(label)}](${uri.replace(/[\s()<>]/g, encodeURIComponent)})`;
+  return markdownLink(escapeMarkdown(label), uri);
 }
 
 function sourceLabel(source: AssembledTurn['entries'][number]['source']): string {
@@ -36,35 +37,37 @@ function sourceLabel(source: AssembledTurn['entries'][number]['source']): string
 
 function bounded(lines: string[], noun: string, budget: number): string[] {
   let used = 0;
-  const kept = lines.findIndex((line) => (used += line.length + 1) > budget);
+  const kept = lines.findIndex((line) => (used += utf8Bytes(line) + 1) > budget);
   if (kept < 0) return lines;
   return [...lines.slice(0, kept), `- … and ${lines.length - kept} more ${noun}`];
 }
 
 function fit(summary: string): string {
-  if (summary.length <= MAX_SUMMARY_CHARS) return summary;
+  if (utf8Bytes(summary) <= MAX_SUMMARY_BYTES) return summary;
   const marker = '\n\n… (summary cut to fit the check run)';
-  let end = MAX_SUMMARY_CHARS - marker.length;
-  // Never between the two halves of a character outside the BMP (an emoji in a reason): a lone
-  // surrogate is not text GitHub can store.
-  const last = summary.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return summary.slice(0, end) + marker;
+  // In bytes, and never inside a character (notify/markdown's cutToBytes): a lone surrogate of an
+  // emoji in a reason is not text GitHub can store.
+  return cutToBytes(summary, MAX_SUMMARY_BYTES - utf8Bytes(marker)) + marker;
 }
 
 /**
+ * `rules`: the pull request's rules report (notify/rules-report), whose headline becomes the
+ * summary's first line, since it is what a reviewer needs to know first.
+ *
  * @example
  * turnSummary(turn, 'ab12…').title // 'Context ready: 2 of 3 providers included'
  */
-export function turnSummary(turn: AssembledTurn, taskId: string, github?: GitHubUsage): CheckRunOutput {
+export function turnSummary(turn: AssembledTurn, taskId: string, github?: GitHubUsage, rules?: RulesReport): CheckRunOutput {
   const included = turn.providers.filter((provider) => provider.outcome === 'included').length;
   const lines = [
+    ...(rules ? [rules.headline, ''] : []),
     `**Digest** \`${turn.digest}\``,
     '',
     `Agent \`${escapeMarkdown(turn.agent)}\` · turn ${turn.turn} · commit ${turn.commit ? `\`${turn.commit}\`` : 'none'} · ${turn.chars} characters · task \`${taskId}\``,
     '',
     ...settingsLine(turn),
     ...(github ? [githubLine(github), ''] : []),
+    ...(rules ? [rules.markdown, ''] : []),
     '### Providers',
     '',
     '| Provider | Category | Outcome | Reason | Tokens | Time |',

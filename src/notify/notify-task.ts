@@ -12,12 +12,17 @@ import type { GitHubUsage } from '../sources/github/usage.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { Notify } from '../tasks/task-request.ts';
 import { installationClient } from '../triggers/github/app-client.ts';
-import { failureSummary, turnSummary } from './check-run-summary.ts';
+import { failureSummary, RULES_REPORT_BUDGET, turnSummary } from './check-run-summary.ts';
 import { createContextCheckRun } from './github-check.ts';
+import { rulesReportOrReason, type RulesReport, type RulesReportResult } from './rules-report.ts';
+import { repositoryLinks } from '../inspector/links.ts';
 import { postSlackResponse, slackFailureText, slackTurnText } from './slack-response.ts';
 
-/** `viewUrl`: a signed link to the task's inspector page, when this deployment signs links. */
-export type TaskResult = ({ taskId: string; status: 'ready'; turn: AssembledTurn; github?: GitHubUsage } | { taskId: string; status: 'failed'; reason: string }) & { viewUrl?: string };
+/**
+ * `viewUrl`: a signed link to the task's inspector page, when this deployment signs links.
+ * `rules`: a pull request's rules matrix for its changed paths (or why there is none), for the check run.
+ */
+export type TaskResult = ({ taskId: string; status: 'ready'; turn: AssembledTurn; github?: GitHubUsage; rules?: RulesReportResult } | { taskId: string; status: 'failed'; reason: string }) & { viewUrl?: string };
 
 export interface NotifyDeps {
   config: Config;
@@ -54,7 +59,7 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
       headSha: notify.headSha,
       taskId: result.taskId,
       conclusion: result.status === 'ready' ? 'success' : 'failure',
-      output: result.status === 'ready' ? turnSummary(result.turn, result.taskId, result.github) : failureSummary(result.reason, result.taskId),
+      output: result.status === 'ready' ? turnSummary(result.turn, result.taskId, result.github, rulesOf(deps.config, notify, result)) : failureSummary(result.reason, result.taskId),
       completedAt: new Date(),
       ...(result.viewUrl ? { detailsUrl: result.viewUrl } : {}),
       signal,
@@ -63,4 +68,19 @@ export async function notifyTaskResult(deps: NotifyDeps, notify: Notify, result:
     const subject = notify.kind === 'slack' ? 'the Slack response_url' : `check run on ${notify.owner}/${notify.repo}@${notify.headSha}`;
     console.error(`task ${result.taskId}: notification failed: ${describeFailure(error, subject)}`);
   }
+}
+
+/** The rules report of a ready task, its files linked at the matrix's commit on the repository's host. */
+function rulesOf(config: Config, notify: Extract<Notify, { kind: 'github-check' }>, result: Extract<TaskResult, { status: 'ready' }>): RulesReport | undefined {
+  if (!result.rules) return undefined;
+  const repository = repositoryLinks(`${notify.owner}/${notify.repo}`, config.GITHUB_API_URL);
+  const commit = result.rules.status === 'ok' ? result.rules.matrix.commit : '';
+  const links = {
+    file: (path: string, line?: number) => {
+      const href = repository.file(path, commit);
+      return href && line !== undefined ? `${href}#L${line}` : href;
+    },
+    ...(result.viewUrl ? { inspector: `${result.viewUrl}#rule-matrix-0` } : {}),
+  };
+  return rulesReportOrReason(result.rules, links, RULES_REPORT_BUDGET);
 }

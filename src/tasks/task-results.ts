@@ -13,6 +13,7 @@ import { CheckLogSchema, CheckRecordSchema } from '../checks/result.ts';
 import { TaskRequestSchema, TASK_STATUSES } from './task-request.ts';
 import { GitHubUsageSchema } from '../sources/github/usage.ts';
 import { TurnUsageSchema } from './turn-usage.ts';
+import { RulesMatrixSchema } from '../context/rules-matrix.ts';
 
 const NotFound = z.object({ status: z.literal('not-found') });
 const Conflict = lazySchema(() => z.object({ status: z.literal('conflict'), message: z.string() }));
@@ -158,6 +159,15 @@ export const SourceReadResultSchema = lazySchema(() => z.discriminatedUnion('sta
   Failed,
 ]));
 export type SourceReadResult = z.infer<typeof SourceReadResultSchema>;
+
+/** The rules matrix of the task's repository at its commit (MCP `rules_for_paths`), or why there is none. */
+export const RulesMatrixResultSchema = lazySchema(() => z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), matrix: RulesMatrixSchema }),
+  NotFound,
+  z.object({ status: z.literal('skipped'), reason: z.string() }),
+  Failed,
+]));
+export type RulesMatrixResult = z.infer<typeof RulesMatrixResultSchema>;
 
 /** The skills the MCP skills extension serves of a task, at its commit, ranked for it (task-skills). */
 export const SkillCatalogResultSchema = lazySchema(() => z.discriminatedUnion('status', [

@@ -71,6 +71,11 @@ describe('the MCP server with OAuth, as the official SDK client signs in', () =>
     const result = (await signedIn.mcp.callTool({ name: 'assemble_context', arguments: { repo: `${fixture.owner}/${fixture.repo}`, request: 'Explain the rules.' } })) as CallToolResult;
     expect(result.isError, JSON.stringify(result.content).slice(0, 400)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ status: 'ready', commit: fixture.commits.head });
+    // A task tool opens the task for the person it belongs to (auth/task-access), rules_for_paths too.
+    const taskId = (result.structuredContent as { taskId: string }).taskId;
+    const rules = (await signedIn.mcp.callTool({ name: 'rules_for_paths', arguments: { taskId, paths: ['README.md'] } })) as CallToolResult;
+    expect(rules.isError, JSON.stringify(rules.content).slice(0, 400)).toBeFalsy();
+    expect(rules.structuredContent).toMatchObject({ taskId, commit: fixture.commits.head });
     await signedIn.mcp.close();
 
     // A refresh: the SDK trades the refresh token for a new pair, and the new access token works.

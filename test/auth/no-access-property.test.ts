@@ -23,7 +23,7 @@ import { signedInPerson, type Person } from '../support/person.ts';
 const HIDDEN = 'payments';
 /** The MCP tools by what they name: a repository, a task, a knowledge record. */
 const REPOSITORY_TOOLS = ['assemble_context', 'remember', 'recall'] as const;
-const TASK_TOOLS = ['get_turn', 'check_freshness', 'context_for_paths', 'check_before', 'read_skill', 'post_followup'] as const;
+const TASK_TOOLS = ['get_turn', 'check_freshness', 'context_for_paths', 'check_before', 'read_skill', 'rules_for_paths', 'post_followup'] as const;
 const KNOWLEDGE_TOOLS = ['retire_knowledge'] as const;
 const RUNS = { numRuns: 12 };
 
@@ -150,6 +150,7 @@ describe('a person GitHub will not let read a repository', () => {
       ['context_for_paths', { taskId, paths: ['src'] }],
       ['check_before', { taskId, action: 'push' }],
       ['read_skill', { taskId, name: 'skill-01' }],
+      ['rules_for_paths', { taskId, paths: ['src/index.ts'] }],
       ['post_followup', { taskId, from: 'outsider', text: 'let me in' }],
     ] satisfies Array<[(typeof TASK_TOOLS)[number], Record<string, unknown>]>) {
       const answer = await callTool(tool, args);

@@ -12,6 +12,8 @@ import type { GitHubFixture } from '../support/github-api-client.ts';
 
 /** The local GitHub API server's scope the Worker's GITHUB_API_URL points into. */
 export const E2E_SCOPE = 'worker-e2e';
+/** The clients the deployment's check runs report on (CHECK_RUN_CLIENTS). */
+export const E2E_CHECK_RUN_CLIENTS = 'cursor, copilot,codex,claude-code';
 export const E2E_WEBHOOK_SECRET = 'e2e-webhook-secret';
 export const E2E_PREVIOUS_WEBHOOK_SECRET = 'e2e-previous-webhook-secret';
 export const E2E_SLACK_SECRET = 'e2e-slack-signing-secret';
@@ -37,6 +39,8 @@ export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): 
     GITHUB_APP_CLIENT_SECRET: fixture.appClientSecret,
     // No GITHUB_TOKEN: every owner/name read in these tests must go through the App installation.
     GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
+    // Every client but Gemini CLI, in another order: the check run's rules report shows these columns only.
+    CHECK_RUN_CLIENTS: E2E_CHECK_RUN_CLIENTS,
   };
 }
 

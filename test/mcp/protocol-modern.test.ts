@@ -109,7 +109,7 @@ describe('lists and reads under 2026-07-28', () => {
     const first = await modern('tools/list');
     const again = await modern('tools/list');
     const names = (answer: Answer) => ((answer.json.result?.['tools'] ?? []) as Array<{ name: string }>).map((tool) => tool.name);
-    expect(names(first)).toEqual(['assemble_context', 'get_turn', 'context_for_paths', 'check_freshness', 'check_before', 'read_skill', 'remember', 'recall', 'retire_knowledge', 'post_followup']);
+    expect(names(first)).toEqual(['assemble_context', 'get_turn', 'context_for_paths', 'check_freshness', 'check_before', 'read_skill', 'rules_for_paths', 'remember', 'recall', 'retire_knowledge', 'post_followup']);
     expect(names(again)).toEqual(names(first));
     expect(first.json.result).toMatchObject({ resultType: 'complete', ttlMs: expect.any(Number), cacheScope: 'public' });
     for (const tool of first.json.result?.['tools'] as Array<Record<string, unknown>>) {

@@ -59,6 +59,10 @@ describe('the 2026-07-28 era through the SDK 2.x client', () => {
     expect(turn.structuredContent).toMatchObject({ taskId, status: 'ready', turn: 0, digest: expect.stringMatching(/^sha256:/) });
     const fresh = await acme.client.callTool({ name: 'check_freshness', arguments: { taskId } });
     expect(fresh.structuredContent).toMatchObject({ taskId, moved: false });
+    const rules = await acme.client.callTool({ name: 'rules_for_paths', arguments: { taskId, paths: ['src/index.ts'] } });
+    expect(rules.structuredContent).toMatchObject({ taskId, commit: expect.stringMatching(/^[0-9a-f]{40}$/), files: [expect.objectContaining({ path: 'AGENTS.md' })] });
+    const elsewhere = await globex.client.callTool({ name: 'rules_for_paths', arguments: { taskId, paths: ['src/index.ts'] } });
+    expect(elsewhere).toMatchObject({ isError: true, structuredContent: { status: 'not-found', taskId } });
     const refused = await acme.client.callTool({ name: 'get_turn', arguments: { taskId: 'f'.repeat(64) } });
     expect(refused).toMatchObject({ isError: true, structuredContent: { status: 'not-found' } });
     expect(text(refused)).toContain('no task');

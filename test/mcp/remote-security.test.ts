@@ -84,6 +84,7 @@ describe('tenancy', () => {
       ['get_turn', { taskId }],
       ['check_freshness', { taskId }],
       ['read_skill', { taskId, name: 'review' }],
+      ['rules_for_paths', { taskId, paths: ['src'] }],
       ['post_followup', { taskId, from: '@mallory', text: 'Push to main.' }],
     ] as const) {
       const result = await callTool(globex.client, name, args);

@@ -36,12 +36,14 @@ describe('the remote MCP server', () => {
   it('lists its tools with input schemas from the REST schemas and deliberate annotations', async () => {
     const { tools } = await acme.client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_before', 'check_freshness', 'context_for_paths', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge']);
+    expect([...byName.keys()].sort()).toEqual(['assemble_context', 'check_before', 'check_freshness', 'context_for_paths', 'get_turn', 'post_followup', 'read_skill', 'recall', 'remember', 'retire_knowledge', 'rules_for_paths']);
     expect(byName.get('assemble_context')?.inputSchema.required).toEqual(expect.arrayContaining(['repo', 'request']));
     expect(byName.get('assemble_context')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName.get('get_turn')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     expect(byName.get('check_freshness')?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
     expect(byName.get('retire_knowledge')?.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get('rules_for_paths')?.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+    expect(byName.get('rules_for_paths')?.inputSchema.required).toEqual(['taskId', 'paths']);
     // A check records its answer on the task: not read-only, and each call is a new record.
     expect(byName.get('check_before')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(byName.get('check_before')?.inputSchema.required).toEqual(expect.arrayContaining(['taskId', 'action']));
@@ -194,6 +196,47 @@ describe('the remote MCP server', () => {
     const bad = await callTool(acme.client, 'read_skill', { taskId, name: '--' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/name/);
+  });
+
+  it('answers the rules matrix for paths at the task commit: files by the clients asked, with blobs and lints, recording nothing', async () => {
+    const { taskId } = await assemble({ repo: gitUrl('sample') });
+    const result = await callTool(acme.client, 'rules_for_paths', { taskId, paths: ['src/index.ts'], clients: ['claude-code', 'codex'] });
+    expect(result.isError, result.text).toBeFalsy();
+    expect(result.text.split('\n')[0]).toMatch(/^\d+ rule files? appl(?:y|ies) to this change; /);
+    expect(result.text).toContain('| File | Blob | Groundwork | Codex | Claude Code |');
+    expect(result.structured).toMatchObject({ taskId, commit: fixtures().sample.head, cwd: '', paths: ['src/index.ts'], clients: ['codex', 'claude-code'], filesLeftOut: 0, lintsLeftOut: 0 });
+    const files = result.structured['files'] as Array<{ path: string; blob?: string; verdict: string; clients?: Array<{ client: string; cell: string }> }>;
+    const root = files.find((file) => file.path === 'AGENTS.md');
+    expect(root).toMatchObject({ verdict: 'applied', blob: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    // Groundwork's own column and the clients asked, in the matrix order; no other.
+    expect(root?.clients?.map((cell) => cell.client)).toEqual(['none', 'codex', 'claude-code']);
+    expect(root?.clients?.find((cell) => cell.client === 'codex')?.cell).toBe('loaded');
+    expect(result.structured['lints']).toEqual([]);
+    // A read: the task has still one turn and no focus.
+    expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}`)).json).turns).toHaveLength(1);
+    const all = await callTool(acme.client, 'rules_for_paths', { taskId, paths: ['src'] });
+    expect(all.structured['clients']).toEqual(['codex', 'claude-code', 'gemini-cli', 'copilot', 'cursor']);
+  });
+
+  it('refuses bad rules_for_paths arguments naming the field, and an untrusted task, as tool errors', async () => {
+    const { taskId } = await assemble({ repo: gitUrl('sample') });
+    for (const [args, field] of [
+      [{ taskId, paths: [] }, /paths: name at least one path/],
+      [{ taskId }, /paths/],
+      [{ taskId, paths: ['../etc'] }, /paths\[0\]/],
+      [{ taskId, paths: ['src'], clients: ['codex', 'vim'] }, /clients\[1\]: "vim": must be one of codex, claude-code, gemini-cli, copilot, cursor/],
+      [{ taskId, paths: ['src'], clients: ['copilot:vscode'] }, /clients\[0\]: "copilot:vscode": a report has one column per client/],
+      [{ taskId, paths: ['src'], clients: ['none'] }, /clients\[0\]: "none"/],
+      [{ taskId, paths: ['src'], cwd: 'src' }, /cwd/],
+      [{ taskId: 'f'.repeat(64), paths: ['src'] }, /no task f{64} for this token/],
+    ] as const) {
+      const bad = await callTool(acme.client, 'rules_for_paths', args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(field);
+    }
+    const untrusted = await assemble({ repo: gitUrl('sample'), trusted: false });
+    const refused = await callTool(acme.client, 'rules_for_paths', { taskId: untrusted.taskId, paths: ['src'] });
+    expect(refused).toMatchObject({ isError: true, text: expect.stringContaining('untrusted'), structured: { status: 'skipped' } });
   });
 
   it('posts a follow-up to the mailbox once per id, and refuses an empty one naming text', async () => {

@@ -56,7 +56,7 @@ describe('groundwork mcp at 2026-07-28', () => {
 
   it('lists the local tool set and answers each tool with structured content the client validates against its output schema', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill']);
+    expect(tools.map((tool) => tool.name)).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill', 'rules_for_paths']);
     for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
     // repo omitted: the repository the server runs in.
     const assembled = await client.callTool({ name: 'assemble_context', arguments: { request: 'Cut a release.' } });
@@ -69,6 +69,8 @@ describe('groundwork mcp at 2026-07-28', () => {
     expect(checked.structuredContent).toMatchObject({ taskId, action: 'push', verdict: expect.any(String) });
     expect(checked.structuredContent).not.toHaveProperty('id');
     expect(await client.callTool({ name: 'read_skill', arguments: { taskId, name: 'release' } })).toMatchObject({ structuredContent: { taskId, name: 'release' } });
+    const rules = await client.callTool({ name: 'rules_for_paths', arguments: { taskId, paths: ['src/index.ts'], clients: ['codex', 'cursor'] } });
+    expect(rules).toMatchObject({ structuredContent: { taskId, clients: ['codex', 'cursor'], files: [expect.objectContaining({ path: 'AGENTS.md' })] } });
     // The local layer's own refusal is a 2026-07-28 result too: the client takes it as the tool's answer.
     const elsewhere = await client.callTool({ name: 'assemble_context', arguments: { repo: 'owner/name', request: 'x' } });
     expect(elsewhere).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('repo: there is no') }] });

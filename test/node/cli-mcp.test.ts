@@ -63,7 +63,7 @@ describe('groundwork mcp over stdio', () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     // No mailbox or later turns (a service task's), no knowledge without a service.
-    expect([...byName.keys()]).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill']);
+    expect([...byName.keys()]).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill', 'rules_for_paths']);
     // A repository on this machine is not the open world.
     expect(byName.get('assemble_context')?.annotations).toMatchObject({ readOnlyHint: false, openWorldHint: false });
     expect(byName.get('assemble_context')?.inputSchema.required).toEqual(['request']);
@@ -180,6 +180,38 @@ describe('groundwork mcp over stdio', () => {
     expect(stale.text).toContain('AGENTS.md');
   });
 
+  it('answers rules_for_paths with the matrix at the task commit: who sees which file, and the lints, for this machine\'s repository', async () => {
+    const mixed = createGitRepo();
+    try {
+      mixed.write('AGENTS.md', '# Rules\n\nKeep changes small.\n');
+      mixed.write('packages/api/AGENTS.md', '# api\n\nHandlers validate with zod.\n');
+      mixed.write('packages/api/CLAUDE.md', '# api, for Claude\n\nRun the api tests first.\n');
+      mixed.write('packages/api/src/handler.ts', 'export const handler = 1;\n');
+      mixed.write('.cursor/rules/api.mdc', '---\nglobs: [packages/api/**\nalwaysApply: false\n---\nUse the api client.\n');
+      const commit = mixed.commitAll('mixed rules');
+      const { structured } = await call('assemble_context', { repo: mixed.dir, request: 'Change the handler.' });
+      const taskId = String(structured['taskId']);
+      const result = await call('rules_for_paths', { taskId, paths: ['packages/api/src/handler.ts'], clients: ['codex', 'claude-code', 'cursor'] });
+      expect(result.isError, result.text).toBe(false);
+      expect(result.text.split('\n')[0]).toBe('3 rule files apply to this change; Codex and Cursor will not see `packages/api/CLAUDE.md`; 1 lint error');
+      expect(result.text).toContain('| File | Blob | Groundwork | Codex | Claude Code | Cursor |');
+      expect(result.text).toMatch(/\| `packages\/api\/CLAUDE\.md` \| `[0-9a-f]{12}` \| shadowed \| \*\*not seen\*\* \| lazy \| \*\*not seen\*\* \|/);
+      expect(result.structured).toMatchObject({ taskId, commit, cwd: '', clients: ['codex', 'claude-code', 'cursor'] });
+      // The broken Cursor rule, and the api's two files that Codex and Claude Code read apart.
+      expect(result.structured['lints']).toEqual([
+        expect.objectContaining({ code: 'frontmatter-unreadable', severity: 'error', path: '.cursor/rules/api.mdc', clients: ['cursor'] }),
+        expect.objectContaining({ code: 'directory-disagreement', severity: 'warning', path: 'packages/api/AGENTS.md', related: ['packages/api/CLAUDE.md'] }),
+      ]);
+      const bad = await call('rules_for_paths', { taskId, paths: ['src'], clients: ['copilot@1.2'] });
+      expect(bad).toMatchObject({ isError: true, text: expect.stringMatching(/clients\[0\]: "copilot@1\.2": a report has one column per client/) });
+      expect(await call('rules_for_paths', { taskId: 'f'.repeat(64), paths: ['src'] })).toMatchObject({ isError: true, text: expect.stringMatching(/no task f{64}/) });
+      const untrusted = await call('assemble_context', { repo: mixed.dir, request: 'x', trusted: false });
+      expect(await call('rules_for_paths', { taskId: String(untrusted.structured['taskId']), paths: ['src'] })).toMatchObject({ isError: true, text: expect.stringContaining('untrusted') });
+    } finally {
+      mixed.remove();
+    }
+  });
+
   it('offers the task turns and the files a task read as resources, and nothing it did not read', async () => {
     const { structured } = await call('assemble_context', { repo: repoUrl(), request: 'Explain.' });
     const taskId = String(structured['taskId']);
@@ -198,7 +230,7 @@ describe('groundwork mcp over stdio', () => {
       ['recall', { repo: 'acme/widgets' }],
       ['context_for_paths', { taskId: 'f'.repeat(64), paths: ['src'] }],
     ] as const) {
-      await expect(client.callTool({ name: tool, arguments: args }), tool).rejects.toThrow(new RegExp(`Unknown tool: ${tool}; this server's tools are assemble_context, get_turn, check_freshness, check_before, read_skill`));
+      await expect(client.callTool({ name: tool, arguments: args }), tool).rejects.toThrow(new RegExp(`Unknown tool: ${tool}; this server's tools are assemble_context, get_turn, check_freshness, check_before, read_skill, rules_for_paths`));
     }
   });
 
@@ -241,7 +273,7 @@ describe('groundwork mcp over stdio', () => {
     const local = await connect(['--service', 'http://127.0.0.1:9'], { GROUNDWORK_TOKEN: 'test-token' }, repo.dir);
     try {
       const { tools } = await local.client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill', 'remember', 'recall', 'retire_knowledge']);
+      expect(tools.map((tool) => tool.name)).toEqual(['assemble_context', 'get_turn', 'check_freshness', 'check_before', 'read_skill', 'rules_for_paths', 'remember', 'recall', 'retire_knowledge']);
       expect(local.client.getInstructions()).toContain('recall lists it');
       const result = await call('recall', { repo: 'acme/widgets' }, local.client);
       expect(result).toMatchObject({ isError: true, text: expect.stringMatching(/^the service at http:\/\/127\.0\.0\.1:9 did not answer/) });

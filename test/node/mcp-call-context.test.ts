@@ -24,6 +24,7 @@ function recordingServer() {
     checkFreshness: answer,
     checkBefore: answer,
     readSkill: answer,
+    rulesForPaths: answer,
     remember: answer,
     recall: answer,
     retireKnowledge: answer,

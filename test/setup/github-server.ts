@@ -49,6 +49,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     widePull: { number: 8, files: WIDE_FILES },
     movingPull: { number: 9, baseRef: 'fresh-base', headRef: 'fresh-head' },
     monorepoPull: { number: 10, baseRef: 'monorepo-base', headRef: 'monorepo-change', base: commits.monoBase, head: commits.monoHead, files: MONOREPO_CHANGES },
+    rulesPull: { number: 11, baseRef: 'rules-base', headRef: 'rules-change', base: commits.rulesBase, head: commits.rulesHead },
   };
   const server = await startGitHubServerThread({
     repoDir: repo.dir,
@@ -72,6 +73,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       },
       { number: fixture.widePull.number, base: { ref: 'main', rev: commits.head }, head: { ref: 'many-files', rev: commits.wide } },
       { number: 10, base: { ref: 'monorepo-base', rev: commits.monoBase }, head: { ref: 'monorepo-change', rev: commits.monoHead }, title: 'Touch three packages' },
+      { number: 11, base: { ref: 'rules-base', rev: commits.rulesBase }, head: { ref: 'rules-change', rev: commits.rulesHead }, title: 'Change the api handler' },
       // Its branches are resolved on every answer, so a test can push to them (POST /__git/commit).
       {
         number: fixture.movingPull.number,
@@ -95,7 +97,7 @@ function commitFacts(repo: GitFixture, commit: string): GitHubFixture['commitFac
   return { commit, tree, parents: parents === '' ? [] : parents.split(' '), committedAt: iso(committed), authoredAt: iso(authored) };
 }
 
-function buildRepo(repo: GitFixture): GitHubFixture['commits'] & { monoBase: string; monoHead: string } {
+function buildRepo(repo: GitFixture): GitHubFixture['commits'] & { monoBase: string; monoHead: string; rulesBase: string; rulesHead: string } {
   CHAIN.forEach((dir, depth) => repo.write(dir === '' ? 'AGENTS.md' : `${dir}/AGENTS.md`, `# Rules at depth ${depth}\n\nFirst edition.\n`));
   repo.write('a/b/c/d/e/src/index.ts', 'export const deep = true;\n');
   for (let i = 1; i <= SKILL_COUNT; i++) {
@@ -133,7 +135,7 @@ function buildRepo(repo: GitFixture): GitHubFixture['commits'] & { monoBase: str
   repo.git('commit', '--quiet', '-m', 'many files');
   const wide = repo.git('rev-parse', 'HEAD');
   repo.git('checkout', '--quiet', 'main');
-  return { first, head, wide, ...buildMonorepo(repo, first) };
+  return { first, head, wide, ...buildMonorepo(repo, first), ...buildRulesPull(repo, first) };
 }
 
 /** Branches `monorepo-base` (from `first`) and `monorepo-change`, which main never sees; the checkout stays on main. */
@@ -157,4 +159,22 @@ function buildMonorepo(repo: GitFixture, from: string): { monoBase: string; mono
     'packages/web/src/widgets/new.tsx': 'export const New = 1;\n',
   }, 'touch three packages');
   return { monoBase, monoHead };
+}
+
+/**
+ * Branches `rules-base` (from `first`, whose CLAUDE.md links to AGENTS.md) and `rules-change`: an
+ * api package with a CLAUDE.md beside its AGENTS.md (different text: Codex never reads it), and a
+ * Cursor rule whose frontmatter is not YAML (Cursor drops it without a word).
+ */
+function buildRulesPull(repo: GitFixture, from: string): { rulesBase: string; rulesHead: string } {
+  repo.git('branch', 'rules-base', from);
+  const rulesBase = commitToBranch(repo.dir, 'rules-base', {
+    'packages/api/AGENTS.md': '# api\n\nHandlers validate with zod.\n',
+    'packages/api/CLAUDE.md': '# api, for Claude\n\nRun the api tests before a commit.\n',
+    'packages/api/src/handler.ts': 'export const handler = 1;\n',
+    '.cursor/rules/api.mdc': '---\nglobs: [packages/api/**\nalwaysApply: false\n---\nUse the api client.\n',
+  }, 'rules for the api');
+  repo.git('branch', 'rules-change', rulesBase);
+  const rulesHead = commitToBranch(repo.dir, 'rules-change', { 'packages/api/src/handler.ts': 'export const handler = 2;\n' }, 'change the handler');
+  return { rulesBase, rulesHead };
 }

@@ -40,6 +40,8 @@ export interface GitHubFixture {
    * packages and adds one in a directory the base lacks.
    */
   monorepoPull: { number: number; baseRef: string; headRef: string; base: string; head: string; files: number };
+  /** A pull request whose base has rule files the clients read differently (a CLAUDE.md beside an AGENTS.md, a Cursor rule with broken frontmatter): the check run's rules report. */
+  rulesPull: { number: number; baseRef: string; headRef: string; base: string; head: string };
 }
 
 /** Directories of the fixture's rules chain, root first: `a/b/c/d/e` is five levels deep. */
