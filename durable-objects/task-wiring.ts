@@ -90,7 +90,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     readSkill: (task, name) => readTaskSkill(task, name, { store, openSource }),
     readSource: (task, path) => readTaskSource(task, path, { store, openSource }),
     check: (task, request) => checkTask(task, request, checkDeps),
-    readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, openSource, now: () => Date.now() }),
+    readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
   };
 }
