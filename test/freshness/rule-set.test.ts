@@ -1,0 +1,201 @@
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
+import type { TaskView } from '../../src/context/provider.ts';
+import { createRuleSetReader } from '../../src/context/rule-set-reader.ts';
+import { checkFreshness } from '../../src/freshness/check.ts';
+import { trackedSources, type TrackedSource } from '../../src/freshness/tracked.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import type { RepositorySource } from '../../src/sources/snapshot.ts';
+import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
+import { createMemoryTree, gitBlobOid, type MemoryFile } from '../support/memory-tree.ts';
+
+const OLD = '1'.repeat(40);
+const NEW = '2'.repeat(40);
+const NOW = Date.parse('2026-11-20T12:00:00Z');
+const registry = createDefaultRegistry();
+const agent = BUILTIN_AGENTS.get('entry');
+if (!agent) throw new Error('no entry agent');
+
+type Files = Record<string, MemoryFile>;
+
+/** Two commits in memory, `main` at NEW; `failing` names a commit whose every read fails; counts the trees loaded. */
+async function repo(before: Files, after: Files, failing?: string) {
+  const trees: string[] = [];
+  const loaders = new Map<string, TreeLoader>([
+    [OLD, (await createMemoryTree(before, OLD)).loader],
+    [NEW, (await createMemoryTree(after, NEW)).loader],
+  ]);
+  const source: RepositorySource = {
+    repository: 'memory:rules',
+    resolve: async (ref) => (ref === 'main' ? { status: 'ok', commit: NEW } : { status: 'missing', ref }),
+    snapshot(commit) {
+      const inner = loaders.get(commit);
+      if (!inner) throw new Error(`no commit ${commit}`);
+      const loader: TreeLoader = {
+        async loadTree(signal) {
+          trees.push(commit);
+          if (commit === failing) throw new Error('the remote hung up');
+          return inner.loadTree(signal);
+        },
+        loadBlob: (oid, signal) => inner.loadBlob(oid, signal),
+        loadCommit: (signal) => inner.loadCommit(signal),
+      };
+      return createTreeSnapshot({ repository: 'memory:rules', commit, uri: (path) => `memory:${path}@${commit}`, loader });
+    },
+  };
+  return { source, trees };
+}
+
+interface Focus {
+  cwd?: string;
+  paths?: string[];
+  /** Files the model was given at OLD, as the rules provider records them. */
+  given?: Files;
+}
+
+async function compare(before: Files, after: Files, focus: Focus = {}, failing?: string) {
+  const r = await repo(before, after, failing);
+  const task: TaskView = { request: 'Fix it.', origin: 'api', repository: 'memory:rules', ref: 'main', commit: OLD, cwd: focus.cwd ?? '', focusPaths: focus.paths ?? [], trusted: true, skills: [], agent: 'entry' };
+  const ruleSets = createRuleSetReader({ registry, agent: agent as NonNullable<typeof agent>, task, available: ['repo:read'] });
+  const sources: TrackedSource[] = trackedSources(
+    await Promise.all(
+      Object.entries(focus.given ?? {}).map(async ([path, text]) => ({ provider: 'rules', category: 'rules', title: path, source: { uri: `memory:${path}`, path, revision: OLD, blob: await gitBlobOid(String(text)) } })),
+    ),
+  );
+  const report = await checkFreshness({ source: r.source, commit: OLD, ref: 'main', sources, ...(ruleSets ? { ruleSets } : {}), deadlineMs: 5_000, now: () => NOW });
+  return { report, trees: r.trees, lines: report.ruleSet?.changes.map((change) => change.line) ?? [] };
+}
+
+const instructions = (applyTo: string, text = 'Scoped.\n') => `---\napplyTo: "${applyTo}"\n---\n${text}`;
+
+describe('the rule set at the pin and at the new head', () => {
+  it('says an AGENTS.override.md replaces the AGENTS.md of its directory, and a file off the chains is no change (the issue example)', async () => {
+    const before = { 'AGENTS.md': 'ROOT\n', 'src/AGENTS.md': 'SRC\n' };
+    const { report, lines } = await compare(before, { ...before, 'src/AGENTS.override.md': 'OVERRIDE\n', 'src/sub/AGENTS.md': 'SUB\n' }, { cwd: 'src', given: before });
+    expect(lines).toEqual(['src/AGENTS.override.md added: it replaces src/AGENTS.md for src']);
+    expect(report.ruleSet).toEqual({
+      status: 'changed',
+      changes: [
+        {
+          change: 'added',
+          provider: 'rules',
+          path: 'src/AGENTS.override.md',
+          from: 'src/AGENTS.md',
+          format: 'directory-file',
+          currentVerdict: 'applied',
+          currentBlob: await gitBlobOid('OVERRIDE\n'),
+          line: 'src/AGENTS.override.md added: it replaces src/AGENTS.md for src',
+        },
+      ],
+    });
+    // The given files themselves did not change: the rule set is what moved.
+    expect(report.sources.map((s) => [s.path, s.status])).toEqual([
+      ['AGENTS.md', 'unchanged'],
+      ['src/AGENTS.md', 'unchanged'],
+    ]);
+  });
+
+  it('says a CLAUDE.md beside an AGENTS.md is shadowed, and a rule file where there was none is added', async () => {
+    const { lines } = await compare({ 'README.md': 'An app.\n' }, { 'AGENTS.md': 'Rules.\n', 'CLAUDE.md': 'Claude.\n', 'README.md': 'An app.\n' });
+    expect(lines).toEqual(['AGENTS.md added: it applies to .', 'CLAUDE.md added: shadowed by AGENTS.md in ., which is given instead']);
+  });
+
+  it('says which scoped rules newly match the focus and which no longer do, for applyTo, globs and paths', async () => {
+    const before = {
+      '.github/instructions/api.instructions.md': instructions('lib/**'),
+      '.github/instructions/docs.instructions.md': instructions('src/**'),
+      '.cursor/rules/ts.mdc': '---\nglobs: "*.py"\n---\nPython.\n',
+      '.claude/rules/web.md': '---\npaths: ["src/**/*.ts"]\n---\nWeb.\n',
+    };
+    const after = {
+      '.github/instructions/api.instructions.md': instructions('src/**'),
+      '.github/instructions/docs.instructions.md': instructions('docs/**'),
+      '.cursor/rules/ts.mdc': '---\nglobs: "src/**/*.ts"\n---\nTypeScript.\n',
+      '.claude/rules/web.md': '---\npaths: ["web/**"]\n---\nWeb.\n',
+    };
+    const { lines } = await compare(before, { ...after, 'docs/x.md': 'x\n', 'web/a.ts': 'a\n' }, { paths: ['src/app.ts'] });
+    expect(lines).toEqual([
+      '.claude/rules/web.md no longer applies: no focus path matched paths "web/**"',
+      '.cursor/rules/ts.mdc now applies: globs "src/**/*.ts" matched src/app.ts',
+      '.github/instructions/api.instructions.md now applies: applyTo "src/**" matched src/app.ts',
+      '.github/instructions/docs.instructions.md no longer applies: no focus path matched applyTo "docs/**"',
+    ]);
+  });
+
+  it('says an import that disappeared, one no longer imported and one newly imported; a changed import the model was given is the sources\u2019 to report', async () => {
+    const before = { 'CLAUDE.md': '# Claude\n@docs/style.md\n@docs/gone.md\n@docs/old.md\n', 'docs/style.md': 'Style.\n', 'docs/gone.md': 'Gone.\n', 'docs/old.md': 'Old.\n' };
+    const after = { 'CLAUDE.md': '# Claude\n@docs/style.md\n@docs/gone.md\n@docs/new.md\n', 'docs/style.md': 'Style, stricter.\n', 'docs/old.md': 'Old.\n', 'docs/new.md': 'New.\n' };
+    const { lines, report } = await compare(before, after, { given: { 'CLAUDE.md': before['CLAUDE.md'], 'docs/style.md': before['docs/style.md'] } });
+    expect(lines).toEqual([
+      'docs/gone.md deleted (it applied: imported by CLAUDE.md)',
+      'docs/new.md added: imported by CLAUDE.md',
+      'docs/old.md no longer applies: nothing the rules read imports it now (it was imported by CLAUDE.md)',
+    ]);
+    expect(report.sources.map((s) => [s.path, s.status])).toEqual([
+      ['CLAUDE.md', 'changed'],
+      ['docs/style.md', 'changed'],
+    ]);
+  });
+
+  it('names a rename as one change, and a deletion that lets a shadowed file apply again', async () => {
+    const before = { 'AGENTS.override.md': 'Override.\n', 'AGENTS.md': 'Root.\n', '.github/instructions/api.instructions.md': instructions('**') };
+    const after = { 'AGENTS.md': 'Root.\n', '.github/instructions/backend.instructions.md': instructions('**') };
+    const { lines } = await compare(before, after);
+    expect(lines).toEqual([
+      '.github/instructions/api.instructions.md renamed to .github/instructions/backend.instructions.md',
+      'AGENTS.override.md deleted: AGENTS.md applies in its place for .',
+    ]);
+  });
+
+  it('says what a .groundwork.yml changed: the names read, and a format turned off', async () => {
+    const base = { 'AGENTS.md': 'Agents.\n', 'GEMINI.md': 'Gemini.\n', '.github/copilot-instructions.md': 'Copilot.\n' };
+    const { lines } = await compare(base, { ...base, '.groundwork.yml': 'providers:\n  rules:\n    filenames: [GEMINI.md, AGENTS.md]\n    copilotInstructions: false\n' });
+    expect(lines).toEqual([
+      '.groundwork.yml changed what rules reads: instruction file names AGENTS.override.md, AGENTS.md, AGENTS.MD, CLAUDE.md, CLAUDE.MD, GEMINI.md -> instruction file names GEMINI.md, AGENTS.md; copilotInstructions off',
+      '.github/copilot-instructions.md no longer applies: turned off by a setting (copilotInstructions: false)',
+      'GEMINI.md now applies: it replaces AGENTS.md for .',
+    ]);
+  });
+
+  it('says a skills root appeared, and leaves a root the skills index watches to the index', async () => {
+    const skill = (name: string) => `---\nname: ${name}\ndescription: ${name}.\n---\nDo.\n`;
+    const before = { '.agents/skills/tdd/SKILL.md': skill('tdd') };
+    const after = { ...before, '.agents/skills/lint/SKILL.md': skill('lint'), '.claude/skills/review/SKILL.md': skill('review'), 'src/.claude/skills/deploy/SKILL.md': skill('deploy') };
+    const r = await repo(before, after);
+    const task: TaskView = { request: 'Fix it.', origin: 'api', repository: 'memory:rules', ref: 'main', commit: OLD, cwd: 'src', focusPaths: [], trusted: true, skills: [], agent: 'entry' };
+    const ruleSets = createRuleSetReader({ registry, agent: agent as NonNullable<typeof agent>, task, available: ['repo:read'] });
+    const sources = trackedSources([{ provider: 'skills', category: 'skills', title: 'Skills index', source: { uri: 'memory:.agents/skills', path: '.agents/skills', revision: OLD } }]);
+    const report = await checkFreshness({ source: r.source, commit: OLD, ref: 'main', sources, ...(ruleSets ? { ruleSets } : {}), deadlineMs: 5_000, now: () => NOW });
+    expect(report.ruleSet?.changes.map((change) => [change.change, change.line])).toEqual([
+      ['skill-root', 'skills root .claude/skills appeared: skill review'],
+      ['skill-root', 'skills root src/.claude/skills appeared: skill deploy'],
+    ]);
+    expect(report.sources[0]).toMatchObject({ path: '.agents/skills', status: 'changed', changes: ['skill lint added'] });
+  });
+
+  it('is unchanged when the head moved without touching what applies, and reads nothing when the ref has not moved', async () => {
+    const files = { 'AGENTS.md': 'Rules.\n', 'docs/AGENTS.md': 'Docs.\n' };
+    const moved = await compare(files, { ...files, 'docs/AGENTS.md': 'Docs, changed.\n', '.github/instructions/docs.instructions.md': instructions('docs/**') }, { given: { 'AGENTS.md': 'Rules.\n' } });
+    expect(moved.report.ruleSet).toEqual({ status: 'unchanged', changes: [] });
+    // One tree per commit, shared by the sources and the rule set.
+    expect(moved.trees.sort()).toEqual([OLD, NEW]);
+
+    const r = await repo(files, files);
+    const task: TaskView = { request: 'Fix it.', origin: 'api', ref: 'main', commit: NEW, cwd: '', focusPaths: [], trusted: true, skills: [], agent: 'entry' };
+    const ruleSets = createRuleSetReader({ registry, agent: agent as NonNullable<typeof agent>, task, available: ['repo:read'] });
+    const still = await checkFreshness({ source: r.source, commit: NEW, ref: 'main', sources: [], ...(ruleSets ? { ruleSets } : {}), deadlineMs: 5_000, now: () => NOW });
+    expect(still).toMatchObject({ moved: false, ruleSet: { status: 'unchanged', changes: [] } });
+    expect(r.trees).toEqual([]);
+  });
+
+  it('is unverifiable with the reason when the new head cannot be read, never unchanged', async () => {
+    const { report } = await compare({ 'AGENTS.md': 'Rules.\n' }, { 'AGENTS.md': 'Rules.\n' }, {}, NEW);
+    expect(report.ruleSet).toMatchObject({ status: 'unverifiable', changes: [] });
+    expect(report.ruleSet?.reason).toMatch(/^the rule set at 2222222 could not be computed: .*the remote hung up/);
+  });
+
+  it('is not computed for an untrusted task: there is no rule set it may read', () => {
+    const task: TaskView = { request: 'Fix it.', origin: 'api', ref: 'main', commit: OLD, cwd: '', focusPaths: [], trusted: false, skills: [], agent: 'entry' };
+    expect(createRuleSetReader({ registry, agent: agent as NonNullable<typeof agent>, task, available: ['repo:read'] })).toBeUndefined();
+  });
+});
