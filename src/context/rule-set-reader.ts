@@ -59,7 +59,7 @@ export function createRuleSetReader(input: RuleSetReaderInput): RuleSetReader | 
         signal,
       });
       const layer = settled.report.layers.find((candidate) => candidate.layer === 'repository');
-      if (layer?.status === 'failed') return { status: 'failed', reason: `${snapshot.commit.slice(0, 7)}: ${layer.reason ?? 'the settings file could not be read'}` };
+      if (layer?.status === 'failed') return { status: 'failed', reason: layer.reason ?? 'the settings file could not be read' };
       const pinned: TaskView = { ...task, commit: snapshot.commit };
       const ruleSet: RuleSet = { commit: snapshot.commit, providers: [], ...(layer?.status === 'applied' && layer.source ? { settings: layer.source } : {}) };
       const found = await Promise.all(
@@ -73,7 +73,7 @@ export function createRuleSetReader(input: RuleSetReaderInput): RuleSetReader | 
             return { provider: provider.name, files: answer?.files ?? [], reads: answer?.reads ?? [] };
           } catch (error) {
             signal.throwIfAborted();
-            return { failed: `${provider.name} at ${snapshot.commit.slice(0, 7)}: ${error instanceof Error ? error.message : String(error)}` };
+            return { failed: `${provider.name}: ${error instanceof Error ? error.message : String(error)}` };
           }
         }),
       );
