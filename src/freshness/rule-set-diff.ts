@@ -108,106 +108,93 @@ async function fileChanges(provider: string, was: readonly RuleSetFile[], now: r
 
   const out: RuleChange[] = [];
   const covered = new Set<string>();
-  const base = (path: string) => ({ provider, path, ...(after.get(path)?.format ?? before.get(path)?.format ? { format: after.get(path)?.format ?? before.get(path)?.format } : {}) });
-  const verdicts = (path: string) => ({
-    ...(before.get(path) ?? beforeAll.get(path) ? { verdict: (before.get(path) ?? beforeAll.get(path))?.verdict } : {}),
-    ...(after.get(path) ?? afterAll.get(path) ? { currentVerdict: (after.get(path) ?? afterAll.get(path))?.verdict } : {}),
-  });
-  const blobs = (from: RuleSetFile | undefined, to: RuleSetFile | undefined) => ({ ...(from?.blob ? { blob: from.blob } : {}), ...(to?.blob ? { currentBlob: to.blob } : {}) });
+  /** One change of `path` (whose state at the pin is `old`'s: another path for a rename). */
+  const emit = (change: RuleChange['change'], path: string, line: string, from?: string, old = path) => {
+    const was = before.get(old) ?? beforeAll.get(old);
+    const now = after.get(path) ?? afterAll.get(path);
+    const format = now?.format ?? was?.format;
+    out.push({
+      change,
+      provider,
+      path,
+      ...(from === undefined ? {} : { from }),
+      ...(format === undefined ? {} : { format }),
+      ...(was ? { verdict: was.verdict } : {}),
+      ...(now ? { currentVerdict: now.verdict } : {}),
+      ...(was?.blob ? { blob: was.blob } : {}),
+      ...(now?.blob ? { currentBlob: now.blob } : {}),
+      line,
+    });
+  };
+  const isDirectoryFile = (file: RuleSetFile | undefined, verdict: string) => file?.format === 'directory-file' && file.verdict === verdict;
 
   // Renamed: the same blob gone from one path and new at another that was not in the tree.
   for (const path of gone) {
-    const old = before.get(path);
-    if (!old?.blob || stillThere.get(path)?.status === 'file') continue;
-    const moved = came.find((candidate) => !covered.has(candidate) && after.get(candidate)?.blob === old.blob && wasThere.get(candidate)?.status !== 'file');
+    const blob = before.get(path)?.blob;
+    if (!blob || stillThere.get(path)?.status === 'file') continue;
+    const moved = came.find((candidate) => !covered.has(candidate) && after.get(candidate)?.blob === blob && wasThere.get(candidate)?.status !== 'file');
     if (moved === undefined) continue;
     covered.add(path).add(moved);
-    out.push({ change: 'renamed', ...base(moved), from: path, ...verdicts(moved), verdict: old.verdict, ...blobs(old, after.get(moved)), line: `${path} renamed to ${moved}` });
+    emit('renamed', moved, `${path} renamed to ${moved}`, path, path);
   }
 
   for (const path of came) {
-    if (covered.has(path)) continue;
     const file = after.get(path);
-    if (!file) continue;
-    const existed = wasThere.get(path)?.status === 'file';
-    if (existed) {
-      out.push({ change: 'now-applies', ...base(path), ...verdicts(path), ...blobs(beforeAll.get(path), file), line: `${path} ${nowIs(file)}: ${whyNow(file)}` });
+    if (!file || covered.has(path)) continue;
+    if (wasThere.get(path)?.status === 'file') {
+      emit('now-applies', path, `${path} ${nowIs(file)}: ${whyNow(file)}`);
       continue;
     }
     // A directory's new instruction file takes the place of the one that applied there.
-    const replaced = file.verdict === 'applied' && file.format === 'directory-file' ? [...before.values()].find((old) => old.format === 'directory-file' && old.verdict === 'applied' && parentOf(old.path) === parentOf(path) && old.path !== path) : undefined;
-    if (replaced && !covered.has(replaced.path) && afterAll.get(replaced.path)?.verdict !== 'applied') {
-      covered.add(replaced.path);
-      out.push({ change: 'added', ...base(path), from: replaced.path, ...verdicts(path), ...blobs(undefined, file), line: `${path} added: it replaces ${replaced.path} for ${scopeText(file)}` });
-      continue;
-    }
-    out.push({ change: 'added', ...base(path), ...(file.by ? { from: file.by } : {}), ...verdicts(path), ...blobs(undefined, file), line: `${path} added: ${addedWhy(file)}` });
+    const replaced = isDirectoryFile(file, 'applied') ? [...before.values()].find((old) => isDirectoryFile(old, 'applied') && parentOf(old.path) === parentOf(path) && !covered.has(old.path) && afterAll.get(old.path)?.verdict !== 'applied') : undefined;
+    if (replaced) covered.add(replaced.path);
+    const why = replaced ? `it replaces ${replaced.path} for ${scopeText(file)}` : file.verdict === 'shadowed' ? `${file.reason}, which is given instead` : file.verdict === 'indexed' ? `indexed (${file.reason})` : whyNow(file);
+    emit('added', path, `${path} added: ${why}`, replaced?.path ?? file.by);
   }
 
   for (const path of gone) {
-    if (covered.has(path)) continue;
     const old = before.get(path);
-    if (!old) continue;
-    const there = stillThere.get(path)?.status === 'file';
-    if (!there) {
-      // The file that takes its place in its directory, if one applies there now.
-      const heir = old.verdict === 'applied' && old.format === 'directory-file' ? [...after.values()].find((file) => file.format === 'directory-file' && file.verdict === 'applied' && parentOf(file.path) === parentOf(path) && before.get(file.path)?.verdict === 'shadowed') : undefined;
-      if (heir) covered.add(heir.path);
-      const line = heir ? `${path} deleted: ${heir.path} applies in its place for ${scopeText(heir)}` : `${path} deleted (${old.verdict === 'shadowed' ? `it was ${old.reason}` : `it applied: ${old.reason}`})`;
-      out.push({ change: 'removed', ...base(path), ...(heir ? { from: heir.path } : {}), ...verdicts(path), ...blobs(old, undefined), line });
+    if (!old || covered.has(path)) continue;
+    if (stillThere.get(path)?.status === 'file') {
+      emit('no-longer-applies', path, `${path} no longer applies: ${afterAll.get(path)?.reason ?? goneWhy(old, provider, input)}`);
       continue;
     }
-    const nowFile = afterAll.get(path);
-    out.push({ change: 'no-longer-applies', ...base(path), ...verdicts(path), ...blobs(old, nowFile), line: `${path} no longer applies: ${nowFile?.reason ?? goneWhy(old, provider, input)}` });
+    // The file that takes its place in its directory, if one shadowed there applies now.
+    const heir = isDirectoryFile(old, 'applied') ? [...after.values()].find((file) => isDirectoryFile(file, 'applied') && parentOf(file.path) === parentOf(path) && before.get(file.path)?.verdict === 'shadowed') : undefined;
+    if (heir) covered.add(heir.path);
+    emit('removed', path, heir ? `${path} deleted: ${heir.path} applies in its place for ${scopeText(heir)}` : `${path} deleted (${old.verdict === 'shadowed' ? 'it was' : 'it applied:'} ${old.reason})`, heir?.path);
   }
 
-  // A directory's instruction file swapped for another that was shadowed there (a settings file reordering the names): one change.
-  for (const [path, file] of after) {
-    const old = before.get(path);
-    if (!old || covered.has(path) || old.verdict !== 'shadowed' || file.verdict !== 'applied' || file.format !== 'directory-file') continue;
-    const swapped = after.get(old.by ?? '');
-    if (!old.by || covered.has(old.by) || swapped?.verdict !== 'shadowed' || swapped.by !== path) continue;
-    covered.add(path).add(old.by);
-    out.push({ change: 'now-applies', ...base(path), from: old.by, ...verdicts(path), ...blobs(old, file), line: `${path} now applies: it replaces ${old.by} for ${scopeText(file)}` });
-  }
-
-  // In both sets: what the file is to the task changed, or a rule the model was not given changed.
+  // In both sets. A directory's instruction file swapped for the one that shadowed it (a settings
+  // file reordering the names) is one change; otherwise what the file is to the task changed, or
+  // a rule the model was not given has new content.
   for (const [path, file] of after) {
     const old = before.get(path);
     if (!old || covered.has(path)) continue;
-    if (standing(old, input.client) !== standing(file, input.client)) {
-      const line = file.verdict === 'shadowed' ? `${path} no longer applies: ${file.reason}` : `${path} ${nowIs(file)}: ${whyNow(file)}`;
-      const change = file.verdict === 'applied' || (file.verdict === 'indexed' && old.verdict !== 'applied') ? 'now-applies' : 'no-longer-applies';
-      out.push({ change, ...base(path), ...(file.by ? { from: file.by } : {}), ...verdicts(path), ...blobs(old, file), line });
-    } else if (old.blob !== undefined && file.blob !== undefined && old.blob !== file.blob && !input.given.has(path)) {
-      out.push({ change: 'changed', ...base(path), ...verdicts(path), ...blobs(old, file), line: `${path} changed (blob ${short(old.blob)} -> ${short(file.blob)}); it ${file.verdict === 'indexed' ? 'is indexed' : file.verdict === 'shadowed' ? 'is shadowed' : 'applies'}: ${file.reason}` });
+    const swapped = old.by === undefined ? undefined : after.get(old.by);
+    if (isDirectoryFile(file, 'applied') && old.verdict === 'shadowed' && old.by && !covered.has(old.by) && swapped?.verdict === 'shadowed' && swapped.by === path) {
+      covered.add(old.by);
+      emit('now-applies', path, `${path} now applies: it replaces ${old.by} for ${scopeText(file)}`, old.by);
+    } else if (standing(old, input.client) !== standing(file, input.client)) {
+      const gained = file.verdict === 'applied' || (file.verdict === 'indexed' && old.verdict !== 'applied');
+      emit(gained ? 'now-applies' : 'no-longer-applies', path, file.verdict === 'shadowed' ? `${path} no longer applies: ${file.reason}` : `${path} ${nowIs(file)}: ${whyNow(file)}`, file.by);
+    } else if (old.blob && file.blob && old.blob !== file.blob && !input.given.has(path)) {
+      emit('changed', path, `${path} changed (blob ${short(old.blob)} -> ${short(file.blob)}); it ${nowIs(file).replace('now ', '')}: ${file.reason}`);
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
+const NOW_IS: Readonly<Record<string, string>> = { applied: 'now applies', indexed: 'is now indexed', shadowed: 'is now shadowed' };
+
 function nowIs(file: RuleSetFile): string {
-  switch (file.verdict) {
-    case 'applied':
-      return 'now applies';
-    case 'indexed':
-      return 'is now indexed';
-    case 'shadowed':
-      return 'is now shadowed';
-    default:
-      return `is now ${file.verdict}`;
-  }
+  return NOW_IS[file.verdict] ?? `is now ${file.verdict}`;
 }
 
 function scopeText(file: RuleSetFile): string {
   const scope = file.scope ?? [];
   if (scope.length === 0) return parentOf(file.path) || '.';
   return scope.length > 3 ? `${scope.slice(0, 3).join(', ')} and ${scope.length - 3} more` : scope.join(', ');
-}
-
-function addedWhy(file: RuleSetFile): string {
-  if (file.verdict === 'shadowed') return `${file.reason}, which is given instead`;
-  return file.verdict === 'indexed' ? `indexed (${file.reason})` : whyNow(file);
 }
 
 /** Why a file applies (or is what it is) now: a directory file names the focus it serves. */

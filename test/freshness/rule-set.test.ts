@@ -147,6 +147,22 @@ describe('the rule set at the pin and at the new head', () => {
     ]);
   });
 
+  it('says a rule that is now indexed rather than applied, and new content of an indexed rule the model was not given', async () => {
+    const requested = (text: string) => `---\ndescription: ${text}\n---\nOnly when asked.\n`;
+    const before = { '.cursor/rules/db.mdc': '---\nalwaysApply: true\n---\nDatabase.\n', '.cursor/rules/deploy.mdc': requested('Deploying') };
+    const after = { '.cursor/rules/db.mdc': requested('Database work'), '.cursor/rules/deploy.mdc': requested('Deploying to production') };
+    const { lines, report } = await compare(before, after);
+    const [db, deploy] = [await gitBlobOid(before['.cursor/rules/deploy.mdc']), await gitBlobOid(after['.cursor/rules/deploy.mdc'])];
+    expect(lines).toEqual([
+      '.cursor/rules/db.mdc is now indexed: agent-requested: listed in the rules index by its description',
+      `.cursor/rules/deploy.mdc changed (blob ${db.slice(0, 7)} -> ${deploy.slice(0, 7)}); it is indexed: agent-requested: listed in the rules index by its description`,
+    ]);
+    expect(report.ruleSet?.changes.map((change) => [change.change, change.verdict, change.currentVerdict])).toEqual([
+      ['no-longer-applies', 'applied', 'indexed'],
+      ['changed', 'indexed', 'indexed'],
+    ]);
+  });
+
   it('says what a .groundwork.yml changed: the names read, and a format turned off', async () => {
     const base = { 'AGENTS.md': 'Agents.\n', 'GEMINI.md': 'Gemini.\n', '.github/copilot-instructions.md': 'Copilot.\n' };
     const { lines } = await compare(base, { ...base, '.groundwork.yml': 'providers:\n  rules:\n    filenames: [GEMINI.md, AGENTS.md]\n    copilotInstructions: false\n' });
