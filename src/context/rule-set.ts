@@ -67,4 +67,10 @@ export interface RuleSetReader {
   /** What the rule set reads, so a snapshot of another commit can read it ahead (the same plan turn 0 read with). */
   plan(): ReadPlan;
   at(snapshot: Snapshot, signal: AbortSignal): Promise<RuleSetResult>;
+  /**
+   * The client the task named (issue 50), whose cell of each file the diff compares besides its
+   * verdict: for such a task a change is one in what the client loads itself or what Groundwork
+   * gives it. Absent: `none`, Groundwork's own rule set.
+   */
+  readonly client?: string;
 }

@@ -130,7 +130,7 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
   const pair = { before, after: source.snapshot(current, { ...(plan ? { plan } : {}), signal }), signal };
   const [sources, ruleSet] = await Promise.all([
     Promise.all(input.sources.map((tracked) => compareSource(tracked, pair))),
-    input.ruleSets ? compareRuleSets(input.ruleSets, pair, input.sources) : undefined,
+    input.ruleSets ? compareRuleSets(input.ruleSets, pair, input.sources, input.ruleSets.client) : undefined,
   ]);
   return { commit: from, ref, current, moved: true, ...withPull, sources, ...(ruleSet ? { ruleSet } : {}), head: pair.after };
 }
