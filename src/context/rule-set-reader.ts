@@ -48,6 +48,7 @@ export function createRuleSetReader(input: RuleSetReaderInput): RuleSetReader | 
   let plan = input.plan;
 
   return {
+    ...(task.client && task.client.name !== 'none' ? { client: task.client.name } : {}),
     plan: () => (plan ??= planReads({ registry, agent, task, turn: 0, available: input.available, ...(input.settings ? { settings: input.settings } : {}), focusFiles })),
     async at(snapshot: Snapshot, signal: AbortSignal): Promise<RuleSetResult> {
       const settled = await settleSettings({

@@ -17,19 +17,14 @@
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import type { TaskView } from './provider.ts';
-import type { RuleVerdict, RuleVerdictKind } from './rule-verdict.ts';
+import type { RuleVerdict } from './rule-verdict.ts';
 
-/** `shadowed`: a file of a name the provider reads, present in a directory whose instruction file is another (it is read instead). */
-export type RuleSetVerdict = RuleVerdictKind | 'shadowed';
-
-export interface RuleSetFile extends Omit<RuleVerdict, 'verdict'> {
-  verdict: RuleSetVerdict;
+/** A file as the rule set holds it: its verdict for the task's client, and its row of client cells (`clients`, issue 50). */
+export interface RuleSetFile extends RuleVerdict {
   /** What it applies to: the focus a directory file's chain serves (`.` for the root working directory); a skill's root. */
   scope?: readonly string[];
   /** For `shadowed`: the file of its directory that is read instead. */
   by?: string;
-  /** How each client loads the file by itself, where the provider says (issue 50's matrix row). */
-  clients?: ReadonlyArray<{ client: string; cell: string; detail: string }>;
 }
 
 /** One provider's rule set at one commit. */
