@@ -118,7 +118,8 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
   }
   const current = resolved.commit;
   // The same commit gives the same rule set for the same focus: nothing to read.
-  const sameRules = input.ruleSets ? { ruleSet: UNCHANGED_RULE_SET } : {};
+  const client = input.ruleSets?.client;
+  const sameRules = input.ruleSets ? { ruleSet: client === undefined ? UNCHANGED_RULE_SET : { ...UNCHANGED_RULE_SET, client } } : {};
   if (current === from) return { commit: from, ref, current, moved: false, ...withPull, sources: input.sources.map((tracked) => unchanged(from, tracked)), ...sameRules };
 
   // Every source is compared from the commit the context was read at, even one that cites an
@@ -130,7 +131,7 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
   const pair = { before, after: source.snapshot(current, { ...(plan ? { plan } : {}), signal }), signal };
   const [sources, ruleSet] = await Promise.all([
     Promise.all(input.sources.map((tracked) => compareSource(tracked, pair))),
-    input.ruleSets ? compareRuleSets(input.ruleSets, pair, input.sources, input.ruleSets.client) : undefined,
+    input.ruleSets ? compareRuleSets(input.ruleSets, pair, input.sources, client) : undefined,
   ]);
   return { commit: from, ref, current, moved: true, ...withPull, sources, ...(ruleSet ? { ruleSet } : {}), head: pair.after };
 }

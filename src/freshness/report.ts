@@ -78,7 +78,7 @@ export const RuleChangeSchema = lazySchema(() => z.object({
   /** What it was renamed from, the file it replaces (or that replaces it), or the file that shadows it. */
   from: z.string().optional(),
   format: z.string().optional(),
-  /** Its verdict at the commit compared from and now (`applied`, `indexed`, `not-applied`, `shadowed`), when it had one. */
+  /** Its verdict at the commit compared from and now (`applied`, `indexed`, `not-applied`, `shadowed`, `loaded-by-client`), when it had one. */
   verdict: z.string().optional(),
   currentVerdict: z.string().optional(),
   blob: Sha.optional(),
@@ -92,6 +92,8 @@ export const RuleSetCheckSchema = lazySchema(() => z.object({
   /** `unchanged`: the same files apply, are indexed and are shadowed, with the same settings; `unverifiable`: see `reason`. */
   status: z.enum(['unchanged', 'changed', 'unverifiable']),
   reason: z.string().optional(),
+  /** The client the task named (issue 50): the verdicts are its own (`loaded-by-client`: it loads the file itself; `applied`: Groundwork gives it). */
+  client: z.string().optional(),
   changes: z.array(RuleChangeSchema),
 }));
 export type RuleSetCheck = z.infer<typeof RuleSetCheckSchema>;

@@ -17,6 +17,7 @@ export const UNCHANGED_RULE_SET: RuleSetCheck = { status: 'unchanged', changes: 
 
 export async function compareRuleSets(reader: RuleSetReader, pair: { before: Snapshot; after: Snapshot; signal: AbortSignal }, tracked: readonly TrackedSource[], client?: string): Promise<RuleSetCheck> {
   const { before, after, signal } = pair;
+  const named = client === undefined ? {} : { client };
   const [was, now] = await Promise.all([reader.at(before, signal), reader.at(after, signal)]);
   if (was.status === 'failed') return { status: 'unverifiable', reason: `the rule set at ${before.commit.slice(0, 7)} could not be computed: ${was.reason}`, changes: [] };
   if (now.status === 'failed') return { status: 'unverifiable', reason: `the rule set at ${after.commit.slice(0, 7)} could not be computed: ${now.reason}`, changes: [] };
@@ -29,7 +30,7 @@ export async function compareRuleSets(reader: RuleSetReader, pair: { before: Sna
       watchedSkillRoots: tracked.filter((source) => source.kind === 'skills-index').map((source) => source.path),
       ...(client === undefined ? {} : { client }),
     });
-    return changes.length === 0 ? UNCHANGED_RULE_SET : { status: 'changed', changes };
+    return changes.length === 0 ? { ...UNCHANGED_RULE_SET, ...named } : { status: 'changed', ...named, changes };
   } catch (error) {
     signal.throwIfAborted();
     return { status: 'unverifiable', reason: `the rule sets could not be compared: ${error instanceof Error ? error.message : String(error)}`, changes: [] };

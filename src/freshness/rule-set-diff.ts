@@ -18,9 +18,14 @@
  * the sources' comparison (compare.ts), not repeated here; skills inside a root the skills index
  * watches are compared as the index, so only a root that appeared is a rule-set change.
  *
- * The client dimension (issue 50): `standing` is the one place that says what a file is to the
- * task; with per-client cells on the files, it adds the task's client's cell, so a file the
- * client now loads itself, or no longer, is a change.
+ * For a task that named its client (issue 50) the verdicts are that client's: a file it loads
+ * itself is `loaded-by-client`, one Groundwork gives it `applied`, and the client's cell says why.
+ * `standing` adds that cell, so a file the client now loads itself, or no longer (a `CLAUDE.md`
+ * appearing beside the `AGENTS.md` Claude Code loaded), is a change, and every line says which:
+ *
+ *   AGENTS.md added: it applies to .; Codex loads it itself at start
+ *   CLAUDE.md added: it applies to .; given by Groundwork: Codex never reads CLAUDE.md
+ *   AGENTS.md is now given by Groundwork: it applies to .; Claude Code reads CLAUDE.md instead
  */
 import type { RuleSet, RuleSetFile } from '../context/rule-set.ts';
 import { parentOf } from '../sources/paths.ts';
@@ -32,6 +37,9 @@ import type { RuleChange } from './report.ts';
 const NAMED_SKILLS = 10;
 
 const COUNTED: ReadonlySet<string> = new Set(['applied', 'indexed', 'shadowed', 'loaded-by-client']);
+
+/** A file is in the set when it reaches the model (or is shadowed beside one that does), or the client loads it lazily by itself. */
+const counts = (file: RuleSetFile, client: string | undefined) => COUNTED.has(file.verdict) || cellOf(file, client)?.cell === 'lazy';
 
 export interface RuleSetDiffInput {
   before: RuleSet;
@@ -61,8 +69,12 @@ export async function diffRuleSets(input: RuleSetDiffInput): Promise<RuleChange[
 
 /** What a file is to the task: its verdict, and with a client named, that client's cell (issue 50). */
 export function standing(file: RuleSetFile, client: string | undefined): string {
-  const cell = client === undefined ? undefined : file.clients?.find((candidate) => candidate.client === client);
+  const cell = cellOf(file, client);
   return cell ? `${file.verdict}/${cell.cell}` : file.verdict;
+}
+
+function cellOf(file: RuleSetFile, client: string | undefined) {
+  return client === undefined ? undefined : file.clients?.find((candidate) => candidate.client === client);
 }
 
 function settingsChanges(before: RuleSet, after: RuleSet): RuleChange[] {
@@ -81,21 +93,24 @@ function settingsChanges(before: RuleSet, after: RuleSet): RuleChange[] {
 }
 
 /** The first counted entry of each path (a path may have several verdicts: an import's problems name their importer). */
-function byPath(files: readonly RuleSetFile[], counted: boolean): Map<string, RuleSetFile> {
+function byPath(files: readonly RuleSetFile[], counted: boolean, client: string | undefined): Map<string, RuleSetFile> {
   const map = new Map<string, RuleSetFile>();
   for (const file of files) {
-    if (counted && !COUNTED.has(file.verdict)) continue;
+    if (counted && !counts(file, client)) continue;
     const known = map.get(file.path);
-    if (!known || (!COUNTED.has(known.verdict) && COUNTED.has(file.verdict))) map.set(file.path, file);
+    if (!known || (!counts(known, client) && counts(file, client))) map.set(file.path, file);
   }
   return map;
 }
 
 async function fileChanges(provider: string, was: readonly RuleSetFile[], now: readonly RuleSetFile[], input: RuleSetDiffInput): Promise<RuleChange[]> {
-  const before = byPath(was, true);
-  const after = byPath(now, true);
-  const beforeAll = byPath(was, false);
-  const afterAll = byPath(now, false);
+  const { client } = input;
+  const before = byPath(was, true, client);
+  const after = byPath(now, true, client);
+  const beforeAll = byPath(was, false, client);
+  const afterAll = byPath(now, false, client);
+  /** Why, after a line that says (`nowIs`) or does not say (`added`) that Groundwork gives it. */
+  const why = (file: RuleSetFile, added = false) => whyNow(file, client, added || file.verdict !== 'applied');
   const gone = [...before.keys()].filter((path) => !after.has(path));
   const came = [...after.keys()].filter((path) => !before.has(path));
   const [goneNow, cameThen] = await Promise.all([
@@ -126,7 +141,7 @@ async function fileChanges(provider: string, was: readonly RuleSetFile[], now: r
       line,
     });
   };
-  const isDirectoryFile = (file: RuleSetFile | undefined, verdict: string) => file?.format === 'directory-file' && file.verdict === verdict;
+  const isDirectoryFile = (file: RuleSetFile | undefined, verdict: string) => file?.format === 'directory-file' && (file.verdict === verdict || (verdict === 'applied' && file.verdict === 'loaded-by-client'));
 
   // Renamed: the same blob gone from one path and new at another that was not in the tree.
   for (const path of gone) {
@@ -142,14 +157,14 @@ async function fileChanges(provider: string, was: readonly RuleSetFile[], now: r
     const file = after.get(path);
     if (!file || covered.has(path)) continue;
     if (wasThere.get(path)?.status === 'file') {
-      emit('now-applies', path, `${path} ${nowIs(file)}: ${whyNow(file)}`);
+      emit('now-applies', path, `${path} ${nowIs(file, client)}: ${why(file)}`);
       continue;
     }
     // A directory's new instruction file takes the place of the one that applied there.
     const replaced = isDirectoryFile(file, 'applied') ? [...before.values()].find((old) => isDirectoryFile(old, 'applied') && parentOf(old.path) === parentOf(path) && !covered.has(old.path) && afterAll.get(old.path)?.verdict !== 'applied') : undefined;
     if (replaced) covered.add(replaced.path);
-    const why = replaced ? `it replaces ${replaced.path} for ${scopeText(file)}` : file.verdict === 'shadowed' ? `${file.reason}, which is given instead` : file.verdict === 'indexed' ? `indexed (${file.reason})` : whyNow(file);
-    emit('added', path, `${path} added: ${why}`, replaced?.path ?? file.by);
+    const reason = replaced ? `it replaces ${replaced.path} for ${scopeText(file)}${clientSays(file, client, true)}` : file.verdict === 'shadowed' ? `${file.reason}, which is given instead` : file.verdict === 'indexed' ? `indexed (${file.reason})` : why(file, true);
+    emit('added', path, `${path} added: ${reason}`, replaced?.path ?? file.by);
   }
 
   for (const path of gone) {
@@ -175,20 +190,34 @@ async function fileChanges(provider: string, was: readonly RuleSetFile[], now: r
     if (isDirectoryFile(file, 'applied') && old.verdict === 'shadowed' && old.by && !covered.has(old.by) && swapped?.verdict === 'shadowed' && swapped.by === path) {
       covered.add(old.by);
       emit('now-applies', path, `${path} now applies: it replaces ${old.by} for ${scopeText(file)}`, old.by);
-    } else if (standing(old, input.client) !== standing(file, input.client)) {
-      const gained = file.verdict === 'applied' || (file.verdict === 'indexed' && old.verdict !== 'applied');
-      emit(gained ? 'now-applies' : 'no-longer-applies', path, file.verdict === 'shadowed' ? `${path} no longer applies: ${file.reason}` : `${path} ${nowIs(file)}: ${whyNow(file)}`, file.by);
+    } else if (standing(old, client) !== standing(file, client)) {
+      const gained = file.verdict === 'applied' || file.verdict === 'loaded-by-client' || (file.verdict === 'indexed' && old.verdict !== 'applied');
+      emit(gained ? 'now-applies' : 'no-longer-applies', path, file.verdict === 'shadowed' ? `${path} no longer applies: ${file.reason}` : `${path} ${nowIs(file, client)}: ${why(file)}`, file.by);
     } else if (old.blob && file.blob && old.blob !== file.blob && !input.given.has(path)) {
-      emit('changed', path, `${path} changed (blob ${short(old.blob)} -> ${short(file.blob)}); it ${nowIs(file).replace('now ', '')}: ${file.reason}`);
+      const what = file.verdict === 'loaded-by-client' ? file.reason : `it ${nowIs(file, client).replace('now ', '')}: ${file.reason}`;
+      emit('changed', path, `${path} changed (blob ${short(old.blob)} -> ${short(file.blob)}); ${what}`);
     }
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-const NOW_IS: Readonly<Record<string, string>> = { applied: 'now applies', indexed: 'is now indexed', shadowed: 'is now shadowed' };
+const NOW_IS: Readonly<Record<string, string>> = { applied: 'now applies', indexed: 'is now indexed', shadowed: 'is now shadowed', 'loaded-by-client': 'is now loaded by the client itself' };
 
-function nowIs(file: RuleSetFile): string {
-  return NOW_IS[file.verdict] ?? `is now ${file.verdict}`;
+function nowIs(file: RuleSetFile, client: string | undefined): string {
+  return client !== undefined && file.verdict === 'applied' ? 'is now given by Groundwork' : (NOW_IS[file.verdict] ?? `is now ${file.verdict}`);
+}
+
+/**
+ * What the task's client makes of the file, after `; `: it loads it itself (the verdict's reason),
+ * or Groundwork gives it and why (`prefixed`: "given by Groundwork: …", where the line does not say
+ * so already). Nothing without a client or a cell.
+ */
+function clientSays(file: RuleSetFile, client: string | undefined, prefixed: boolean): string {
+  const cell = cellOf(file, client);
+  if (!cell) return '';
+  if (file.verdict === 'loaded-by-client') return `; ${file.reason}`;
+  if (cell.cell === 'given' || cell.cell === 'cut') return `; ${prefixed ? 'given by Groundwork: ' : ''}${cell.cell === 'cut' ? 'the client cuts it ' : ''}${cell.detail}`;
+  return cell.cell === 'lazy' ? `; ${file.reason}` : '';
 }
 
 function scopeText(file: RuleSetFile): string {
@@ -197,9 +226,13 @@ function scopeText(file: RuleSetFile): string {
   return scope.length > 3 ? `${scope.slice(0, 3).join(', ')} and ${scope.length - 3} more` : scope.join(', ');
 }
 
-/** Why a file applies (or is what it is) now: a directory file names the focus it serves. */
-function whyNow(file: RuleSetFile): string {
-  return file.format === 'directory-file' && file.verdict === 'applied' ? `it applies to ${scopeText(file)}` : file.reason;
+/** Why a file applies (or is what it is) now: a directory file names the focus it serves; then what the client makes of it. */
+function whyNow(file: RuleSetFile, client: string | undefined, prefixed: boolean): string {
+  const says = clientSays(file, client, prefixed);
+  if (file.format === 'directory-file' && (file.verdict === 'applied' || file.verdict === 'loaded-by-client')) return `it applies to ${scopeText(file)}${says}`;
+  // The complement already added the client's why to a given file's reason, and a loaded or lazy file's reason is the client's.
+  const own = says === '' ? file.reason : file.verdict === 'applied' ? file.reason.replace(`; ${cellOf(file, client)?.detail ?? ''}`, '') : '';
+  return own === '' ? says.slice(2) : `${own}${says}`;
 }
 
 /** Why a file that is still in the tree left the set, when the new side has no verdict for it. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
+import type { ClientName } from '../../src/context/client.ts';
 import type { TaskView } from '../../src/context/provider.ts';
 import { createRuleSetReader } from '../../src/context/rule-set-reader.ts';
 import { checkFreshness } from '../../src/freshness/check.ts';
@@ -51,11 +52,13 @@ interface Focus {
   paths?: string[];
   /** Files the model was given at OLD, as the rules provider records them. */
   given?: Files;
+  /** The client the task named (issue 50): the rule set is compared as it sees it. */
+  client?: ClientName;
 }
 
 async function compare(before: Files, after: Files, focus: Focus = {}, failing?: string) {
   const r = await repo(before, after, failing);
-  const task: TaskView = { request: 'Fix it.', origin: 'api', repository: 'memory:rules', ref: 'main', commit: OLD, cwd: focus.cwd ?? '', focusPaths: focus.paths ?? [], trusted: true, skills: [], agent: 'entry' };
+  const task: TaskView = { request: 'Fix it.', origin: 'api', repository: 'memory:rules', ref: 'main', commit: OLD, cwd: focus.cwd ?? '', focusPaths: focus.paths ?? [], trusted: true, skills: [], agent: 'entry', ...(focus.client ? { client: { name: focus.client } } : {}) };
   const ruleSets = createRuleSetReader({ registry, agent: agent as NonNullable<typeof agent>, task, available: ['repo:read'] });
   const sources: TrackedSource[] = trackedSources(
     await Promise.all(
@@ -213,5 +216,64 @@ describe('the rule set at the pin and at the new head', () => {
   it('is not computed for an untrusted task: there is no rule set it may read', () => {
     const task: TaskView = { request: 'Fix it.', origin: 'api', ref: 'main', commit: OLD, cwd: '', focusPaths: [], trusted: false, skills: [], agent: 'entry' };
     expect(createRuleSetReader({ registry, agent: agent as NonNullable<typeof agent>, task, available: ['repo:read'] })).toBeUndefined();
+  });
+});
+
+describe('the rule set as the task\u2019s client sees it (issue 50)', () => {
+  it('says whether a new rule is one the client loads itself or one Groundwork gives it, and why', async () => {
+    const before = { 'README.md': 'An app.\n', 'src/app.ts': 'x\n' };
+    const after = { ...before, 'AGENTS.md': 'Root.\n', 'src/CLAUDE.md': 'Claude only.\n' };
+    const codex = await compare(before, after, { cwd: 'src', client: 'codex' });
+    expect(codex.lines).toEqual([
+      'AGENTS.md added: it applies to src; Codex loads it itself at start',
+      'src/CLAUDE.md added: it applies to src; given by Groundwork: Codex reads AGENTS.override.md or AGENTS.md, not CLAUDE.md',
+    ]);
+    expect(codex.report.ruleSet?.client).toBe('codex');
+    expect(codex.report.ruleSet?.changes.map((change) => [change.path, change.currentVerdict])).toEqual([
+      ['AGENTS.md', 'loaded-by-client'],
+      ['src/CLAUDE.md', 'applied'],
+    ]);
+    // Claude Code reads the CLAUDE.md itself, and no AGENTS.md once a CLAUDE.md is on its walk (its profile): that one is Groundwork's to give.
+    const claude = await compare(before, after, { cwd: 'src', client: 'claude-code' });
+    expect(claude.lines).toEqual([
+      'AGENTS.md added: it applies to src; given by Groundwork: Claude Code reads CLAUDE.md, not AGENTS.md, when one is on its way (src/CLAUDE.md)',
+      'src/CLAUDE.md added: it applies to src; Claude Code loads it itself at start',
+    ]);
+    // Without a client, Groundwork's own rule set: both apply, nothing about a client.
+    const none = await compare(before, after, { cwd: 'src' });
+    expect(none.lines).toEqual(['AGENTS.md added: it applies to src', 'src/CLAUDE.md added: it applies to src']);
+    expect(none.report.ruleSet?.client).toBeUndefined();
+  });
+
+  it('counts a verdict that changes for the client as a change: a CLAUDE.md beside the AGENTS.md Claude Code loaded', async () => {
+    const before = { 'AGENTS.md': 'Root.\n' };
+    const after = { ...before, 'CLAUDE.md': 'Claude.\n' };
+    const claude = await compare(before, after, { client: 'claude-code' });
+    expect(claude.lines).toEqual(['AGENTS.md is now given by Groundwork: it applies to .; Claude Code reads CLAUDE.md instead', 'CLAUDE.md added: it applies to .; Claude Code loads it itself at start']);
+    expect(claude.report.ruleSet?.changes.map((change) => [change.change, change.path, change.verdict ?? null, change.currentVerdict])).toEqual([
+      ['now-applies', 'AGENTS.md', 'loaded-by-client', 'applied'],
+      ['added', 'CLAUDE.md', null, 'loaded-by-client'],
+    ]);
+    // For Groundwork itself the AGENTS.md is what it was: only the shadowed CLAUDE.md is new.
+    expect((await compare(before, after)).lines).toEqual(['CLAUDE.md added: shadowed by AGENTS.md in ., which is given instead']);
+    // Codex never reads CLAUDE.md: for it the AGENTS.md is unchanged, and the CLAUDE.md is nothing it or Groundwork gives.
+    const codex = await compare(before, after, { client: 'codex' });
+    expect(codex.lines).toEqual(['CLAUDE.md added: shadowed by AGENTS.md in ., which is given instead']);
+  });
+
+  it('says an override replaces the file of its directory and that the client loads it itself', async () => {
+    const before = { 'AGENTS.md': 'ROOT\n', 'src/AGENTS.md': 'SRC\n' };
+    const { lines } = await compare(before, { ...before, 'src/AGENTS.override.md': 'OVERRIDE\n' }, { cwd: 'src', client: 'codex' });
+    expect(lines).toEqual(['src/AGENTS.override.md added: it replaces src/AGENTS.md for src; Codex loads it itself at start']);
+  });
+
+  it('says new content of a file the client loads itself when the model was not given it, and leaves it to the sources when it was', async () => {
+    const before = { 'AGENTS.md': 'Root.\n' };
+    const after = { 'AGENTS.md': 'Root, edited.\n' };
+    const { lines } = await compare(before, after, { client: 'codex' });
+    expect(lines).toEqual([`AGENTS.md changed (blob ${(await gitBlobOid('Root.\n')).slice(0, 7)} -> ${(await gitBlobOid('Root, edited.\n')).slice(0, 7)}); Codex loads it itself at start`]);
+    const tracked = await compare(before, after, { client: 'codex', given: before });
+    expect(tracked.report.ruleSet).toEqual({ status: 'unchanged', client: 'codex', changes: [] });
+    expect(tracked.report.sources.map((check) => [check.path, check.status])).toEqual([['AGENTS.md', 'changed']]);
   });
 });
