@@ -6,6 +6,7 @@
  * reached the model, the ones that need attention first.
  */
 import type { FreshnessReport, RuleChangeKind, RuleSetCheck, SourceCheck, SourceStatus } from '../freshness/report.ts';
+import { CLIENT_TITLES } from '../context/client.ts';
 import type { InspectedFreshness } from '../tasks/inspection.ts';
 import type { RepositoryLinks } from './links.ts';
 import type { Linked } from './task-page.ts';
@@ -35,6 +36,8 @@ export interface RuleChangeRow {
 export interface RuleSetModel {
   status: RuleSetCheck['status'];
   reason?: string | undefined;
+  /** The client the task named, by its title: the rules are compared as it sees them. */
+  client?: string | undefined;
   rows: RuleChangeRow[];
 }
 
@@ -93,7 +96,8 @@ function rulesModel(report: FreshnessReport, links: RepositoryLinks): RuleSetMod
     const linked = change.change !== 'settings' && change.change !== 'skill-root' && at;
     return { change: change.change, provider: change.provider, file: { text: change.path || '(repository root)', href: linked ? links.file(change.path, at) : undefined }, line: change.line };
   });
-  return { status: check.status, reason: check.reason, rows };
+  const client = check.client === undefined ? undefined : (CLIENT_TITLES as Readonly<Record<string, string>>)[check.client];
+  return { status: check.status, reason: check.reason, client, rows };
 }
 
 function row(source: SourceCheck, links: RepositoryLinks): FreshnessRow {

@@ -47,7 +47,7 @@ export function RuleSetChanges({ rules }: { rules: RuleSetModel | undefined }): 
   return (
     <div class="scroll">
       <table>
-        <caption class="muted">How the rules that apply to the task's focus changed since the commit compared from</caption>
+        <caption class="muted">How the rules that apply to the task's focus changed since the commit compared from{rules.client ? `, as ${rules.client} sees them` : ''}</caption>
         <thead>
           <tr>
             <th scope="col">Change</th>

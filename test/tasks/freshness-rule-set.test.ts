@@ -157,3 +157,56 @@ describe('freshness of the rule set, through the Worker on a git remote', () => 
     expect(rows.map(([, line]) => line)).toEqual(lines);
   });
 });
+
+describe('freshness of the rule set for a task that named its client (issue 50), through the Worker', () => {
+  it('tells what Claude Code loads itself from what Groundwork must give it, counts a verdict that changed for it, and brings only the text it will not load: REST, a later turn, MCP and the inspector', async () => {
+    const remote = await createTestRemote({ 'AGENTS.md': 'Run the tests.\n', 'README.md': 'An app.\n' });
+    const { id, viewUrl } = await readyTask({ repo: remote.url, client: 'claude-code' });
+    const head = await remote.push({ 'CLAUDE.md': 'Claude: keep commits small.\n', '.github/copilot-instructions.md': 'Prefer small functions.\n' });
+    const lines = [
+      '.github/copilot-instructions.md added: always (repository-wide Copilot instructions); given by Groundwork: Claude Code does not read copilot-instructions.md',
+      'AGENTS.md is now given by Groundwork: it applies to .; Claude Code reads CLAUDE.md instead',
+      'CLAUDE.md added: it applies to .; Claude Code loads it itself at start',
+    ];
+
+    const report = await readBack(id);
+    expect(report).toMatchObject({ commit: remote.first, current: head, moved: true, ruleSet: { status: 'changed', client: 'claude-code' } });
+    expect(report.ruleSet?.changes.map((change) => change.line)).toEqual(lines);
+    expect(report.ruleSet?.changes.map((change) => [change.path, change.verdict ?? null, change.currentVerdict])).toEqual([
+      ['.github/copilot-instructions.md', null, 'applied'],
+      ['AGENTS.md', 'loaded-by-client', 'applied'],
+      ['CLAUDE.md', null, 'loaded-by-client'],
+    ]);
+
+    // Turn 1: the lines, then the text Claude Code will not load itself (the AGENTS.md it no longer reads, the Copilot file), never the CLAUDE.md it loads.
+    const turn = await beginTurn(id, 1);
+    const item = turn.items.at(-1);
+    const content = item?.type === 'context' ? item.content : '';
+    for (const line of lines) expect(content).toContain(`- ${line}\n`);
+    expect(turn.entries.filter((entry) => entry.provider === 'freshness' && entry.source.path !== undefined).map((entry) => [entry.source.path, entry.source.revision])).toEqual([
+      ['.github/copilot-instructions.md', head],
+      ['AGENTS.md', head],
+    ]);
+    expect(content).toContain('Run the tests.');
+    expect(content).not.toContain('keep commits small');
+
+    const tool = await callTool(mcp.client, 'check_freshness', { taskId: id });
+    for (const line of lines) expect(tool.text).toContain(`- ${line}\n`);
+    expect(tool.structured['ruleSet']).toMatchObject({ status: 'changed', client: 'claude-code' });
+
+    const link = new URL(viewUrl);
+    link.searchParams.set('freshness', '1');
+    const page = await openPage(link.href);
+    const rows = [...page.html.matchAll(/<tr data-change="([a-z-]+)">((?:(?!<\/tr>).)*)<\/tr>/g)].map((m) => textOf((m[2] ?? '').split('</td>')[3] ?? ''));
+    expect(rows).toEqual(lines);
+    expect(textOf(page.html)).toContain('as Claude Code sees them');
+  });
+
+  it('says new content of a rule file Codex loaded itself, which the model was never given as an entry', async () => {
+    const remote = await createTestRemote({ 'AGENTS.md': 'Run the tests.\n' });
+    const { id } = await readyTask({ repo: remote.url, client: 'codex' });
+    await remote.push({ 'AGENTS.md': 'Run the tests and the linter.\n' });
+    const report = await readBack(id);
+    expect(report.ruleSet?.changes.map((change) => [change.change, change.line.replace(/[0-9a-f]{7} -> [0-9a-f]{7}/, 'X -> Y')])).toEqual([['changed', 'AGENTS.md changed (blob X -> Y); Codex loads it itself at start']]);
+  });
+});
