@@ -163,7 +163,7 @@ async function fileChanges(provider: string, was: readonly RuleSetFile[], now: r
     // A directory's new instruction file takes the place of the one that applied there.
     const replaced = isDirectoryFile(file, 'applied') ? [...before.values()].find((old) => isDirectoryFile(old, 'applied') && parentOf(old.path) === parentOf(path) && !covered.has(old.path) && afterAll.get(old.path)?.verdict !== 'applied') : undefined;
     if (replaced) covered.add(replaced.path);
-    const reason = replaced ? `it replaces ${replaced.path} for ${scopeText(file)}${clientSays(file, client, true)}` : file.verdict === 'shadowed' ? `${file.reason}, which is given instead` : file.verdict === 'indexed' ? `indexed (${file.reason})` : why(file, true);
+    const reason = replaced ? `it replaces ${replaced.path} for ${scopeText(file)}${clientSays(file, client, true)}` : file.verdict === 'shadowed' ? `${file.reason}, which ${file.by && after.get(file.by)?.verdict === 'loaded-by-client' ? 'the client loads itself' : 'is given'} instead` : file.verdict === 'indexed' ? `indexed (${file.reason})` : why(file, true);
     emit('added', path, `${path} added: ${reason}`, replaced?.path ?? file.by);
   }
 

@@ -135,6 +135,38 @@ describe('groundwork freshness: the rule set that applies', () => {
     expect(await run(['--repo', bare.dir, '--since', only])).toMatchObject({ code: 0, stdout: expect.stringContaining('- no repository source in the context at this commit, and no rule file that applies at either commit\n') });
   });
 
+  it('with --client, says what the client loads itself and what Groundwork must give it, in words and --json (issue 50)', async () => {
+    // A monorepo: the root's rules and a package's; then a CLAUDE.md beside the root AGENTS.md, and a package off the working directory's chain.
+    const { fixture, first } = repoOf({ 'AGENTS.md': 'Run npm test.\n', 'packages/api/AGENTS.md': 'Validate with zod.\n', 'packages/api/src/index.ts': 'export {};\n' });
+    fixture.write('CLAUDE.md', 'Claude: keep commits small.\n');
+    fixture.write('packages/web/AGENTS.md', 'Web rules.\n');
+    const second = fixture.commitAll('claude');
+    const moved = `HEAD moved ${first.slice(0, 7)} -> ${second.slice(0, 7)}\n`;
+    const claude = await run(['--repo', fixture.dir, '--since', first, '--cwd', 'packages/api', '--client', 'claude-code']);
+    expect(claude.stdout).toBe(
+      `${moved}- AGENTS.md is now given by Groundwork: it applies to packages/api; Claude Code reads CLAUDE.md instead\n` +
+        '- CLAUDE.md added: it applies to packages/api; Claude Code loads it itself at start\n' +
+        '- packages/api/AGENTS.md is now given by Groundwork: it applies to packages/api; Claude Code reads CLAUDE.md, not AGENTS.md, when one is on its way (CLAUDE.md)\n',
+    );
+    expect(claude.code).toBe(3);
+    const json = await run(['--repo', fixture.dir, '--since', first, '--cwd', 'packages/api', '--client', 'claude-code', '--json']);
+    const report = FreshnessReportSchema.parse(JSON.parse(json.stdout));
+    expect(report.ruleSet).toMatchObject({ status: 'changed', client: 'claude-code' });
+    expect(report.ruleSet?.changes.map((change) => [change.path, change.verdict ?? null, change.currentVerdict])).toEqual([
+      ['AGENTS.md', 'loaded-by-client', 'applied'],
+      ['CLAUDE.md', null, 'loaded-by-client'],
+      ['packages/api/AGENTS.md', 'loaded-by-client', 'applied'],
+    ]);
+    // Codex never reads CLAUDE.md: what it loads is as it was, and the new file is only shadowed.
+    const codex = await run(['--repo', fixture.dir, '--since', first, '--cwd', 'packages/api', '--client', 'codex']);
+    expect(codex.stdout).toBe(`${moved}- CLAUDE.md added: shadowed by AGENTS.md in ., which the client loads itself instead\n- packages/api/AGENTS.md: unchanged\n`);
+    expect(codex.code).toBe(3);
+    // A rule off the chain of the working directory changes nothing for any client: exit 0.
+    fixture.write('packages/web/CLAUDE.md', 'More web rules.\n');
+    fixture.commitAll('web');
+    expect(await run(['--repo', fixture.dir, '--since', 'HEAD~1', '--cwd', 'packages/api', '--client', 'claude-code'])).toMatchObject({ code: 0 });
+  });
+
   it('names every kind of change with its reason, exit 3, and the same in --json', async () => {
     const { fixture, first } = repoOf({ 'AGENTS.md': 'Root.\n', '.agents/skills/tdd/SKILL.md': '---\nname: tdd\ndescription: Test first.\n---\nRed.\n', ...PIN_RULES });
     for (const [path, text] of Object.entries(HEAD_RULES)) {

@@ -23,7 +23,7 @@ export async function rulesRuleSet(request: RuleSetRequest<RulesConfig>): Promis
   const files = verdicts.map(({ entry: _entry, found: _found, ...verdict }): RuleSetFile => {
     const other = verdict.format === 'directory-file' ? others.get(verdict.path) : undefined;
     const by = verdict.verdict === 'shadowed' ? other?.by : undefined;
-    const scope = verdict.format === 'directory-file' ? scopes.get(by ?? verdict.path) : undefined;
+    const scope = verdict.format === 'directory-file' ? scopes.get(other?.by ?? verdict.path) : undefined;
     return { ...verdict, ...(by && other ? { by, reason: `shadowed by ${by} in ${other.dir || '.'}` } : {}), ...(scope ? { scope } : {}) };
   });
   return { files, reads: [`instruction file names ${config.filenames.join(', ')}`, ...SWITCHES.filter((name) => !config[name]).map((name) => `${name} off`)] };
