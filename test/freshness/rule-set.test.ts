@@ -258,7 +258,7 @@ describe('the rule set as the task\u2019s client sees it (issue 50)', () => {
     expect((await compare(before, after)).lines).toEqual(['CLAUDE.md added: shadowed by AGENTS.md in ., which is given instead']);
     // Codex never reads CLAUDE.md: for it the AGENTS.md is unchanged, and the CLAUDE.md is nothing it or Groundwork gives.
     const codex = await compare(before, after, { client: 'codex' });
-    expect(codex.lines).toEqual(['CLAUDE.md added: shadowed by AGENTS.md in ., which is given instead']);
+    expect(codex.lines).toEqual(['CLAUDE.md added: shadowed by AGENTS.md in ., which the client loads itself instead']);
   });
 
   it('says an override replaces the file of its directory and that the client loads it itself', async () => {
