@@ -8,16 +8,8 @@ import type { Child } from 'hono/jsx';
 import type { RuleChangeRow, RuleSetModel } from '../inspector/freshness.ts';
 import { MaybeLink, Visible } from './text.tsx';
 
-const CHANGE_CLASS: Record<RuleChangeRow['change'], string> = {
-  added: 'o-timed-out',
-  'now-applies': 'o-timed-out',
-  renamed: 'o-timed-out',
-  removed: 'o-failed',
-  'no-longer-applies': 'o-failed',
-  changed: 'o-timed-out',
-  settings: 'o-timed-out',
-  'skill-root': 'o-timed-out',
-};
+/** What left the set is marked as a failure, everything that came or changed as a warning. */
+const changeClass = (change: RuleChangeRow['change']) => (change === 'removed' || change === 'no-longer-applies' ? 'o-failed' : 'o-timed-out');
 
 /** The `Rules` fact: a count of changes, or why they could not be compared. */
 export function RuleSetFact({ rules }: { rules: RuleSetModel | undefined }): Child {
@@ -60,7 +52,7 @@ export function RuleSetChanges({ rules }: { rules: RuleSetModel | undefined }): 
           {rules.rows.map((row) => (
             <tr data-change={row.change}>
               <td>
-                <span class={`badge ${CHANGE_CLASS[row.change]}`}>{row.change}</span>
+                <span class={`badge ${changeClass(row.change)}`}>{row.change}</span>
               </td>
               <td>
                 <Visible text={row.provider} />
