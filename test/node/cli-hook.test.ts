@@ -246,6 +246,7 @@ describe('groundwork hook prompt-submit', () => {
     }
   });
 
+  // Fifteen hook processes, each comparing two commits (and, since issue 51, their rule sets): the work of several tests, so a loaded machine gets the time they would.
   it('adds one line when a rules file the session was given changed under it, once; nothing for commits that touch none', async () => {
     const moving = createGitRepo({ branch: 'main' });
     try {
@@ -274,7 +275,7 @@ describe('groundwork hook prompt-submit', () => {
     } finally {
       moving.remove();
     }
-  });
+  }, 120_000);
 
   it('says how the rules that apply changed for its agent: a CLAUDE.md Claude Code loads itself, the AGENTS.md files Groundwork must now give it (issue 50)', async () => {
     const moving = createGitRepo({ branch: 'main' });
