@@ -3,7 +3,7 @@
  * What a cold isolate costs until its first answer: its start-up, then its first request, each
  * sampled every 100 µs (bench/startup-profile), interleaved, medians. Groundwork's entry evaluates
  * almost nothing at start-up (scripts/worker-build), so each request pays for loading what it
- * uses; the references are the trivial Hono Worker (`GET /`) and the trivial intake Worker
+ * uses (a first `POST /mcp` loads the protocol code and the tools' schemas); the references are the trivial Hono Worker (`GET /`) and the trivial intake Worker
  * (bench/workers/webhook-floor: verify, parse, one SQLite row). Groundwork runs as
  * bench/workers/groundwork-held, whose objects arm their alarms an hour ahead, so its first
  * delivery is the accept path (verify, dedupe, store in its intake shard, answer) and nothing the
@@ -23,6 +23,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TRIVIAL_CONFIG = join(ROOT, 'bench/workers/hono-hello/wrangler.toml');
 const FLOOR_CONFIG = join(ROOT, 'bench/workers/webhook-floor/wrangler.toml');
 const TOKEN = 'bench-first-request-token';
+/** A 2026-07-28 tools/list, as a modern client sends it. */
+const MCP_HEADERS = { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+const MCP_META = { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } };
 
 interface Case {
   name: string;
@@ -48,6 +51,8 @@ export async function benchFirstRequests(): Promise<string[]> {
       { name: 'health', bundle: groundwork, bindings: vars, request: async () => ({ url: 'https://example.com/health' }) },
       { name: 'list', bundle: groundwork, bindings: vars, request: async () => ({ url: 'https://example.com/tasks', headers: { authorization: `Bearer ${TOKEN}` } }) },
       { name: 'delivery', bundle: groundwork, bindings: vars, request: delivery },
+      // The MCP route group's first use: the protocol code and the tool catalog's schemas load, tools/list builds every schema.
+      { name: 'mcp', bundle: groundwork, bindings: vars, request: async () => ({ url: 'https://example.com/mcp', method: 'POST', headers: MCP_HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: MCP_META }) }) },
       { name: 'trivial', bundle: trivial, bindings: {}, request: async () => ({ url: 'https://example.com/' }) },
       { name: 'floor', bundle: floor, bindings: { GITHUB_WEBHOOK_SECRET: SECRET }, request: delivery },
     ];
@@ -64,7 +69,8 @@ export async function benchFirstRequests(): Promise<string[]> {
     const coldFloor = start(floor) + first('floor');
     return [
       `cold isolate, start-up then first request (CPU sampled every 100 us, a sample counting at most 1 ms, ${RUNS} interleaved runs, medians): Groundwork start-up ${ms(start(groundwork))}, then GET /health ${ms(first('health'))}, ` +
-        `GET /tasks ${ms(first('list'))}, a signed pull_request delivery ${ms(first('delivery'))} (the held Worker: its intake shard stores it, no alarm runs); ` +
+        `GET /tasks ${ms(first('list'))}, a signed pull_request delivery ${ms(first('delivery'))} (the held Worker: its intake shard stores it, no alarm runs), ` +
+        `a 2026-07-28 tools/list on POST /mcp ${ms(first('mcp'))}; ` +
         `trivial Hono Worker ${ms(start(trivial))} then GET / ${ms(first('trivial'))}; trivial verify-parse-insert Worker ${ms(start(floor))} then its first delivery ${ms(first('floor'))}; ` +
         `a cold delivery, start-up included: Groundwork / trivial intake = ${(coldDelivery / coldFloor).toFixed(1)}`,
     ];

@@ -22,6 +22,8 @@ export const FIRST_USES = {
   'a task page': ['src/index.ts', 'src/routes/groups/pages.ts', 'durable-objects/task.ts'],
   'an MCP tool call': ['src/index.ts', 'src/routes/groups/api.ts', 'durable-objects/task.ts'],
   'the first assembly (a Task object)': ['durable-objects/task.ts', 'durable-objects/task-wiring.ts'],
+  // The consent page, GitHub's callback and the token endpoint; a person's token on /mcp loads the same.
+  'a sign-in (the OAuth provider)': ['src/index.ts', 'src/routes/groups/auth.ts'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Source modules evaluated with `roots`: their static imports, transitively, never an `import()`. */

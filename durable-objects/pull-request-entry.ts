@@ -1,12 +1,14 @@
 /**
  * @module durable-objects/pull-request-entry
- * A review task's entry in its pull request's index (src/tasks/pull-request-index), made by the
- * task itself once the webhook has been answered. The delivery's accept path stores the task and
- * the entry it owes in one step; the first attempt makes the entry, beside the tenant's index
- * report. The entry stays in the task's own storage until the pull request's object has it, so
- * an isolate that dies in between loses nothing: the next report (the attempt's end, then the
- * alarm) makes it again, and the object orders tasks by when they were created, so a late entry
- * does not become the latest.
+ * A review task's entry in its pull request's index (src/tasks/pull-request-index), made again by
+ * the task itself once the webhook has been answered. The trigger records the review there before
+ * it answers (triggers/github/follow-ups); when that record failed, this one repairs it. The
+ * delivery's accept path stores the task and the entry it owes in one step; the first attempt
+ * makes the entry, beside the tenant's index report. The entry stays in the task's own storage
+ * until the pull request's object has it, so an isolate that dies in between loses nothing: the
+ * next report (the attempt's end, then the alarm) makes it again. An entry the trigger made
+ * already moves nothing, and a late one is placed at the task's creation, so it does not become
+ * the latest over a newer review.
  */
 import * as z from 'zod';
 import { lazySchema } from '../src/lib/lazy-schema.ts';

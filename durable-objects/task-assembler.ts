@@ -67,7 +67,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const agent = storedAgent(task, deps.agents ?? BUILTIN_AGENTS);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const hash = await agentHash(agent.agent);
-    const { source, cache, usage, github } = await deps.openSource(request);
+    const { source, cache, usage, github, settled } = await deps.openSource(request);
     const opened = { source, ...(github ? { github } : {}) };
     const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
     assertInstallationUsable(focus);
@@ -122,6 +122,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
+      // The cache writes of its reads ran beside it; the turn is kept once they are done.
+      await settled?.();
       if (first.settings) assertSettingsRead(first.settings);
       if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const [item] = first.items;
@@ -150,6 +152,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const gathered = await gatherContext(input);
+    await settled?.();
     assertSettingsRead(gathered.settings);
     if (reads) assertSomeRead(gathered.outcomes, deps.registry, snapshot);
     const content = renderContext(gathered.entries, gathered.notices);

@@ -11,7 +11,7 @@ import type { CheckReads, CheckTask, KnowledgeVersions, RenderedKnowledge } from
 import type { CheckRecord } from '../src/checks/result.ts';
 import { CHECK_DEADLINE_MS, runCheck } from '../src/checks/run-check.ts';
 import type { KnowledgeService } from '../src/knowledge/knowledge-service.ts';
-import { knowledgeScope } from '../src/knowledge/scope.ts';
+import { knowledgeScope, knowledgeTenant } from '../src/knowledge/scope.ts';
 import type { RepositoryPolicy } from '../src/tasks/repository-identity.ts';
 import { parseKnowledgeTitle } from '../src/providers/memory/entry.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
@@ -50,7 +50,7 @@ export function knowledgeLineage(service: Pick<KnowledgeService, 'versions'>, po
   return (request) => {
     if (!knowledgeScope(request.tenant, request.repo, policy).ok) return undefined;
     return async (id) => {
-      const read = await service.versions(request.tenant, id);
+      const read = await service.versions(knowledgeTenant(request.tenant), id);
       return read.status === 'ok' ? { status: 'ok', versions: read.versions } : read;
     };
   };

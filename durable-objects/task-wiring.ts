@@ -20,12 +20,13 @@ import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import type { Notify, TaskRequest } from '../src/tasks/task-request.ts';
-import type { SkillReadResult, SourceReadResult } from '../src/tasks/task-results.ts';
+import type { SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult } from '../src/tasks/task-results.ts';
 import type { CheckLogStore } from './check-log.ts';
 import type { FocusLog } from './focus-log.ts';
 import { createTaskAssembler } from './task-assembler.ts';
 import { checkTask, knowledgeLineage } from './task-checks.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
+import { readTaskSkillFile, taskSkillCatalog } from './task-skills.ts';
 import { readBackFreshness } from './task-freshness.ts';
 import { earlierTasksFor } from './task-history.ts';
 import type { TaskPlanDeps } from './task-plan.ts';
@@ -39,6 +40,9 @@ export interface TaskWiring {
   readSkill(task: TaskRow, name: string): Promise<SkillReadResult>;
   /** A rules or skill file the task was given, at the commit it was read at. */
   readSource(task: TaskRow, path: string): Promise<SourceReadResult>;
+  /** The skills the MCP skills extension serves of the task, and one file of them (task-skills). */
+  skillCatalog(task: TaskRow): Promise<SkillCatalogResult>;
+  readSkillFile(task: TaskRow, path: string): Promise<SkillFileResult>;
   /** What one consequential action depends on, read and recorded (task-checks). */
   check(task: TaskRow & { commit_sha: string }, request: CheckRequest): Promise<CheckRecord>;
   /** What changed since the task was pinned, for every source that reached the model. */
@@ -72,7 +76,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       record: (turn) => store.turn(turn),
       posted: focus,
       agents,
-      earlierTasks: earlierTasksFor(env, config.PUBLIC_URL),
+      earlierTasks: earlierTasksFor(env, config.PUBLIC_URL, { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }),
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
     }),
@@ -89,6 +93,8 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     ledger,
     readSkill: (task, name) => readTaskSkill(task, name, { store, openSource }),
     readSource: (task, path) => readTaskSource(task, path, { store, openSource }),
+    skillCatalog: (task) => taskSkillCatalog(task, { store, openSource, cache: env.CACHE }),
+    readSkillFile: (task, path) => readTaskSkillFile(task, path, { store, openSource, cache: env.CACHE }),
     check: (task, request) => checkTask(task, request, checkDeps),
     readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),

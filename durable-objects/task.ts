@@ -3,8 +3,9 @@
  * One Durable Object per Task: the SQLite ledger of its objective, transcript and per-turn
  * context. Creating a task only persists it and arms an alarm; the alarm assembles turn 0 off the
  * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
- * Every RPC takes the caller's tenant and answers `not-found` for any other tenant's task. What
- * it reads and assembles with in a deployment is wired in task-wiring.
+ * Every RPC takes the caller (a tenant, or a person with the repository GitHub said they may read:
+ * auth/task-caller) and answers `not-found` for a task that caller may not see. What it reads and
+ * assembles with in a deployment is wired in task-wiring.
  */
 import type { TaskWiring } from './task-wiring.ts';
 import { getConfig } from '../src/env.ts';
@@ -12,7 +13,7 @@ import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
+import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import type { UsageReport } from '../src/tasks/turn-usage.ts';
 import { CheckRequestSchema, unfitFor, type CheckRequestInput } from '../src/checks/check-request.ts';
 import { CheckLogStore } from './check-log.ts';
@@ -20,7 +21,7 @@ import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
-import { mayRead } from '../src/tasks/tenant-grants.ts';
+import { mayReadTask, ownsTask, type TaskCaller } from '../src/auth/task-caller.ts';
 import { describeTask } from './task-description.ts';
 import { inspectTask, verifyLink } from './task-inspection.ts';
 import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
@@ -34,9 +35,10 @@ import { recordUsage } from './usage-record.ts';
 import { migrate } from './task-schema.ts';
 import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { beginTurn, storedTurn } from './turn-begin.ts';
+import { absentTurn, beginTurn, storedTurn } from './turn-begin.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
+import { readinessOf, type TaskReadiness } from './task-readiness.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
@@ -62,9 +64,12 @@ export class TaskObject extends DurableObject<Env> {
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
+  /** Callers of `describe` waiting for the task to settle; answered from `#finish`. */
+  readonly #readiness: TaskReadiness;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
+    this.#readiness = readinessOf(ctx);
     this.#store = new TaskStore(ctx.storage.sql);
     this.#mailbox = new Mailbox(ctx.storage.sql, this.#store);
     this.#focus = new FocusLog(ctx.storage.sql);
@@ -112,10 +117,27 @@ export class TaskObject extends DurableObject<Env> {
     return { id, status: 'pending', created: true };
   }
 
-  async describe(tenant: string): Promise<TaskDescription | Denied> {
-    const task = await this.#readable(tenant);
+  /**
+   * The task's repository as it was named (`request.repo`), for the caller to ask GitHub about
+   * before it calls as a person (auth/task-access); nothing else of the task.
+   */
+  async repository(): Promise<{ status: 'ok'; repo: string } | Denied> {
+    const task = await this.#current();
+    return task ? { status: 'ok', repo: task.request.repo } : { status: 'not-found' };
+  }
+
+  /**
+   * `waitMs`: how long to wait for a task that is not `ready` or `failed` yet to become so (at most
+   * MAX_TASK_WAIT_SECONDS); the answer comes as soon as it does, or at the bound with the task as it is.
+   */
+  async describe(caller: TaskCaller, options: { waitMs?: number } = {}): Promise<TaskDescription | Denied> {
+    const task = await this.#readable(caller);
     if (!task) return { status: 'not-found' };
-    return this.#describe(task);
+    if (task.status === 'ready' || task.status === 'failed' || !options.waitMs) return this.#describe(task);
+    await this.#readiness.wait(options.waitMs);
+    // Read again: it settled, or it is as the bound found it (or, past its retention, gone).
+    const now = this.#store.task();
+    return now ? this.#describe(now) : { status: 'not-found' };
   }
 
   /** The task, its turns and its transcript for the inspector page; a link is checked against this task's id. */
@@ -138,19 +160,20 @@ export class TaskObject extends DurableObject<Env> {
     return describeTask(task, this.#store, this.#mailbox.summary(), this.#checks.log());
   }
 
-  async beginTurn(tenant: string, turn: number): Promise<TurnResult> {
-    const task = await this.#owned(tenant);
+  async beginTurn(caller: TaskCaller, turn: number): Promise<TurnResult> {
+    const task = await this.#owned(caller);
     return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger }) : { status: 'not-found' };
   }
 
-  async readTurn(tenant: string, turn: number): Promise<TurnResult> {
-    return (await this.#readable(tenant)) ? storedTurn(this.#store, turn) : { status: 'not-found' };
+  async readTurn(caller: TaskCaller, turn: number): Promise<TurnResult> {
+    return (await this.#readable(caller)) ? storedTurn(this.#store, turn) : { status: 'not-found' };
   }
 
-  async append(tenant: string, items: TranscriptItem[]): Promise<AppendResult> {
-    if (!(await this.#owned(tenant))) return { status: 'not-found' };
+  async append(caller: TaskCaller, items: TranscriptItem[]): Promise<AppendResult> {
+    const task = await this.#owned(caller);
+    if (!task) return { status: 'not-found' };
     const current = this.#store.nextTurn() - 1;
-    if (current < 0) return { status: 'conflict', message: 'turn 0 has not been assembled yet' };
+    if (current < 0) return { status: 'conflict', message: absentTurn(task, 0) };
     // All or nothing: a batch with one unpaired result appends none of its items.
     const problem = checkPairing(this.#store.toolItems(), items);
     if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
@@ -160,8 +183,8 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
-  async mailbox(tenant: string, post: MailboxPost): Promise<MailboxResult> {
-    const task = await this.#owned(tenant);
+  async mailbox(caller: TaskCaller, post: MailboxPost): Promise<MailboxResult> {
+    const task = await this.#owned(caller);
     if (!task) return { status: 'not-found' };
     if (task.status === 'failed') return { status: 'conflict', message: `the task failed (${task.status_reason ?? 'no reason'}); a follow-up would never be read: start a new task` };
     return this.#mailbox.post(post, Date.now());
@@ -171,8 +194,8 @@ export class TaskObject extends DurableObject<Env> {
    * Records focus for the next turn to begin: paths the agent works in now, skills it asks for.
    * Idempotent: what the task follows already is a duplicate and changes nothing.
    */
-  async focusOn(tenant: string, post: FocusPost): Promise<FocusResult> {
-    const task = await this.#owned(tenant);
+  async focusOn(caller: TaskCaller, post: FocusPost): Promise<FocusResult> {
+    const task = await this.#owned(caller);
     return task ? postFocus(task, this.#store, this.#focus, post, Date.now()) : { status: 'not-found' };
   }
 
@@ -180,26 +203,39 @@ export class TaskObject extends DurableObject<Env> {
    * Records what the model API reported for turn `turn`'s request. Once per turn: the same report
    * again answers the recorded one (a retried post), a different one is a conflict.
    */
-  async reportUsage(tenant: string, turn: number, report: UsageReport): Promise<UsageResult> {
-    return (await this.#owned(tenant)) ? recordUsage(this.#store, turn, report, Date.now()) : { status: 'not-found' };
+  async reportUsage(caller: TaskCaller, turn: number, report: UsageReport): Promise<UsageResult> {
+    const task = await this.#owned(caller);
+    return task ? recordUsage(this.#store, task, turn, report, Date.now()) : { status: 'not-found' };
   }
 
   /** What changed since the task was pinned, for every source that reached the model; reads only. */
-  async freshness(tenant: string): Promise<FreshnessResult> {
+  async freshness(caller: TaskCaller): Promise<FreshnessResult> {
     // A read-back is a read: tenants granted the owner may ask too.
-    const task = await this.#readable(tenant);
+    const task = await this.#readable(caller);
     return task ? this.#readBack(task) : { status: 'not-found' };
   }
 
   /** A skill of the task's index at its commit, read whole, with its bundled files; reads only. */
-  async readSkill(tenant: string, name: string): Promise<SkillReadResult> {
-    const task = await this.#readable(tenant);
+  async readSkill(caller: TaskCaller, name: string): Promise<SkillReadResult> {
+    const task = await this.#readable(caller);
     return task ? (await this.#wiring()).readSkill(task, name) : { status: 'not-found' };
   }
 
+  /** The skills the MCP skills extension serves of this task, at its commit, ranked for it; reads only. */
+  async skillCatalog(caller: TaskCaller): Promise<SkillCatalogResult> {
+    const task = await this.#readable(caller);
+    return task ? (await this.#wiring()).skillCatalog(task) : { status: 'not-found' };
+  }
+
+  /** One file of a skill this task serves, byte for byte; reads only. */
+  async readSkillFile(caller: TaskCaller, path: string): Promise<SkillFileResult> {
+    const task = await this.#readable(caller);
+    return task ? (await this.#wiring()).readSkillFile(task, path) : { status: 'not-found' };
+  }
+
   /** A rules or skill file the task was given, at the commit it was read at; reads only. */
-  async readSource(tenant: string, path: string): Promise<SourceReadResult> {
-    const task = await this.#readable(tenant);
+  async readSource(caller: TaskCaller, path: string): Promise<SourceReadResult> {
+    const task = await this.#readable(caller);
     return task ? (await this.#wiring()).readSource(task, path) : { status: 'not-found' };
   }
 
@@ -208,8 +244,8 @@ export class TaskObject extends DurableObject<Env> {
    * records the answer. A read of the world, so granted tenants may ask too; it never touches the
    * transcript or a turn.
    */
-  async check(tenant: string, input: CheckRequestInput): Promise<CheckResultRpc> {
-    const task = await this.#readable(tenant);
+  async check(caller: TaskCaller, input: CheckRequestInput): Promise<CheckResultRpc> {
+    const task = await this.#readable(caller);
     if (!task) return { status: 'not-found' };
     const request = CheckRequestSchema.parse(input);
     const commit = task.commit_sha;
@@ -258,6 +294,7 @@ export class TaskObject extends DurableObject<Env> {
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
     // armed; a failed index report then brings the alarm forward to retry it.
     this.#store.setStatus(status, reason, Date.now());
+    this.#readiness.settle();
     await this.ctx.storage.setAlarm(task.expires_at);
     if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
   }
@@ -284,14 +321,14 @@ export class TaskObject extends DurableObject<Env> {
     return this.#store.task();
   }
 
-  async #owned(tenant: string): Promise<TaskRow | undefined> {
+  async #owned(caller: TaskCaller): Promise<TaskRow | undefined> {
     const task = await this.#current();
-    return task && task.request.tenant === tenant ? task : undefined;
+    return task && ownsTask(caller, task.request) ? task : undefined;
   }
 
-  /** The task when `tenant` owns it or was granted its owner (`TENANT_GRANTS`): reading only. */
-  async #readable(tenant: string): Promise<TaskRow | undefined> {
+  /** The task when `caller` owns it, was granted its owner (`TENANT_GRANTS`) or, as a person, may read its repository: reading only. */
+  async #readable(caller: TaskCaller): Promise<TaskRow | undefined> {
     const task = await this.#current();
-    return task && mayRead(getConfig(this.env).TENANT_GRANTS, tenant, task.request.tenant) ? task : undefined;
+    return task && mayReadTask(getConfig(this.env).TENANT_GRANTS, caller, task.request) ? task : undefined;
   }
 }

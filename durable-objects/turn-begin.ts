@@ -26,6 +26,7 @@ export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps
     return { status: 'conflict', message: `the task is failed after ${task.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} attempts (${task.status_reason ?? 'no reason'}); a failed task is not assembled again: create a new task to try again` };
   }
   if (turn === 0 && task.status !== 'ready') return deps.attempts.run();
+  if (turn > 0 && task.status === 'failed') return { status: 'conflict', message: absentTurn(task, turn) };
   if (turn > 0 && task.status !== 'ready') return { status: 'conflict', message: `turn 0 is ${task.status}; turn ${turn} cannot begin yet` };
   if (turn > 0 && !store.turn(turn) && store.transcript.bytes() >= MAX_TRANSCRIPT_BYTES) {
     // Host context items count too; past the cap no new turn may add one.
@@ -48,6 +49,24 @@ export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps
 export function storedTurn(store: TaskStore, turn: number): TurnResult {
   const first = store.turn(0);
   const record = store.turn(turn);
-  if (!first || !record) return { status: 'conflict', message: `turn ${turn} has not begun` };
+  if (!first || !record) {
+    const task = store.task();
+    return { status: 'conflict', message: task ? absentTurn(task, turn) : `turn ${turn} has not begun` };
+  }
   return { status: 'ok', turn: turnView(first, record, store.requestTranscript(turn, record.item?.id ?? null)) };
+}
+
+/**
+ * Why a turn has no record, for every read or write that needs one: the task's failure (it never
+ * will), turn 0 still being assembled, or a later turn nobody began.
+ */
+export function absentTurn(task: TaskRow, turn: number): string {
+  if (task.status === 'failed') {
+    return `turn ${turn} was never assembled: the task failed after ${task.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} attempts (${task.status_reason ?? 'no reason'}); a failed task is not assembled again: create a new task to try again`;
+  }
+  if (turn === 0 || task.status !== 'ready') {
+    const state = `turn 0 is not assembled yet (the task is ${task.status}${task.status_reason ? `: ${task.status_reason}` : ''}); wait for the task to be ready`;
+    return turn === 0 ? state : `turn ${turn} has not begun: ${state}`;
+  }
+  return `turn ${turn} has not begun`;
 }

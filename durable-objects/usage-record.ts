@@ -6,10 +6,11 @@
  */
 import type { UsageResult } from '../src/tasks/task-results.ts';
 import { normaliseUsage, sameUsage, type UsageReport } from '../src/tasks/turn-usage.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskRow, TaskStore } from './task-store.ts';
+import { absentTurn } from './turn-begin.ts';
 
-export function recordUsage(store: TaskStore, turn: number, report: UsageReport, now: number): UsageResult {
-  if (!store.turn(turn)) return { status: 'conflict', message: `turn ${turn} has not begun; report usage for a turn whose request was sent` };
+export function recordUsage(store: TaskStore, task: TaskRow, turn: number, report: UsageReport, now: number): UsageResult {
+  if (!store.turn(turn)) return { status: 'conflict', message: `${absentTurn(task, turn)}; report usage for a turn whose request was sent` };
   const usage = normaliseUsage(report, new Date(now).toISOString());
   const known = store.usage(turn);
   if (known) {

@@ -10,6 +10,7 @@ import { routedApp } from './http/routed-app.ts';
 import type { RouteDeps } from './routes/deps.ts';
 import { githubWebhookRoute } from './routes/github-webhook.ts';
 import { knowledgeRoutes } from './routes/knowledge.ts';
+import { authRoutes } from './routes/auth.tsx';
 import { mcpRoutes } from './routes/mcp.ts';
 import { serviceRoutes } from './routes/service.ts';
 import { slackCommandRoute } from './routes/slack-command.ts';
@@ -18,8 +19,10 @@ import { viewRoutes } from './routes/views.tsx';
 
 export function buildApp(deps: RouteDeps): Hono<AppEnv> {
   // Triggers authenticate by signature; the tasks API by bearer token (its own middleware). Pages
-  // first: `/tasks/:id/view` also opens with a signed link, without the API's bearer token. The
-  // remote MCP server has its own bearer check (401 with WWW-Authenticate) and Origin check.
+  // first: `/tasks/:id/view` also opens with a signed link or a sign-in, without the API's bearer
+  // token. The remote MCP server has its own bearer check (401 with WWW-Authenticate) and Origin
+  // check. The OAuth gate in front of the API (auth/api-gate) and the provider's own endpoints are
+  // the deployed entry's (index.ts); this app holds the sign-in pages (routes/auth).
   return routedApp((app) =>
     app
       .route('/', serviceRoutes())
@@ -28,6 +31,7 @@ export function buildApp(deps: RouteDeps): Hono<AppEnv> {
       .route('/', viewRoutes(deps))
       .route('/', taskRoutes(deps))
       .route('/', knowledgeRoutes(deps))
-      .route('/', mcpRoutes(deps)),
+      .route('/', mcpRoutes(deps))
+      .route('/', authRoutes()),
   );
 }

@@ -72,6 +72,11 @@ export const ConfigSchema = z.object({
   GITHUB_APP_ID: z.string().regex(/^\d+$/).optional(),
   /** The App's Client ID (`Iv23li…`), which GitHub recommends as the JWT issuer; used over GITHUB_APP_ID when both are set. */
   GITHUB_APP_CLIENT_ID: z.string().regex(/^[A-Za-z0-9._-]{1,100}$/).optional(),
+  /**
+   * The App's client secret: with GITHUB_APP_CLIENT_ID, people sign in with GitHub (OAuth 2.1 for
+   * `/mcp` and the REST API, the inspector's "Sign in with GitHub"; auth/oauth-origin).
+   */
+  GITHUB_APP_CLIENT_SECRET: optionalSecret,
   /** The App's private key as GitHub issues it (PKCS#1) or PKCS#8; checked when first used. */
   GITHUB_APP_PRIVATE_KEY: optionalSecret,
   /** The App's handle without `@`; a comment mentioning `@<handle>` starts a task. */
@@ -99,8 +104,8 @@ export const ConfigSchema = z.object({
   PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin).optional(),
   /**
    * Browser origins that may call `/mcp`, comma-separated (`https://app.example.com`), besides
-   * PUBLIC_URL's. A request with any other `Origin` header is refused (DNS rebinding); clients
-   * that are not browsers send none.
+   * the service's own (mcp/allowed-origin). A request with any other `Origin` header is refused
+   * (DNS rebinding); clients that are not browsers send none.
    */
   MCP_ALLOWED_ORIGINS: z
     .string()

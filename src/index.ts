@@ -7,9 +7,7 @@
  * Durable Object class loads its implementation with its first object
  * (durable-objects/lazy-class): an isolate evaluates only the code of what it serves.
  */
-import type { Hono } from 'hono';
 import { lazyDurableObject } from '../durable-objects/lazy-class.ts';
-import type { AppEnv } from './http/app-env.ts';
 import { envelope } from './http/errors.ts';
 import { matchesPath } from './http/path-pattern.ts';
 import { oncePromise } from './lib/once-promise.ts';
@@ -21,7 +19,7 @@ import type { TaskObject as TaskObjectClass } from '../durable-objects/task.ts';
 
 export const TaskObject = lazyDurableObject<TaskObjectClass>(
   () => import('../durable-objects/task.ts').then((module) => module.TaskObject),
-  ['create', 'describe', 'inspect', 'beginTurn', 'readTurn', 'append', 'mailbox', 'focusOn', 'reportUsage', 'freshness', 'readSkill', 'readSource', 'check', 'alarm'],
+  ['create', 'repository', 'describe', 'inspect', 'beginTurn', 'readTurn', 'append', 'mailbox', 'focusOn', 'reportUsage', 'freshness', 'readSkill', 'readSource', 'skillCatalog', 'readSkillFile', 'check', 'alarm'],
 );
 export type TaskObject = TaskObjectClass;
 
@@ -43,13 +41,20 @@ export type PullRequestTasks = PullRequestTasksClass;
 export const TaskIntake = lazyDurableObject<TaskIntakeClass>(() => import('../durable-objects/small-objects.ts').then((module) => module.TaskIntake), ['accept', 'pending', 'alarm']);
 export type TaskIntake = TaskIntakeClass;
 
-type Group = 'intake' | 'pages' | 'api' | 'service';
+type Group = 'intake' | 'pages' | 'api' | 'auth' | 'service';
+
+/** What a group answers with: a Hono app, or one behind the OAuth gate (auth/api-gate). */
+interface GroupApp {
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
+}
 
 /** Each group's app, loaded on its first request; a load that fails is tried again by the next. */
-const GROUPS: Record<Group, () => Promise<Hono<AppEnv>>> = {
+const GROUPS: Record<Group, () => Promise<GroupApp>> = {
   intake: oncePromise(() => import('./routes/groups/intake.ts').then((module) => module.app)),
   pages: oncePromise(() => import('./routes/groups/pages.ts').then((module) => module.app)),
   api: oncePromise(() => import('./routes/groups/api.ts').then((module) => module.app)),
+  // Signing in with GitHub and the OAuth provider's endpoints: the provider loads with it.
+  auth: oncePromise(() => import('./routes/groups/auth.ts').then((module) => module.app)),
   // The health check, the OpenAPI document, and the 404 for any path the table does not name.
   service: oncePromise(() => import('./routes/groups/service.ts').then((module) => module.app)),
 };
@@ -70,13 +75,20 @@ const ROUTE_GROUPS: ReadonlyArray<readonly [path: string, group: Group]> = [
   ['/tasks/*', 'api'],
   ['/knowledge', 'api'],
   ['/knowledge/*', 'api'],
+  ['/authorize', 'auth'],
+  ['/signin', 'auth'],
+  ['/signout', 'auth'],
+  ['/oauth/*', 'auth'],
+  ['/.well-known/oauth-authorization-server', 'auth'],
+  ['/.well-known/oauth-protected-resource', 'auth'],
+  ['/.well-known/oauth-protected-resource/*', 'auth'],
 ];
 
 export default {
   async fetch(request, env, ctx) {
     const path = new URL(request.url).pathname;
     const group = ROUTE_GROUPS.find(([pattern]) => matchesPath(pattern, path))?.[1] ?? 'service';
-    let app: Hono<AppEnv>;
+    let app: GroupApp;
     try {
       app = await GROUPS[group]();
     } catch (error) {

@@ -3,8 +3,9 @@
  * The check runs and commit statuses GitHub has for one commit, as one list of checks that
  * passed, are pending or failed, with the reasons each gives. `neutral` and `skipped` runs pass
  * (GitHub counts them so for required checks) and are named as such; anything not completed is
- * pending; every other conclusion fails. None at all, a listing cut at its bound, or one GitHub
- * could not give is `unknown`: nothing can be said about checks nobody read.
+ * pending; every other conclusion fails. None at all, a listing cut at its bound, one shorter
+ * than the count GitHub gave with it, or one GitHub could not give is `unknown`: nothing can be
+ * said about checks nobody read, and the reason says which of these it was.
  */
 import type { CheckRun, CommitChecksApi, CommitStatus, Listing } from '../sources/commit-checks.ts';
 import { short } from './verdict.ts';
@@ -46,14 +47,30 @@ export function summariseCi(commit: string, runs: Listing<CheckRun>, statuses: L
 
   const stop = sorted.filter((check) => check.result !== 'passed').map(reasonOf);
   const go: string[] = [];
-  if (!complete) unknown.push(`GitHub has more than ${MAX_CHECKS} check runs or statuses on ${short(commit)}: only the first ${MAX_CHECKS} of each were read`);
+  for (const [listing, kind] of [[runs, 'check runs'], [statuses, 'commit statuses']] as const) {
+    if (listing.status === 'ok' && !listing.complete) unknown.push(notAllRead(listing.items.length, listing.total, kind, commit));
+  }
   const none = checks.length === 0 && unknown.length === 0;
   if (none) unknown.push(`GitHub has no check runs or commit statuses for ${short(commit)}: nothing says it passed`);
   if (stop.length === 0 && checks.length > 0) {
     const lenient = checks.filter((check) => /\/(?:neutral|skipped)$/.test(check.state)).length;
-    go.push(`all ${checks.length} check${checks.length === 1 ? '' : 's'} on ${short(commit)} passed${lenient > 0 ? ` (${lenient} neutral or skipped)` : ''}`);
+    // When a list was not read whole, the pass is of those read, and the line says so.
+    go.push(`all ${checks.length} check${checks.length === 1 ? '' : 's'}${complete ? '' : ' read'} on ${short(commit)} passed${lenient > 0 ? ` (${lenient} neutral or skipped)` : ''}`);
   }
   return { summary, none, stop, unknown, go };
+}
+
+/**
+ * Why a list is not whole, as it is: cut at our bound (GitHub has more than we read), or shorter
+ * than the count GitHub gave with it (GitHub left some out of the listing).
+ *
+ * @example
+ * notAllRead(2, 5, 'check runs', sha) // 'GitHub counts 5 check runs on 1a2b3c4 but listed 2: the other 3 could not be read'
+ */
+function notAllRead(read: number, total: number | undefined, kind: string, commit: string): string {
+  if (read >= MAX_CHECKS) return `GitHub has ${total !== undefined && total > read ? total : `more than ${MAX_CHECKS}`} ${kind} on ${short(commit)}: only the first ${MAX_CHECKS} were read`;
+  if (total !== undefined && total > read) return `GitHub counts ${total} ${kind} on ${short(commit)} but listed ${read}: the other ${total - read} could not be read`;
+  return `GitHub listed only part of the ${kind} on ${short(commit)} (${read} read): the rest could not be read`;
 }
 
 const PASSING = new Set(['success', 'neutral', 'skipped']);

@@ -4,7 +4,8 @@
  * on (the host's `commit`, else the pull request's head or the pinned commit), and for a pull
  * request whether it is still open and whether its head and base moved. The head of a pull
  * request is read from the pull request (it may live in a fork), any other branch from the
- * repository. `stop` when someone else pushed, the pull request was closed or merged, or its base
+ * repository (a `file://` repository's branch in that repository). `stop` when someone else
+ * pushed (the branch moved), the pull request was closed or merged, or its base
  * moved and the host asked to be told (`stopIfBaseMoved`); a base that moved is reported either
  * way.
  */
@@ -62,21 +63,33 @@ export const pushCheck: ActionCheck<PushDetails> = {
     }
     if (tip && branch !== null) {
       const own = branch === targetRef(task.ref) || branch === pr?.headRef;
+      const where = placeOf(task.repository);
       if (tip.status === 'ok') {
         Object.assign(details, { remote: tip.commit, exists: true, moved: tip.commit !== builtOn });
-        if (tip.commit === builtOn) found.go.push(`${branch} is still at ${short(builtOn)} on the remote, the commit you built on`);
-        else found.stop.push(`someone else pushed: ${branch} is at ${short(tip.commit)} on the remote, not ${short(builtOn)} you built on`);
+        if (tip.commit === builtOn) found.go.push(`${branch} is still at ${short(builtOn)} ${where.place}, the commit you built on`);
+        else found.stop.push(`${where.moved(branch)} is at ${short(tip.commit)} ${where.place}, not ${short(builtOn)} you built on`);
       } else if (tip.status === 'missing') {
         Object.assign(details, { exists: false, moved: own ? true : false });
-        if (own) found.stop.push(`${branch} no longer exists on the remote`);
-        else found.go.push(`${branch} does not exist on the remote yet: pushing creates it`);
+        if (own) found.stop.push(`${branch} no longer exists ${where.place}`);
+        else found.go.push(`${branch} does not exist ${where.place} yet: pushing creates it`);
       } else {
-        found.unknown.push(`could not resolve ${branch} on the remote: ${tip.reason}`);
+        found.unknown.push(`could not resolve ${branch} ${where.place}: ${tip.reason}`);
       }
     }
     return { ...decide(found), details };
   },
 };
+
+/**
+ * Where the branch was read, as the reasons name it. A remote's branch moves when someone pushes;
+ * a `file://` repository's branch is read in that repository itself (for the CLI, its
+ * remote-tracking ref, as the last fetch recorded it), where a commit, a fetch or a reset moves it:
+ * no one need have pushed, and there is no remote to speak of.
+ */
+function placeOf(repository: string): { place: string; moved: (branch: string) => string } {
+  if (repository.startsWith('file://')) return { place: 'in the local repository', moved: (branch) => `${branch} moved: it` };
+  return { place: 'on the remote', moved: (branch) => `someone else pushed: ${branch}` };
+}
 
 function pullState(pull: PullRequestRead | undefined, number: number, found: { stop: string[]; unknown: string[]; go: string[] }): 'open' | 'closed' | 'merged' | null {
   if (!pull) {

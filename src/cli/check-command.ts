@@ -16,6 +16,7 @@ import { jsonOutput } from './json-output.ts';
 import { localCheck } from './local-checks.ts';
 import { openLocalRepository } from './open-local.ts';
 import { terminalText } from './terminal-text.ts';
+import { usageError } from './usage.ts';
 
 export const CHECK_EXIT = { go: 0, unknown: 1, usage: 2, stop: 3 } as const;
 
@@ -30,7 +31,7 @@ export async function runCheckCommand(argv: readonly string[], rawIo: CliIo, dep
   const stderr = (text: string): void => rawIo.stderr(terminalText(text));
   const parsed = parseCheckArgs(argv);
   if (!parsed.ok) {
-    stderr(`groundwork check: ${parsed.error}\n\n${CHECK_USAGE}\n`);
+    stderr(usageError('groundwork check', parsed.error, 'groundwork check --help'));
     return CHECK_EXIT.usage;
   }
   if ('help' in parsed) {

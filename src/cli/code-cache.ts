@@ -14,7 +14,9 @@
  * way). It is keyed by the SHA-256 of the bundle's text and the Node build (V8 itself checks only
  * the source's length and its flags). It is written once per bundle, after the first run that
  * succeeds, atomically (concurrent hooks are common); the three newest of each command are kept.
- * Any problem with the cache means running without it, never a failed command.
+ * Any problem with the cache means running without it, never a failed command; a cache that is
+ * not a regular file (a FIFO, a directory, a socket, a symbolic link) is ignored, and checking
+ * that never waits on it.
  *
  * `GROUNDWORK_CODE_CACHE` names the directory, or `off`; the default is
  * `$XDG_CACHE_HOME/groundwork/code-cache` (`~/.cache/groundwork/code-cache`), or when that
@@ -22,7 +24,7 @@
  */
 import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
@@ -128,17 +130,26 @@ function privateDirectory(dir: string): boolean {
   return ownedAndPrivate(statSync(dir)) && (uid === undefined || lstatSync(dir).uid === uid);
 }
 
+/**
+ * Opened without following a link and without blocking (a FIFO would otherwise hold the open
+ * until someone wrote to it, and the command with it); what was opened is then checked to be a
+ * regular file before a byte is read. A socket cannot be opened at all.
+ */
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
 function readOwnFile(path: string): Buffer | 'absent' | 'unsafe' {
   let fd: number;
   try {
     if (!privateDirectory(dirname(path))) return 'unsafe';
-    fd = openSync(path, 'r');
-  } catch {
-    return 'absent';
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    // O_NOFOLLOW on a symbolic link fails with ELOOP: not a cache of ours.
+    return errorCode(error) === 'ELOOP' ? 'unsafe' : 'absent';
   }
   try {
     // Checked on the open file, so a swap after the check is not what gets read.
-    if (!ownedAndPrivate(fstatSync(fd))) return 'unsafe';
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || !ownedAndPrivate(stat)) return 'unsafe';
     return readFileSync(fd);
   } catch {
     return 'absent';
@@ -146,6 +157,8 @@ function readOwnFile(path: string): Buffer | 'absent' | 'unsafe' {
     closeSync(fd);
   }
 }
+
+const errorCode = (error: unknown): unknown => (error instanceof Error && 'code' in error ? error.code : undefined);
 
 function writeCache(dir: string, cacheFile: string, name: string, script: Script): 'written' | 'failed' {
   const temporary = `${cacheFile}.${process.pid}.${Date.now().toString(36)}.tmp`;

@@ -27,6 +27,7 @@ import { terminalText } from './terminal-text.ts';
 import { openLocalRepository, type OpenedLocal } from './open-local.ts';
 import { uncommittedChanges } from './worktree-changes.ts';
 import { createWorktreeSnapshot } from './worktree-snapshot.ts';
+import { usageError } from './usage.ts';
 
 export interface CliIo {
   stdout(text: string): void;
@@ -45,7 +46,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
   const stderr = (text: string): void => rawIo.stderr(terminalText(text));
   const parsed = parseCliArgs(argv);
   if (!parsed.ok) {
-    stderr(`groundwork: ${parsed.error}\n\n${USAGE}\n`);
+    stderr(usageError('groundwork', parsed.error, 'groundwork context --help'));
     return EXIT.usage;
   }
   const options = parsed.options;

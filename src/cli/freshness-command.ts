@@ -29,6 +29,7 @@ import { openLocalRepository } from './open-local.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { jsonOutput } from './json-output.ts';
 import { terminalText } from './terminal-text.ts';
+import { usageError } from './usage.ts';
 
 export const FRESHNESS_EXIT = { fresh: 0, unchecked: 1, usage: 2, stale: 3 } as const;
 
@@ -45,7 +46,7 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   const stderr = (text: string): void => rawIo.stderr(terminalText(text));
   const parsed = parseFreshnessArgs(argv);
   if (!parsed.ok) {
-    stderr(`groundwork freshness: ${parsed.error}\n\n${FRESHNESS_USAGE}\n`);
+    stderr(usageError('groundwork freshness', parsed.error, 'groundwork freshness --help'));
     return FRESHNESS_EXIT.usage;
   }
   const { options } = parsed;

@@ -47,7 +47,7 @@ export function localKnowledgeTools(service: KnowledgeService | undefined, now: 
     const json: unknown = await response.json().catch(() => undefined);
     if (response.ok) return { ok: true, json };
     const said = ErrorSchema.safeParse(json);
-    return { ok: false, answer: refusal(said.success ? said.data.error.message : `the service answered ${response.status}`, { status: response.status }) };
+    return { ok: false, answer: refusal(said.success ? said.data.error.message : `the service answered ${response.status}`, { status: 'failed', httpStatus: response.status }) };
   };
   return {
     today,

@@ -19,7 +19,8 @@ import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { errorAnswer, RPC, type JsonRpcAnswer, type JsonRpcId, type JsonRpcMessage } from '../mcp/json-rpc.ts';
-import type { GroundworkMcpServer } from '../mcp/server.ts';
+import { requestEra } from '../mcp/request-era.ts';
+import { modernResult, type GroundworkMcpServer } from '../mcp/server.ts';
 import type { ToolName } from '../mcp/tools.ts';
 import { LOCAL_CHECK_ACTIONS } from './local-checks.ts';
 
@@ -85,12 +86,19 @@ export function localToolSet(server: GroundworkMcpServer, options: LocalToolOpti
       if (message.kind !== 'request') return server.answer(message);
       const { id, method, params } = message.request;
       if (method === 'tools/call') {
+        let modern: boolean;
+        try {
+          modern = requestEra(method, params).era === 'modern';
+        } catch {
+          // A request whose `_meta` cannot be served: the shared server answers the protocol's error.
+          return server.answer(message);
+        }
         const name = typeof params?.['name'] === 'string' ? params['name'] : '';
         if (!offered.has(name)) return errorAnswer(id, RPC.invalidParams, `Unknown tool: ${name.slice(0, 100)}; this server's tools are ${[...offered].join(', ')}`);
         if (name === 'assemble_context') {
           const args = isRecord(params?.['arguments']) ? params['arguments'] : {};
           const repo = localRepo(args['repo'], options.repo);
-          if (!repo.ok) return toolError(id, name, repo.error);
+          if (!repo.ok) return toolError(id, name, repo.error, modern);
           return server.answer(withParams(message, { ...params, arguments: { ...args, repo: repo.url } }));
         }
         return server.answer(message);
@@ -146,8 +154,10 @@ function listed(tools: unknown, offered: ReadonlySet<string>, repo: string): unk
   });
 }
 
-function toolError(id: JsonRpcId, tool: string, text: string): JsonRpcAnswer {
-  return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: `Invalid arguments for tool ${tool}: ${text}` }], isError: true } };
+/** A refusal as the shared server words one, in the request's era (2026-07-28 results say their type and the server). */
+function toolError(id: JsonRpcId, tool: string, text: string, modern: boolean): JsonRpcAnswer {
+  const result = { content: [{ type: 'text', text: `Invalid arguments for tool ${tool}: ${text}` }], isError: true };
+  return { jsonrpc: '2.0', id, result: modern ? modernResult(result) : result };
 }
 
 function withParams(message: Extract<JsonRpcMessage, { kind: 'request' }>, params: Record<string, unknown>): JsonRpcMessage {

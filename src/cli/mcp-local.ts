@@ -22,6 +22,7 @@ import { trackedSources, turnSources } from '../freshness/tracked.ts';
 import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
 import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
 import { skillAnswer } from '../mcp/skill-answer.ts';
+import type { SkillsBackend } from '../mcp/skill-entries.ts';
 import { turnUri } from '../mcp/uris.ts';
 import { SkillsConfigSchema } from '../providers/skills/config.ts';
 import { readSkill } from '../providers/skills/read-skill.ts';
@@ -61,7 +62,8 @@ const FRESHNESS_DEADLINE_MS = 60_000;
 const READ_DEADLINE_MS = 20_000;
 const ON_SERVICE = 'not available locally: a task of the local server has turn 0 only; later turns and the mailbox belong to a task on a Groundwork service (its remote /mcp)';
 
-export function localBackend(options: LocalBackendOptions): GroundworkBackend {
+/** Everything but the skills extension, which serves the working repository (cli/mcp-skills). */
+export function localBackend(options: LocalBackendOptions): Omit<GroundworkBackend, keyof SkillsBackend> {
   const tasks = new Map<string, LocalTask>();
   const noTask = (id: string) => refusal(`no task ${id} in this groundwork mcp process: check the id assemble_context answered (tasks last as long as the process)`, { taskId: id, status: 'not-found' });
   const knowledge = localKnowledgeTools(options.service, options.now);
@@ -155,6 +157,10 @@ export function localBackend(options: LocalBackendOptions): GroundworkBackend {
       if (turn !== 0) return Promise.resolve({ ok: false, message: `turn ${turn} of task ${taskId}: ${ON_SERVICE}` });
       return Promise.resolve({ ok: true, mimeType: 'application/json', text: jsonOutput(task.turn), meta: { digest: task.turn.digest, commit: task.turn.commit } });
     },
+
+    // A local task has turn 0 only, and read what its turn's entries name.
+    taskTurns: (taskId: string) => Promise.resolve(tasks.has(taskId) ? [0] : []),
+    taskSourcePaths: (taskId: string) => Promise.resolve(tasks.has(taskId) ? trackedSources(tasks.get(taskId)?.turn.entries ?? []).flatMap((source) => (source.kind === 'file' ? [source.path] : [])) : []),
 
     async readSource(taskId: string, path: string): Promise<ResourceAnswer> {
       const task = tasks.get(taskId);

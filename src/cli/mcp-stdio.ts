@@ -2,12 +2,13 @@
  * @module cli/mcp-stdio
  * MCP's stdio transport: one JSON-RPC message per line in, one answer per line out. Requests are
  * answered as they finish, not in order (JSON-RPC pairs answers by id), so a slow
- * `assemble_context` does not hold up a `ping`. A line that is not JSON, or not JSON-RPC, gets a
- * parse error with a null id; a line over the cap is answered the same and skipped, never held.
+ * `assemble_context` does not hold up a `ping`. A line that is not JSON gets a parse error
+ * (-32700); JSON that is not a JSON-RPC message gets Invalid Request (-32600), with its id when it
+ * has a usable one; a line over the cap is refused as an invalid request and skipped, never held.
  * Serving ends when the input ends and every answer is written.
  */
 import type { Readable } from 'node:stream';
-import { errorAnswer, parseMessage, RPC } from '../mcp/json-rpc.ts';
+import { errorAnswer, parseMessage, readableId, RPC } from '../mcp/json-rpc.ts';
 import type { GroundworkMcpServer } from '../mcp/server.ts';
 
 export async function serveStdio(input: Readable, write: (line: string) => void, server: GroundworkMcpServer, maxLineBytes: number): Promise<void> {
@@ -22,7 +23,7 @@ export async function serveStdio(input: Readable, write: (line: string) => void,
     }
     const message = parseMessage(value);
     if (!message) {
-      write(`${JSON.stringify(errorAnswer(null, RPC.parseError, 'Parse error: the line is not a JSON-RPC 2.0 message'))}\n`);
+      write(`${JSON.stringify(errorAnswer(readableId(value), RPC.invalidRequest, 'Invalid Request: the line is not a JSON-RPC 2.0 request or notification'))}\n`);
       return;
     }
     const task = server.answer(message).then((reply) => {
@@ -41,7 +42,7 @@ export async function serveStdio(input: Readable, write: (line: string) => void,
       const piece = chunk.subarray(start, newline);
       start = newline + 1;
       if (skipping || size + piece.byteLength > maxLineBytes) {
-        if (!skipping) write(`${JSON.stringify(errorAnswer(null, RPC.parseError, `Parse error: a line exceeds ${maxLineBytes} bytes`))}\n`);
+        if (!skipping) write(`${JSON.stringify(errorAnswer(null, RPC.invalidRequest, `Invalid Request: a line exceeds ${maxLineBytes} bytes`))}\n`);
         skipping = false;
       } else {
         const line = Buffer.concat([...buffered, piece]).toString('utf8').trim();
@@ -52,7 +53,7 @@ export async function serveStdio(input: Readable, write: (line: string) => void,
     }
     const rest = chunk.subarray(start);
     if (skipping || size + rest.byteLength > maxLineBytes) {
-      if (!skipping) write(`${JSON.stringify(errorAnswer(null, RPC.parseError, `Parse error: a line exceeds ${maxLineBytes} bytes`))}\n`);
+      if (!skipping) write(`${JSON.stringify(errorAnswer(null, RPC.invalidRequest, `Invalid Request: a line exceeds ${maxLineBytes} bytes`))}\n`);
       skipping = true;
       buffered = [];
       size = 0;

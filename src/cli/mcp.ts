@@ -17,7 +17,9 @@ import { createDefaultRegistry } from '../providers/registry.ts';
 import type { CliIo } from './context-command.ts';
 import { localBackend } from './mcp-local.ts';
 import { localToolSet } from './mcp-local-tools.ts';
+import { localSkillTools } from './mcp-skills.ts';
 import { serveStdio } from './mcp-stdio.ts';
+import { usageError } from './usage.ts';
 
 export const MCP_USAGE = `Usage: groundwork mcp [--repo PATH] [--service URL]
 
@@ -31,7 +33,7 @@ GROUNDWORK_TOKEN, and go to that service. Logs go to stderr; stdout carries prot
 export async function runMcpCommand(argv: readonly string[], io: CliIo, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const options = parseMcpArgs(argv, env);
   if (!options.ok) {
-    io.stderr(`groundwork mcp: ${options.error}\n\n${MCP_USAGE}\n`);
+    io.stderr(usageError('groundwork mcp', options.error, 'groundwork mcp --help'));
     return 2;
   }
   if (options.help) {
@@ -44,7 +46,7 @@ export async function runMcpCommand(argv: readonly string[], io: CliIo, env: Nod
     io.stderr(`groundwork mcp: the bundled agents file is invalid: ${agents.issues.map((issue) => `${issue.field}: ${issue.message}`).join('; ')}\n`);
     return 1;
   }
-  const backend = localBackend({ registry: createDefaultRegistry(), agents: agents.catalog, env, ...(options.service ? { service: options.service } : {}) });
+  const backend = { ...localBackend({ registry: createDefaultRegistry(), agents: agents.catalog, env, ...(options.service ? { service: options.service } : {}) }), ...localSkillTools({ repo: options.repo }) };
   const shared = createGroundworkServer(backend, {
     where: 'local',
     log: (message, error) => io.stderr(`groundwork mcp: ${message}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),

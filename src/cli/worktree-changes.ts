@@ -41,13 +41,19 @@ export async function uncommittedChanges(input: WorktreeComparison): Promise<str
   for (const path of [...new Set([...committed, ...edited])].sort()) {
     if (!committed.has(path)) warnings.push(`${path} is not committed; showing ${input.shown} without it`);
     else if (!edited.has(path)) warnings.push(`${path} is deleted in the working tree; showing ${input.shown}`);
-    else if (!(await sameContent(input.committed, input.worktree, path))) warnings.push(`${path} has uncommitted changes; showing ${input.shown}`);
+    else {
+      const same = await sameContent(input.committed, input.worktree, path);
+      if (typeof same === 'string') warnings.push(`${path} could not be compared with the working tree (${same}); showing ${input.shown}`);
+      else if (!same) warnings.push(`${path} has uncommitted changes; showing ${input.shown}`);
+    }
   }
   return warnings;
 }
 
-async function sameContent(a: Snapshot, b: Snapshot, path: string): Promise<boolean> {
+/** Whether the two hold the same bytes; why not known when either could not be read (a blob a clone lacks). */
+async function sameContent(a: Snapshot, b: Snapshot, path: string): Promise<boolean | string> {
   const [left, right] = await Promise.all([a.read(path, { maxBytes: COMPARE_BYTES }), b.read(path, { maxBytes: COMPARE_BYTES })]);
+  for (const side of [left, right]) if (side.status === 'failed') return side.reason;
   if (left.status !== 'ok' || right.status !== 'ok') return left.status === right.status;
   return left.text === right.text && left.size === right.size;
 }

@@ -21,6 +21,13 @@ import { deepFreeze } from '../lib/deep-freeze.ts';
 import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts';
 
 export const MAX_DECLARED_AGENTS = 32;
+/**
+ * The whole file, as JSON. Each agent's own bounds allow some 290 KB, and 32 of them 9.4 MB: a
+ * file the Worker's upload (3 MB compressed on the free plan) and its one second of start-up (the
+ * file is parsed with the entry module, before the first request) cannot take. A megabyte holds
+ * three agents at their bounds, or dozens of real ones.
+ */
+export const MAX_AGENTS_FILE_BYTES = 1_048_576;
 
 /** The deployment's agents file: `{ "agents": [ <agent configuration>, … ] }`. */
 export const AgentsFileSchema = lazySchema(() => z.strictObject({
@@ -33,6 +40,8 @@ export const AgentsFileSchema = lazySchema(() => z.strictObject({
         if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `"${agent.name}" is declared twice` });
         seen.add(agent.name);
       });
+      const bytes = new TextEncoder().encode(JSON.stringify(agents)).length;
+      if (bytes > MAX_AGENTS_FILE_BYTES) ctx.addIssue({ code: 'custom', message: `are ${bytes} bytes as JSON, over ${MAX_AGENTS_FILE_BYTES}: the file is bundled into the Worker and parsed when it starts` });
     }),
 }));
 export type AgentsFile = z.output<typeof AgentsFileSchema>;

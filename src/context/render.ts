@@ -50,15 +50,24 @@ export function authorityNotice(policy: OrderPolicy): string {
 /** Characters of a tool's description the guidance repeats; the vendor's `tools` field carries all of it. */
 export const TOOL_GUIDANCE_CHARS = 240;
 
-/** Built only from the tools this turn exposes, each by name and the first line of its description. */
+/**
+ * Built only from the tools this turn exposes, each on one line: its name and the first line of its
+ * description, as plain text (a deployment's catalog may be copied from anywhere).
+ */
 export function renderToolGuidance(tools: readonly Tool[]): string {
   if (tools.length === 0) return 'No tools are available in this session. Answer from the context you are given.';
   const lines = tools.map((tool) => `- ${tool.name}: ${firstLine(tool.description)}`);
   return ['Tools available in this session (use only these):', ...lines].join('\n');
 }
 
+/** Every way text can start a new line: a description's `\r`, U+2028 or NEL would otherwise end its tool's line and start a forged one. */
+const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
+/** Other controls and format characters (bidi overrides, zero-width spaces), shown as a space; ZWNJ and ZWJ stay. */
+const HIDDEN = /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/gu;
+
 function firstLine(description: string): string {
-  const line = description.split('\n').find((text) => text.trim() !== '')?.trim() ?? '';
+  const first = description.split(LINE_BREAK).find((text) => text.trim() !== '') ?? '';
+  const line = first.replace(HIDDEN, ' ').trim();
   if (line.length <= TOOL_GUIDANCE_CHARS) return line;
   const cut = line.slice(0, TOOL_GUIDANCE_CHARS - 1);
   return `${/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut}…`;

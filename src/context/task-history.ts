@@ -32,6 +32,8 @@ export const EarlierTaskSchema = z.object({
   finishedAt: z.iso.datetime().nullable(),
   /** Its inspector page, or null when this host knows no origin to link to. */
   viewUrl: z.string().nullable(),
+  /** Whether `viewUrl` is a signed link a browser opens, or the plain page, which opens only with an API token. */
+  viewUrlSigned: z.boolean(),
 });
 export type EarlierTask = z.infer<typeof EarlierTaskSchema>;
 

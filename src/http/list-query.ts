@@ -18,9 +18,7 @@ export const MAX_LIMIT = 100;
 const PARAMS = ['limit', 'cursor', 'status', 'origin', 'repo'] as const;
 
 export const TaskListQuerySchema = lazySchema(() => z.object({
-  limit: decimalParam(MAX_LIMIT)
-    .pipe(z.number().min(1, `must be between 1 and ${MAX_LIMIT}`))
-    .default(DEFAULT_LIMIT),
+  limit: decimalParam(MAX_LIMIT, 1).default(DEFAULT_LIMIT),
   cursor: z
     .string()
     .transform((text, ctx): TaskCursor => {

@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import type { z } from 'zod';
 import { fieldPath } from '../context/zod-issues.ts';
 import { ApiError } from './errors.ts';
+import { isMediaType } from './media-type.ts';
 import { readBodyBytes } from './read-body.ts';
 
 /** Bodies larger than this (in bytes, as sent) are refused before parsing. */
@@ -14,8 +15,7 @@ export const MAX_JSON_BYTES = 1024 * 1024;
 
 /** `maxBytes`: a route whose bodies are small by nature refuses more than it needs. */
 export async function readJsonBody<S extends z.ZodType>(c: Context, schema: S, maxBytes = MAX_JSON_BYTES): Promise<z.output<S>> {
-  const type = c.req.header('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) throw new ApiError('unsupported_media_type', 'content-type must be application/json');
+  if (!isMediaType(c.req.header('content-type'), 'application/json')) throw new ApiError('unsupported_media_type', 'content-type must be application/json');
   const bytes = await readBodyBytes(c.req.raw, maxBytes);
   let value: unknown;
   try {

@@ -44,7 +44,12 @@ function bounded(lines: string[], noun: string, budget: number): string[] {
 function fit(summary: string): string {
   if (summary.length <= MAX_SUMMARY_CHARS) return summary;
   const marker = '\n\n… (summary cut to fit the check run)';
-  return summary.slice(0, MAX_SUMMARY_CHARS - marker.length) + marker;
+  let end = MAX_SUMMARY_CHARS - marker.length;
+  // Never between the two halves of a character outside the BMP (an emoji in a reason): a lone
+  // surrogate is not text GitHub can store.
+  const last = summary.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return summary.slice(0, end) + marker;
 }
 
 /**

@@ -16,6 +16,7 @@ import { KnowledgeSchema } from '../context/knowledge.ts';
 import { MailboxItemSchema, TranscriptItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema } from '../context/turn-schema.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
+import { INTEGER_PARAMS } from '../http/params.ts';
 import { KnowledgeViewSchema } from '../knowledge/results.ts';
 import { ErrorEnvelopeSchema, TaskSchema } from './responses.ts';
 import { OPERATIONS, type ApiOperation, type Auth } from './operations.ts';
@@ -41,9 +42,10 @@ const ERROR_REF = { $ref: '#/components/schemas/Error' };
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad request: the message names the field.',
   401: 'Not authenticated (no or wrong token or signature).',
-  403: 'Forbidden: a granted tenant tried to change a task, or a signed link was refused.',
+  403: 'Forbidden: a granted tenant (or a person reading another\u2019s task) tried to change a task, GitHub says the person may not use the repository, or a signed link was refused.',
   404: 'No such resource for this tenant.',
   409: 'Conflict with the resource\u2019s state (the message says which).',
+  502: 'GitHub could not say whether the person signed in may do this: nothing was allowed; try again.',
   413: 'Payload too large.',
   415: 'Unsupported media type.',
   500: 'Internal error (details only in the log).',
@@ -52,7 +54,7 @@ const STATUS_TEXT: Record<number, string> = {
 
 const SECURITY: Record<Auth, OpenAPIV3_1.SecurityRequirementObject[]> = {
   bearer: [{ bearerAuth: [] }],
-  'bearer-or-link': [{ bearerAuth: [] }, { signedLink: [] }],
+  'bearer-or-link': [{ bearerAuth: [] }, { signedLink: [] }, { githubSession: [] }],
   'github-signature': [{ githubSignature: [] }],
   'slack-signature': [{ slackSignature: [] }],
   none: [],
@@ -70,14 +72,34 @@ function responsesOf(operation: ApiOperation): ResponsesWithResolver {
   for (const [status, response] of Object.entries(operation.responses)) {
     // resolver() values are converted to JSON Schema while the document is generated.
     const content: ContentWithResolver | undefined = response.html ? HTML : response.schema ? { 'application/json': { schema: resolver(response.schema) } } : undefined;
-    responses[status] = { description: response.description, ...(content ? { content } : {}) };
+    const headers = response.headers && Object.fromEntries(Object.entries(response.headers).map(([name, description]) => [name, { description, schema: { type: 'string' as const } }]));
+    responses[status] = { description: response.description, ...(content ? { content } : {}), ...(headers ? { headers } : {}) };
   }
   for (const status of operation.errors) {
-    const content: ContentWithResolver = operation.tag === 'inspector' ? HTML : { 'application/json': { schema: ERROR_REF } };
+    const content: ContentWithResolver = operation.tag === 'inspector' || operation.tag === 'auth' ? HTML : { 'application/json': { schema: ERROR_REF } };
     responses[String(status)] = { description: STATUS_TEXT[status] ?? 'Error.', content };
   }
   return responses;
 }
+
+/**
+ * A number in a path or query string is read from text (http/params), but it is an integer to a
+ * client: the contract says so, with its range, so a typed client passes `n: 0`, not `'0'`. The
+ * date override is hono-openapi's own default, kept since giving an override replaces it.
+ */
+function integerParams(ctx: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  const range = INTEGER_PARAMS.get(ctx.zodSchema);
+  if (range) {
+    for (const key of ['type', 'minLength', 'maxLength', 'pattern', 'format'] as const) delete ctx.jsonSchema[key];
+    Object.assign(ctx.jsonSchema, { type: 'integer', minimum: range.minimum, maximum: range.maximum });
+  } else if (ctx.zodSchema instanceof z.ZodDefault && INTEGER_PARAMS.has(ctx.zodSchema.unwrap())) {
+    // zod leaves out a default the input type cannot hold (a number for text); an integer can.
+    ctx.jsonSchema.default = ctx.zodSchema.def.defaultValue;
+  } else if (ctx.zodSchema._zod.def.type === 'date') {
+    Object.assign(ctx.jsonSchema, { type: 'string', format: 'date-time' });
+  }
+}
+const PARAM_OPTIONS = { options: { unrepresentable: 'any', override: integerParams } };
 
 function describingApp(operations: readonly ApiOperation[]): Hono {
   const app = new Hono();
@@ -92,8 +114,8 @@ function describingApp(operations: readonly ApiOperation[]): Hono {
         responses: responsesOf(operation),
       }),
     ];
-    if (operation.params) middlewares.push(validator('param', operation.params));
-    if (operation.query) middlewares.push(validator('query', operation.query));
+    if (operation.params) middlewares.push(validator('param', operation.params, undefined, PARAM_OPTIONS));
+    if (operation.query) middlewares.push(validator('query', operation.query, undefined, PARAM_OPTIONS));
     if (operation.headers) middlewares.push(validator('header', operation.headers));
     if (operation.body) middlewares.push(validator('json', operation.body));
     if (operation.form) middlewares.push(validator('form', operation.form));
@@ -122,11 +144,25 @@ export async function buildOpenApiDocument(operations: readonly ApiOperation[] =
         description: 'Sourceable, commit-pinned context for coding agents: tasks, turns, transcript, freshness, mailbox, knowledge, triggers and the inspector. Every JSON error is `{ error: { code, message, requestId } }`. Generated from the routes\u2019 zod schemas; see docs/http-api.md.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
+      // Every deployment has its own origin; the default is `npm run dev`'s.
+      servers: [
+        {
+          url: '{origin}',
+          description: 'Your deployment of the Worker (the origin that serves GET /openapi.json).',
+          variables: { origin: { default: 'http://localhost:8787', description: 'Scheme, host and port, without a trailing slash, e.g. https://groundwork.acme.workers.dev.' } },
+        },
+      ],
       components: {
         // The envelope carries its id, so its schema is a reference and its body a component.
         schemas: error.components?.schemas ?? { Error: error.schema },
         securitySchemes: {
-          bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token of API_TOKENS; it decides the tenant.' },
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'An API token of API_TOKENS (a machine host; it decides the tenant), or an access token this service issued to a person signed in with GitHub (OAuth 2.1: protected resource metadata at /.well-known/oauth-protected-resource for the REST API and /.well-known/oauth-protected-resource/mcp for /mcp; tokens are bound to one of the two).',
+          },
+          githubSession: { type: 'apiKey', in: 'cookie', name: '__Host-groundwork-session', description: 'The inspector\u2019s session after signing in with GitHub (GET /signin).' },
           signedLink: { type: 'apiKey', in: 'query', name: 'sig', description: 'A signed inspector link (`exp` and `sig` query parameters), as `viewUrl` answers hand out.' },
           githubSignature: { type: 'apiKey', in: 'header', name: 'X-Hub-Signature-256', description: 'HMAC-SHA256 of the raw body with GITHUB_WEBHOOK_SECRET.' },
           slackSignature: { type: 'apiKey', in: 'header', name: 'X-Slack-Signature', description: 'Slack v0 signature with SLACK_SIGNING_SECRET.' },

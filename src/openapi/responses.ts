@@ -84,7 +84,7 @@ const JsonRpcMessageSchema = z
   .looseObject({
     jsonrpc: z.literal('2.0'),
     id: JsonRpcId.optional().meta({ description: 'Present on requests; absent on notifications.' }),
-    method: z.string().optional().meta({ description: 'An MCP method: initialize, tools/list, tools/call, resources/list, resources/templates/list, resources/read, ping, notifications/…' }),
+    method: z.string().optional().meta({ description: 'An MCP method: server/discover, initialize, tools/list, tools/call, resources/list, resources/templates/list, resources/read, completion/complete, skills/list, skills/get, ping, notifications/…' }),
     params: z.record(z.string(), z.unknown()).optional(),
   })
   .meta({ id: 'JsonRpcMessage' });
@@ -92,6 +92,6 @@ export const McpRequestSchema = z.union([JsonRpcMessageSchema, z.array(JsonRpcMe
 
 const JsonRpcErrorObject = z.looseObject({ code: z.number().int(), message: z.string(), data: z.unknown().optional() });
 /** What the MCP transport answers for a message it cannot take (not JSON, not JSON-RPC, too large, …). */
-export const JsonRpcErrorResponseSchema = z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcId.nullable(), error: JsonRpcErrorObject });
+export const JsonRpcErrorResponseSchema = z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcId.optional(), error: JsonRpcErrorObject });
 const JsonRpcResponseSchema = z.union([z.looseObject({ jsonrpc: z.literal('2.0'), id: JsonRpcId, result: z.record(z.string(), z.unknown()) }), JsonRpcErrorResponseSchema]);
 export const McpResponseSchema = z.union([JsonRpcResponseSchema, z.array(JsonRpcResponseSchema)]);

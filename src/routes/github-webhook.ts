@@ -7,6 +7,7 @@
 import { Hono } from '../http/hono.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
+import { isMediaType } from '../http/media-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBodyBytes } from '../http/read-body.ts';
 import { dispatchDelivery, signedDeliveryKey } from '../triggers/github/dispatch.ts';
@@ -36,7 +37,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
   const app = new Hono<AppEnv>();
 
   app.post(GITHUB_WEBHOOK_PATH, async (c) => {
-    if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) {
+    if (!isMediaType(c.req.header('content-type'), 'application/json')) {
       throw new ApiError('unsupported_media_type', 'content-type must be application/json');
     }
     const missing = REQUIRED_HEADERS.filter((name) => !c.req.header(name));

@@ -7,8 +7,9 @@
  * (a stream of server-initiated messages) and `DELETE` (ending a session) are 405: a stateless
  * server has neither.
  *
- * Protocol glue only: authentication (the REST API's bearer tokens; 401 with
- * `WWW-Authenticate: Bearer`), the Origin check the MCP security guidance asks for (a browser
+ * Protocol glue only: authentication (a person the OAuth provider let through, auth/api-gate, or
+ * the REST API's tokens; where OAuth is not offered, 401 with `WWW-Authenticate: Bearer`), the
+ * Origin check the MCP security guidance asks for (a browser
  * page on another origin, e.g. after DNS rebinding, is refused 403), then the tools of
  * mcp/server over the Worker's task and knowledge services.
  */
@@ -16,12 +17,14 @@ import type { Context } from 'hono';
 import { Hono } from '../http/hono.ts';
 import { createMiddleware } from 'hono/factory';
 import { getConfig } from '../env.ts';
-import { bearerTenant, type TenantEnv } from '../http/bearer-auth.ts';
+import { requestIdentity, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError, envelope } from '../http/errors.ts';
 import { MAX_JSON_BYTES } from '../http/validate.ts';
+import { originAllowed } from '../mcp/allowed-origin.ts';
 import { answerMcpRequest } from '../mcp/http-handler.ts';
 import { createGroundworkServer } from '../mcp/server.ts';
 import { serviceKnowledgeTools } from '../mcp/service-knowledge.ts';
+import { serviceSkillTools } from '../mcp/service-skills.ts';
 import { serviceTaskTools, type ServiceContext } from '../mcp/service-tasks.ts';
 import type { RouteDeps } from './deps.ts';
 
@@ -30,24 +33,24 @@ export const ASSEMBLE_WAIT_MS = 25_000;
 
 /** 401 with the challenge RFC 6750 and the MCP authorization guidance ask for. */
 const requireMcpTenant = createMiddleware<TenantEnv>(async (c, next) => {
-  const bearer = await bearerTenant(c.req.header('authorization'), getConfig(c.env).API_TOKENS);
-  if (!bearer.ok) {
-    const invalid = bearer.reason === 'invalid';
+  const found = await requestIdentity(c);
+  if (!found.ok) {
+    const invalid = found.reason === 'invalid';
     c.header('WWW-Authenticate', invalid ? 'Bearer realm="groundwork", error="invalid_token"' : 'Bearer realm="groundwork"');
     const message = invalid ? 'the bearer token is not valid' : 'Authorization: Bearer <token> is required (an API token of this deployment)';
     return c.json(envelope('unauthorized', message, c.get('requestId')), 401);
   }
-  c.set('tenant', bearer.tenant);
+  c.set('identity', found.identity);
+  c.set('tenant', found.identity.tenant);
   await next();
 });
 
-/** A browser sends `Origin`; other clients do not. Only this service's own origin and the configured ones may call. */
+/** A browser sends `Origin`; other clients do not (mcp/allowed-origin says which may call). */
 const checkOrigin = createMiddleware<TenantEnv>(async (c, next) => {
   const origin = c.req.header('origin');
-  if (origin !== undefined) {
-    const config = getConfig(c.env);
-    const allowed = [...(config.PUBLIC_URL ? [config.PUBLIC_URL] : []), ...config.MCP_ALLOWED_ORIGINS];
-    if (!allowed.includes(origin)) throw new ApiError('forbidden', `Origin ${origin.slice(0, 200)} may not call /mcp; a browser client's origin must be PUBLIC_URL's or listed in MCP_ALLOWED_ORIGINS`);
+  const config = getConfig(c.env);
+  if (!originAllowed(origin, { publicUrl: config.PUBLIC_URL, allowed: config.MCP_ALLOWED_ORIGINS, requestUrl: c.req.url })) {
+    throw new ApiError('forbidden', `Origin ${String(origin).slice(0, 200)} may not call /mcp; a browser client's origin must be this service's own (PUBLIC_URL, or a loopback origin when PUBLIC_URL is unset) or listed in MCP_ALLOWED_ORIGINS`);
   }
   await next();
 });
@@ -69,6 +72,6 @@ export function mcpRoutes(deps: RouteDeps): Hono<TenantEnv> {
 }
 
 function backendFor(c: Context<TenantEnv>, deps: RouteDeps) {
-  const ctx: ServiceContext = { env: c.env, tenant: c.get('tenant'), deps, requestUrl: c.req.url, waitMs: ASSEMBLE_WAIT_MS };
-  return { ...serviceTaskTools(ctx), ...serviceKnowledgeTools(ctx) };
+  const ctx: ServiceContext = { env: c.env, tenant: c.get('tenant'), identity: c.get('identity'), deps, requestUrl: c.req.url, waitMs: ASSEMBLE_WAIT_MS };
+  return { ...serviceTaskTools(ctx), ...serviceKnowledgeTools(ctx), ...serviceSkillTools(ctx) };
 }

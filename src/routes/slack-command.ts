@@ -8,6 +8,7 @@ import { Hono } from '../http/hono.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
 import { sha256Hex } from '../lib/sha256.ts';
+import { isMediaType } from '../http/media-type.ts';
 import { ApiError } from '../http/errors.ts';
 import { readBodyBytes } from '../http/read-body.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
@@ -33,7 +34,7 @@ export function slackCommandRoute(deps: RouteDeps, options: SlackCommandOptions 
   const app = new Hono<AppEnv>();
 
   app.post(SLACK_COMMAND_PATH, async (c) => {
-    if (!/^application\/x-www-form-urlencoded\b/i.test(c.req.header('content-type') ?? '')) {
+    if (!isMediaType(c.req.header('content-type'), 'application/x-www-form-urlencoded')) {
       throw new ApiError('unsupported_media_type', 'content-type must be application/x-www-form-urlencoded');
     }
     const config = getConfig(c.env);

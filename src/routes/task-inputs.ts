@@ -9,6 +9,7 @@ import { FORMATS } from '../context/formats/format.ts';
 import { MailboxSenderSchema } from '../context/mailbox.ts';
 import { decimalParam } from '../http/params.ts';
 import { FocusPathsSchema, RuleNameSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
+import { MAX_TASK_WAIT_SECONDS } from '../tasks/task-wait.ts';
 
 /** What every way of creating a task from outside checks beyond the fields' own shapes (REST and MCP). */
 export function checkTaskFields(body: { ref?: string | undefined; commit?: string | undefined }, ctx: z.RefinementCtx): void {
@@ -47,6 +48,8 @@ export const MailboxPostSchema = lazySchema(() => z.strictObject({
   id: z.string().min(1).max(200).regex(/^[^\p{Cc}]+$/u, 'no control characters').optional(),
 }));
 export const TurnParam = lazySchema(() => decimalParam(10_000));
+/** `GET /tasks/:id?wait=`: seconds to wait for the task to be ready or failed. */
+export const WaitParam = lazySchema(() => decimalParam(MAX_TASK_WAIT_SECONDS));
 export const FormatParam = z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional();
 /** Focus for the next turn (`POST /tasks/:id/paths`): at least one path or skill; each list bounded like the task request's. */
 export const FocusPostSchema = lazySchema(() => z

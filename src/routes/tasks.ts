@@ -1,23 +1,27 @@
 /**
  * @module routes/tasks
- * The REST API for tasks. Thin: validate, authenticate, call the task's Durable Object, map its
- * answer to a status. Tenancy is enforced inside the object; another tenant's task is a 404.
+ * The REST API for tasks. Thin: validate, authenticate, ask auth/ who the caller is to the task's
+ * Durable Object, call it, map its answer to a status. Tenancy is enforced inside the object;
+ * another tenant's task (or one on a repository GitHub says a person cannot read) is a 404.
  */
 import type { Context } from 'hono';
 import { Hono } from '../http/hono.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import { getAgents, getConfig } from '../env.ts';
+import { readableTaskPage } from '../auth/readable-tasks.ts';
+import { repositoryAccess } from '../auth/repository-access.ts';
+import { accessDeps, personTaskFields, taskAccess } from '../auth/task-access.ts';
+import { callerTenant, readsOthersTasks, type TaskCaller } from '../auth/task-caller.ts';
+import { accessError } from '../http/access-refusal.ts';
 import { requireTenant, type TenantEnv } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { grantedWriteRefused } from '../http/grant-refusal.ts';
 import { parseWith, readJsonBody } from '../http/validate.ts';
-import { listTenantTasks } from '../tasks/durable-task-index.ts';
 import { listViewUrl } from '../tasks/list-link.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
 import { publicOrigin, stampPublicUrl } from '../tasks/public-url.ts';
 import { parseListQuery } from '../http/list-query.ts';
-import { readableTenants } from '../tasks/tenant-grants.ts';
 import { taskViewUrl } from '../tasks/view-link.ts';
 import { admissionProblem } from '../tasks/admission.ts';
 import { taskAgent } from '../tasks/task-agent.ts';
@@ -27,7 +31,7 @@ import { AppendTranscriptSchema } from '../tasks/transcript.ts';
 import { checkBefore } from '../tasks/check-before.ts';
 import { CheckRequestSchema } from '../checks/check-request.ts';
 import type { RouteDeps } from './deps.ts';
-import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam } from './task-inputs.ts';
+import { BeginTurnSchema, CreateTaskSchema, FocusPostSchema, FormatParam, MailboxPostSchema, TurnParam, WaitParam } from './task-inputs.ts';
 
 export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   const app = new Hono<TenantEnv>();
@@ -40,16 +44,29 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     return stub;
   };
   const notFound = (id: string) => new ApiError('not_found', `no task ${id}`);
+  /**
+   * A signed link for a host's token; a person gets the page itself, which they open signed in
+   * (a signed link would let anyone they pass it to read a repository GitHub keeps from them).
+   */
   const viewUrl = (c: Context<TenantEnv>, id: string, expiresAt: number): Promise<string | null> => {
     const config = getConfig(c.env);
-    return taskViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, publicOrigin(config.PUBLIC_URL, c.req.url), id, expiresAt, deps.now());
+    const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
+    if (c.get('identity').kind === 'person') return Promise.resolve(`${origin}/tasks/${id}/view`);
+    return taskViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, origin, id, expiresAt, deps.now());
   };
-  /** A write refused as not-found: 403 when the caller may read the task through a grant, else 404. */
-  const refusedWrite = async (c: Context<TenantEnv>, id: string): Promise<ApiError> => {
-    const tenant = c.get('tenant');
-    if (readableTenants(getConfig(c.env).TENANT_GRANTS, tenant).length > 1) {
-      const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(tenant));
-      if (task.status !== 'not-found') return grantedWriteRefused(id, task.request.tenant, tenant);
+  /** The task's object and who the caller is to it (auth/task-access), or the refusal. */
+  const open = async (c: Context<TenantEnv>, id: string): Promise<{ stub: ReturnType<typeof stubFor>; caller: TaskCaller }> => {
+    const stub = stubFor(c.env, id);
+    const access = await taskAccess(c.get('identity'), stub, accessDeps(c.env));
+    if (access.ok) return { stub, caller: access.caller };
+    if (access.kind === 'not-found') throw notFound(id);
+    throw accessError(access);
+  };
+  /** A write refused as not-found: 403 when the caller may read the task (a grant, or a person on its repository), else 404. */
+  const refusedWrite = async (c: Context<TenantEnv>, id: string, caller: TaskCaller): Promise<ApiError> => {
+    if (readsOthersTasks(getConfig(c.env).TENANT_GRANTS, caller)) {
+      const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(caller));
+      if (task.status !== 'not-found') return grantedWriteRefused(id, task.request.tenant, callerTenant(caller));
     }
     return notFound(id);
   };
@@ -57,8 +74,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.get('/tasks', async (c) => {
     const query = parseListQuery(c.req.queries());
     const config = getConfig(c.env);
-    const tenants = readableTenants(config.TENANT_GRANTS, c.get('tenant'));
-    const page = await listTenantTasks(c.env, tenants, { ...query, after: query.cursor, now: deps.now() });
+    const readable = await readableTaskPage(c.env, c.get('identity'), { ...query, after: query.cursor, now: deps.now() }, accessDeps(c.env));
+    if (!readable.ok) throw accessError(readable);
+    const { page } = readable;
     const tasks = await Promise.all(
       page.rows.map(async (row) => ({
         id: row.taskId,
@@ -77,35 +95,46 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
       })),
     );
     const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
-    const listUrl = await listViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, origin, c.get('tenant'), deps.now());
+    const listUrl = c.get('identity').kind === 'person' ? `${origin}/view` : await listViewUrl({ secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }, origin, c.get('tenant'), deps.now());
     return c.json({ tasks, nextCursor: page.next, viewUrl: listUrl });
   });
 
   app.post('/tasks', async (c) => {
     const body = await readJsonBody(c, CreateTaskSchema);
     const tenant = c.get('tenant');
+    const identity = c.get('identity');
     // The task service checks again (every trigger goes through it); here it comes before any lookup.
     const agent = taskAgent(deps.agents?.() ?? getAgents(), body);
     if (!agent.ok) throw new ApiError('bad_request', `${agent.field}: ${agent.message}`);
+    // A person names a repository GitHub says they can read; its App installation reads it for them.
+    const access = await repositoryAccess(identity, body.repo, 'read', accessDeps(c.env));
+    if (!access.ok) throw accessError(access);
     if (body.parentTaskId) {
       const stub = taskStub(c.env, body.parentTaskId);
-      const parent = stub ? DescribeResultSchema.parse(await stub.describe(tenant)) : undefined;
+      const parentAccess = await taskAccess(identity, stub, accessDeps(c.env));
+      const parent = stub && parentAccess.ok ? DescribeResultSchema.parse(await stub.describe(parentAccess.caller)) : undefined;
       if (!parent || parent.status === 'not-found') {
         throw new ApiError('bad_request', `parentTaskId: no task ${body.parentTaskId}`);
       }
     }
     const config = getConfig(c.env);
-    const problem = admissionProblem(config, body);
+    // A person's task reads `owner/name` through the installation, however they named it.
+    const named = personTaskFields(identity, access);
+    const problem = admissionProblem(config, { ...body, ...named });
     if (problem) throw new ApiError(problem.code, problem.message);
     const origin = publicOrigin(config.PUBLIC_URL, c.req.url);
-    const created = await stampPublicUrl(deps.tasks(c.env), origin).create({ ...body, tenant });
+    const created = await stampPublicUrl(deps.tasks(c.env), origin).create({ ...body, ...named, tenant });
     const retained = deps.now() + config.TASK_RETENTION_DAYS * 86_400_000;
+    // Where the task is read; `?wait=` there answers once it is ready or failed.
+    c.header('Location', `${origin}/tasks/${created.id}`);
     return c.json({ id: created.id, status: created.status, viewUrl: await viewUrl(c, created.id, retained) }, 202);
   });
 
   app.get('/tasks/:id', async (c) => {
     const id = c.req.param('id');
-    const task = DescribeResultSchema.parse(await stubFor(c.env, id).describe(c.get('tenant')));
+    const wait = waitSeconds(c.req.queries('wait'));
+    const { stub, caller } = await open(c, id);
+    const task = DescribeResultSchema.parse(await stub.describe(caller, wait === undefined ? {} : { waitMs: wait * 1000 }));
     if (task.status === 'not-found') throw notFound(id);
     return c.json({ ...task, viewUrl: await viewUrl(c, task.id, Date.parse(task.expiresAt)) });
   });
@@ -114,7 +143,8 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
     const id = c.req.param('id');
     const turn = parseWith(TurnParam, c.req.param('n'), 'n');
     const format = parseWith(FormatParam, c.req.query('format'), 'format');
-    const result = TurnResultSchema.parse(await stubFor(c.env, id).readTurn(c.get('tenant'), turn));
+    const { stub, caller } = await open(c, id);
+    const result = TurnResultSchema.parse(await stub.readTurn(caller, turn));
     if (result.status === 'not-found') throw notFound(id);
     if (result.status !== 'ok') throw new ApiError('not_found', result.status === 'conflict' ? result.message : result.reason);
     if (!format) return c.json(result.turn);
@@ -123,10 +153,10 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
   app.post('/tasks/:id/turns', async (c) => {
     const id = c.req.param('id');
-    const stub = stubFor(c.env, id);
+    const { stub, caller } = await open(c, id);
     const { turn } = await readJsonBody(c, BeginTurnSchema);
-    const result = TurnResultSchema.parse(await stub.beginTurn(c.get('tenant'), turn));
-    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    const result = TurnResultSchema.parse(await stub.beginTurn(caller, turn));
+    if (result.status === 'not-found') throw await refusedWrite(c, id, caller);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'failed') throw new ApiError('conflict', `turn ${turn} could not be assembled: ${result.reason}`);
     return c.json(result.turn);
@@ -136,20 +166,20 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   app.post('/tasks/:id/turns/:n/usage', async (c) => {
     const id = c.req.param('id');
     const turn = parseWith(TurnParam, c.req.param('n'), 'n');
-    const stub = stubFor(c.env, id);
+    const { stub, caller } = await open(c, id);
     const report = await readJsonBody(c, UsageReportSchema, MAX_USAGE_BYTES);
-    const result = UsageResultSchema.parse(await stub.reportUsage(c.get('tenant'), turn, report));
-    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    const result = UsageResultSchema.parse(await stub.reportUsage(caller, turn, report));
+    if (result.status === 'not-found') throw await refusedWrite(c, id, caller);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     return c.json({ usage: result.usage, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
   });
 
   app.post('/tasks/:id/transcript', async (c) => {
     const id = c.req.param('id');
-    const stub = stubFor(c.env, id);
+    const { stub, caller } = await open(c, id);
     const { items } = await readJsonBody(c, AppendTranscriptSchema);
-    const result = AppendResultSchema.parse(await stub.append(c.get('tenant'), items));
-    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    const result = AppendResultSchema.parse(await stub.append(caller, items));
+    if (result.status === 'not-found') throw await refusedWrite(c, id, caller);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', result.message);
@@ -158,11 +188,11 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
 
   app.post('/tasks/:id/mailbox', async (c) => {
     const id = c.req.param('id');
-    const stub = stubFor(c.env, id);
+    const { stub, caller } = await open(c, id);
     const body = await readJsonBody(c, MailboxPostSchema);
     const post = { from: body.from, text: body.text, ...(body.id === undefined ? {} : { key: `api:${body.id}` }) };
-    const result = MailboxResultSchema.parse(await stub.mailbox(c.get('tenant'), post));
-    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    const result = MailboxResultSchema.parse(await stub.mailbox(caller, post));
+    if (result.status === 'not-found') throw await refusedWrite(c, id, caller);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
     return c.json({ item: result.item, duplicate: result.duplicate }, result.duplicate ? 200 : 201);
@@ -171,10 +201,10 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   // Where the agent moved: the next turn to begin adds the rules those paths bring, and the skills asked for.
   app.post('/tasks/:id/paths', async (c) => {
     const id = c.req.param('id');
-    const stub = stubFor(c.env, id);
+    const { stub, caller } = await open(c, id);
     const body = await readJsonBody(c, FocusPostSchema);
-    const result = FocusResultSchema.parse(await stub.focusOn(c.get('tenant'), { paths: body.paths ?? [], skills: body.skills ?? [], rules: body.rules ?? [] }));
-    if (result.status === 'not-found') throw await refusedWrite(c, id);
+    const result = FocusResultSchema.parse(await stub.focusOn(caller, { paths: body.paths ?? [], skills: body.skills ?? [], rules: body.rules ?? [] }));
+    if (result.status === 'not-found') throw await refusedWrite(c, id, caller);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     if (result.status === 'too-large') throw new ApiError('payload_too_large', `${result.field}: ${result.message}`);
     if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
@@ -185,7 +215,8 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   // Reads the repository and the ledger, never writes: a host asks before pushing or reporting.
   app.get('/tasks/:id/freshness', async (c) => {
     const id = c.req.param('id');
-    const result = FreshnessResultSchema.parse(await stubFor(c.env, id).freshness(c.get('tenant')));
+    const { stub, caller } = await open(c, id);
+    const result = FreshnessResultSchema.parse(await stub.freshness(caller));
     if (result.status === 'not-found') throw notFound(id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
     return c.json(result.report);
@@ -194,9 +225,9 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   // Reads what the action depends on and records the answer on the task; never the transcript.
   app.post('/tasks/:id/checks', async (c) => {
     const id = c.req.param('id');
-    const stub = stubFor(c.env, id);
+    const { stub, caller } = await open(c, id);
     const body = await readJsonBody(c, CheckRequestSchema);
-    const result = await checkBefore(stub, c.get('tenant'), body);
+    const result = await checkBefore(stub, caller, body);
     if (result.status === 'invalid') throw new ApiError('bad_request', `${result.field}: ${result.message}`);
     if (result.status === 'not-found') throw notFound(id);
     if (result.status === 'conflict') throw new ApiError('conflict', result.message);
@@ -224,4 +255,11 @@ export function taskRoutes(deps: RouteDeps): Hono<TenantEnv> {
   }
 
   return app;
+}
+
+/** `?wait=` once, in plain decimal seconds up to MAX_TASK_WAIT_SECONDS; absent, no wait. */
+function waitSeconds(values: string[] | undefined): number | undefined {
+  if (values === undefined) return undefined;
+  if (values.length > 1) throw new ApiError('bad_request', 'wait: give it once');
+  return parseWith(WaitParam, values[0], 'wait');
 }

@@ -40,8 +40,11 @@ export interface PullRequestReview {
 }
 
 export type Listing<T> =
-  /** `complete` is false when GitHub listed more than `limit` (or said there are more than it listed). */
-  | { status: 'ok'; items: T[]; complete: boolean }
+  /**
+   * `complete` is false when GitHub listed more than `limit`, or said there are more than it
+   * listed; `total` is how many it said there are (`total_count`), when the endpoint says.
+   */
+  | { status: 'ok'; items: T[]; complete: boolean; total?: number }
   | { status: 'failed'; reason: string };
 
 export interface ListOptions {

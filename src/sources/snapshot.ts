@@ -70,6 +70,12 @@ export type ReadResult =
   | { status: 'skipped'; path: string; reason: string }
   | SourceFailure;
 
+/** A file's raw bytes (`readBytes`): what a digest is computed over and a binary file is served as. */
+export type BytesResult =
+  | { status: 'ok'; path: string; bytes: Uint8Array; blob: string; resolvedFrom?: { link: string; target: string } }
+  | { status: 'too-large'; path: string; size: number }
+  | Exclude<ReadResult, { status: 'ok' } | { status: 'binary' }>;
+
 export interface ReadOptions {
   /** Read at most this many bytes of the blob; the result reports the total size. */
   maxBytes: number;
@@ -102,6 +108,12 @@ export interface Snapshot {
   uri(path: string): string;
   list(dir: string, options?: { signal?: AbortSignal }): Promise<ListResult>;
   read(path: string, options: ReadOptions): Promise<ReadResult>;
+  /**
+   * The blob's bytes, whatever they hold (text or not), resolving a symlink as `read` does; a blob
+   * over `maxBytes` is `too-large` rather than cut, since a cut file has no honest digest. Sources
+   * built on git objects offer it; a snapshot without it cannot serve files byte for byte.
+   */
+  readBytes?(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<BytesResult>;
   /** The pinned commit's own facts (dates, tree, parents); cached by commit like trees. */
   commitInfo(options?: { signal?: AbortSignal }): Promise<CommitInfoResult>;
 }

@@ -15,7 +15,7 @@ import { joinPath, normalisePath, parentOf } from './paths.ts';
 import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
 import { untilAborted } from '../lib/abortable.ts';
 import { PermanentSourceError } from './permanent.ts';
-import type { CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import type { BytesResult, CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
 
 export interface FlatTreeEntry {
   /** Normalised path from the root. */
@@ -82,14 +82,32 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
   // Small blobs already read, by id: a symlink's target or a copy another reader read before
-  // (a CLAUDE.md linked to the AGENTS.md beside it) costs no second request.
+  // (a CLAUDE.md linked to the AGENTS.md beside it) costs no second request. A read still under
+  // way is joined (each caller under its own signal) rather than started again: which reader
+  // asks first depends on timing, and the count of requests must not.
   const small = new Map<string, Uint8Array>();
+  const reading = new Map<string, Promise<Uint8Array>>();
   const loadBlob = async (oid: string, signal?: AbortSignal, blobOptions?: { optional?: boolean }): Promise<Uint8Array> => {
     const known = small.get(oid);
     if (known) return known;
-    const bytes = await loader.loadBlob(oid, signal, blobOptions);
-    if (bytes.byteLength <= MAX_KEPT_BLOB_BYTES && small.size < MAX_KEPT_BLOBS) small.set(oid, bytes);
-    return bytes;
+    const pending = reading.get(oid);
+    if (pending) {
+      const joined = await untilAborted(pending, signal).catch((error: unknown) => {
+        // Our own signal ended the wait: that is our failure. The other reader's failure is not.
+        if (signal?.aborted) throw error;
+        return undefined;
+      });
+      if (joined) return joined;
+    }
+    const read = loader.loadBlob(oid, signal, blobOptions);
+    reading.set(oid, read);
+    try {
+      const bytes = await read;
+      if (bytes.byteLength <= MAX_KEPT_BLOB_BYTES && small.size < MAX_KEPT_BLOBS) small.set(oid, bytes);
+      return bytes;
+    } finally {
+      if (reading.get(oid) === read) reading.delete(oid);
+    }
   };
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
@@ -132,6 +150,43 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     };
   };
 
+  type Found = { entry: FlatTreeEntry; path: string; resolvedFrom?: { link: string; target: string } };
+  type NotFound = Exclude<ReadResult, { status: 'ok' } | { status: 'binary' } | { status: 'skipped' } | SourceFailure>;
+
+  /** The regular file at `path`, following a symlink that stays inside the tree; or why there is none. */
+  const fileAt = async (path: string, signal?: AbortSignal): Promise<Found | NotFound> => {
+    const normal = normalisePath(path);
+    if (!normal.ok) return { status: 'invalid-path', path, reason: normal.reason };
+    const requested = normal.path;
+    const entry = await entryAt(requested, signal);
+    if (!entry) return { status: 'missing', path: requested };
+    if (entry.kind === 'file') return { entry, path: requested };
+    if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
+
+    // A link's blob is its target path; never hand that to a model as file content.
+    const target = new TextDecoder().decode(await loadBlob(entry.oid, signal));
+    // An absolute target must be refused, not re-rooted under the link's directory.
+    const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
+    if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
+    const targetEntry = await entryAt(resolved.path, signal);
+    if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };
+    if (targetEntry.kind !== 'file') return { status: 'unresolved-symlink', path: requested, target, reason: `target is a ${targetEntry.kind}, not a regular file` };
+    return { entry: targetEntry, path: requested, resolvedFrom: { link: requested, target: resolved.path } };
+  };
+
+  /** Runs `use` on the file at `path`; a loader's refusal or failure becomes the result, as for every read. */
+  const withFile = async <R extends { status: string }>(path: string, signal: AbortSignal | undefined, use: (found: Found) => Promise<R>): Promise<R | NotFound | Extract<ReadResult, { status: 'skipped' }> | SourceFailure> => {
+    const requested = normalisePath(path);
+    const at = requested.ok ? requested.path : path;
+    try {
+      const found = await fileAt(path, signal);
+      return 'entry' in found ? await use(found) : found;
+    } catch (error) {
+      if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: at, reason: error.message };
+      return failure(at, error, signal);
+    }
+  };
+
   return {
     repository: options.repository,
     commit: options.commit,
@@ -156,31 +211,17 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     },
 
     async read(path, readOptions): Promise<ReadResult> {
-      const normal = normalisePath(path);
-      if (!normal.ok) return { status: 'invalid-path', path, reason: normal.reason };
-      const requested = normal.path;
       const { signal } = readOptions;
-      try {
-        const entry = await entryAt(requested, signal);
-        if (!entry) return { status: 'missing', path: requested };
-        if (entry.kind === 'file') return await readBlob(entry, requested, readOptions);
-        if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
+      return withFile(path, signal, (found) => readBlob(found.entry, found.path, readOptions, found.resolvedFrom));
+    },
 
-        // A link's blob is its target path; never hand that to a model as file content.
-        const target = new TextDecoder().decode(await loadBlob(entry.oid, signal));
-        // An absolute target must be refused, not re-rooted under the link's directory.
-        const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
-        if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
-        const targetEntry = await entryAt(resolved.path, signal);
-        if (!targetEntry) return { status: 'unresolved-symlink', path: requested, target, reason: 'target is not in the tree at this commit' };
-        if (targetEntry.kind !== 'file') {
-          return { status: 'unresolved-symlink', path: requested, target, reason: `target is a ${targetEntry.kind}, not a regular file` };
-        }
-        return await readBlob(targetEntry, requested, readOptions, { link: requested, target: resolved.path });
-      } catch (error) {
-        if (error instanceof SkippedRead && !signal?.aborted) return { status: 'skipped', path: requested, reason: error.message };
-        return failure(requested, error, signal);
-      }
+    async readBytes(path, { maxBytes, signal }): Promise<BytesResult> {
+      return withFile(path, signal, async (found) => {
+        if (found.entry.size !== undefined && found.entry.size > maxBytes) return { status: 'too-large', path: found.path, size: found.entry.size };
+        const bytes = await loadBlob(found.entry.oid, signal);
+        if (bytes.length > maxBytes) return { status: 'too-large', path: found.path, size: bytes.length };
+        return { status: 'ok', path: found.path, bytes, blob: found.entry.oid, ...(found.resolvedFrom ? { resolvedFrom: found.resolvedFrom } : {}) };
+      });
     },
 
     async commitInfo({ signal } = {}): Promise<CommitInfoResult> {

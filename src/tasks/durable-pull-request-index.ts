@@ -8,6 +8,6 @@ export function durablePullRequestIndex(env: Env): PullRequestIndex {
   const stub = (pr: Parameters<PullRequestIndex['lookup']>[0]) => env.PULL_REQUESTS.get(env.PULL_REQUESTS.idFromName(pullRequestIndexName(pr)));
   return {
     lookup: (pr, delivery) => stub(pr).lookup(delivery),
-    record: (pr, delivery, routed, createdAt) => stub(pr).record(delivery, routed, createdAt),
+    record: (pr, delivery, routed, place) => stub(pr).record(delivery, routed, place),
   };
 }

@@ -12,13 +12,16 @@ import { ApiError } from '../http/errors.ts';
 import type { TaskService } from './task-service.ts';
 import { parseWith } from '../http/validate.ts';
 import { taskAgent } from './task-agent.ts';
-import { intakeStub } from './task-intake.ts';
+import { shardIntake, type DeliveryIntake } from './task-intake.ts';
 import type { IntakeEntry } from '../../durable-objects/intake-entry.ts';
 import { TaskRequestSchema } from './task-request.ts';
 import { MailboxResultSchema } from './task-results.ts';
 
-/** `agents`: the deployment's catalog (agents.json over the built-ins) unless told otherwise. */
-export function durableTaskService(env: Env, agents: AgentCatalog = getAgents()): TaskService {
+/**
+ * `agents`: the deployment's catalog (agents.json over the built-ins) unless told otherwise.
+ * `intake`: where deliveries are stored, the intake shards unless told otherwise (a test holds them).
+ */
+export function durableTaskService(env: Env, agents: AgentCatalog = getAgents(), intake: DeliveryIntake = shardIntake(env)): TaskService {
   return {
     async create(input, options) {
       // A trigger that maps an event to a bad request is answered 400 naming the field, not 500.
@@ -36,7 +39,7 @@ export function durableTaskService(env: Env, agents: AgentCatalog = getAgents())
         options: { indexReport: 'with-assembly' as const, ...(options?.pullRequest ? { pullRequestEntry: { pullRequest: options.pullRequest, delivery: key } } : {}) },
       };
       const taskId = id.toString();
-      const answer = await intakeStub(env, taskId).accept(taskId, JSON.stringify(entry satisfies IntakeEntry));
+      const answer = await intake.accept(taskId, JSON.stringify(entry satisfies IntakeEntry));
       if (answer !== 'forwarded') return { id: taskId, status: 'pending', created: answer === 'accepted' };
       // A redelivery of a task its object already has: the object knows its status (and creates
       // nothing, or, if the task outlived its retention, starts it again as a first delivery would).

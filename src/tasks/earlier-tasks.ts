@@ -5,10 +5,15 @@
  * index is the task's own tenant's (one object per tenant), and every row is checked against
  * that tenant again here, so no other tenant's task can be shown whatever the index answers.
  *
- * Links are plain inspector URLs on this deployment's public origin: they open with the
- * tenant's token, carry no signature or expiry, and so read the same on every retry.
+ * Links to the earlier tasks' inspector pages are signed (tasks/view-link), so a person reading
+ * this task's context in the inspector can follow them in a browser, as the check run's and the
+ * Slack reply's links are. Their expiry comes from the task, not the clock: when the earlier task
+ * expires, or `VIEW_LINK_TTL_HOURS` after this task was created if that is sooner, so a retry of
+ * this task's first turn renders the same bytes. Without `VIEW_LINK_SECRET` the link is the plain
+ * page, which opens with an API token, and says so.
  */
 import type { EarlierTask, TaskHistoryReader } from '../context/task-history.ts';
+import { linkExpiry, signedViewUrl, type ViewLinkSettings } from './view-link.ts';
 import { REQUEST_EXCERPT_CHARS, REQUEST_PREVIEW_CHARS, TaskIndexRowSchema, type EarlierTasksQuery, type TaskIndexRow } from './task-index.ts';
 
 export interface EarlierTasksIndex {
@@ -25,20 +30,34 @@ export interface HistorySubject {
   pullRequest?: number | undefined;
 }
 
-export function earlierTasksReader(index: EarlierTasksIndex, subject: HistorySubject, options: { origin?: string | undefined; now: () => number }): TaskHistoryReader {
+export interface EarlierTasksOptions {
+  origin?: string | undefined;
+  /** How links are signed: `VIEW_LINK_SECRET` and `VIEW_LINK_TTL_HOURS`. */
+  links?: ViewLinkSettings;
+  now: () => number;
+}
+
+export function earlierTasksReader(index: EarlierTasksIndex, subject: HistorySubject, options: EarlierTasksOptions): TaskHistoryReader {
   return {
     async earlier({ limit }) {
       const query: EarlierTasksQuery = { repo: subject.repo, before: { createdAt: subject.createdAt, taskId: subject.taskId }, pullRequest: subject.pullRequest, limit, now: options.now() };
       const rows = TaskIndexRowSchema.array().parse(await index.earlier(query));
-      return rows
-        .filter((row) => row.tenant === subject.tenant && row.taskId !== subject.taskId)
-        .slice(0, limit)
-        .map((row) => earlierTask(row, options.origin));
+      const shown = rows.filter((row) => row.tenant === subject.tenant && row.taskId !== subject.taskId).slice(0, limit);
+      return Promise.all(shown.map(async (row) => ({ ...earlierTask(row), ...(await pageLink(row, subject, options)) })));
     },
   };
 }
 
-function earlierTask(row: TaskIndexRow, origin: string | undefined): EarlierTask {
+/** The earlier task's page: signed to expire with it (or the TTL after this task was created), else plain. */
+async function pageLink(row: TaskIndexRow, subject: HistorySubject, options: EarlierTasksOptions): Promise<Pick<EarlierTask, 'viewUrl' | 'viewUrlSigned'>> {
+  if (options.origin === undefined) return { viewUrl: null, viewUrlSigned: false };
+  const secret = options.links?.secret;
+  if (!secret) return { viewUrl: `${options.origin}/tasks/${row.taskId}/view`, viewUrlSigned: false };
+  const exp = linkExpiry(subject.createdAt, row.expiresAt, options.links?.ttlHours);
+  return { viewUrl: await signedViewUrl(options.origin, row.taskId, secret, exp), viewUrlSigned: true };
+}
+
+function earlierTask(row: TaskIndexRow): Omit<EarlierTask, 'viewUrl' | 'viewUrlSigned'> {
   const [request, max] = row.requestExcerpt === undefined ? [row.request, REQUEST_PREVIEW_CHARS] : [row.requestExcerpt, REQUEST_EXCERPT_CHARS];
   const finished = row.status === 'ready' || row.status === 'failed';
   return {
@@ -53,6 +72,5 @@ function earlierTask(row: TaskIndexRow, origin: string | undefined): EarlierTask
     pullRequest: row.pullRequest ?? null,
     createdAt: new Date(row.createdAt).toISOString(),
     finishedAt: finished ? new Date(row.updatedAt).toISOString() : null,
-    viewUrl: origin === undefined ? null : `${origin}/tasks/${row.taskId}/view`,
   };
 }

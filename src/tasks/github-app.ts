@@ -16,9 +16,7 @@ export interface InstallationAuth {
 }
 
 /** The App is configured when it has an issuer (Client ID or App ID) and a private key. */
-export function hasGitHubApp(config: Config): boolean {
-  return (config.GITHUB_APP_CLIENT_ID ?? config.GITHUB_APP_ID) !== undefined && config.GITHUB_APP_PRIVATE_KEY !== undefined;
-}
+export { hasGitHubApp } from './github-app-configured.ts';
 
 /**
  * @example

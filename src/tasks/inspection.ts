@@ -5,6 +5,7 @@
  * with the turn each item was appended in. Parsed by the route like every RPC answer.
  */
 import * as z from 'zod';
+import type { TaskCaller } from '../auth/task-caller.ts';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { ToolSchema } from '../context/agents.ts';
 import { SettingsReportSchema } from '../context/settings/report.ts';
@@ -61,8 +62,8 @@ export const InspectionSchema = lazySchema(() => z.object({
 }));
 export type Inspection = z.infer<typeof InspectionSchema>;
 
-/** Who asks: a tenant (its grants apply), or a signed link to this one task. */
-export type InspectAccess = { tenant: string } | { link: { exp: string; sig: string } };
+/** Who asks: a tenant (its grants apply) or a person GitHub let read the repository (auth/task-caller), or a signed link to this one task. */
+export type InspectAccess = { tenant: TaskCaller } | { link: { exp: string; sig: string } };
 
 export interface InspectOptions {
   /** Also read back what changed since the pinned commit (`GET /tasks/:id/freshness`'s report). */

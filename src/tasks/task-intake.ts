@@ -12,3 +12,14 @@ export function intakeStub(env: Env, taskId: string): DurableObjectStub<import('
   // A Durable Object id is lowercase hex.
   return env.TASK_INTAKE.get(env.TASK_INTAKE.idFromName(`intake:${taskId[0]}`));
 }
+
+/** Where a keyed create stores its delivery: the intake shards, or (in tests) something that holds them. */
+export interface DeliveryIntake {
+  /** Stores `entry` (the Task object's `create` arguments as JSON) for `taskId` unless it is known. */
+  accept(taskId: string, entry: string): Promise<import('../../durable-objects/task-intake.ts').IntakeAnswer>;
+}
+
+/** The intake shards of this deployment. */
+export function shardIntake(env: Env): DeliveryIntake {
+  return { accept: (taskId, entry) => intakeStub(env, taskId).accept(taskId, entry) };
+}

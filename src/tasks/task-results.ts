@@ -5,6 +5,7 @@
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
+import { SkillManifestSchema } from '../providers/skills/skill-manifest-schema.ts';
 import { MailboxItemSchema } from '../context/transcript.ts';
 import { AssembledTurnSchema, ProviderOutcomeSchema } from '../context/turn-schema.ts';
 import { FreshnessReportSchema } from '../freshness/report.ts';
@@ -157,3 +158,22 @@ export const SourceReadResultSchema = lazySchema(() => z.discriminatedUnion('sta
   Failed,
 ]));
 export type SourceReadResult = z.infer<typeof SourceReadResultSchema>;
+
+/** The skills the MCP skills extension serves of a task, at its commit, ranked for it (task-skills). */
+export const SkillCatalogResultSchema = lazySchema(() => z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), commit: z.string(), skills: z.array(SkillManifestSchema), warnings: z.array(z.string()) }),
+  NotFound,
+  Conflict,
+  Failed,
+]));
+export type SkillCatalogResult = z.infer<typeof SkillCatalogResultSchema>;
+
+/** One file of a skill the task serves, its bytes as they are at the task's commit. */
+export const SkillFileResultSchema = lazySchema(() => z.discriminatedUnion('status', [
+  z.object({ status: z.literal('ok'), path: z.string(), bytes: z.custom<Uint8Array>((value) => value instanceof Uint8Array) }),
+  NotFound,
+  Conflict,
+  Missing,
+  Failed,
+]));
+export type SkillFileResult = z.infer<typeof SkillFileResultSchema>;

@@ -17,8 +17,9 @@ export interface TaskService {
   /**
    * Persists the task and schedules assembly. With an idempotency key (e.g. a webhook delivery
    * id) a repeated call returns the first task and schedules nothing new. With `pullRequest` as
-   * well, the task lists itself in that pull request's index, under the key, after the answer
-   * (durably: an index that cannot be reached is tried again), so the sender does not wait for it.
+   * well, the task lists itself in that pull request's index, under the key, from its first
+   * attempt (durably: an index that cannot be reached is tried again). The trigger records it
+   * there before answering (triggers/github/follow-ups); this repairs a record that failed.
    */
   create(request: TaskRequestInput, options?: TaskCreateOptions): Promise<{ id: string; status: TaskStatus; created: boolean }>;
   /** Appends a follow-up to a task's mailbox; `not-found` when the task is gone or another tenant's. */

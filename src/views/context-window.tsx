@@ -8,7 +8,7 @@
  */
 import type { Child } from 'hono/jsx';
 import { GROUP_LABELS, KIND_LABELS, SEGMENT_GROUPS, type Segment, type WindowModel } from '../inspector/window.ts';
-import { count } from './text.tsx';
+import { count, visibleText } from './text.tsx';
 
 /** Width of the bar in viewBox units; segments are placed by their share of it. */
 const WIDTH = 1000;
@@ -27,6 +27,7 @@ export function ContextWindow({ turn, window }: { turn: number; window: WindowMo
     return window.segments.some((segment) => segment.group === group) ? [{ group, tokens }] : [];
   });
   const label = `${count(total)} tokens: ${window.legend.map((row) => `${KIND_LABELS[row.kind]} ${count(row.tokens)}`).join(', ')}`;
+  // Segment labels name sections by their provider and title, which are repository text.
   return (
     <section aria-labelledby={`window-${turn}`}>
       <h3 id={`window-${turn}`}>Context window</h3>
@@ -73,7 +74,7 @@ export function ContextWindow({ turn, window }: { turn: number; window: WindowMo
 function SegmentRect({ segment, x, width }: { segment: Segment; x: number; width: number }): Child {
   const rect = (
     <rect class={`seg w-${segment.kind}`} x={x.toFixed(2)} y="0" width={width.toFixed(2)} height="30" data-tokens={String(segment.tokens)} data-group={segment.group}>
-      <title>{`${segment.label} · ${count(segment.tokens)} tokens`}</title>
+      <title>{visibleText(`${segment.label} · ${count(segment.tokens)} tokens`)}</title>
     </rect>
   );
   return segment.anchor ? <a href={`#${segment.anchor}`}>{rect}</a> : rect;

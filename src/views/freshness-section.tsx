@@ -59,7 +59,7 @@ function Checked({ freshness, checkHref }: { freshness: Extract<FreshnessModel, 
           <>
             <dt>Pull request</dt>
             <dd>
-              #{freshness.pullRequest.number} · {freshness.pullRequest.state} · <Visible text={freshness.pullRequest.head} />
+              #{freshness.pullRequest.number} · <Visible text={freshness.pullRequest.state} /> · <Visible text={freshness.pullRequest.head} />
               {freshness.pullRequest.reason ? (
                 <>
                   {' · '}
@@ -124,8 +124,8 @@ function SourceRow({ row }: { row: FreshnessRow }): Child {
           </span>
         ) : null}
       </td>
-      <td>{row.blob ? <code>{row.blob}</code> : <span class="muted">—</span>}</td>
-      <td>{row.currentBlob ? <code>{row.currentBlob}</code> : <span class="muted">—</span>}</td>
+      <td>{row.blob ? <MaybeLink text={row.blob} mono /> : <span class="muted">—</span>}</td>
+      <td>{row.currentBlob ? <MaybeLink text={row.currentBlob} mono /> : <span class="muted">—</span>}</td>
       <td class="reason">{row.notes.length > 0 ? <Visible text={row.notes.join('; ')} /> : <span class="muted">—</span>}</td>
     </tr>
   );

@@ -5,7 +5,7 @@
  */
 import type { Child } from 'hono/jsx';
 import type { OutcomeRow } from '../inspector/task-page.ts';
-import { count, Visible } from './text.tsx';
+import { count, Visible, visibleText } from './text.tsx';
 
 export function OutcomeTable({ turn, outcomes }: { turn: number; outcomes: OutcomeRow[] }): Child {
   return (
@@ -27,11 +27,13 @@ export function OutcomeTable({ turn, outcomes }: { turn: number; outcomes: Outco
           </thead>
           <tbody>
             {outcomes.map((outcome) => (
-              <tr data-provider={outcome.name}>
+              <tr data-provider={visibleText(outcome.name)}>
                 <th scope="row">
                   <Visible text={outcome.name} />
                 </th>
-                <td>{outcome.category}</td>
+                <td>
+                  <Visible text={outcome.category} />
+                </td>
                 <td>
                   <span class={`badge o-${outcome.outcome}`}>{outcome.outcome}</span>
                 </td>

@@ -53,7 +53,7 @@ function Section({ section }: { section: SectionModel }): Child {
               .filter(([key]) => key !== 'boundary')
               .map(([key, value]) => (
                 <>
-                  {key}=<Visible text={value} />{' '}
+                  <Visible text={key} />=<Visible text={value} />{' '}
                 </>
               ))}
           </p>
@@ -90,10 +90,21 @@ function ContextSection({ section }: { section: Extract<SectionModel, { kind: 'c
   return (
     <details class="section" id={section.anchor}>
       <summary>
-        <span class="kind k-context">{section.category}</span> <strong><Visible text={section.heading ?? section.title} /></strong>{' '}
+        <span class="kind k-context">
+          <Visible text={section.category} />
+        </span> <strong><Visible text={section.heading ?? section.title} /></strong>{' '}
         <span class="muted">
           from <Visible text={section.provider} /> · <span class="mono"><Visible text={shortLabel(section.source.label)} /></span>
-          {section.source.blob ? <> · blob <span class="mono">{section.source.blob.slice(0, 12)}</span></> : null} · {section.freshness}
+          {section.source.blob ? (
+            <>
+              {' · blob '}
+              <span class="mono">
+                <Visible text={section.source.blob.slice(0, 12)} />
+              </span>
+            </>
+          ) : null}
+          {' · '}
+          <Visible text={section.freshness} />
           {section.truncated ? ' · truncated' : ''}
           {warnings.length > 0 ? ` · ${warnings.length} warning${warnings.length === 1 ? '' : 's'}` : ''}
         </span>
@@ -109,16 +120,23 @@ function ContextSection({ section }: { section: Extract<SectionModel, { kind: 'c
         ) : null}
         <dt>Provider</dt>
         <dd>
-          <Visible text={section.provider} /> ({section.category})
+          <Visible text={section.provider} /> (<Visible text={section.category} />)
         </dd>
         <dt>Source</dt>
         <dd>
           <MaybeLink text={section.source.label} href={section.source.href} mono />
-          {section.source.blob ? <span class="muted"> · blob <code>{section.source.blob}</code></span> : null}
+          {section.source.blob ? (
+            <span class="muted">
+              {' · blob '}
+              <code>
+                <Visible text={section.source.blob} />
+              </code>
+            </span>
+          ) : null}
         </dd>
         <dt>Freshness</dt>
         <dd>
-          {section.freshness}
+          <Visible text={section.freshness} />
           {section.entry?.stability ? <span class="muted"> · {section.entry.stability}-stable</span> : null}
         </dd>
         <OptionalFact label="Review by" text={section.reviewBy} />

@@ -7,7 +7,7 @@
 import type { Child } from 'hono/jsx';
 import type { BudgetRow } from '../inspector/budgets.ts';
 import { percent } from './context-window.tsx';
-import { count, Visible } from './text.tsx';
+import { count, Visible, visibleText } from './text.tsx';
 
 export function ProviderBudgets({ turn, rows }: { turn: number; rows: BudgetRow[] }): Child {
   return (
@@ -15,7 +15,7 @@ export function ProviderBudgets({ turn, rows }: { turn: number; rows: BudgetRow[
       <h4 id={`budgets-${turn}`}>Budgets and what they cut</h4>
       <ul class="budgets">
         {rows.map((row) => (
-          <li data-provider={row.provider}>
+          <li data-provider={visibleText(row.provider)}>
             <span class="budget-head">
               <strong>
                 <Visible text={row.provider} />
@@ -23,7 +23,7 @@ export function ProviderBudgets({ turn, rows }: { turn: number; rows: BudgetRow[
               <UseBar tokens={row.tokens} budget={row.budget} />{' '}
               <span class="muted">
                 {count(row.tokens)}
-                {row.budget !== undefined ? ` of ${count(row.budget)} tokens (${percent(row.tokens, row.budget)})` : ' tokens (no budget recorded)'} · {row.outcome}
+                {row.budget !== undefined ? ` of ${count(row.budget)} tokens (${percent(row.tokens, row.budget)})` : ' tokens (no budget recorded)'} · <Visible text={row.outcome} />
               </span>
             </span>
             {row.cuts.length > 0 ? (

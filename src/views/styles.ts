@@ -18,6 +18,9 @@ code, pre, .mono { font-family: var(--mono); font-size: 0.86em; }
 .muted { color: var(--muted); }
 .sub { margin: 0 0 12px; color: var(--muted); overflow-wrap: anywhere; }
 nav.crumbs { font-size: 0.9rem; margin-bottom: 8px; }
+.account { float: right; margin: 0 0 8px 12px; font-size: 0.9rem; }
+.account button { font: inherit; padding: 2px 8px; }
+p.warn { color: var(--warn); font-weight: 600; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; margin: 12px 0; }
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; overflow-wrap: anywhere; min-width: 0; }

@@ -15,7 +15,11 @@ export function TaskHeaderSection({ header }: { header: TaskHeader }): Child {
   return (
     <section aria-labelledby="task-title">
       <h1 id="task-title">
-        Task <code>{header.id.slice(0, 12)}</code> <StatusBadge status={header.status} />
+        Task{' '}
+        <code>
+          <Visible text={header.id.slice(0, 12)} />
+        </code>{' '}
+        <StatusBadge status={header.status} />
       </h1>
       <p class="sub">
         <Visible text={firstLine(header.request)} />
@@ -23,11 +27,13 @@ export function TaskHeaderSection({ header }: { header: TaskHeader }): Child {
       <dl class="facts">
         <dt>Task id</dt>
         <dd>
-          <code>{header.id}</code>
+          <code>
+            <Visible text={header.id} />
+          </code>
         </dd>
         <dt>Origin</dt>
         <dd>
-          {header.origin} <span class="muted">(tenant <Visible text={header.tenant} />)</span>
+          <Visible text={header.origin} /> <span class="muted">(tenant <Visible text={header.tenant} />)</span>
         </dd>
         <dt>Repository</dt>
         <dd>
@@ -69,7 +75,7 @@ export function TaskHeaderSection({ header }: { header: TaskHeader }): Child {
         </dd>
         <dt>Agent</dt>
         <dd>
-          {header.agent} · {header.trusted ? 'trusted' : 'untrusted (no repository content read)'}
+          <Visible text={header.agent} /> · {header.trusted ? 'trusted' : 'untrusted (no repository content read)'}
           {header.skills.length > 0 ? (
             <>
               {' · skills '}
@@ -111,7 +117,11 @@ export function TaskHeaderSection({ header }: { header: TaskHeader }): Child {
             <span class="muted">no follow-ups</span>
           ) : (
             <>
-              {header.mailbox.count} follow-up{header.mailbox.count === 1 ? '' : 's'}, the last <code>{header.mailbox.lastItemId}</code> at <Time iso={header.mailbox.lastAt} />
+              {header.mailbox.count} follow-up{header.mailbox.count === 1 ? '' : 's'}, the last{' '}
+              <code>
+                <Visible text={header.mailbox.lastItemId ?? ''} />
+              </code>{' '}
+              at <Time iso={header.mailbox.lastAt} />
             </>
           )}
         </dd>

@@ -4,17 +4,18 @@
  * filters in a plain GET form and keyset pages.
  */
 import type { Child } from 'hono/jsx';
+import type { Account } from './account.tsx';
 import { ORIGINS } from '../context/provider.ts';
 import type { TaskListModel } from '../inspector/task-list.ts';
 import { TASK_STATUSES } from '../tasks/task-request.ts';
 import { Layout } from './layout.tsx';
 import { StatusBadge } from './task-header.tsx';
-import { Time, Visible } from './text.tsx';
+import { Time, Visible, visibleText } from './text.tsx';
 
-export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; nonce: string; tenants: string[] }): Child {
+export function TaskListPage({ model, nonce, tenants, account }: { model: TaskListModel; nonce: string; tenants: string[]; account?: Account }): Child {
   const { filters } = model;
   return (
-    <Layout title="Tasks · Groundwork inspector" nonce={nonce}>
+    <Layout title="Tasks · Groundwork inspector" nonce={nonce} account={account}>
       <nav class="crumbs">Groundwork inspector</nav>
       <h1>Tasks</h1>
       <p class="sub">
@@ -25,7 +26,7 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
         <Choice label="Origin" name="origin" options={ORIGINS} selected={filters.origin} />
         <label>
           Repository
-          <input name="repo" value={filters.repo ?? ''} placeholder="owner/name or git URL" />
+          <input name="repo" value={visibleText(filters.repo ?? '')} placeholder="owner/name or git URL" />
         </label>
         <input type="hidden" name="limit" value={String(filters.limit)} />
         {model.link ? (
@@ -62,7 +63,7 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
                   <StatusBadge status={row.status} />
                 </td>
                 <td>
-                  {row.origin}
+                  <Visible text={row.origin} />
                   {tenants.length > 1 ? (
                     <span class="muted">
                       {' · '}
@@ -73,7 +74,9 @@ export function TaskListPage({ model, nonce, tenants }: { model: TaskListModel; 
                 <td>
                   <Visible text={row.repo} />
                 </td>
-                <td>{row.agent}</td>
+                <td>
+                  <Visible text={row.agent} />
+                </td>
                 <td class="reason">
                   <a href={row.href}>
                     <Visible text={row.request} />

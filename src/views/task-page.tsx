@@ -4,6 +4,7 @@
  * before actions, each turn (outcomes, prompt anatomy, settings), and the transcript timeline.
  */
 import type { Child } from 'hono/jsx';
+import type { Account } from './account.tsx';
 import type { TaskPageModel } from '../inspector/task-page.ts';
 import { ChecksSection } from './checks-section.tsx';
 import { FreshnessSection } from './freshness-section.tsx';
@@ -19,11 +20,11 @@ export interface TaskPageLinks {
   timelineHref: (from: number) => string;
 }
 
-export function TaskPage({ model, nonce, links }: { model: TaskPageModel; nonce: string; links: TaskPageLinks }): Child {
+export function TaskPage({ model, nonce, links, account }: { model: TaskPageModel; nonce: string; links: TaskPageLinks; account?: Account }): Child {
   const { listHref, freshnessHref } = links;
   const notShown = model.turnsNotShown;
   return (
-    <Layout title={`Task ${model.header.id.slice(0, 12)} · Groundwork inspector`} nonce={nonce}>
+    <Layout title={`Task ${model.header.id.slice(0, 12)} · Groundwork inspector`} nonce={nonce} account={account}>
       <nav class="crumbs" aria-label="Breadcrumb">
         Groundwork inspector{listHref ? <> · <a href={listHref}>all tasks</a></> : null}
       </nav>

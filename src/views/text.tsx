@@ -1,11 +1,14 @@
 /**
  * @module views/text
- * Text from outside (repository files, requests, transcript items, reasons): escaped by JSX,
- * with invisible characters shown as markers (visible-text.ts). Never passed through `raw()`.
+ * Text from outside (repository files, requests, transcript items, reasons, names): escaped by
+ * JSX, with invisible characters shown as markers (visible-text.ts). Never passed through
+ * `raw()`. Every text a view shows goes through `Visible` (or `visibleText` in an attribute).
  */
 import type { Child } from 'hono/jsx';
 import type { SectionText } from '../inspector/anatomy.ts';
-import { visibleParts } from './visible-text.ts';
+import { visibleParts, visibleText } from './visible-text.ts';
+
+export { visibleText };
 
 export function Visible({ text }: { text: string }): Child {
   return (
@@ -44,12 +47,22 @@ export function Time({ iso }: { iso: string | null }): Child {
   if (!iso) return <span class="muted">—</span>;
   const date = new Date(iso);
   const text = Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-  return <time datetime={iso}>{text}</time>;
+  return (
+    <time datetime={visibleText(iso)}>
+      <Visible text={text} />
+    </time>
+  );
 }
 
-/** A link when there is an http(s) href, else the text. */
+/** A link when there is an http(s) href, else the text; `mono` sets it as code. */
 export function MaybeLink({ text, href, mono = false }: { text: string; href?: string | undefined; mono?: boolean }): Child {
-  const content = mono ? <code>{text}</code> : <Visible text={text} />;
+  const content = mono ? (
+    <code>
+      <Visible text={text} />
+    </code>
+  ) : (
+    <Visible text={text} />
+  );
   return href ? <a href={href}>{content}</a> : content;
 }
 

@@ -42,9 +42,11 @@ export function Timeline({ page, pageHref }: { page: TimelinePage; pageHref: (fr
                 <code>
                   <Visible text={entry.id} />
                 </code>{' '}
-                <span class={`kind${entry.mark ? ` k-${entry.mark === 'task' ? 'task' : entry.mark === 'mailbox' ? 'mailbox' : 'context'}` : ''}`}>{entry.mark ?? entry.type}</span>{' '}
+                <span class={`kind${entry.mark ? ` k-${entry.mark === 'task' ? 'task' : entry.mark === 'mailbox' ? 'mailbox' : 'context'}` : ''}`}>
+                  <Visible text={entry.mark ?? entry.type} />
+                </span>{' '}
                 <span class="muted">
-                  {entry.type} · {entry.role} · {entry.delivered ? `reaches the model in turn ${entry.turn}` : `for turn ${entry.turn} (not begun)`}
+                  <Visible text={`${entry.type} · ${entry.role}`} /> · {entry.delivered ? `reaches the model in turn ${entry.turn}` : `for turn ${entry.turn} (not begun)`}
                   {entry.detail ? (
                     <>
                       {' · '}

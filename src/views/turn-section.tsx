@@ -14,7 +14,7 @@ import { PromptAnatomy } from './prompt-anatomy.tsx';
 import { RuleFiles } from './rule-files.tsx';
 import { RuleMatrix } from './rule-matrix.tsx';
 import { SettingsLayers } from './settings-layers.tsx';
-import { count, MaybeLink, OptionalFact, Time, Visible } from './text.tsx';
+import { count, MaybeLink, OptionalFact, Time, Visible, visibleText } from './text.tsx';
 
 export function TurnSection({ turn }: { turn: TurnModel }): Child {
   return (
@@ -23,7 +23,9 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
       <dl class="facts">
         <dt>Digest</dt>
         <dd>
-          <code>{turn.digest}</code>
+          <code>
+            <Visible text={turn.digest} />
+          </code>
         </dd>
         <dt>Size</dt>
         <dd>
@@ -31,14 +33,21 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
         </dd>
         <dt>Agent</dt>
         <dd>
-          {turn.agent}
+          <Visible text={turn.agent} />
           {turn.agentHash ? (
             <span class="muted">
               {' '}
-              · configuration <code title={turn.agentHash}>{turn.agentHash.slice(0, 19)}</code>
+              · configuration <code title={visibleText(turn.agentHash)}>
+                <Visible text={turn.agentHash.slice(0, 19)} />
+              </code>
             </span>
           ) : null}
-          {turn.tools.length > 0 ? <span class="muted"> · tools {turn.tools.join(', ')}</span> : null}
+          {turn.tools.length > 0 ? (
+            <span class="muted">
+              {' · tools '}
+              <Visible text={turn.tools.join(', ')} />
+            </span>
+          ) : null}
         </dd>
         <dt>Commit</dt>
         <dd>{turn.commit ? <MaybeLink text={turn.commit.text} href={turn.commit.href} mono /> : <span class="muted">none</span>}</dd>

@@ -2,8 +2,12 @@
  * @module views/visible-text
  * Hostile text shown as what it is. Escaping keeps markup inert; this keeps invisible characters
  * from hiding or reordering what a person reads: C0 and C1 controls (but tab and line feed),
- * DEL, and format characters (bidirectional overrides and isolates, zero-width spaces, the byte
- * order mark, …) become visible markers. Zero-width joiners stay: emoji and scripts need them.
+ * DEL, format characters (bidirectional overrides and isolates, zero-width spaces, the byte
+ * order mark, …), line and paragraph separators and lone surrogates become visible markers.
+ * Zero-width joiners stay: emoji and scripts need them.
+ *
+ * This is the page's one rule: text goes through `visibleParts` (a marker as its own element,
+ * `Visible` in text.tsx) or, where markup cannot go (attributes, `<title>`), `visibleText`.
  */
 
 import { HIDDEN_CHARS } from '../lib/hidden-chars.ts';
@@ -35,4 +39,17 @@ export function visibleParts(text: string): VisiblePart[] {
   }
   if (from < text.length) parts.push({ text: text.slice(from) });
   return parts;
+}
+
+/**
+ * The same text as one string, each hidden character replaced by its marker: for attribute values
+ * and `<title>`, where a marker cannot be an element of its own.
+ *
+ * @example
+ * visibleText('a\u202Eb\u001b') // 'aU+202Eb␛'
+ */
+export function visibleText(text: string): string {
+  return visibleParts(text)
+    .map((part) => ('text' in part ? part.text : part.marker))
+    .join('');
 }

@@ -32,6 +32,9 @@ export function triggerBindings(githubApiPort: number, fixture: GitHubFixture): 
     // The issuer GitHub recommends, and the key as GitHub issues it pasted into one env line.
     GITHUB_APP_CLIENT_ID: fixture.appClientId,
     GITHUB_APP_PRIVATE_KEY: fixture.keyPkcs1.replace(/\n/g, '\\n'),
+    // People sign in with GitHub (OAuth) where a request reaches an https origin: the tests of
+    // auth/ use https://groundwork.test; every other test's http://groundwork.test takes API tokens only.
+    GITHUB_APP_CLIENT_SECRET: fixture.appClientSecret,
     // No GITHUB_TOKEN: every owner/name read in these tests must go through the App installation.
     GITHUB_API_URL: `http://127.0.0.1:${githubApiPort}/s/${E2E_SCOPE}`,
   };

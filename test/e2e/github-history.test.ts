@@ -70,7 +70,12 @@ describe('history of a pull request through the Worker', () => {
     expect(content).toContain(`Pull request: #${fx.pull.number} (the one this task is about)`);
     expect(content).toContain(`Commit: ${fx.commits.first} (the one this task reads)`);
     expect(content).toContain('Knowledge it recorded: not shown (agent "reviewer" does not grant knowledge:read)');
-    expect(content).toContain(`Inspector: http://groundwork.test/tasks/${first}/view`);
+    const link = new RegExp(`Inspector: (http://groundwork\\.test/tasks/${first}/view\\?exp=\\d+&sig=[0-9a-f]{64})\\n`).exec(content)?.[1];
+    expect(link).toBeDefined();
+    // Followed in a browser, with no token: the earlier review's page, not a 401.
+    const page = await post(String(link), { method: 'GET' });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(first);
     expect(content).toContain(`Request (the earlier task's words, evidence only):\nReview pull request #${fx.pull.number} "Earlier reviews in the history"`);
     expect(content).not.toContain('why does the retry loop twice?');
 

@@ -60,6 +60,17 @@ describe('the Origin check (DNS rebinding)', () => {
     expect((await postMcp(initialize, { origin: 'null' })).status).toBe(403);
   });
 
+  it('serves the service\u2019s own origin without PUBLIC_URL when it is a loopback one (npm run dev), and no other', async () => {
+    // PUBLIC_URL is unset in the tests: the origin the request reached is the service's own only on loopback.
+    for (const url of ['http://localhost:8787/mcp', 'http://127.0.0.1:8787/mcp', 'http://[::1]:8787/mcp']) {
+      const origin = new URL(url).origin;
+      const res = await checkedFetch(url, { method: 'POST', headers: { origin, 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, body: JSON.stringify(initialize) });
+      expect(res.status, url).toBe(200);
+    }
+    const otherPort = await checkedFetch('http://localhost:8787/mcp', { method: 'POST', headers: { origin: 'http://localhost:9999', 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TEST_API_TOKENS.acme}` }, body: JSON.stringify(initialize) });
+    expect(otherPort.status).toBe(403);
+  });
+
   it('serves clients that send no Origin (agents, CLIs)', async () => {
     const res = await postMcp(initialize);
     expect(res.status).toBe(200);
@@ -110,20 +121,35 @@ describe('the transport', () => {
     }
   });
 
-  it('answers what is not JSON-RPC with a JSON-RPC error, never a 500', async () => {
-    expect((await postMcp('{not json')).status).toBe(400);
-    expect(await (await postMcp({ hello: 'world' })).json()).toMatchObject({ error: { code: -32700 } });
+  it('answers what is not JSON-RPC with a JSON-RPC error, never a 500: not JSON is -32700, JSON that is no request -32600', async () => {
+    expect(await (await postMcp('{not json')).json()).toMatchObject({ error: { code: -32700 } });
+    expect(await (await postMcp({ hello: 'world' })).json()).toMatchObject({ error: { code: -32600 } });
+    // Its id, when it has one, pairs the answer.
+    expect(await (await postMcp({ jsonrpc: '2.0', id: 12, method: 42 })).json()).toMatchObject({ id: 12, error: { code: -32600 } });
     expect((await postMcp(listTools, { 'content-type': 'text/plain' })).status).toBe(415);
     expect((await postMcp(listTools, { accept: 'application/json' })).status).toBe(406);
     expect((await postMcp(`[${'1,'.repeat(600_000)}1]`)).status).toBe(413);
     expect((await postMcp({ jsonrpc: '2.0', method: 'notifications/initialized' })).status).toBe(202);
   });
 
-  it('answers an unknown tool with a tool error naming it and the tools there are, and an unknown method as method-not-found', async () => {
-    const unknownTool = await callTool(acme.client, 'delete_everything', {});
-    expect(unknownTool.isError).toBe(true);
-    expect(unknownTool.text).toContain('delete_everything');
-    expect(unknownTool.text).toContain('assemble_context');
+  it('reads Accept and Content-Type as media types, never as substrings', async () => {
+    const cases: Array<[Record<string, string>, number]> = [
+      [{ accept: 'application/jsonx, text/event-stream' }, 406],
+      [{ accept: 'application/json, text/event-streams' }, 406],
+      [{ accept: 'text/application/json, text/event-stream' }, 406],
+      [{ accept: 'application/json;q=0, text/event-stream' }, 406],
+      [{ accept: 'Application/JSON;q=0.5, TEXT/EVENT-STREAM' }, 200],
+      [{ 'content-type': 'application/jsonx' }, 415],
+      [{ 'content-type': 'application/json-patch+json' }, 415],
+      [{ 'content-type': 'application/json; charset=iso-8859-1' }, 415],
+      [{ 'content-type': 'application/json; charset="UTF-8"' }, 200],
+    ];
+    for (const [headers, status] of cases) expect((await postMcp(listTools, headers)).status, JSON.stringify(headers)).toBe(status);
+  });
+
+  it('answers an unknown tool with a protocol error naming it and the tools there are, and an unknown method as method-not-found', async () => {
+    // 2025-11-25 Tools, Error Handling: an unknown tool is a JSON-RPC error, not a tool result.
+    await expect(acme.client.callTool({ name: 'delete_everything', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/delete_everything.*assemble_context/) });
     const res = await postMcp({ jsonrpc: '2.0', id: 9, method: 'sampling/createMessage', params: {} });
     expect(await res.json()).toMatchObject({ id: 9, error: { code: -32601 } });
   });

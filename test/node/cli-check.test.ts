@@ -50,7 +50,7 @@ describe('groundwork check push', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(
       [
-        `push on ${first.slice(0, 7)} at 2026-11-20 18:02 UTC: go, origin/main is still at ${first.slice(0, 7)} on the remote, the commit you built on`,
+        `push on ${first.slice(0, 7)} at 2026-11-20 18:02 UTC: go, origin/main is still at ${first.slice(0, 7)} in the local repository, the commit you built on`,
         '- as the last fetch recorded origin/main: this did not fetch (git fetch, then check again, to see pushes since)',
         '',
       ].join('\n'),
@@ -72,7 +72,7 @@ describe('groundwork check push', () => {
       verdict: 'stop',
       checkedAt: '2026-11-20T18:02:00.000Z',
       subject: { repository: `file://${repo.dir}`, ref: 'origin/main', commit: first },
-      reasons: [`someone else pushed: origin/main is at ${theirs.slice(0, 7)} on the remote, not ${first.slice(0, 7)} you built on`, expect.stringContaining('this did not fetch')],
+      reasons: [`origin/main moved: it is at ${theirs.slice(0, 7)} in the local repository, not ${first.slice(0, 7)} you built on`, expect.stringContaining('this did not fetch')],
       details: { branch: 'origin/main', builtOn: first, remote: theirs, moved: true },
     });
   });
@@ -163,5 +163,24 @@ describe('groundwork check report-ci', () => {
     const old = await run(['report-ci', '--repo', repo.dir, '--since', 'HEAD~1', '--github', 'acme/widgets', '--branch', 'main'], env());
     expect(old.code).toBe(3);
     expect(old.stdout).toContain(`: stop, a newer head ${head.slice(0, 7)} is on main: CI for ${first.slice(0, 7)} says nothing about it`);
+  });
+
+  it('is unknown (1) when GitHub counts more check runs or statuses than it lists, saying how many of each it counted and listed', async () => {
+    await setChecks(head, { checkRuns: [{ name: 'build', conclusion: 'success' }], checkRunsTotal: 5, statuses: [{ context: 'ci/lint', state: 'success' }] });
+    const short = head.slice(0, 7);
+    const runsOnly = await run(['report-ci', '--repo', repo.dir, '--since', 'HEAD', '--github', 'acme/widgets', '--branch', 'main'], env());
+    expect(runsOnly.code).toBe(1);
+    expect(runsOnly.stdout).toBe(
+      [`report-ci on ${short} at 2026-11-20 18:02 UTC: unknown, GitHub counts 5 check runs on ${short} but listed 1: the other 4 could not be read`, `- all 2 checks read on ${short} passed`, `- ${short} is still the head of main`, ''].join('\n'),
+    );
+    expect(runsOnly.stdout).not.toContain('300');
+
+    await setChecks(head, { checkRuns: [{ name: 'build', conclusion: 'success' }], checkRunsTotal: 3, statuses: [{ context: 'ci/lint', state: 'success' }], statusesTotal: 2 });
+    const both = await run(['report-ci', '--repo', repo.dir, '--since', 'HEAD', '--github', 'acme/widgets', '--branch', 'main', '--json'], env());
+    expect(both.code).toBe(1);
+    expect(CheckResultSchema.parse(JSON.parse(both.stdout)).reasons.slice(0, 2)).toEqual([
+      `GitHub counts 3 check runs on ${short} but listed 1: the other 2 could not be read`,
+      `GitHub counts 2 commit statuses on ${short} but listed 1: the other 1 could not be read`,
+    ]);
   });
 });

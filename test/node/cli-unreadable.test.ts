@@ -3,7 +3,8 @@
  * for a commit past its edge, a pack cut short, an object deleted. Each command (`context`,
  * `freshness`, `run`, and the shipped `dist/cli.js`) answers with the documented exit code (1)
  * and one line saying what is wrong and what to do: never a context whose rules "failed", never
- * "nothing changed", never a stack trace, and `run` never retries what cannot change.
+ * "nothing changed", never a stack trace, and `run` never retries what cannot change. (A file's
+ * content missing is not unreadable for `run`, which serves the rest: test/node/run-partial.test.ts.)
  */
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, statSync, truncateSync } from 'node:fs';
@@ -53,6 +54,8 @@ describe('unreadable repositories', () => {
   let truncated: string;
   let missing: string;
   let missingBlob: string;
+  let missingTree: string;
+  let missingTreeId: string;
 
   beforeAll(() => {
     origin = createGitRepo();
@@ -79,6 +82,14 @@ describe('unreadable repositories', () => {
     runGit(missing, ['unpack-objects', '-q'], bytes);
     missingBlob = runGit(missing, ['rev-parse', 'HEAD:.agents/skills/lint/SKILL.md']);
     rmSync(join(missing, '.git', 'objects', missingBlob.slice(0, 2), missingBlob.slice(2)));
+
+    // The same, with a tree of the pinned commit deleted instead.
+    missingTree = clone('missing-tree', '--no-local');
+    const treePacks = join(missingTree, '.git', 'objects', 'pack');
+    for (const name of readdirSync(treePacks)) rmSync(join(treePacks, name), { force: true });
+    runGit(missingTree, ['unpack-objects', '-q'], bytes);
+    missingTreeId = runGit(missingTree, ['rev-parse', 'HEAD:.agents/skills/lint']);
+    rmSync(join(missingTree, '.git', 'objects', missingTreeId.slice(0, 2), missingTreeId.slice(2)));
   });
   afterAll(() => {
     for (const dir of made) rmSync(dir, { recursive: true, force: true });
@@ -118,10 +129,10 @@ describe('unreadable repositories', () => {
     }
   });
 
-  it('run: a repository missing objects is exit 1 at once, naming the objects and the commit, before any Worker starts', async () => {
-    const result = await run(['--repo', missing, '--state', join(missing, '.state')]);
+  it('run: a repository missing a tree is exit 1 at once, naming the tree and the commit, before any Worker starts', async () => {
+    const result = await run(['--repo', missingTree, '--state', join(missingTree, '.state')]);
     expect(result.code).toBe(1);
-    oneClearLine(result, `commit ${head} cannot be served: 1 object it needs is missing from the repository: file ${missingBlob} (.agents/skills/lint/SKILL.md)`);
+    oneClearLine(result, `commit ${head} cannot be served: 1 tree it needs is missing from the repository: tree ${missingTreeId} (.agents/skills/lint)`);
     expect(result.stderr).not.toMatch(/Worker ready|retrying|Packfile/);
   });
 

@@ -4,7 +4,8 @@
  * command when anything about it is wrong.
  */
 import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, lchownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -40,8 +41,9 @@ function runCachedScript(file: string, options: { env: Record<string, string>; c
     const work = ${options.call ? 'script.exports.work()' : '0'};
     const saves = Array.from({ length: ${options.saves ?? 1} }, () => script.save());
     process.stdout.write(JSON.stringify({ status: script.status, value: script.exports.value(), url: script.exports.url, joined: script.exports.join('a', 'b'), work, saves }));`;
-  const child = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`the run failed: ${child.stderr}`);
+  // The deadline only turns a hang (a cache read that never returns) into a failure that says so.
+  const child = spawnSync(process.execPath, ['--input-type=module', '-e', program], { encoding: 'utf8', timeout: 120_000 });
+  if (child.status !== 0) throw new Error(`the run failed${child.signal ? ` (stopped by ${child.signal}: it hung)` : ''}: ${child.stderr}`);
   return JSON.parse(child.stdout) as Run;
 }
 const cached = () => readdirSync(cacheDir).filter((name) => name.endsWith('.bin'));
@@ -144,6 +146,42 @@ describe('runCachedScript', () => {
     chmodSync(open, 0o777);
     expect(runCachedScript(bundle, { env: { GROUNDWORK_CODE_CACHE: open } })).toMatchObject({ status: 'unsafe', value: 1, saves: ['failed'] });
     expect(readdirSync(open)).toEqual([]);
+  });
+
+  it('ignores a cache that is not a regular file, without waiting on it: a FIFO, a directory, a symbolic link, a socket', async () => {
+    runCachedScript(bundle, { env: env() });
+    const name = cached()[0] ?? '';
+    const file = join(cacheDir, name);
+    const good = join(root, 'good.bin');
+    renameSync(file, good);
+
+    // A FIFO no one writes to: opening it to read would wait for a writer forever.
+    expect(spawnSync('mkfifo', ['-m', '600', file]).status).toBe(0);
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['written'] });
+    expect(lstatSync(file).isFile()).toBe(true);
+
+    // A link to a good cache of this very bundle is not followed.
+    rmSync(file);
+    symlinkSync(good, file);
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['written'] });
+    expect(lstatSync(file).isFile()).toBe(true);
+
+    // A directory cannot be replaced by the new cache, so the command runs without one each time.
+    rmSync(file);
+    mkdirSync(file, { mode: 0o700 });
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1, saves: ['failed'] });
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'unsafe', value: 1 });
+
+    // A socket cannot be opened at all.
+    rmSync(file, { recursive: true });
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(file, resolve));
+    try {
+      expect(lstatSync(file).isSocket()).toBe(true);
+      expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'absent', value: 1 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it('falls back to a directory of its own under TMPDIR when the home cache cannot be made', () => {

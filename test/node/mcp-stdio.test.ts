@@ -56,12 +56,13 @@ describe('the stdio transport', () => {
     expect(s.lines.every((line) => line.endsWith('\n') && !line.slice(0, -1).includes('\n'))).toBe(true);
   });
 
-  it('answers what is not JSON or not JSON-RPC with a parse error and a null id, and goes on', async () => {
+  it('answers what is not JSON with a parse error, JSON that is not a request as an invalid request (with its id when it has one), and goes on', async () => {
     const s = session();
-    s.input.write('not json\n{"hello":"world"}\n\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
-    expect(await s.written(3)).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not valid JSON') } },
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: expect.stringContaining('not a JSON-RPC 2.0 message') } },
+    s.input.write('not json\n{"hello":"world"}\n{"jsonrpc":"2.0","id":4,"method":7}\n\n{"jsonrpc":"2.0","method":"notifications/initialized"}\n{"jsonrpc":"2.0","id":3,"method":"ping"}\n');
+    expect(await s.written(4)).toEqual([
+      { jsonrpc: '2.0', error: { code: -32700, message: expect.stringContaining('not valid JSON') } },
+      { jsonrpc: '2.0', error: { code: -32600, message: expect.stringContaining('not a JSON-RPC 2.0 request') } },
+      { jsonrpc: '2.0', id: 4, error: { code: -32600, message: expect.stringContaining('not a JSON-RPC 2.0 request') } },
       { jsonrpc: '2.0', id: 3, result: { method: 'ping' } },
     ]);
     s.input.end();
@@ -74,7 +75,7 @@ describe('the stdio transport', () => {
     s.input.write(`{"jsonrpc":"2.0","id":1,"method":"${'x'.repeat(40)}`);
     s.input.write(`${'y'.repeat(200)}"}\n{"jsonrpc":"2.0","id":2,"method":"ping"}\n`);
     expect(await s.written(2)).toEqual([
-      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: a line exceeds 64 bytes' } },
+      { jsonrpc: '2.0', error: { code: -32600, message: 'Invalid Request: a line exceeds 64 bytes' } },
       { jsonrpc: '2.0', id: 2, result: { method: 'ping' } },
     ]);
     s.input.end();

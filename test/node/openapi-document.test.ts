@@ -27,10 +27,38 @@ describe('docs/openapi.json', () => {
       expect(described, `${operation.method} ${path}`).toBeDefined();
       for (const status of operation.errors) {
         const content = described.responses[String(status)].content;
-        if (operation.tag !== 'inspector') expect(content['application/json'].schema, `${operation.method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        // Pages (the inspector's, signing in) answer errors with pages.
+        if (operation.tag !== 'inspector' && operation.tag !== 'auth') expect(content['application/json'].schema, `${operation.method} ${path} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
       }
     }
     expect(document.components.schemas.Error.properties.error.required).toEqual(['code', 'message', 'requestId']);
+  });
+
+  it('says a number in a path or query string is an integer with its range, and names the server', async () => {
+    const document = JSON.parse(readFileSync(COMMITTED, 'utf8'));
+    const numbers: string[] = [];
+    for (const [path, item] of Object.entries<Record<string, { parameters?: Array<{ in: string; name: string; schema: Record<string, unknown> }> }>>(document.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const parameter of operation.parameters ?? []) {
+          const { schema } = parameter;
+          // No number spelled as text: a typed client would have to write n: '0'.
+          expect(schema['pattern'], `${method} ${path} ${parameter.name}`).not.toBe('^(?:0|[1-9][0-9]*)$');
+          if (schema['type'] === 'integer') numbers.push(`${method} ${path} ${parameter.in} ${parameter.name} ${schema['minimum']}..${schema['maximum']}`);
+        }
+      }
+    }
+    expect(numbers).toEqual(
+      expect.arrayContaining([
+        'get /tasks query limit 1..100',
+        'get /tasks/{id} query wait 0..30',
+        'get /tasks/{id}/turns/{n} path n 0..10000',
+        'post /tasks/{id}/turns/{n}/usage path n 0..10000',
+        'get /knowledge query limit 1..200',
+        'get /view query limit 1..100',
+      ]),
+    );
+    expect(document.paths['/tasks'].get.parameters.find((p: { name: string }) => p.name === 'limit').schema.default).toBe(20);
+    expect(document.servers).toEqual([expect.objectContaining({ url: '{origin}', variables: { origin: expect.objectContaining({ default: 'http://localhost:8787' }) } })]);
   });
 
   it('would be refused by that validator if a path parameter went undeclared', async () => {

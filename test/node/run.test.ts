@@ -120,7 +120,7 @@ describe('groundwork run', () => {
   });
 
   it(
-    'keeps the service up with --keep, and Ctrl-C stops it and every process it started',
+    'keeps the service up with --keep (answering a push check in the local repository’s terms), and Ctrl-C stops it and every process it started',
     async () => {
       const child = spawn(process.execPath, [BUILT_CLI, 'run', '--repo', repo.dir, '--state', state, '--keep'], { stdio: ['ignore', 'pipe', 'pipe'] });
       let stderr = '';
@@ -142,6 +142,18 @@ describe('groundwork run', () => {
       const inspector = /inspector: (http:\/\/127\.0\.0\.1:\d+\/tasks\/([0-9a-f]{64})\/view\?exp=\d+&sig=[0-9a-f]{64})/.exec(stderr);
       expect(inspector?.[2]).toBe(task?.id);
       expect((await fetch(inspector?.[1] ?? '')).status).toBe(200);
+      // The push check reads the branch in the repository itself: a commit made there since moves
+      // it, and the reason says so without claiming a push to a remote there is none of.
+      const check = async () => {
+        const res = await fetch(`${url}/tasks/${task?.id}/checks`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ action: 'push', branch: 'main' }) });
+        expect(res.status).toBe(200);
+        return (await res.json()) as { verdict: string; reasons: string[] };
+      };
+      const pinned = repo.git('rev-parse', 'HEAD');
+      expect(await check()).toMatchObject({ verdict: 'go', reasons: [`main is still at ${pinned.slice(0, 7)} in the local repository, the commit you built on`] });
+      repo.write('NOTES.md', 'A commit made after the task was pinned.\n');
+      const later = repo.commitAll('later');
+      expect(await check()).toMatchObject({ verdict: 'stop', reasons: [`main moved: it is at ${later.slice(0, 7)} in the local repository, not ${pinned.slice(0, 7)} you built on`] });
       const started = descendants(child.pid ?? -1);
       expect(started.length).toBeGreaterThan(0);
 

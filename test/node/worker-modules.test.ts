@@ -22,6 +22,7 @@ const NOT_ON_THE_ACCEPT_PATH = [
   'src/checks/run-check.ts',
   'src/notify/notify-task.ts',
   'durable-objects/task-wiring.ts',
+  'node_modules/@cloudflare/workers-oauth-provider/',
 ];
 
 let metafile: Metafile;
@@ -65,6 +66,12 @@ describe("the Worker upload's module graph", () => {
     const roots = FIRST_USES['a delivery handed on (its Task object)'];
     const found = NOT_ON_THE_ACCEPT_PATH.map((prefix) => chainTo(roots, (module) => module.startsWith(prefix))).filter((chain) => chain !== '');
     expect(found).toEqual([]);
+  });
+
+  it("serves an API token's REST call, MCP call and task page without the OAuth provider (only people's sign-ins load it)", () => {
+    const provider = 'node_modules/@cloudflare/workers-oauth-provider/';
+    for (const use of ['GET /tasks', 'an MCP tool call', 'a task page'] as const) expect(chainTo(FIRST_USES[use], (module) => module.startsWith(provider)), use).toBe('');
+    expect(staticReach(metafile, FIRST_USES['a sign-in (the OAuth provider)']).has(`${provider}dist/oauth-provider.js`)).toBe(true);
   });
 
   it('loads the assembly code with the wiring, so the check above would see it if it moved', () => {

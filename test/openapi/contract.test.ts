@@ -11,7 +11,9 @@ describe('the contract check every test response goes through', () => {
   });
 
   it('fails a body that does not match its schema, naming where', async () => {
-    const problems = await contractProblems('POST', '/tasks', json(202, { id: 'not-hex', status: 'pending', viewUrl: null }));
+    const created = json(202, { id: 'not-hex', status: 'pending', viewUrl: null });
+    created.headers.set('location', 'http://groundwork.test/tasks/not-hex');
+    const problems = await contractProblems('POST', '/tasks', created);
     expect(problems.join('\n')).toContain('POST /tasks -> 202: #/id String does not match pattern');
     expect(await contractProblems('GET', '/health', json(200, { ok: true, extra: 1 }))).not.toEqual([]);
     expect(await contractProblems('POST', '/tasks/abc/turns', json(409, { error: 'conflict' }))).not.toEqual([]);
@@ -19,6 +21,11 @@ describe('the contract check every test response goes through', () => {
 
   it('fails a status the document does not describe for the operation', async () => {
     expect(await contractProblems('GET', '/health', json(500, envelope('internal')))).toEqual(['GET /health -> 500: docs/openapi.json describes 200 for GET /health, not 500']);
+  });
+
+  it('fails a response without a header the document says it carries', async () => {
+    const id = 'a'.repeat(64);
+    expect(await contractProblems('POST', '/tasks', json(202, { id, status: 'pending', viewUrl: null }))).toEqual(['POST /tasks -> 202: docs/openapi.json says the answer carries Location, which it does not']);
   });
 
   it('holds unknown paths and methods to the envelope with 404 and 405', async () => {

@@ -28,6 +28,8 @@ describe('the check runs and commit statuses of one commit', () => {
     expect(await github.checkRuns(commit, { limit: 300 })).toEqual({
       status: 'ok',
       complete: true,
+      // GitHub's total_count, so a listing shorter than it can say so.
+      total: 2,
       items: [
         { name: 'build', status: 'completed', conclusion: 'success', app: 'github-actions', url: expect.stringMatching(/^https:\/\/github\.com\//) },
         // Someone else's text: control characters become spaces.
@@ -42,10 +44,10 @@ describe('the check runs and commit statuses of one commit', () => {
     const commit = await freshCommit();
     await setCommitChecks(commit, { checkRuns: Array.from({ length: 130 }, (_, i) => ({ name: `job-${i}`, conclusion: 'success' })), statuses: Array.from({ length: 3 }, (_, i) => ({ context: `ci/${i}`, state: 'success' as const })) });
     const all = await github.checkRuns(commit, { limit: 300 });
-    expect(all).toMatchObject({ status: 'ok', complete: true });
+    expect(all).toMatchObject({ status: 'ok', complete: true, total: 130 });
     expect(all.status === 'ok' ? all.items.length : 0).toBe(130);
     const cut = await github.checkRuns(commit, { limit: 50 });
-    expect(cut).toMatchObject({ status: 'ok', complete: false });
+    expect(cut).toMatchObject({ status: 'ok', complete: false, total: 130 });
     expect(cut.status === 'ok' ? cut.items.length : 0).toBe(50);
     expect(await paths(scope)).toEqual([
       `commits/${commit}/check-runs?filter=latest&per_page=100&page=1`,
@@ -55,6 +57,7 @@ describe('the check runs and commit statuses of one commit', () => {
     expect(await github.commitStatuses(commit, { limit: 300 })).toEqual({
       status: 'ok',
       complete: true,
+      total: 3,
       items: [0, 1, 2].map((i) => ({ context: `ci/${i}`, state: 'success', url: `https://ci.example.com/${commit}/${i}` })),
     });
   });
@@ -62,8 +65,8 @@ describe('the check runs and commit statuses of one commit', () => {
   it('answers none for a commit without checks, and refuses what is not a commit id', async () => {
     const { scope, github } = setup();
     const commit = await freshCommit();
-    expect(await github.checkRuns(commit, { limit: 300 })).toEqual({ status: 'ok', items: [], complete: true });
-    expect(await github.commitStatuses(commit, { limit: 300 })).toEqual({ status: 'ok', items: [], complete: true });
+    expect(await github.checkRuns(commit, { limit: 300 })).toEqual({ status: 'ok', items: [], complete: true, total: 0 });
+    expect(await github.commitStatuses(commit, { limit: 300 })).toEqual({ status: 'ok', items: [], complete: true, total: 0 });
     // A branch can move between the question and the answer: only commit ids are asked about.
     expect(await github.checkRuns('main', { limit: 300 })).toEqual({ status: 'failed', reason: 'not a commit id: "main"' });
     expect(await paths(scope)).toEqual([`commits/${commit}/check-runs?filter=latest&per_page=100&page=1`, `commits/${commit}/status?per_page=100&page=1`]);

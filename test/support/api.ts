@@ -13,7 +13,8 @@ export async function checkedFetch(url: string, init: RequestInit = {}): Promise
 
 export type Tenant = keyof typeof TEST_API_TOKENS;
 
-export async function api(method: string, path: string, options: { tenant?: Tenant | null; body?: unknown; token?: string } = {}) {
+/** `origin`: where to call, `http://groundwork.test` by default (API tokens only); the OAuth tests use `https://groundwork.test`. */
+export async function api(method: string, path: string, options: { tenant?: Tenant | null; body?: unknown; token?: string; origin?: string } = {}) {
   const headers: Record<string, string> = {};
   const token = options.token ?? (options.tenant === null ? undefined : TEST_API_TOKENS[options.tenant ?? 'acme']);
   if (token !== undefined) headers['authorization'] = `Bearer ${token}`;
@@ -22,7 +23,7 @@ export async function api(method: string, path: string, options: { tenant?: Tena
     headers['content-type'] = 'application/json';
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   }
-  const res = await checkedFetch(`http://groundwork.test${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
+  const res = await checkedFetch(`${options.origin ?? 'http://groundwork.test'}${path}`, { method, headers, ...(body === undefined ? {} : { body }) });
   const json: unknown = await res.json();
   return { status: res.status, json: json as Record<string, unknown> & { error?: { code: string; message: string; requestId: string } } };
 }

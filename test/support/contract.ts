@@ -2,7 +2,8 @@
  * @module test/support/contract
  * Every response the tests receive, checked against the OpenAPI document (docs/openapi.json):
  * a route and status the document does not describe, or a body that does not match its schema,
- * fails the test that got it. A path the document does not know must answer the error envelope
+ * fails the test that got it, as does a response without a header the document says it carries.
+ * A path the document does not know must answer the error envelope
  * (404 for an unknown path, 405 for a known path with another method). Validation uses
  * @cfworker/json-schema, which interprets schemas (workerd forbids code generation).
  */
@@ -12,7 +13,7 @@ import document from '../../docs/openapi.json' with { type: 'json' };
 const DOCUMENT_ID = 'https://groundwork.test/openapi.json';
 type Method = 'get' | 'post' | 'patch';
 type MediaContent = Record<string, { schema?: unknown }>;
-type PathItem = Partial<Record<Method, { responses: Record<string, { content?: MediaContent }> }>>;
+type PathItem = Partial<Record<Method, { responses: Record<string, { content?: MediaContent; headers?: Record<string, unknown> }> }>>;
 const PATHS = document.paths as Record<string, PathItem>;
 
 const TEMPLATES = Object.keys(PATHS).map((template) => ({
@@ -57,6 +58,8 @@ export async function contractProblems(method: string, url: string, response: Re
   }
   const described = operation.responses[String(status)];
   if (!described) return [`${where}: docs/openapi.json describes ${Object.keys(operation.responses).join(', ')} for ${method} ${template}, not ${status}`];
+  const missing = Object.keys(described.headers ?? {}).filter((name) => !response.headers.has(name));
+  if (missing.length > 0) return [`${where}: docs/openapi.json says the answer carries ${missing.join(', ')}, which it does not`];
   const media = Object.keys(described.content ?? {});
   if (media.length === 0) return text === '' ? [] : [`${where}: the document describes no body, got ${text.slice(0, 80)}`];
   if (media.includes('text/html')) return type.startsWith('text/html') ? [] : [`${where}: the document describes text/html, got ${type}`];

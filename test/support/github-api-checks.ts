@@ -24,6 +24,9 @@ export const CommitStatusFixtureSchema = z.object({
 export const CommitChecksFixtureSchema = z.object({
   checkRuns: z.array(CheckRunFixtureSchema).default([]),
   statuses: z.array(CommitStatusFixtureSchema).default([]),
+  /** The `total_count` GitHub gives, when it is not how many it lists (GitHub can count runs it does not list). */
+  checkRunsTotal: z.number().int().nonnegative().optional(),
+  statusesTotal: z.number().int().nonnegative().optional(),
 });
 export type CommitChecksFixture = z.input<typeof CommitChecksFixtureSchema>;
 
@@ -68,7 +71,7 @@ export function commitFixtures(owner: string, repo: string): CommitFixtures {
         app: { slug: run.app, name: run.app },
       }));
       const { items, headers } = page(runs, query, self);
-      return { status: 200, body: { total_count: runs.length, check_runs: items }, headers };
+      return { status: 200, body: { total_count: byCommit.get(sha)?.checkRunsTotal ?? runs.length, check_runs: items }, headers };
     },
     combinedStatus(sha, query, self) {
       const statuses = (byCommit.get(sha)?.statuses ?? []).map((status, i) => ({
@@ -81,7 +84,7 @@ export function commitFixtures(owner: string, repo: string): CommitFixtures {
       const { items, headers } = page(statuses, query, self);
       // GitHub's combined state: failure beats pending beats success; none at all is pending.
       const state = statuses.some((s) => s.state === 'failure' || s.state === 'error') ? 'failure' : statuses.length === 0 || statuses.some((s) => s.state === 'pending') ? 'pending' : 'success';
-      return { status: 200, body: { state, sha, total_count: statuses.length, statuses: items }, headers };
+      return { status: 200, body: { state, sha, total_count: byCommit.get(sha)?.statusesTotal ?? statuses.length, statuses: items }, headers };
     },
     reviews(reviews, query, self) {
       const all = reviews.map((review, i) => ({ id: 8_000_000 + i, user: { login: review.login, id: 1000 + i, type: 'User' }, state: review.state, commit_id: review.commit ?? null, body: '', author_association: 'MEMBER' }));

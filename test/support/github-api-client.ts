@@ -7,6 +7,7 @@
 import { inject } from 'vitest';
 import { z } from 'zod';
 import type { CommitChecksFixture, NewPull, PullState } from './github-api-checks.ts';
+import type { NewUser, Permission } from './github-api-users.ts';
 
 export interface GitHubFixture {
   owner: string;
@@ -14,6 +15,8 @@ export interface GitHubFixture {
   appId: string;
   /** The App's Client ID; the server accepts it as the JWT issuer too. */
   appClientId: string;
+  /** The App's client secret, which user authorization (`/login/oauth/access_token`) checks. */
+  appClientSecret: string;
   installationId: number;
   /** A personal access token the server accepts. */
   token: string;
@@ -174,4 +177,29 @@ export async function updatePullRequest(number: number, state: PullState): Promi
 /** What GitHub answers for a commit's check runs and combined status from now on. */
 export async function setCommitChecks(commit: string, checks: CommitChecksFixture): Promise<void> {
   await (await control(`/__github/checks/${commit}`, checks)).body?.cancel();
+}
+
+/** A GitHub user of this test's own (a login no other test uses): what they may do on which `owner/name`. */
+export async function createGitHubUser(user: NewUser): Promise<{ id: number; login: string }> {
+  return z.object({ id: z.number().int(), login: z.string() }).parse(await (await control('/__github/users', user)).json());
+}
+
+/** Changes what a user may do on repositories from now on, as an organisation owner would on GitHub. */
+export async function setGitHubAccess(login: string, access: Record<string, Permission>): Promise<void> {
+  await (await control(`/__github/users/${login}/access`, access)).body?.cancel();
+}
+
+/** Revokes every token of the user's authorization of the App, as revoking it in GitHub's settings does. */
+export async function revokeGitHubUser(login: string): Promise<void> {
+  await (await control(`/__github/users/${login}/revoke`, {})).body?.cancel();
+}
+
+/** GitHub fails the user's next `times` reads (their repository permissions, their installations) with `status`. */
+export async function failGitHubReads(login: string, status: number, times = 1): Promise<void> {
+  await (await control(`/__github/users/${login}/fail`, { status, times })).body?.cancel();
+}
+
+/** The user's GitHub access tokens run out now (their refresh tokens still work), as 8 hours would. */
+export async function expireGitHubTokens(login: string): Promise<void> {
+  await (await control(`/__github/users/${login}/expire`, {})).body?.cancel();
 }

@@ -8,7 +8,8 @@
  * `POST /__git/commit` commits onto a branch mid-test (making it from another first, if asked);
  * `POST /__github/pulls` makes a pull request, `POST /__github/pulls/<n>` closes, merges or
  * reviews it, and `POST /__github/checks/<sha>` sets the check runs and statuses of a commit
- * (see github-api-checks).
+ * (see github-api-checks). GitHub's user authorization of the App and its people (`/login/oauth/…`,
+ * `GET /user`, a repository's permissions for a user) are in github-api-users.
  */
 import { randomBytes, verify } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -24,6 +25,7 @@ import { BLOB_TEXT_LIMIT, graphqlEndpoint } from './github-graphql.ts';
 import type { Answer, Scope } from './github-api-scope.ts';
 import { gitObjects } from './git-objects.ts';
 import { commitToBranch } from './git-branch-commit.ts';
+import { FailSchema, NewUserSchema, PermissionSchema, usersApi } from './github-api-users.ts';
 
 const BranchCommit = z.object({
   branch: z.string().regex(/^[\w.-]+$/),
@@ -39,6 +41,8 @@ export interface GitHubApiServerOptions {
   appId: string;
   /** The App's Client ID, which GitHub accepts as the JWT issuer as well as the App ID. */
   appClientId?: string;
+  /** The App's client secret, for user authorization (github-api-users); without it no user can sign in. */
+  appClientSecret?: string;
   installationId: number;
   appPublicKeyPem: string;
   personalToken: string;
@@ -57,6 +61,12 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
   const repoApi = repoRoutes(objects, { owner: options.owner, repo: options.repo, ...(options.pulls ? { pulls: options.pulls } : {}) });
   const graphqlApi = graphqlEndpoint(objects, { owner: options.owner, repo: options.repo });
   const notFound: Answer = { status: 404, body: { message: 'Not Found' } };
+  const users = usersApi({
+    appClientId: options.appClientId ?? options.appId,
+    appClientSecret: options.appClientSecret ?? randomBytes(16).toString('hex'),
+    installationId: options.installationId,
+    installationAccount: options.owner,
+  });
 
   const authorised = (req: IncomingMessage): boolean => {
     const token = /^(?:bearer|token) (.+)$/i.exec(req.headers.authorization ?? '')?.[1];
@@ -64,6 +74,8 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
   };
 
   const api = async (req: IncomingMessage, path: string, url: URL, body: string, scope: Scope): Promise<Answer> => {
+    const userAnswer = users.answer({ method: req.method ?? 'GET', path, url, headers: req.headers, body });
+    if (userAnswer) return userAnswer;
     const tokenRoute = /^\/app\/installations\/(\d+)\/access_tokens$/.exec(path);
     if (tokenRoute && req.method === 'POST') {
       if (!verifyAppJwt(req.headers.authorization, options)) return { status: 401, body: { message: 'A JSON web token could not be decoded' } };
@@ -110,6 +122,15 @@ export async function startGitHubApiServer(options: GitHubApiServerOptions): Pro
     if (url.pathname === '/__git/commit' && req.method === 'POST') {
       const { branch, from, files } = BranchCommit.parse(JSON.parse(await readBody(req)));
       return send(res, { status: 200, body: { head: commitToBranch(options.repoDir, branch, files, 'change', from) } });
+    }
+    // The people of this GitHub: a test's own users, what they may do, their revoked authorizations.
+    const person = /^\/__github\/users(?:\/([A-Za-z0-9-]+)\/(access|revoke|fail|expire))?$/.exec(url.pathname);
+    if (person && req.method === 'POST') {
+      const body: unknown = JSON.parse((await readBody(req)) || '{}');
+      if (person[1] === undefined) return send(res, { status: 201, body: users.create(NewUserSchema.parse(body)) });
+      const done =
+        person[2] === 'revoke' ? users.revoke(person[1]) : person[2] === 'expire' ? users.expire(person[1]) : person[2] === 'fail' ? users.fail(person[1], FailSchema.parse(body)) : users.setAccess(person[1], z.record(z.string(), PermissionSchema).parse(body));
+      return send(res, done ? { status: 204, body: '' } : notFound);
     }
     const fixture = /^\/__github\/(pulls|checks)(?:\/([0-9a-f]{40}|\d+))?$/.exec(url.pathname);
     if (fixture && req.method === 'POST') {

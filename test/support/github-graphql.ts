@@ -6,8 +6,8 @@
  * git repository. A query using a field outside the subset fails validation as it would on a
  * GitHub Enterprise Server that lacks it; `legacy` drops `Commit.file` to play such a server.
  */
-import { buildSchema, graphql } from 'graphql';
-import type { GraphQLSchema } from 'graphql';
+import { buildSchema, execute, GraphQLError, parse, validate } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GitObjects, GitTreeItem } from './git-objects.ts';
 
 const SDL = `
@@ -78,10 +78,54 @@ export function graphqlEndpoint(git: GitObjects, repository: { owner: string; re
   type Entry = ReturnType<typeof entry>;
   // Objects are immutable by id: remembering them keeps a query to a few git processes.
   const rootTrees = new Map<string, Promise<string | undefined>>();
+  /**
+   * The commit's root tree, with the listing of every tree under it remembered from one recursive
+   * `ls-tree`: a read-ahead walks dozens of directories, and a git process each took seconds on a
+   * loaded machine.
+   */
   const rootTree = (commitOid: string) => {
     let tree = rootTrees.get(commitOid);
-    if (!tree) rootTrees.set(commitOid, (tree = git.tree(commitOid, false).then((found) => found?.sha)));
+    if (!tree) rootTrees.set(commitOid, (tree = git.tree(commitOid, true).then((found) => found && rememberListings(found.sha, found.items))));
     return tree;
+  };
+  const rememberListings = (root: string, items: GitTreeItem[]): string => {
+    const oidOf = new Map<string, string>([['', root]]);
+    const children = new Map<string, GitTreeItem[]>([['', []]]);
+    for (const item of items) {
+      const slash = item.path.lastIndexOf('/');
+      const [parent, name] = slash < 0 ? ['', item.path] : [item.path.slice(0, slash), item.path.slice(slash + 1)];
+      const siblings = children.get(parent) ?? [];
+      siblings.push({ ...item, path: name });
+      children.set(parent, siblings);
+      if (item.type === 'tree') {
+        oidOf.set(item.path, item.sha);
+        if (!children.has(item.path)) children.set(item.path, []);
+      }
+    }
+    for (const [dir, oid] of oidOf) if (!listings.has(oid)) listings.set(oid, Promise.resolve(children.get(dir) ?? []));
+    return root;
+  };
+
+  /**
+   * `<commit>:<path>` walked through the remembered listings (one `ls-tree` per tree, ever), not
+   * two git processes per object: a read-ahead names hundreds of paths at one commit, which on a
+   * loaded machine took longer than an assembly may. Anything else is asked of git.
+   */
+  const objectAt = async (expression: string): Promise<{ oid: string; type: Kind } | undefined> => {
+    const at = /^([0-9a-f]{40}):(.*)$/s.exec(expression);
+    if (!at) return git.objectOf(expression);
+    const [, commit = '', path = ''] = at;
+    const root = await rootTree(commit);
+    if (!root) return git.objectOf(expression);
+    let found: { oid: string; type: Kind } = { oid: root, type: 'tree' };
+    for (const part of path.split('/').filter((name) => name !== '')) {
+      if (found.type !== 'tree') return undefined;
+      const items: GitTreeItem[] | undefined = await list(found.oid);
+      const item = items?.find((candidate) => candidate.path === part);
+      if (!item || (item.type !== 'tree' && item.type !== 'blob')) return undefined;
+      found = { oid: item.sha, type: item.type };
+    }
+    return found;
   };
 
   const resolvers = (request: GraphQLRequest): Record<string, unknown> => ({
@@ -91,7 +135,7 @@ export function graphqlEndpoint(git: GitObjects, repository: { owner: string; re
       return {
         nameWithOwner: `${repository.owner}/${repository.repo}`,
         object: async ({ expression, oid }: { expression?: string; oid?: string }) => {
-          const found = await git.objectOf(expression ?? oid ?? '');
+          const found = await objectAt(expression ?? oid ?? '');
           return found ? objectValue(request.textLimit, found.oid, found.type) : null;
         },
         ref: async ({ qualifiedName }: { qualifiedName: string }) => {
@@ -173,9 +217,36 @@ export function graphqlEndpoint(git: GitObjects, repository: { owner: string; re
 
   return async (request: GraphQLRequest): Promise<unknown> => {
     const schema: GraphQLSchema = schemas[request.schema];
-    const result = await graphql({ schema, source: request.query, variableValues: request.variables, rootValue: resolvers(request) });
+    const checked = checkedQuery(schema, request.query);
+    const result = 'errors' in checked ? { errors: checked.errors } : await execute({ schema, document: checked.document, variableValues: request.variables, rootValue: resolvers(request) });
     return JSON.parse(JSON.stringify(result));
   };
+}
+
+/**
+ * A query parsed and validated once per schema and text, as `graphql()` would each time: a client
+ * sends the same read-ahead query again and again, and validating one of a few hundred fields took
+ * the server most of a second on a loaded machine (bench/first-turn), time no client spends.
+ */
+const checkedQueries = new WeakMap<GraphQLSchema, Map<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>>();
+const MAX_CHECKED_QUERIES = 256;
+
+function checkedQuery(schema: GraphQLSchema, source: string): { document: DocumentNode } | { errors: readonly GraphQLError[] } {
+  let known = checkedQueries.get(schema);
+  if (!known) checkedQueries.set(schema, (known = new Map()));
+  const found = known.get(source);
+  if (found) return found;
+  let checked: { document: DocumentNode } | { errors: readonly GraphQLError[] };
+  try {
+    const document = parse(source);
+    const errors = validate(schema, document);
+    checked = errors.length > 0 ? { errors } : { document };
+  } catch (error) {
+    checked = { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] };
+  }
+  if (known.size >= MAX_CHECKED_QUERIES) known.clear();
+  known.set(source, checked);
+  return checked;
 }
 
 /** git's own test: a NUL in the first 8000 bytes. */

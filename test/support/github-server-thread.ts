@@ -15,6 +15,7 @@ const Options = z.object({
   repo: z.string(),
   appId: z.string(),
   appClientId: z.string().optional(),
+  appClientSecret: z.string().optional(),
   installationId: z.number(),
   appPublicKeyPem: z.string(),
   personalToken: z.string(),

@@ -6,6 +6,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { earlierTasksReader, type EarlierTasksIndex } from '../../src/tasks/earlier-tasks.ts';
 import { taskIndexStub } from '../../src/tasks/durable-task-index.ts';
+import { checkViewLink, signedViewUrl } from '../../src/tasks/view-link.ts';
 import type { TaskIndexRow } from '../../src/tasks/task-index.ts';
 
 const NOW = Date.now();
@@ -61,6 +62,29 @@ describe('TaskIndex.earlier', () => {
   });
 });
 
+describe('earlier tasks across tenants and repositories', () => {
+  it("never shows one tenant's or one repository's tasks to another, both ways, on the same pull request number", async () => {
+    const run = crypto.randomUUID();
+    const [installation, workspace] = [`github:${run}`, `slack:${run}`];
+    // Pull request #7 of two repositories, asked about by an installation and by a Slack workspace.
+    const widgets = row(1, { tenant: installation, repo: 'acme/widgets', pullRequest: 7 });
+    const gadgets = row(2, { tenant: installation, repo: 'acme/gadgets', pullRequest: 7 });
+    const asked = row(3, { tenant: workspace, repo: 'acme/widgets', pullRequest: 7 });
+    await indexWith(installation, [widgets, gadgets]);
+    await indexWith(workspace, [asked]);
+    // Each reader is made as a Task object makes it: its own tenant's index, its own repository.
+    const shown = async (tenant: string, repo: string, n: number) => {
+      const subject = { taskId: id(n), tenant, repo, createdAt: row(n).createdAt, pullRequest: 7 };
+      const found = await earlierTasksReader(taskIndexStub(env, tenant), subject, { now: () => NOW }).earlier({ limit: 20 });
+      return found.map((one) => one.id);
+    };
+    expect(await shown(installation, 'acme/widgets', 10)).toEqual([widgets.taskId]);
+    expect(await shown(installation, 'acme/gadgets', 11)).toEqual([gadgets.taskId]);
+    expect(await shown(workspace, 'acme/widgets', 12)).toEqual([asked.taskId]);
+    expect(await shown(workspace, 'acme/gadgets', 13)).toEqual([]);
+  });
+});
+
 describe('earlierTasksReader', () => {
   const subject = { taskId: id(9), tenant: 'api:acme', repo: 'acme/widgets', createdAt: row(9).createdAt, pullRequest: 7 };
 
@@ -70,7 +94,7 @@ describe('earlierTasksReader', () => {
     expect(earlier.map((one) => one.id)).toEqual([id(1)]);
   });
 
-  it('maps a row to what the provider shows: the request excerpt, finish time, pull request and a plain inspector link', async () => {
+  it('maps a row to what the provider shows: the request excerpt, finish time, pull request and the plain page without a link secret', async () => {
     const long = `${'x'.repeat(999)}…`;
     const index: EarlierTasksIndex = {
       earlier: async () => [row(1, { pullRequest: 7, requestExcerpt: 'Review it.\nCarefully.' }), row(2, { status: 'assembling', requestExcerpt: long }), row(3)],
@@ -89,11 +113,32 @@ describe('earlierTasksReader', () => {
       createdAt: new Date(row(1).createdAt).toISOString(),
       finishedAt: new Date(row(1).updatedAt).toISOString(),
       viewUrl: `https://groundwork.example.com/tasks/${id(1)}/view`,
+      viewUrlSigned: false,
     });
     expect(second).toMatchObject({ requestCut: true, finishedAt: null, pullRequest: null });
     // A row reported before excerpts were kept shows its preview.
     expect(third).toMatchObject({ request: 'request 3', requestCut: false });
     const unlinked = await earlierTasksReader(index, subject, { now: () => NOW }).earlier({ limit: 1 });
     expect(unlinked[0]?.viewUrl).toBeNull();
+  });
+
+  it('signs each page link to expire with its task, or the TTL after this task was created, the same on every read', async () => {
+    const links = { secret: 'view-secret' };
+    const index: EarlierTasksIndex = { earlier: async () => [row(1, { expiresAt: NOW + 86_400_000 }), row(2, { expiresAt: NOW + 3_600_000 })] };
+    const read = (ttlHours: number | undefined, now: number) =>
+      earlierTasksReader(index, subject, { origin: 'https://groundwork.example.com', links: { ...links, ...(ttlHours === undefined ? {} : { ttlHours }) }, now: () => now }).earlier({ limit: 5 });
+    const [first, second] = await read(undefined, NOW);
+    expect(first).toMatchObject({ viewUrlSigned: true, viewUrl: await signedViewUrl('https://groundwork.example.com', id(1), 'view-secret', Math.floor((NOW + 86_400_000) / 1000)) });
+    expect(second?.viewUrl).toBe(await signedViewUrl('https://groundwork.example.com', id(2), 'view-secret', Math.floor((NOW + 3_600_000) / 1000)));
+    // A retry an hour later renders the same bytes: the expiry is the tasks', not the clock's.
+    expect(await read(undefined, NOW + 3_600_000)).toEqual([first, second]);
+    // With a TTL, a day after this task was created if that is sooner than the earlier task's end.
+    const [capped] = await read(2, NOW + 5_000);
+    const exp = Math.floor((subject.createdAt + 2 * 3_600_000) / 1000);
+    expect(capped?.viewUrl).toBe(await signedViewUrl('https://groundwork.example.com', id(1), 'view-secret', exp));
+    // Each link opens its own task's page only.
+    const query = new URL(String(first?.viewUrl)).searchParams;
+    expect(await checkViewLink({ current: 'view-secret' }, id(1), query.get('exp') ?? '', query.get('sig') ?? '', NOW)).toMatchObject({ ok: true });
+    expect(await checkViewLink({ current: 'view-secret' }, id(2), query.get('exp') ?? '', query.get('sig') ?? '', NOW)).toMatchObject({ ok: false, reason: 'bad-signature' });
   });
 });

@@ -14,10 +14,11 @@ function flakyIndex(): PullRequestIndex & { down: boolean; entries: Array<{ deli
   const index = {
     down: true,
     entries: [] as Array<{ delivery: string; routed: Routed; createdAt: number | undefined }>,
-    lookup: async () => ({ latest: null, routed: null }),
+    lookup: async () => ({ latest: null, routed: null, place: 0 }),
     record: async (_pr: PullRequestKey, delivery: string, routed: Routed, createdAt?: number) => {
       if (index.down) throw new Error('pull request object unavailable');
       index.entries.push({ delivery, routed, createdAt });
+      return { previous: null };
     },
   };
   return index;
@@ -73,7 +74,7 @@ describe("a review task's entry in its pull request's index", () => {
       await state.storage.setAlarm(now + 3_600_000);
     });
     expect(await runDurableObjectAlarm(stub)).toBe(true);
-    expect(await durablePullRequestIndex(env).lookup(pr, 'github-event:pull_request:def')).toEqual({ latest: id.toString(), routed: { kind: 'task', taskId: id.toString() } });
+    expect(await durablePullRequestIndex(env).lookup(pr, 'github-event:pull_request:def')).toMatchObject({ latest: id.toString(), routed: { kind: 'task', taskId: id.toString() } });
     // Made, so retention is what the alarm waits for now.
     expect(await runInDurableObject(stub, (_, state) => state.storage.getAlarm())).toBe(expires);
   });

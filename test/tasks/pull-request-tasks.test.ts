@@ -14,14 +14,14 @@ function pullRequestObject() {
 describe("a pull request's index object", () => {
   it('names its latest task and where each delivery went; a redelivery moves nothing', async () => {
     const stub = pullRequestObject();
-    expect(await stub.lookup('d1')).toEqual({ latest: null, routed: null });
+    expect(await stub.lookup('d1')).toMatchObject({ latest: null, routed: null });
     await stub.record('d1', { kind: 'task', taskId: task(1) });
     await stub.record('d2', { kind: 'task', taskId: task(2) });
     await stub.record('d3', { kind: 'mailbox', taskId: task(2) });
     // An old event redelivered: its task is known, so it does not become the latest again.
     await stub.record('d1', { kind: 'task', taskId: task(1) });
-    expect(await stub.lookup('d1')).toEqual({ latest: task(2), routed: { kind: 'task', taskId: task(1) } });
-    expect(await stub.lookup('d3')).toEqual({ latest: task(2), routed: { kind: 'mailbox', taskId: task(2) } });
+    expect(await stub.lookup('d1')).toMatchObject({ latest: task(2), routed: { kind: 'task', taskId: task(1) } });
+    expect(await stub.lookup('d3')).toMatchObject({ latest: task(2), routed: { kind: 'mailbox', taskId: task(2) } });
   });
 
   it('keeps itself past the retention of its newest delivery and writes its alarm only when it falls short', async () => {
@@ -50,7 +50,7 @@ describe("a pull request's index object", () => {
     const stub = pullRequestObject();
     await stub.record('d1', { kind: 'task', taskId: task(1) });
     await runInDurableObject(stub, (instance) => instance.alarm());
-    expect(await stub.lookup('d1')).toEqual({ latest: null, routed: null });
+    expect(await stub.lookup('d1')).toMatchObject({ latest: null, routed: null });
   });
 });
 
@@ -64,6 +64,34 @@ describe("the order of a pull request's tasks", () => {
     // A comment's task is placed when it is recorded, which is when it was created.
     await stub.record('d3', { kind: 'task', taskId: task(3) });
     expect((await stub.lookup('d3')).latest).toBe(task(3));
+  });
+
+  it("places a comment's own task where its lookup was, so a review recorded while the comment was handled stays the latest", async () => {
+    const stub = pullRequestObject();
+    // The comment finds no task (the review is not recorded yet) and asks GitHub about the pull request...
+    const comment = await stub.lookup('comment');
+    expect(comment.latest).toBeNull();
+    // ...while the review is stored and recorded...
+    expect(await stub.record('review', { kind: 'task', taskId: task(1) })).toEqual({ previous: null });
+    // ...then the comment's task is recorded at the comment's place: before the review.
+    expect(await stub.record('comment', { kind: 'task', taskId: task(2) }, comment.place)).toEqual({ previous: null });
+    expect((await stub.lookup('a later comment')).latest).toBe(task(1));
+  });
+
+  it('hands out places in the order deliveries reach it, even within one millisecond, and names the task placed before', async () => {
+    const stub = pullRequestObject();
+    const places = [];
+    for (let i = 0; i < 20; i++) places.push((await stub.lookup(`d${i}`)).place);
+    expect(places).toEqual([...places].sort((a, b) => a - b));
+    expect(new Set(places).size).toBe(places.length);
+    expect(await stub.record('r1', { kind: 'task', taskId: task(1) })).toEqual({ previous: null });
+    expect(await stub.record('r2', { kind: 'task', taskId: task(2) })).toEqual({ previous: task(1) });
+    expect(await stub.record('r3', { kind: 'task', taskId: task(3) })).toEqual({ previous: task(2) });
+    // A redelivery of the second review names the same task before it, whatever came after.
+    expect(await stub.record('r2', { kind: 'task', taskId: task(2) })).toEqual({ previous: task(1) });
+    expect(await stub.record('c1', { kind: 'mailbox', taskId: task(3) })).toEqual({ previous: null });
+    // A place handed out after the last task's is after it, whatever the clock says.
+    expect((await stub.lookup('d')).place).toBeGreaterThan(places.at(-1) ?? 0);
   });
 
   it('keeps the tasks an object stored before creation times, below every task that has one', async () => {

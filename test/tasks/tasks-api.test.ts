@@ -107,6 +107,11 @@ describe('POST /tasks', () => {
     expect((await api('POST', '/tasks', { body: '{"repo":' })).json.error).toMatchObject({ code: 'bad_request', message: 'body is not valid JSON' });
     const res = await api('POST', '/tasks', { body: undefined });
     expect(res.status).toBe(415);
+    // A media type, not a prefix: application/jsonx and its like are not JSON.
+    for (const type of ['application/jsonx', 'application/json-patch+json', 'application/json; charset=iso-8859-1']) {
+      const refused = await checkedFetch('http://groundwork.test/tasks', { method: 'POST', headers: { authorization: `Bearer ${TEST_API_TOKENS.acme}`, 'content-type': type }, body: '{}' });
+      expect(refused.status, type).toBe(415);
+    }
   });
 
   it('records lineage to a parent task of the same tenant', async () => {

@@ -2,6 +2,9 @@ import { env } from 'cloudflare:workers';
 import { runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, inject, it } from 'vitest';
 import { AssembledTurnSchema } from '../../src/context/turn-schema.ts';
+import { getAgents } from '../../src/env.ts';
+import { taskAgent } from '../../src/tasks/task-agent.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
 import { ownTables } from '../support/task-object.ts';
@@ -39,12 +42,44 @@ describe('turns', () => {
     expect(res.json.error).toMatchObject({ code: 'conflict', message: 'turn 2 is not next; the next turn is 1' });
   });
 
-  it('refuses a later turn while turn 0 is not ready with 409 naming its status', async () => {
+  it('says the failure, not a turn still to come, to every read or write of a turn of a failed task', async () => {
     const id = await create({ ref: 'no-such-branch' });
     await waitForTask(id, settled);
-    const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } });
-    expect(res.status).toBe(409);
-    expect(res.json.error).toMatchObject({ code: 'conflict', message: 'turn 0 is failed; turn 1 cannot begin yet' });
+    const failed = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
+    expect(failed.status).toBe('failed');
+    const never = (turn: number) => `turn ${turn} was never assembled: the task failed after ${failed.attempts} of 3 attempts (${failed.reason}); a failed task is not assembled again: create a new task to try again`;
+    const answers = [
+      await api('GET', `/tasks/${id}/turns/0`),
+      await api('GET', `/tasks/${id}/turns/0?format=anthropic`),
+      await api('GET', `/tasks/${id}/turns/2`),
+      await api('POST', `/tasks/${id}/turns`, { body: { turn: 1 } }),
+      await api('POST', `/tasks/${id}/transcript`, { body: { items: [{ id: 'm1', type: 'message', role: 'assistant', content: 'Done.' }] } }),
+      await api('POST', `/tasks/${id}/turns/0/usage`, { body: { format: 'anthropic', usage: { input_tokens: 1, output_tokens: 1 } } }),
+    ];
+    expect(answers.map((res) => [res.status, res.json.error?.message])).toEqual([
+      [404, never(0)],
+      [404, never(0)],
+      [404, never(2)],
+      [409, never(1)],
+      [409, never(0)],
+      [409, `${never(0)}; report usage for a turn whose request was sent`],
+    ]);
+    expect(failed.reason).toContain('no-such-branch');
+  });
+
+  it('says turn 0 is still being assembled, and the status, to a read before it is', async () => {
+    // Stored with its alarm taken away in the same step: a task whose first attempt has not run.
+    const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: `${base()}/sample.git`, request: 'Explain the build.' });
+    const agent = taskAgent(getAgents(), request);
+    if (!agent.ok) throw new Error(agent.message);
+    const objectId = env.TASKS.newUniqueId();
+    await runInDurableObject(env.TASKS.get(objectId), async (task, state) => {
+      await task.create(request, agent.agent, { indexReport: 'with-assembly' });
+      await state.storage.deleteAlarm();
+    });
+    const id = objectId.toString();
+    const res = await api('GET', `/tasks/${id}/turns/0`);
+    expect([res.status, res.json.error?.message]).toEqual([404, 'turn 0 is not assembled yet (the task is pending); wait for the task to be ready']);
   });
 
   it('runs only all-turn providers later: first-turn ones are turn-gated and an empty context adds no item', async () => {

@@ -144,7 +144,7 @@ describe('examples/call-model.ts', () => {
     // The Worker itself stands in for the deployment, and a captured answer for the vendor.
     const groundwork = { base: 'http://groundwork.test', token: TEST_API_TOKENS.acme, fetch: (input: RequestInfo | URL, init?: RequestInit) => exports.default.fetch(input, init) };
     const request = await callModel.readTurnRequest(groundwork, id, 0, 'openai-chat');
-    const reply = await callModel.sendRequest(request, { apiKey: 'test', fetch: answering(CAPTURED.chat) });
+    const reply = await callModel.sendRequest(request, { apiKey: 'test', model: callModel.DEFAULT_MODELS.openai, fetch: answering(CAPTURED.chat) });
     const recorded = await callModel.postUsage(groundwork, id, 0, reply);
     expect(recorded).toMatchObject({ duplicate: false, usage: { format: 'openai-chat', model: 'gpt-5-mini-2025-08-07', inputTokens: 1_859, cachedTokens: 1_792 } });
     const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);

@@ -25,7 +25,7 @@ function pullsApi() {
 
 /** One app, one task service, one pull request index: deliveries in sequence, as GitHub sends them. */
 function host(pullRequests = fakePullRequestIndex()) {
-  const tasks = fakeTaskService(pullRequests);
+  const tasks = fakeTaskService();
   const api = pullsApi();
   const app = triggerApp(tasks, { fetch: api, pullRequests });
   const send = async (payload: unknown, event: string, delivery = crypto.randomUUID()) => {
@@ -113,27 +113,38 @@ describe('a push to a pull request (synchronize)', () => {
     // Redelivered: the same review task, and the note is keyed by the signed delivery, so no second one.
     const again = await send(pullRequest('synchronize', '1'.repeat(40)), 'pull_request', pushed.delivery);
     expect(again.body).toEqual({ ...pushed.body, duplicate: true });
-    expect(tasks.amends).toHaveLength(1);
+    expect(tasks.amends).toHaveLength(2);
+    expect(tasks.amends[1]).toEqual(tasks.amends[0]);
 
     // Later comments go to the new review task.
     const comment = await send(prComment('@groundwork look at the new commit'), 'issue_comment');
     expect(comment.body).toMatchObject({ taskId: pushed.body['taskId'], mailboxItem: expect.stringMatching(/^local:mailbox:/) });
   });
 
-  it("asks the pull request's index for its latest task only on a push; every review is still recorded", async () => {
+  it("records every review in the pull request's index before answering, in one call that also names the previous task", async () => {
     const index = fakePullRequestIndex();
-    const asked: string[] = [];
-    const counted = { ...index, lookup: async (...args: Parameters<typeof index.lookup>) => (asked.push(args[1]), index.lookup(...args)) };
+    const calls: string[] = [];
+    const counted: typeof index = {
+      lookup: async (...args) => (calls.push(`lookup ${args[1]}`), index.lookup(...args)),
+      record: async (...args) => (calls.push(`record ${args[1]} ${args[2].kind}`), index.record(...args)),
+    };
     const { tasks, send } = host(counted);
     const opened = await send(pullRequest('opened'), 'pull_request');
-    await send(pullRequest('reopened', '2'.repeat(40)), 'pull_request');
-    expect(asked).toEqual([]);
+    const reopened = await send(pullRequest('reopened', '2'.repeat(40)), 'pull_request');
     const pushed = await send(pullRequest('synchronize', '1'.repeat(40)), 'pull_request');
-    expect(asked).toEqual([pushed.key]);
+    expect(calls).toEqual([`record ${opened.key} task`, `record ${reopened.key} task`, `record ${pushed.key} task`]);
     // The reopened review was recorded as the latest, so the push's note goes to it, not to the first.
-    expect(tasks.amends.map((call) => call.taskId)).toHaveLength(1);
-    expect(tasks.amends[0]?.taskId).not.toBe(opened.body['taskId']);
-    expect(await index.lookup({ installationId: INSTALLATION.id, repo: 'Codertocat/Hello-World', number: 1 }, pushed.key)).toEqual({ latest: pushed.body['taskId'], routed: { kind: 'task', taskId: pushed.body['taskId'] } });
+    expect(tasks.amends.map((call) => call.taskId)).toEqual([reopened.body['taskId']]);
+    expect(await index.lookup({ installationId: INSTALLATION.id, repo: 'Codertocat/Hello-World', number: 1 }, pushed.key)).toMatchObject({ latest: pushed.body['taskId'], routed: { kind: 'task', taskId: pushed.body['taskId'] } });
+  });
+
+  it('records nothing in the index when the review could not be stored, so no comment is sent to a task that does not exist', async () => {
+    const index = fakePullRequestIndex();
+    const tasks = fakeTaskService();
+    const down: typeof tasks = { ...tasks, create: async () => Promise.reject(new Error('the intake shard did not answer')) };
+    const app = triggerApp(down, { fetch: pullsApi(), pullRequests: index });
+    await expect(app.request(WEBHOOK_URL, await deliveryInit(pullRequest('opened'), { event: 'pull_request' }), testEnv())).rejects.toThrow('the intake shard did not answer');
+    expect((await index.lookup({ installationId: INSTALLATION.id, repo: 'Codertocat/Hello-World', number: 1 }, 'a comment')).latest).toBeNull();
   });
 
   it('leaves no note when the pull request is opened or reopened', async () => {

@@ -29,6 +29,8 @@ describe('check order', () => {
     expect(response.status).toBe(415);
     expect(body).toMatchObject({ error: { code: 'unsupported_media_type' } });
     expect(tasks.calls).toEqual([]);
+    const jsonx = await send(await deliveryInit('{}', { contentType: 'application/jsonx', signature: null, event: '' }));
+    expect(jsonx.response.status).toBe(415);
   });
 
   it.each([

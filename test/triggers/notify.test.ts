@@ -74,6 +74,18 @@ describe('check run summary', () => {
     expect(summary).toMatch(/\n- … and \d+ more warnings$/);
   });
 
+  it('cuts a summary whose reasons alone pass the limit between characters, never inside one', () => {
+    for (const pad of ['', 'x']) {
+      const providers = TURN.providers.map((provider) => ({ ...provider, reason: `${pad}${'😀'.repeat(40_000)}` }));
+      const { summary } = turnSummary({ ...TURN, providers }, TASK_ID);
+      expect(summary.length).toBeLessThanOrEqual(MAX_SUMMARY_CHARS);
+      // Well-formed UTF-16: every surrogate in a pair (what String.prototype.isWellFormed checks).
+      // Only the index is compared: a lone surrogate in a failure message breaks the test runner's socket.
+      expect(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(summary)?.index).toBeUndefined();
+      expect(summary.endsWith('… (summary cut to fit the check run)')).toBe(true);
+    }
+  });
+
   it('describes a failure with its reason, escaped', () => {
     expect(failureSummary('rate limit exhausted (403) for `acme/widgets`', TASK_ID)).toEqual({
       title: 'Context assembly failed',

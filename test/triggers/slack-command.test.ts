@@ -166,5 +166,8 @@ describe('commands', () => {
     const { status, tasks } = await send({ ...init, headers: { ...init.headers, 'content-type': 'application/json' } });
     expect(status).toBe(415);
     expect(tasks.calls).toEqual([]);
+    // A media type, not a prefix.
+    const longer = await send({ ...init, headers: { ...init.headers, 'content-type': 'application/x-www-form-urlencodedx' } });
+    expect(longer.status).toBe(415);
   });
 });

@@ -78,11 +78,11 @@ export interface FakeTasks extends TaskService {
 
 /**
  * Validates like the real service and keys tasks by idempotency key, deciding before any await.
- * A follow-up reaches a task it created, once per key, under the task's tenant. A new task
- * created for a pull request lists itself in `pullRequests`, as a Task object does from its
- * first attempt (here at once: these tests are about routing, not about when).
+ * A follow-up reaches a task it created, once per key, under the task's tenant. A task created
+ * for a pull request does not list itself (a Task object does so only after its intake shard
+ * hands it on, and then only to repair): the trigger must record it.
  */
-export function fakeTaskService(pullRequests?: PullRequestIndex): FakeTasks {
+export function fakeTaskService(): FakeTasks {
   const byKey = new Map<string, string>();
   const calls: CreateCall[] = [];
   const amends: AmendCall[] = [];
@@ -109,7 +109,6 @@ export function fakeTaskService(pullRequests?: PullRequestIndex): FakeTasks {
       if (key !== undefined && existing === undefined) byKey.set(key, id);
       calls.push({ request, idempotencyKey: key, id, created: existing === undefined });
       await Promise.resolve();
-      if (existing === undefined && key !== undefined && options.pullRequest) await pullRequests?.record(options.pullRequest, key, { kind: 'task', taskId: id });
       return { id, status: 'pending', created: existing === undefined };
     },
   };
@@ -146,20 +145,26 @@ export function testEnv(secrets: Secrets = {}): Env & Secrets {
   };
 }
 
-/** The pull request index as the Durable Object keeps it, in memory, for one test. */
+/** The pull request index as the Durable Object keeps it, in memory, for one test: tasks in the order of their places. */
 export function fakePullRequestIndex(): PullRequestIndex {
-  const tasks = new Map<string, string[]>();
+  const tasks = new Map<string, Array<{ taskId: string; place: number }>>();
   const deliveries = new Map<string, Routed>();
+  let last = 0;
+  const nextPlace = () => ++last;
   return {
     async lookup(pr, delivery) {
       const name = pullRequestIndexName(pr);
-      return { latest: tasks.get(name)?.at(-1) ?? null, routed: deliveries.get(`${name} ${delivery}`) ?? null };
+      return { latest: tasks.get(name)?.at(-1)?.taskId ?? null, routed: deliveries.get(`${name} ${delivery}`) ?? null, place: nextPlace() };
     },
-    async record(pr, delivery, routed) {
+    async record(pr, delivery, routed, place) {
       const name = pullRequestIndexName(pr);
       if (!deliveries.has(`${name} ${delivery}`)) deliveries.set(`${name} ${delivery}`, routed);
       const known = tasks.get(name) ?? [];
-      if (routed.kind === 'task' && !known.includes(routed.taskId)) tasks.set(name, [...known, routed.taskId]);
+      if (routed.kind !== 'task') return { previous: null };
+      const placed = known.some((task) => task.taskId === routed.taskId) ? known : [...known, { taskId: routed.taskId, place: place ?? nextPlace() }].sort((a, b) => a.place - b.place);
+      tasks.set(name, placed);
+      const at = placed.findIndex((task) => task.taskId === routed.taskId);
+      return { previous: placed[at - 1]?.taskId ?? null };
     },
   };
 }

@@ -63,9 +63,29 @@ export async function serveRepository(gitdir: string, options: { port?: number }
   };
 }
 
+/**
+ * Runs the `git pack-objects` upload-pack would run, with `--missing=allow-any`: an object the
+ * repository does not have (a partial clone's unfetched blob, one deleted from the store) is left
+ * out of the pack instead of failing it, and never fetched from the clone's remote (which may be
+ * offline). The Worker gets every object there is; a task that needs a missing file says it could
+ * not read it, as `groundwork context` does. upload-pack appends the command it would have run
+ * (git-config(1), uploadpack.packObjectsHook); the hook is honoured only from protected config,
+ * which includes the command scope set here (git's t/t5544-pack-objects-hook.sh: "hook runs from
+ * -c config", "hook does not run from repo config"; checked with git 2.39 by
+ * test/node/run-partial.test.ts, whose clone's remote stays reachable and is never fetched from).
+ */
+const PACK_WHAT_EXISTS = 'pack() { "$@" --missing=allow-any; }; pack';
+
 /** The user's environment minus GIT_* variables that would point git elsewhere, plus the serving config. */
 function gitEnvironment(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('GIT_')) env[key] = value;
-  return { ...env, GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'uploadpack.allowAnySHA1InWant', GIT_CONFIG_VALUE_0: 'true' };
+  return {
+    ...env,
+    GIT_CONFIG_COUNT: '2',
+    GIT_CONFIG_KEY_0: 'uploadpack.allowAnySHA1InWant',
+    GIT_CONFIG_VALUE_0: 'true',
+    GIT_CONFIG_KEY_1: 'uploadpack.packObjectsHook',
+    GIT_CONFIG_VALUE_1: PACK_WHAT_EXISTS,
+  };
 }

@@ -17,7 +17,7 @@ import { cliAgent } from '../cli-agent.ts';
 import type { AssembledTurn } from '../../context/turn-schema.ts';
 import { locateGitdir } from '../../sources/git/gitdir.ts';
 import { isValidRefName } from '../../sources/git/ref-name.ts';
-import { commitProblem } from '../../sources/git/verify-commit.ts';
+import { checkCommit } from '../../sources/git/verify-commit.ts';
 import { failedProviders, unknownSkills, worktreeWarnings, type CliIo } from '../context-command.ts';
 import { formatTurn, warningLines } from '../format.ts';
 import { jsonOutput } from '../json-output.ts';
@@ -28,6 +28,7 @@ import { serveRepository, type RepositoryServer } from './repository-server.ts';
 import { readFactsOption } from '../facts-option.ts';
 import { parseRunArgs, RUN_USAGE } from './run-args.ts';
 import { findWorkerBundle, preloadMiniflare, startWorker, type WorkerHost } from './worker-host.ts';
+import { usageError } from '../usage.ts';
 
 /** Local runs may read larger repositories than a deployed Worker's 128 MB allows. */
 const LOCAL_MAX_FETCH_BYTES = 256 * 1024 * 1024;
@@ -50,7 +51,7 @@ class Interrupted extends Error {}
 export async function runRunCommand(argv: readonly string[], io: CliIo, deps: RunDeps = {}): Promise<number> {
   const parsed = parseRunArgs(argv);
   if (!parsed.ok) {
-    io.stderr(`groundwork run: ${parsed.error}\n\n${RUN_USAGE}\n`);
+    io.stderr(usageError('groundwork run', parsed.error, 'groundwork run --help'));
     return RUN_EXIT.usage;
   }
   const options = parsed.options;
@@ -82,20 +83,23 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     io.stderr(`groundwork run: ${where.reason}\n`);
     return RUN_EXIT.failed;
   }
-  // The Worker will fetch the whole commit: a repository that cannot serve it is said here, once,
-  // naming what is missing, instead of a pack the Worker's git client calls corrupted.
-  const unservable = options.untrusted ? undefined : commitProblem(where.gitdir, root, commit);
-  if (unservable !== undefined) {
-    io.stderr(`groundwork run: cannot read ${root}: ${unservable}\n`);
+  // The Worker will fetch the commit: one whose commit or trees are missing is said here, once,
+  // instead of a pack the Worker's git client calls corrupted. Files without their content are
+  // served without it (repository-server) and named in a warning.
+  const servable = options.untrusted ? { ok: true as const, absent: [] } : checkCommit(where.gitdir, root, commit);
+  if (!servable.ok) {
+    io.stderr(`groundwork run: cannot read ${root}: ${servable.problem}\n`);
     return RUN_EXIT.failed;
   }
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, source.snapshot(commit), options.ref, [], options.path);
   const unreadable = source.unreadable?.();
-  if (unreadable !== undefined) {
+  // A file whose content is absent, which the comparison above may have tried to read, is named in
+  // the warning and served without it; anything else the repository could not give stops here.
+  if (unreadable !== undefined && !servable.absent.some((blob) => unreadable.includes(blob))) {
     io.stderr(`groundwork run: cannot read ${root}: ${unreadable}\n`);
     return RUN_EXIT.failed;
   }
-  for (const warning of [...opened.warnings, ...worktree]) io.stderr(`warning: ${warning}\n`);
+  for (const warning of [...opened.warnings, ...(servable.warning ? [servable.warning] : []), ...worktree]) io.stderr(`warning: ${warning}\n`);
   const bundle = findWorkerBundle();
   if (!bundle.ok) {
     io.stderr(`groundwork run: ${bundle.reason}\n`);

@@ -30,7 +30,7 @@ export function earlierTaskEntry(earlier: EarlierTask, context: { commit?: strin
     commitLine(earlier.commit, context.commit),
     ...(earlier.pullRequest === null ? [] : [`Pull request: #${earlier.pullRequest}${earlier.pullRequest === context.pullRequest ? ' (the one this task is about)' : ''}`]),
     ...knowledgeLines(earlier.id, context.knowledge),
-    `Inspector: ${earlier.viewUrl === null ? 'no link (this host knows no public origin)' : displayName(earlier.viewUrl, 2_048)}`,
+    `Inspector: ${inspectorLine(earlier)}`,
     `Request (the earlier task's words, evidence only${earlier.requestCut ? '; its start' : ''}):`,
     earlier.request,
   ];
@@ -41,6 +41,16 @@ export function earlierTaskEntry(earlier: EarlierTask, context: { commit?: strin
     freshness: 'snapshot',
     stability: 'task',
   };
+}
+
+/** A page link as the host builds it (an origin, the task's id, a signature): shown as it is, so it can be followed. */
+const PAGE_LINK = /^https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?\/tasks\/[0-9a-f]{64}\/view(?:\?exp=\d{1,12}&sig=[0-9a-f]{64})?$/;
+
+function inspectorLine(earlier: EarlierTask): string {
+  if (earlier.viewUrl === null) return 'no link (this host knows no public origin)';
+  // Anything else is shown as a name: escaped, quoted, on its one line.
+  const url = PAGE_LINK.test(earlier.viewUrl) ? earlier.viewUrl : displayName(earlier.viewUrl, 2_048);
+  return earlier.viewUrlSigned ? url : `${url} (opens with an API token: this deployment signs no view links)`;
 }
 
 function statusLine(earlier: EarlierTask): string {

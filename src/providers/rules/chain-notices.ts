@@ -41,3 +41,9 @@ export function leftOutNotice(number: number, leftOut: PullRequestFocus['leftOut
   const others = leftOut.exact ? `the other ${leftOut.count}` : 'the others';
   return `Only the first ${first} of ${of} pull request #${number} changes were followed${leftOut.exact ? '' : ' (it changes more)'}: the rules of directories that only ${others} touch were not read. ${CLAIM}`;
 }
+
+/** The same, as the rules outcome's reason says it (the check run, the inspector, `GET /tasks/:id`). */
+export function leftOutNote(leftOut: PullRequestFocus['leftOut']): string {
+  const first = FOCUS_LIMITS.pullRequestFiles;
+  return `only the first ${first} of ${leftOut.exact ? `the ${first + leftOut.count}` : `more than ${first}`} changed files were followed`;
+}

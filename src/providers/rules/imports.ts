@@ -131,7 +131,7 @@ export function importTarget(reference: string, importer: string): string | unde
   return target.kind === 'path' ? target.path : undefined;
 }
 
-type Target =
+export type ImportTargetOf =
   | { kind: 'path'; reference: string; path: string; pathLike: boolean }
   | { kind: 'refused'; reference: string; reason: string }
   | { kind: 'ignore' };
@@ -141,7 +141,8 @@ function looksLikePath(reference: string): boolean {
   return reference.startsWith('./') || reference.startsWith('../') || reference.split('/').includes('..') || /\.[A-Za-z0-9]+$/.test(reference);
 }
 
-function resolveReference(reference: string, importer: string): Target {
+/** What an `@` reference in `importer` names: a path in the tree, a refusal (why), or prose to ignore. */
+export function resolveReference(reference: string, importer: string): ImportTargetOf {
   if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return { kind: 'ignore' };
   if (reference.startsWith('~')) return { kind: 'refused', reference, reason: 'a home directory is outside the repository' };
   if (reference.startsWith('/')) return { kind: 'refused', reference, reason: 'an absolute path is outside the repository' };

@@ -22,7 +22,7 @@ import type { ReadPlan } from '../../sources/read-plan.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import { CLIENT_DIRECTORY_NAMES } from '../../clients/index.ts';
 import { focusDirectories } from './chain.ts';
-import { boundNotice, budgetNotice, leftOutNotice, unlistedNotice } from './chain-notices.ts';
+import { boundNotice, budgetNotice, leftOutNote, leftOutNotice, unlistedNotice } from './chain-notices.ts';
 import type { RulesConfigSchema, RulesConfig } from './config.ts';
 import { CLAUDE_MEMORY } from './formats/claude-memory.ts';
 import { ruleEntries } from './rule-entries.ts';
@@ -102,7 +102,11 @@ async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: S
       notes.push(files ? `the pull request's changed files could not be listed: ${files.reason}` : "the pull request's changed files were not listed for this task");
     } else {
       const focus = pullRequestFocus(files.files, files.complete, pr.changedFiles);
-      if (focus.leftOut.count > 0 || !focus.leftOut.exact) notices.push({ text: leftOutNotice(pr.number, focus.leftOut), stability: 'task' });
+      if (focus.leftOut.count > 0 || !focus.leftOut.exact) {
+        notices.push({ text: leftOutNotice(pr.number, focus.leftOut), stability: 'task' });
+        // The outcome says it too, first: a reviewer reads the check run, not the model's notices.
+        notes.unshift(leftOutNote(focus.leftOut));
+      }
       if (focus.unusable > 0) notes.push(`${focus.unusable} changed ${focus.unusable === 1 ? 'path is' : 'paths are'} not a path inside the tree and ${focus.unusable === 1 ? 'was' : 'were'} not followed`);
     }
   }

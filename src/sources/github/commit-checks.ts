@@ -108,8 +108,8 @@ export function createCommitChecks(octokit: Octokit, { owner, repo }: CommitChec
 
 async function list<T>(subject: string, signal: AbortSignal | undefined, limit: number, fetchPage: (page: number, perPage: number) => Promise<Page<T>>): Promise<Listing<T>> {
   try {
-    const { items, complete } = await readPages(fetchPage, limit);
-    return { status: 'ok', items, complete };
+    const { items, complete, total } = await readPages(fetchPage, limit);
+    return { status: 'ok', items, complete, ...(total !== undefined ? { total } : {}) };
   } catch (error) {
     rethrowIfAborted(signal);
     if (error instanceof z.ZodError) return { status: 'failed', reason: `GitHub's answer for ${subject} was not understood` };

@@ -19,7 +19,7 @@ export interface Page<T> {
  * @example
  * await readPages((page, perPage) => requestPage(page, perPage), 300) // at most 3 requests
  */
-export async function readPages<T>(fetchPage: (page: number, perPage: number) => Promise<Page<T>>, limit: number): Promise<{ items: T[]; complete: boolean }> {
+export async function readPages<T>(fetchPage: (page: number, perPage: number) => Promise<Page<T>>, limit: number): Promise<{ items: T[]; complete: boolean; total?: number }> {
   const perPage = Math.max(1, Math.min(MAX_PER_PAGE, limit));
   const items: T[] = [];
   for (let page = 1; ; page++) {
@@ -27,6 +27,6 @@ export async function readPages<T>(fetchPage: (page: number, perPage: number) =>
     items.push(...answer.items);
     const next = answer.items.length > 0 && /\brel="next"/.test(String(answer.link ?? ''));
     const beyond = answer.total !== undefined && answer.total > items.length;
-    if (items.length >= limit || !next) return { items: items.slice(0, limit), complete: !next && !beyond && items.length <= limit };
+    if (items.length >= limit || !next) return { items: items.slice(0, limit), complete: !next && !beyond && items.length <= limit, ...(answer.total !== undefined ? { total: answer.total } : {}) };
   }
 }

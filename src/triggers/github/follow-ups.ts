@@ -9,9 +9,11 @@
  * Every step is idempotent by the delivery's signed key (see `signedDeliveryKey`: a redelivery
  * or a replayed body has the same one), and the pull request index remembers where each delivery
  * went, so a redelivered comment lands where the first one did and is not appended twice, even
- * if a newer task started in between. A comment is recorded there before it is answered; a
- * review task lists itself from its first attempt, just after the answer (see TaskService.create),
- * so a comment sent within that moment starts a task of its own instead of joining the review.
+ * if a newer task started in between. Both a comment and a review are recorded there before they
+ * are answered, the review as soon as its task is stored in its intake shard, so the order in
+ * which the pull request's index takes them is the one order: a comment sent right after the
+ * review's answer joins the review while the shard still holds it (the Task object takes its
+ * delivery from the shard when the mailbox is asked first).
  */
 import { MAX_MAILBOX_TEXT_CHARS } from '../../context/mailbox.ts';
 import type { PullRequestIndex, PullRequestKey } from '../../tasks/pull-request-index.ts';
@@ -34,7 +36,7 @@ export const HOST_SENDER = 'groundwork';
 export async function routeComment(accepted: AcceptedComment, delivery: string, deps: FollowUpDeps): Promise<DeliveryResult> {
   const pr: PullRequestKey = { installationId: accepted.target.installationId, repo: `${accepted.target.owner}/${accepted.target.repo}`, number: accepted.number };
   const tenant = `github:${accepted.target.installationId}`;
-  const { latest, routed } = await deps.pullRequests.lookup(pr, delivery);
+  const { latest, routed, place } = await deps.pullRequests.lookup(pr, delivery);
   const post = { from: `@${accepted.author}`, text: accepted.body.trim().slice(0, MAX_MAILBOX_TEXT_CHARS), key: delivery };
 
   const target = routed ?? (latest === null ? null : { kind: 'mailbox' as const, taskId: latest });
@@ -47,25 +49,23 @@ export async function routeComment(accepted: AcceptedComment, delivery: string, 
     // Gone, failed or full: the comment still deserves an answer, so it starts a task of its own.
   }
   const created = await deps.tasks.create(await commentTask(accepted, deps.lookup), { idempotencyKey: delivery });
-  await deps.pullRequests.record(pr, delivery, { kind: 'task', taskId: created.id });
+  // Where the lookup was: a review recorded while GitHub was asked about the pull request came after this comment.
+  await deps.pullRequests.record(pr, delivery, { kind: 'task', taskId: created.id }, place);
   return taskResult(created);
 }
 
 export async function startReview(event: PullRequestEvent, task: TaskRequestInput, delivery: string, deps: FollowUpDeps): Promise<DeliveryResult> {
   if (task.githubInstallationId === undefined) return taskResult(await deps.tasks.create(task, { idempotencyKey: delivery }));
   const pr: PullRequestKey = { installationId: task.githubInstallationId, repo: event.repository.full_name, number: event.pull_request.number };
-  // The review lists itself in the pull request's index after the answer (TaskService.create), so
-  // the accept path is one round trip, to the new task's object, like GitHub's own receivers.
-  const created = () => deps.tasks.create(task, { idempotencyKey: delivery, pullRequest: pr });
-  // Only a push leaves the previous task a note, so only a push asks which task that is: every
-  // other review action is one round trip fewer to the pull request's object, which every
-  // delivery for that pull request goes through one at a time. The lookup and the keyed create
-  // are independent (the create is idempotent by the delivery), so they run side by side.
-  const [latest, review] = await Promise.all([event.action === 'synchronize' ? deps.pullRequests.lookup(pr, delivery).then((found) => found.latest) : null, created()]);
-  if (latest !== null && latest !== review.id) {
+  // Stored first, so the index never names a task that is not. `pullRequest` makes the task list
+  // itself again from its first attempt, which repairs a record below that failed.
+  const review = await deps.tasks.create(task, { idempotencyKey: delivery, pullRequest: pr });
+  // Recorded before the answer: from here every comment on the pull request finds the review.
+  const { previous } = await deps.pullRequests.record(pr, delivery, { kind: 'task', taskId: review.id });
+  if (event.action === 'synchronize' && previous !== null) {
     // Best effort: a previous task that is gone or failed has no one left to tell. Keyed by the
     // delivery, so a redelivery (after a crash before this step) leaves it, and only once.
-    await deps.tasks.amend(latest, task.tenant, { from: HOST_SENDER, text: headMovedNote(event, review.id), key: delivery });
+    await deps.tasks.amend(previous, task.tenant, { from: HOST_SENDER, text: headMovedNote(event, review.id), key: delivery });
   }
   return taskResult(review);
 }
