@@ -22,6 +22,9 @@ const FILES = {
 let mcp: McpConnection;
 beforeAll(async () => {
   mcp = await connectMcp();
+  // Listed once, so the SDK client checks every check_freshness answer below, a changed rule set
+  // with its changes included, against the tool's output schema (src/mcp/tool-outputs.ts).
+  await mcp.client.listTools();
 });
 afterAll(async () => {
   await mcp.close();
