@@ -9,6 +9,9 @@
  * - nothing moved since turn 0;
  * - cold: after a push that changed AGENTS.md, the KV holding only what turn 0 read;
  * - warm: the same check again, the new commit's tree now in the KV;
+ * - a rule-set change: after a push that adds an AGENTS.override.md in the working directory (a
+ *   file the model was never given, which now replaces one it was), cold: the rule set at both
+ *   commits compared and the new file brought, from the same read of the new commit;
  * - (GitHub) a pull request task: the same, plus reading the pull request.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,7 +64,8 @@ interface Backend {
  * Turn 0 pinned from `main` (a branch task) or at a pull request's base commit, then the later
  * turns of each case, counting the backend's requests.
  */
-async function measure(open: (store: KeyValueStore) => Backend, pinned: { base: string; pullRequest: PullRequestView } | { ref: 'main' }, push: () => string): Promise<Record<string, string>> {
+async function measure(open: (store: KeyValueStore) => Backend, pinned: { base: string; pullRequest: PullRequestView } | { ref: 'main' }, push: () => string, pushRule: () => string): Promise<Record<string, string>> {
+  // pushRule adds an AGENTS.override.md on the working directory's chain where there was none, and returns its path.
   const store = mapStore();
   const backend = open(store);
   const registry = createDefaultRegistry();
@@ -99,18 +103,21 @@ async function measure(open: (store: KeyValueStore) => Backend, pinned: { base: 
   const history: EarlierEntry[] = first.entries.map((entry) => ({ turn: 0, provider: entry.provider, category: entry.category, title: entry.title, source: entry.source }));
   const turn0 = describe(await backend.take());
 
-  const later = async (expectNotice: boolean): Promise<string> => {
-    const gathered = await gatherContext({ ...base, snapshot: backend.source.snapshot(commit, { plan: plan(0) }), turn: 1, history });
+  const later = async (expectNotice: boolean, expectRule?: string): Promise<string> => {
+    const gathered = await gatherContext({ ...base, snapshot: backend.source.snapshot(commit, { plan: plan(0) }), turn: 1, history, plan: plan(0) });
     const outcome = gathered.outcomes.find((o) => o.name === 'freshness');
     const notice = gathered.entries.some((entry) => entry.provider === 'freshness');
     if (notice !== expectNotice) throw new Error(`freshness gave ${notice ? 'a' : 'no'} notice: ${JSON.stringify(outcome)}`);
+    if (expectRule !== undefined && !gathered.entries.some((entry) => entry.provider === 'freshness' && entry.source.path === expectRule)) throw new Error(`freshness did not bring ${expectRule}: ${JSON.stringify(outcome)}`);
     return describe(await backend.take());
   };
   const still = await later(false);
   push();
   const cold = await later(true);
   const warm = await later(true);
-  return { turn0, still, cold, warm };
+  const added = pushRule();
+  const rule = await later(true, added);
+  return { turn0, still, cold, warm, rule };
 }
 
 function describe({ count, rounds, kinds }: Awaited<ReturnType<Backend['take']>>): string {
@@ -157,15 +164,24 @@ async function benchGitHub(): Promise<string[]> {
         repo.write('AGENTS.md', `# Rules at depth 0\n\nEdition ${++edition}.\n`);
         return repo.commitAll(`edition ${edition}`);
       };
-      const branch = await measure(open, { ref: 'main' }, push);
+      // Each task is pinned after the one before pushed its override, so each adds one a level higher.
+      const overrides = [`${SHAPE.cwd}/AGENTS.override.md`, `${SHAPE.cwd.split('/').slice(0, -1).join('/')}/AGENTS.override.md`];
+      const pushRule = () => {
+        const path = overrides.shift() ?? '';
+        repo.write(path, `# Override\n\nEdition ${++edition}.\n`);
+        repo.commitAll(`override ${edition}`);
+        return path;
+      };
+      const branch = await measure(open, { ref: 'main' }, push, pushRule);
       const pullRequest: PullRequestView = { number: 1, baseRef: 'main', headRef: 'feature', headSha: commit, fromFork: false };
-      const pull = await measure(open, { base: repo.git('rev-parse', 'HEAD'), pullRequest }, push);
+      const pull = await measure(open, { base: repo.git('rev-parse', 'HEAD'), pullRequest }, push, pushRule);
       return [
         `github, turn 0 (for reference; read ahead over GraphQL as the Task object plans it): ${branch.turn0}`,
         `github, a later turn when nothing moved: ${branch.still}`,
         `github, a later turn after a push that changed AGENTS.md, cold (the KV holds turn 0's reads): ${branch.cold}`,
         `github, the same check warm (the new commit's tree in the KV): ${branch.warm}`,
-        `github, a pull request task (head and base read from GitHub), nothing moved / cold / warm: ${pull.still} / ${pull.cold} / ${pull.warm}`,
+        `github, a later turn after a push that adds an AGENTS.override.md in the working directory (the rule set changed; the file is brought), cold: ${branch.rule}`,
+        `github, a pull request task (head and base read from GitHub), nothing moved / cold / warm / rule set changed: ${pull.still} / ${pull.cold} / ${pull.warm} / ${pull.rule}`,
       ];
     } finally {
       await server.close();
@@ -212,11 +228,19 @@ async function benchGitRemote(): Promise<string[]> {
       work.git('push', '--quiet', 'origin', 'main');
       return head;
     };
-    const measured = await measure(open, { ref: 'main' }, push);
+    const pushRule = () => {
+      const path = `${SHAPE.cwd}/AGENTS.override.md`;
+      work.write(path, `# Override\n\nEdition ${++edition}.\n`);
+      work.commitAll(`override ${edition}`);
+      work.git('push', '--quiet', 'origin', 'main');
+      return path;
+    };
+    const measured = await measure(open, { ref: 'main' }, push, pushRule);
     return [
       `git remote (smart HTTP), a later turn when nothing moved: ${measured.still}`,
       `git remote, a later turn after a push that changed AGENTS.md, cold (the KV holds turn 0's reads): ${measured.cold}`,
       `git remote, the same check warm (the new commit's tree in the KV): ${measured.warm}`,
+      `git remote, a later turn after a push that adds an AGENTS.override.md in the working directory, cold: ${measured.rule}`,
     ];
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -103,6 +103,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       focusFiles: focus.files,
       ...(focus.pullRequestFiles ? { pullRequestFiles: focus.pullRequestFiles } : {}),
       settings,
+      // Another commit (freshness's new head) is read with turn 0's plan too, so its read-ahead is shared.
+      plan,
       now: deps.now,
       signal,
       ...(cache ? { cache } : {}),

@@ -2,7 +2,8 @@
  * @module durable-objects/task-freshness
  * The read-back a host asks for before a consequential action: every source that reached the
  * model on any turn of the task, compared between the task's pinned commit and where the task's
- * ref points now. It reads the repository and the ledger and writes nothing. Anything that
+ * ref points now, and the rule set for the task's focus (turn 0's and every path posted since)
+ * at both. It reads the repository and the ledger and writes nothing. Anything that
  * cannot be read makes sources `unverifiable` with the reason; it is never an error.
  */
 import { checkFreshness, pinnedFrom, uncheckedReport } from '../src/freshness/check.ts';
@@ -11,7 +12,9 @@ import { trackedSources } from '../src/freshness/tracked.ts';
 import type { AgentConfig } from '../src/context/agents.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
-import { NO_FOCUS } from '../src/tasks/turn-focus.ts';
+import { focusPathsOf } from '../src/context/focus.ts';
+import { createRuleSetReader } from '../src/context/rule-set-reader.ts';
+import { NO_FOCUS, type PostedFocus } from '../src/tasks/turn-focus.ts';
 import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskStore } from './task-store.ts';
 
@@ -21,6 +24,8 @@ export const READ_BACK_DEADLINE_MS = 10_000;
 /** The plan deps let the pinned commit be compared from what turn 0 read ahead (see task-plan). */
 export interface ReadBackDeps extends TaskPlanDeps {
   store: TaskStore;
+  /** Focus posted on the task: its paths are part of the focus the rule set is compared for. */
+  posted: PostedFocus;
   openSource(request: TaskRequest): Promise<OpenedSource>;
   now(): number;
 }
@@ -41,9 +46,27 @@ export async function readBackFreshness(request: TaskRequest, commit: string, ag
   } catch (error) {
     return uncheckedReport(input, `could not open the repository: ${error instanceof Error ? error.message : String(error)}`);
   }
-  const plan = agent ? planTask(deps, request, agent, opened, deps.store.turn(0)?.focus ?? NO_FOCUS).plan : undefined;
+  const first = deps.store.turn(0);
+  const focus = first?.focus ?? NO_FOCUS;
+  const setup = agent ? planTask(deps, request, agent, opened, focus) : undefined;
+  const plan = setup?.plan;
+  // The rule set is compared for the task's focus as it is now: turn 0's, and every path posted since.
+  const posted = deps.posted.between(first?.moved?.through ?? 0, deps.posted.through());
+  const ruleSets =
+    agent && setup
+      ? createRuleSetReader({
+          registry: deps.registry,
+          agent,
+          task: { ...setup.view, commit, focusPaths: focusPathsOf(request.cwd, [focus.paths, posted.paths]) },
+          available: setup.available,
+          settings: setup.settings,
+          focusFiles: focus.files,
+          plan: setup.plan,
+        })
+      : undefined;
   return checkFreshness({
     ...input,
+    ...(ruleSets ? { ruleSets } : {}),
     source: opened.source,
     // Its shared loads end with the read-back, as the check's own do.
     pinned: opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal: AbortSignal.timeout(READ_BACK_DEADLINE_MS) }),

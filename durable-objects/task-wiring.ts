@@ -100,7 +100,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     skillCatalog: (task) => taskSkillCatalog(task, { store, openSource, cache: env.CACHE }),
     readSkillFile: (task, path) => readTaskSkillFile(task, path, { store, openSource, cache: env.CACHE }),
     check: (task, request) => checkTask(task, request, checkDeps),
-    readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, openSource, now: () => Date.now() }),
+    readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
     rules: (task, query) => taskRulesMatrix(task, query, { store, openSource }),
   };

@@ -2,7 +2,9 @@
  * @module cli/freshness-command
  * `groundwork freshness`: what `GET /tasks/:id/freshness` answers, for a local repository. The
  * sources are the ones the first turn at `--since` holds (assembled through the same pipeline
- * and settings as `groundwork context`); each is compared with `--ref` as it is now, by blob id.
+ * and settings as `groundwork context`); each is compared with `--ref` as it is now, by blob id,
+ * and the rule set that applies to the same working directory and paths is computed at both
+ * commits and diffed (a rule file that now applies, one now shadowed, a settings change).
  * A context at `--since` that could not be read whole (the repository is missing what it needs,
  * a provider that reads it failed) is exit 1 with the reason: nothing to compare is not "fresh".
  */
@@ -13,7 +15,7 @@ import { clientOf } from '../context/client.ts';
 import type { Registry } from '../context/registry.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { short } from '../freshness/compare.ts';
-import { sourceLines } from '../freshness/describe.ts';
+import { reportLines, somethingChanged } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
 import { turnSources } from '../freshness/tracked.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
@@ -22,7 +24,7 @@ import { revisionProblem } from '../sources/git/ancestry.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import type { CliIo } from './context-command.ts';
 import { FRESHNESS_USAGE, parseFreshnessArgs } from './freshness-args.ts';
-import { assembleLocalTurn } from './local-turn.ts';
+import { assembleLocalTurn, localRuleSets } from './local-turn.ts';
 import { openLocalRepository } from './open-local.ts';
 import { cliTaskSettings } from './task-settings.ts';
 import { jsonOutput } from './json-output.ts';
@@ -78,13 +80,15 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer, client: clientOf(options.client) });
+  const local = { registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer, client: clientOf(options.client) };
+  const turn = await assembleLocalTurn(local);
   const unread = unreadContext(turn, registry, source.unreadable?.());
   if (unread !== undefined) {
     stderr(`groundwork freshness: the context at ${options.since} could not be read, so nothing was checked: ${unread}\n`);
     return FRESHNESS_EXIT.unchecked;
   }
-  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: turnSources(turn), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
+  const ruleSets = localRuleSets(local);
+  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: turnSources(turn), ...(ruleSets ? { ruleSets } : {}), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
   const damaged = source.unreadable?.();
   if (damaged !== undefined) {
     stderr(`groundwork freshness: cannot read ${opened.root}: ${damaged}\n`);
@@ -92,8 +96,13 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
 
   stdout(options.json ? jsonOutput(report) : `${formatReport(report)}\n`);
-  if (report.current === null || report.sources.some((check) => check.status === 'unverifiable')) return FRESHNESS_EXIT.unchecked;
-  return report.sources.some((check) => check.status !== 'unchanged') ? FRESHNESS_EXIT.stale : FRESHNESS_EXIT.fresh;
+  return freshnessExit(report);
+}
+
+/** 1 when something could not be compared; 3 when a source or the rule set changed; 0 only when the rule set and every given source are unchanged. */
+export function freshnessExit(report: FreshnessReport): number {
+  if (report.current === null || report.ruleSet?.status === 'unverifiable' || report.sources.some((check) => check.status === 'unverifiable')) return FRESHNESS_EXIT.unchecked;
+  return somethingChanged(report) ? FRESHNESS_EXIT.stale : FRESHNESS_EXIT.fresh;
 }
 
 /**
@@ -113,6 +122,6 @@ function formatReport(report: FreshnessReport): string {
       : report.moved
         ? `${report.ref} moved ${short(report.commit)} -> ${short(report.current)}`
         : `${report.ref} is still at ${short(report.commit)}`;
-  const lines = sourceLines(report.sources, Number.MAX_SAFE_INTEGER);
-  return [head, ...(lines.length > 0 ? lines : ['- no repository source in the context at this commit'])].join('\n');
+  const lines = reportLines(report, Number.MAX_SAFE_INTEGER);
+  return [head, ...(lines.length > 0 ? lines : ['- no repository source in the context at this commit, and no rule file that applies at either commit'])].join('\n');
 }

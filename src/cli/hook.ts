@@ -7,8 +7,8 @@
  *   CLI's local assembly, as `groundwork context` prints it). Agents that say why the session
  *   started get it again after a compaction (`source: "compact"`), so the rules come back.
  * - `prompt-submit`: one line when the repository moved under the session in a way that matters
- *   (a rules or skill file it was given changed, or another branch was checked out), from the
- *   freshness check; nothing otherwise.
+ *   (a rules or skill file it was given changed, the rules that apply changed for its agent, or
+ *   another branch was checked out), from the freshness check; nothing otherwise.
  * It never fails the session. Outside a repository it prints nothing. Anything that goes wrong
  * (bad input, an unreadable repository, the deadline) is a one-line notice in the agent's
  * documented way (cli/hooks/notice), and the session goes on.
@@ -28,7 +28,7 @@ import { DEFAULT_HOOK_CLIENT, noticeClient, parseHookClient, type HookClientRef 
 import { HOOK_CLIENTS, hookNotice, oneLine, SILENT, type HookClient, type HookReply } from './hooks/notice.ts';
 import { HOOK_EVENTS, type HookEvent, type HookFacts } from './hooks/protocol.ts';
 import { HOOK_PROTOCOLS } from './hooks/protocols.ts';
-import { sessionContext } from './hooks/session-context.ts';
+import { sessionContext, sessionRuleSets } from './hooks/session-context.ts';
 import { recordStore, type RecordStore } from './hooks/session-record.ts';
 
 export const HOOK_USAGE = `Usage: groundwork hook session-start|prompt-submit [--client NAME] [--agent NAME] [--deadline-ms N]
@@ -39,7 +39,8 @@ hook output that adds context to the session:
   session-start   the context of the repository at the input's cwd, at HEAD (again after a
                   compaction, where the agent says so)
   prompt-submit   one line when a rules or skill file the session was given changed under it,
-                  or another branch was checked out; nothing otherwise
+                  or another branch was checked out, then how the rules that apply changed for
+                  the agent (one line each); nothing otherwise
 
 Options:
   --client NAME      the agent running the hook: ${HOOK_CLIENTS.join(', ')} (default claude-code);
@@ -90,7 +91,7 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
     const reply = await withDeadline(options.deadlineMs, () => `took longer than ${options.deadlineMs} ms`, async () => {
       const facts = await readInput(input, spec.input());
       if (!facts.ok) return hookNotice(client, facts.error);
-      return event === 'session-start' ? startSession(facts.facts, options, deps, spec.reply) : promptSubmitted(facts.facts, client, deps, spec.reply);
+      return event === 'session-start' ? startSession(facts.facts, options, deps, spec.reply) : promptSubmitted(facts.facts, options, deps, spec.reply);
     });
     return send(reply);
   } catch (error) {
@@ -121,18 +122,21 @@ async function startSession(facts: HookFacts, options: HookOptions, deps: HookDe
   const context = await sessionContext({ registry: createDefaultRegistry(), agent: agent.agent, cwd: facts.cwd, source: facts.source, client: options.client });
   if (context.kind === 'outside') return SILENT;
   if (context.kind === 'failed') return hookNotice(options.client.name, context.error);
-  (deps.records ?? recordStore()).write(facts.sessionId, { root: context.root, commit: context.commit, told: context.commit, ...(await branchOf(context.root)), sources: context.sources });
+  (deps.records ?? recordStore()).write(facts.sessionId, { root: context.root, cwd: context.cwd, commit: context.commit, told: context.commit, ...(await branchOf(context.root)), sources: context.sources });
   return reply(context.text);
 }
 
-async function promptSubmitted(facts: HookFacts, client: HookClient, deps: HookDeps, reply: (context: string) => HookReply): Promise<HookReply> {
+async function promptSubmitted(facts: HookFacts, options: HookOptions, deps: HookDeps, reply: (context: string) => HookReply): Promise<HookReply> {
+  const client = options.client.name;
   const found = discoverRepository(facts.cwd);
   if (!found.ok) return SILENT;
   const records = deps.records ?? recordStore();
   // No record: the session did not start with groundwork's hook here, so there is nothing to compare.
   const record = records.read(facts.sessionId, found.root);
   if (record === undefined) return SILENT;
-  const answer = await branchMoved({ record, deadlineMs: PROMPT_DEADLINE_MS, now: deps.now ?? Date.now });
+  const agent = cliAgent(options.agent);
+  const ruleSets = () => (agent.ok ? sessionRuleSets(record, { registry: createDefaultRegistry(), agent: agent.agent, client: options.client }) : undefined);
+  const answer = await branchMoved({ record, ruleSets, deadlineMs: PROMPT_DEADLINE_MS, now: deps.now ?? Date.now });
   if (answer.kind === 'failed') return hookNotice(client, answer.error);
   if (answer.record !== record) records.write(facts.sessionId, answer.record);
   return answer.kind === 'moved' ? reply(answer.line) : SILENT;

@@ -10,6 +10,9 @@ import type { HostFact } from '../context/host-facts.ts';
 import { focusPathsOf } from '../context/focus.ts';
 import type { Registry } from '../context/registry.ts';
 import type { SettingsLayer } from '../context/settings/layer.ts';
+import type { TaskView } from '../context/provider.ts';
+import type { RuleSetReader } from '../context/rule-set.ts';
+import { createRuleSetReader } from '../context/rule-set-reader.ts';
 import { assembleFirstTurn } from '../context/turn.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
@@ -51,28 +54,37 @@ export function localProviders(agent: AgentConfig, registry: Registry): AgentCon
 }
 
 export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn> {
-  const { opened } = input;
   return assembleFirstTurn({
     registry: input.registry,
     agent: input.agent,
     available: LOCAL_CAPABILITIES,
     snapshot: input.snapshot,
-    source: opened.source,
-    task: {
-      request: input.request,
-      origin: 'cli',
-      repository: opened.source.repository,
-      ref: input.ref,
-      commit: opened.commit,
-      cwd: opened.cwd,
-      focusPaths: focusPathsOf(opened.cwd, [input.paths]),
-      trusted: input.trusted,
-      skills: input.skills,
-      agent: input.agent.name,
-      ...(input.client && input.client.name !== 'none' ? { client: input.client } : {}),
-      ...(input.facts && input.facts.length > 0 ? { facts: input.facts } : {}),
-    },
+    source: input.opened.source,
+    task: localTask(input),
     turn: 0,
     settings: { task: input.settings },
   });
+}
+
+/** The rule set of the same task at any commit, with the same settings: what `groundwork freshness` diffs. */
+export function localRuleSets(input: LocalTurnInput): RuleSetReader | undefined {
+  return createRuleSetReader({ registry: input.registry, agent: input.agent, task: localTask(input), available: LOCAL_CAPABILITIES, settings: { task: input.settings } });
+}
+
+function localTask(input: LocalTurnInput): TaskView {
+  const { opened } = input;
+  return {
+    request: input.request,
+    origin: 'cli',
+    repository: opened.source.repository,
+    ref: input.ref,
+    commit: opened.commit,
+    cwd: opened.cwd,
+    focusPaths: focusPathsOf(opened.cwd, [input.paths]),
+    trusted: input.trusted,
+    skills: input.skills,
+    agent: input.agent.name,
+    ...(input.client && input.client.name !== 'none' ? { client: input.client } : {}),
+    ...(input.facts && input.facts.length > 0 ? { facts: input.facts } : {}),
+  };
 }

@@ -14,6 +14,7 @@ import { clientOf } from '../context/client.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
+import type { RuleSetReader } from '../context/rule-set.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkLine } from '../checks/describe.ts';
 import { checkFreshness } from '../freshness/check.ts';
@@ -32,7 +33,7 @@ import { readSkill } from '../providers/skills/read-skill.ts';
 import { narrowTools, resolveAgent, type AgentCatalog } from '../context/agent-catalog.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 import { jsonOutput } from './json-output.ts';
-import { assembleLocalTurn, localProviders } from './local-turn.ts';
+import { assembleLocalTurn, localProviders, localRuleSets } from './local-turn.ts';
 import { LOCAL_CHECK_ACTIONS, localCheck } from './local-checks.ts';
 import { githubRepositoryOf } from './local-upstream.ts';
 import { localKnowledgeTools, type KnowledgeService } from './mcp-knowledge.ts';
@@ -55,6 +56,8 @@ interface LocalTask {
   turn: AssembledTurn;
   trusted: boolean;
   agent: AgentConfig;
+  /** The task's rule set at any commit, which freshness diffs (absent for an untrusted task). */
+  ruleSets?: RuleSetReader;
 }
 
 /** How many tasks one server keeps; the oldest goes first. */
@@ -81,9 +84,11 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       const opened = await openLocalRepository({ repo: fileURLToPath(args.repo), ref, cwd: args.cwd, readTree: args.trusted });
       if (!opened.ok) return refusal(opened.error.startsWith('--cwd: ') ? `cwd: ${opened.error.slice(7)}` : `repo: ${opened.error}`, { status: 'failed' });
       const snapshot = opened.source.snapshot(opened.commit);
-      const turn = await assembleLocalTurn({ registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [], client: clientOf(args.client) });
+      const local = { registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [], client: clientOf(args.client) };
+      const turn = await assembleLocalTurn(local);
       const id = randomBytes(32).toString('hex');
-      tasks.set(id, { opened, snapshot, ref, turn, trusted: args.trusted, agent: narrowed.agent });
+      const ruleSets = localRuleSets(local);
+      tasks.set(id, { opened, snapshot, ref, turn, trusted: args.trusted, agent: narrowed.agent, ...(ruleSets ? { ruleSets } : {}) });
       if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value ?? id);
       const answer = turnAnswer(turn, { taskId: id });
       return opened.warnings.length === 0 ? answer : { ...answer, text: `${answer.text}\n${opened.warnings.map((warning) => `(warning: ${warning})`).join('\n')}` };
@@ -102,7 +107,7 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       const task = tasks.get(args.taskId);
       if (!task) return noTask(args.taskId);
       const { source, commit } = task.opened;
-      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: turnSources(task.turn), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
+      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: turnSources(task.turn), ...(task.ruleSets ? { ruleSets: task.ruleSets } : {}), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
       return freshnessAnswer(args.taskId, report);
     },
 

@@ -34,6 +34,7 @@ import type { EntryInput, Source, Stability } from './entry.ts';
 import type { HostFact } from './host-facts.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import type { MissingNotice } from './notices.ts';
+import type { ProviderRuleSet, RuleSetReader, RuleSetRequest } from './rule-set.ts';
 import type { RuleVerdictInput } from './rule-verdict.ts';
 import type { TaskHistoryReader } from './task-history.ts';
 
@@ -188,6 +189,11 @@ export interface ProviderRequest<C = unknown> {
   source?: RepositorySource;
   /** GitHub reads bound to the task's repository, present whenever the runner granted `github:api`. */
   github?: GitHubApi;
+  /**
+   * The task's rule set at any commit (context/rule-set-reader), granted with `repo:read` when the
+   * host built one: what freshness diffs between the pinned commit and the new head.
+   */
+  ruleSets?: RuleSetReader;
   /** For each capability the provider `uses` but was not given, why (the capability gate's reason). */
   withheld: Partial<Record<Capability, string>>;
   /** Cache for immutable derived facts, keyed by revision. */
@@ -247,6 +253,12 @@ export interface Provider<S extends z.ZodObject = z.ZodObject> {
    * the largest number any provider of the run asks for, once, before the plan is made.
    */
   pullRequestFilesNeeded?(config: z.output<S>): number;
+  /**
+   * What `run` on turn 0 would find at a snapshot, without rendering or budgets: every instruction
+   * file (or skill) it would consider for the task, with its verdict (context/rule-set). Freshness
+   * asks it at the pinned commit and at the new head and diffs the two. Reads only the snapshot.
+   */
+  ruleSet?(request: RuleSetRequest<z.output<S>>): Promise<ProviderRuleSet>;
 }
 
 /** What a provider plans its reads from: the parts of its request known before anything is read. */

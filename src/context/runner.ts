@@ -20,6 +20,7 @@ import type { TaskHistoryReader } from './task-history.ts';
 import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostView, type Moved, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
 import type { Registry } from './registry.ts';
+import type { RuleSetReader } from './rule-set.ts';
 import { runProvider } from './run-provider.ts';
 import { RuleVerdictInputSchema, settleVerdicts, type RuleVerdictInput } from './rule-verdict.ts';
 import { runsOnTurn, turnGateReason } from './turn-policy.ts';
@@ -39,6 +40,8 @@ export interface RunInput {
   source?: RepositorySource;
   /** GitHub reads bound to the task's repository; handed to `github:api` providers. */
   github?: GitHubApi;
+  /** The task's rule set at any commit; handed to `repo:read` providers with the snapshot. */
+  ruleSets?: RuleSetReader;
   /** Entries of earlier turns (see `ProviderRequest.history`); none by default. */
   history?: readonly EarlierEntry[];
   /** What the host recorded as new for this turn (see `ProviderRequest.moved`); nothing by default. */
@@ -212,7 +215,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   return { outcome: 'included', ...reason, durationMs, entries: fit.kept, notices, ...said };
 }
 
-type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'knowledge' | 'tasks' | 'withheld'>;
+type Access = Pick<ProviderRequest, 'snapshot' | 'source' | 'github' | 'ruleSets' | 'knowledge' | 'tasks' | 'withheld'>;
 
 /**
  * What a provider is handed for the capabilities it requires or uses: a snapshot pinned at the
@@ -230,6 +233,7 @@ function grantAccess(provider: Provider, input: RunInput): Access | { gated: str
       if (capability === 'repo:read' && input.snapshot) {
         access.snapshot = input.snapshot;
         if (input.source) access.source = input.source;
+        if (input.ruleSets) access.ruleSets = input.ruleSets;
       }
       if (capability === 'github:api' && input.github) access.github = input.github;
       if (capability === 'knowledge:read' && input.knowledge) access.knowledge = input.knowledge;

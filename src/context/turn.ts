@@ -14,6 +14,8 @@ import type { ContextEntry, ProviderOutcome } from './outcome.ts';
 import { NOT_MOVED, type Capability } from './provider.ts';
 import { contextNotices, type Notice } from './notices.ts';
 import { renderFirstRequest } from './render.ts';
+import { createRuleSetReader } from './rule-set-reader.ts';
+import type { ReadPlan } from '../sources/read-plan.ts';
 import { runProviders, snapshotProblem, type RunInput, type RunResult } from './runner.ts';
 import { selects } from './provider-selection.ts';
 import { runsOnTurn } from './turn-policy.ts';
@@ -29,6 +31,8 @@ export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selectio
   available: readonly Capability[];
   /** The host's settings layers; the repository's own is read here when the task may read it. */
   settings?: HostSettings;
+  /** Turn 0's read plan, which another commit's snapshot is read with (freshness); made from the task when absent. */
+  plan?: ReadPlan;
 }
 
 /**
@@ -36,7 +40,7 @@ export interface AssembleInput extends Omit<RunInput, 'capabilities' | 'selectio
  * stand in for withheld reads.
  */
 export async function gatherContext(input: AssembleInput): Promise<RunResult & { notices: Notice[]; settings: SettingsReport }> {
-  const { agent, available, settings, ...rest } = input;
+  const { agent, available, settings, plan, ...rest } = input;
   const capabilities = grantCapabilities({ agent, trusted: input.task.trusted, available });
   const withheld = capabilities.granted.has('repo:read') ? snapshotProblem(input) : capabilities.reason('repo:read');
   const settled = await settleSettings({
@@ -48,7 +52,12 @@ export async function gatherContext(input: AssembleInput): Promise<RunResult & {
     repository: withheld === undefined && input.snapshot ? { snapshot: input.snapshot } : { withheld: withheld ?? 'no repository snapshot for this task' },
     ...(input.signal ? { signal: input.signal } : {}),
   });
-  const run = await runProviders({ ...rest, capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
+  const ruleSets =
+    input.ruleSets ??
+    (withheld === undefined && input.snapshot
+      ? createRuleSetReader({ registry: input.registry, agent, task: input.task, available, ...(settings ? { settings } : {}), ...(input.focusFiles ? { focusFiles: input.focusFiles } : {}), ...(plan ? { plan } : {}) })
+      : undefined);
+  const run = await runProviders({ ...rest, ...(ruleSets ? { ruleSets } : {}), capabilities, selection: agent.providers, totalBudget: agent.totalBudget, setups: settled.setups });
   return { ...run, notices: [...contextNotices(input.task.trusted, run.outcomes, input.registry), ...run.notices], settings: settled.report };
 }
 

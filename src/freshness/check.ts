@@ -17,7 +17,9 @@
 import type { PullRequestView } from '../context/provider.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
 import { COMMIT_SHA, type RepositorySource, type ResolveResult, type Snapshot } from '../sources/snapshot.ts';
+import type { RuleSetReader } from '../context/rule-set.ts';
 import { compareSource } from './compare.ts';
+import { compareRuleSets, UNCHANGED_RULE_SET } from './rule-set-check.ts';
 import { withDeadline } from '../context/deadline.ts';
 import type { FreshnessReport, PullRequestCheck, SourceCheck } from './report.ts';
 import type { TrackedSource } from './tracked.ts';
@@ -38,6 +40,11 @@ export interface FreshnessInput {
   /** Compare from this commit instead of the task's (what the model was last told). */
   since?: string;
   sources: readonly TrackedSource[];
+  /**
+   * The task's rule set at any commit (context/rule-set-reader): with it, the check also compares
+   * the rule set for the task's focus at the two commits, and reads the new head with its plan.
+   */
+  ruleSets?: RuleSetReader;
   pullRequest?: {
     github: Pick<GitHubApi, 'pullRequest'>;
     number: number;
@@ -60,20 +67,28 @@ export function targetRef(ref: string | undefined): string {
 }
 
 export async function checkFreshness(input: FreshnessInput): Promise<FreshnessReport> {
+  return (await inspectFreshness(input)).report;
+}
+
+/** The report, and the snapshot of the new head it was compared with (what a later turn reads what was added from). */
+export async function inspectFreshness(input: FreshnessInput): Promise<{ report: FreshnessReport; head?: Snapshot }> {
   const from = input.since ?? input.commit;
   const named = input.target ?? targetRef(input.ref);
   const bounded = await withDeadline((signal) => run(input, named, from, signal), input.deadlineMs, { signal: input.signal });
   // The caller's abort is theirs to handle, not a finding about the repository.
   if (bounded.kind === 'aborted') throw input.signal?.reason;
   const checkedAt = new Date(input.now()).toISOString();
-  if (bounded.kind === 'returned') return { ...bounded.value, checkedAt };
+  if (bounded.kind === 'returned') {
+    const { head, ...report } = bounded.value;
+    return { report: { ...report, checkedAt }, ...(head ? { head } : {}) };
+  }
   const why = bounded.kind === 'timed-out' ? `no answer within ${input.deadlineMs} ms` : bounded.reason;
   const reason = `the check did not finish: ${why}`;
   const pullRequest = input.pullRequest ? { pullRequest: { ...pullRequestUnknown(input.pullRequest, input.ref ?? named), reason: why } } : {};
-  return { ...unresolved(input, named, from, reason), ...pullRequest, checkedAt };
+  return { report: { ...unresolved(input, named, from, reason), ...pullRequest, checkedAt } };
 }
 
-type Unstamped = Omit<FreshnessReport, 'checkedAt'>;
+type Unstamped = Omit<FreshnessReport, 'checkedAt'> & { head?: Snapshot };
 
 async function run(input: FreshnessInput, named: string, from: string, signal: AbortSignal): Promise<Unstamped> {
   const { source } = input;
@@ -102,15 +117,23 @@ async function run(input: FreshnessInput, named: string, from: string, signal: A
     return { ...unresolved(input, ref, from, reason), ...withPull };
   }
   const current = resolved.commit;
-  if (current === from) return { commit: from, ref, current, moved: false, ...withPull, sources: input.sources.map((tracked) => unchanged(from, tracked)) };
+  // The same commit gives the same rule set for the same focus: nothing to read.
+  const client = input.ruleSets?.client;
+  const sameRules = input.ruleSets ? { ruleSet: client === undefined ? UNCHANGED_RULE_SET : { ...UNCHANGED_RULE_SET, client } } : {};
+  if (current === from) return { commit: from, ref, current, moved: false, ...withPull, sources: input.sources.map((tracked) => unchanged(from, tracked)), ...sameRules };
 
   // Every source is compared from the commit the context was read at, even one that cites an
   // older revision (knowledge): what changed before then, the model was told when it was read.
-  // Loads the two snapshots share end with the check, not after it.
-  const before = input.pinned?.commit === from ? input.pinned : source.snapshot(from, { signal });
-  const pair = { before, after: source.snapshot(current, { signal }), signal };
-  const sources = await Promise.all(input.sources.map((tracked) => compareSource(tracked, pair)));
-  return { commit: from, ref, current, moved: true, ...withPull, sources };
+  // Loads the two snapshots share end with the check, not after it. The new head is read with the
+  // plan the task's readers read with, so its listing serves the sources and the rule set at once.
+  const plan = input.ruleSets?.plan();
+  const before = input.pinned?.commit === from ? input.pinned : source.snapshot(from, { ...(plan ? { plan } : {}), signal });
+  const pair = { before, after: source.snapshot(current, { ...(plan ? { plan } : {}), signal }), signal };
+  const [sources, ruleSet] = await Promise.all([
+    Promise.all(input.sources.map((tracked) => compareSource(tracked, pair))),
+    input.ruleSets ? compareRuleSets(input.ruleSets, pair, input.sources, client) : undefined,
+  ]);
+  return { commit: from, ref, current, moved: true, ...withPull, sources, ...(ruleSet ? { ruleSet } : {}), head: pair.after };
 }
 
 /** A tracked source where nothing moved: its blob at the commit compared from, when known without reading. */
@@ -127,7 +150,7 @@ export function uncheckedReport(input: Omit<FreshnessInput, 'source' | 'deadline
 
 function unresolved(input: Omit<FreshnessInput, 'source' | 'deadlineMs'>, ref: string, from: string, reason: string): Unstamped {
   const sources = input.sources.map((tracked): SourceCheck => ({ ...base(from, tracked), status: 'unverifiable', reason }));
-  return { commit: from, ref, current: null, moved: null, reason, sources };
+  return { commit: from, ref, current: null, moved: null, reason, sources, ...(input.ruleSets ? { ruleSet: { status: 'unverifiable' as const, reason, changes: [] } } : {}) };
 }
 
 function base(from: string, tracked: TrackedSource): Omit<SourceCheck, 'status'> {

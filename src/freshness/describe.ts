@@ -5,10 +5,31 @@
  * written, so a repeated check of the same state renders the same bytes.
  */
 import { short } from './compare.ts';
-import type { FreshnessReport, SourceCheck } from './report.ts';
+import type { FreshnessReport, RuleSetCheck, SourceCheck } from './report.ts';
 import { sourceLabel } from './tracked.ts';
 
 const ORDER: Record<SourceCheck['status'], number> = { changed: 0, deleted: 1, unverifiable: 2, unchanged: 3 };
+
+/**
+ * Every line of a report: how the rule set changed (or why it could not be compared), then the
+ * sources (see `sourceLines`), leaving out the sources a rule-set line already names (a given
+ * `src/AGENTS.md` that `src/AGENTS.override.md` now replaces is one change, said once).
+ */
+export function reportLines(report: Pick<FreshnessReport, 'sources' | 'ruleSet'>, maxUnchanged: number): string[] {
+  const named = new Set((report.ruleSet?.changes ?? []).flatMap((change) => [change.path, ...(change.from === undefined ? [] : [change.from])]));
+  return [...ruleSetLines(report.ruleSet), ...sourceLines(report.sources.filter((check) => check.kind !== 'file' || !named.has(check.path)), maxUnchanged)];
+}
+
+export function ruleSetLines(check: RuleSetCheck | undefined): string[] {
+  if (!check) return [];
+  if (check.status === 'unverifiable') return [`- the rules that apply could not be compared (${check.reason ?? 'no reason given'})`];
+  return check.changes.map((change) => `- ${change.line}`);
+}
+
+/** Whether the report names anything that changed: a source not unchanged, or the rule set. */
+export function somethingChanged(report: Pick<FreshnessReport, 'sources' | 'ruleSet'>): boolean {
+  return report.ruleSet?.status === 'changed' || report.sources.some((check) => check.status !== 'unchanged');
+}
 
 /** Changed, deleted and unverifiable sources first, then up to `maxUnchanged` unchanged ones, in path order inside each. */
 export function sourceLines(sources: readonly SourceCheck[], maxUnchanged: number): string[] {
@@ -46,10 +67,12 @@ export function describeMove(report: FreshnessReport, options: { firstNotice: bo
     pull?.currentBaseRef && pull.baseRef && pull.currentBaseRef !== pull.baseRef
       ? `Pull request #${pull.number} now merges into ${report.ref} (it was ${pull.baseRef}); ${report.ref} is at ${short(current)}, compared with ${since}.`
       : `${report.ref} moved ${short(report.commit)} -> ${short(current)} since ${since}.`;
+  const rules = report.ruleSet?.status === 'changed' ? ['Rules added since apply from now on (their text follows, unless an earlier turn gave it); rules that no longer apply must not be followed.'] : [];
   return [
     opening,
-    ...sourceLines(report.sources, options.maxUnchanged),
+    ...reportLines(report, options.maxUnchanged),
     `Re-read the changed sources at ${short(current)} before acting on them; deleted sources no longer apply.`,
+    ...rules,
   ].join('\n');
 }
 

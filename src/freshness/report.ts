@@ -1,7 +1,8 @@
 /**
  * @module freshness/report
  * What a freshness check answers: the commit compared from, the ref re-resolved and where it is
- * now, and one verdict per source that reached the model. The same shape serves the later-turn
+ * now, one verdict per source that reached the model, and how the rule set that applies to the
+ * task's focus changed between the two (files added, removed, renamed, shadowed, newly matched). The same shape serves the later-turn
  * provider, `GET /tasks/:id/freshness` and `groundwork freshness --json`.
  *
  * @example
@@ -56,6 +57,47 @@ export const PullRequestCheckSchema = lazySchema(() => z.object({
 }));
 export type PullRequestCheck = z.infer<typeof PullRequestCheckSchema>;
 
+/**
+ * How the rule set changed for one file (or setting, or skills root), in the order a reader needs
+ * them: `added` (in the tree now, and it applies, is indexed or is shadowed), `now-applies` (it
+ * was there and did not apply), `renamed` (the same blob under a new path), `removed` (gone from
+ * the tree), `no-longer-applies` (still there: shadowed, no longer matched, no longer imported, a
+ * name or format no longer read), `changed` (a rule that still applies whose content the model
+ * was not given changed), `settings` (the settings file changed what a provider reads),
+ * `skill-root` (a skills root that holds skills now and held none).
+ */
+export const RULE_CHANGES = ['added', 'now-applies', 'renamed', 'removed', 'no-longer-applies', 'changed', 'settings', 'skill-root'] as const;
+export type RuleChangeKind = (typeof RULE_CHANGES)[number];
+
+export const RuleChangeSchema = lazySchema(() => z.object({
+  change: z.enum(RULE_CHANGES),
+  /** The provider whose rule set it is (`rules`, `skills`). */
+  provider: z.string(),
+  /** The file, the settings file, or the skills root. */
+  path: z.string(),
+  /** What it was renamed from, the file it replaces (or that replaces it), or the file that shadows it. */
+  from: z.string().optional(),
+  format: z.string().optional(),
+  /** Its verdict at the commit compared from and now (`applied`, `indexed`, `not-applied`, `shadowed`, `loaded-by-client`), when it had one. */
+  verdict: z.string().optional(),
+  currentVerdict: z.string().optional(),
+  blob: Sha.optional(),
+  currentBlob: Sha.optional(),
+  /** The change in one line with its reason: `src/AGENTS.override.md added: it replaces src/AGENTS.md for src`. */
+  line: z.string(),
+}));
+export type RuleChange = z.infer<typeof RuleChangeSchema>;
+
+export const RuleSetCheckSchema = lazySchema(() => z.object({
+  /** `unchanged`: the same files apply, are indexed and are shadowed, with the same settings; `unverifiable`: see `reason`. */
+  status: z.enum(['unchanged', 'changed', 'unverifiable']),
+  reason: z.string().optional(),
+  /** The client the task named (issue 50): the verdicts are its own (`loaded-by-client`: it loads the file itself; `applied`: Groundwork gives it). */
+  client: z.string().optional(),
+  changes: z.array(RuleChangeSchema),
+}));
+export type RuleSetCheck = z.infer<typeof RuleSetCheckSchema>;
+
 export const FreshnessReportSchema = lazySchema(() => z.object({
   /** The commit compared from: the task's pinned commit (or the last one a freshness notice named). */
   commit: Sha,
@@ -68,5 +110,10 @@ export const FreshnessReportSchema = lazySchema(() => z.object({
   reason: z.string().optional(),
   pullRequest: PullRequestCheckSchema.optional(),
   sources: z.array(SourceCheckSchema),
+  /**
+   * The rule set for the task's focus at the commit compared from and where `ref` points now
+   * (context/rule-set): absent when the host could not compute one (an untrusted task).
+   */
+  ruleSet: RuleSetCheckSchema.optional(),
 }));
 export type FreshnessReport = z.infer<typeof FreshnessReportSchema>;

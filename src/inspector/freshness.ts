@@ -1,10 +1,12 @@
 /**
  * @module inspector/freshness
  * The page's freshness read-back, asked for by a link and never on load (it reads the
- * repository): where the task's ref points now, the pull request as it is now, and one row per
- * source that reached the model, the ones that need attention first.
+ * repository): where the task's ref points now, the pull request as it is now, how the rule set
+ * for the task's focus changed (one row per change, with its reason), and one row per source that
+ * reached the model, the ones that need attention first.
  */
-import type { SourceCheck, SourceStatus } from '../freshness/report.ts';
+import type { FreshnessReport, RuleChangeKind, RuleSetCheck, SourceCheck, SourceStatus } from '../freshness/report.ts';
+import { CLIENT_TITLES } from '../context/client.ts';
 import type { InspectedFreshness } from '../tasks/inspection.ts';
 import type { RepositoryLinks } from './links.ts';
 import type { Linked } from './task-page.ts';
@@ -22,6 +24,23 @@ export interface FreshnessRow {
   notes: string[];
 }
 
+/** One change of the rule set: the file (linked at the commit where it is), and the line that says what and why. */
+export interface RuleChangeRow {
+  change: RuleChangeKind;
+  provider: string;
+  file: Linked;
+  line: string;
+}
+
+/** How the rule set for the task's focus changed between the two commits; absent when none was compared. */
+export interface RuleSetModel {
+  status: RuleSetCheck['status'];
+  reason?: string | undefined;
+  /** The client the task named, by its title: the rules are compared as it sees them. */
+  client?: string | undefined;
+  rows: RuleChangeRow[];
+}
+
 export type FreshnessModel =
   | { status: 'unavailable'; reason: string }
   | {
@@ -36,6 +55,7 @@ export type FreshnessModel =
       /** How many sources have each verdict. */
       counts: Record<SourceStatus, number>;
       rows: FreshnessRow[];
+      rules?: RuleSetModel | undefined;
     };
 
 /** Changed, deleted and unverifiable sources come before unchanged ones. */
@@ -63,7 +83,21 @@ export function freshnessModel(freshness: InspectedFreshness, links: RepositoryL
       .map((source, index) => ({ source, index }))
       .sort((a, b) => ORDER[a.source.status] - ORDER[b.source.status] || a.index - b.index)
       .map(({ source }) => row(source, links)),
+    rules: rulesModel(report, links),
   };
+}
+
+/** A removed file is linked where it was; every other, where it is now; a settings change or a skills root, not at all. */
+function rulesModel(report: FreshnessReport, links: RepositoryLinks): RuleSetModel | undefined {
+  const check = report.ruleSet;
+  if (!check) return undefined;
+  const rows = check.changes.map((change): RuleChangeRow => {
+    const at = change.change === 'removed' ? report.commit : report.current;
+    const linked = change.change !== 'settings' && change.change !== 'skill-root' && at;
+    return { change: change.change, provider: change.provider, file: { text: change.path || '(repository root)', href: linked ? links.file(change.path, at) : undefined }, line: change.line };
+  });
+  const client = check.client === undefined ? undefined : (CLIENT_TITLES as Readonly<Record<string, string>>)[check.client];
+  return { status: check.status, reason: check.reason, client, rows };
 }
 
 function row(source: SourceCheck, links: RepositoryLinks): FreshnessRow {

@@ -11,7 +11,7 @@ import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkLine } from '../checks/describe.ts';
 import type { CheckRecord } from '../checks/result.ts';
 import { short } from '../freshness/compare.ts';
-import { sourceLines } from '../freshness/describe.ts';
+import { reportLines, somethingChanged } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
 import type { ToolAnswer } from './backend.ts';
 
@@ -72,16 +72,21 @@ export function notReadyAnswer(taskId: string, status: string, reason: string | 
 }
 
 export function freshnessAnswer(taskId: string, report: FreshnessReport): ToolAnswer {
-  const changed = report.sources.filter((check) => check.status !== 'unchanged');
   const head =
     report.current === null
       ? `Could not check ${report.ref}: ${report.reason ?? 'no reason given'}. Treat the rules and skills of task ${taskId} (read at ${short(report.commit)}) as possibly out of date.`
       : report.moved
         ? `${report.ref} moved ${short(report.commit)} -> ${short(report.current)} since task ${taskId} was pinned.`
         : `${report.ref} is still at ${short(report.commit)}, where task ${taskId} was pinned.`;
+  const rules = report.ruleSet?.status === 'changed' ? ' Follow the rules that apply now: read the ones added at the new head; do not follow those that no longer apply.' : '';
+  const unknown = report.ruleSet?.status === 'unverifiable' ? ' Whether other rules apply now could not be compared.' : '';
   const verdict =
-    report.current === null ? [] : changed.length === 0 ? ['Every source the task was given is unchanged.'] : ['Re-read the changed sources before a consequential action; deleted ones no longer apply.'];
-  const lines = sourceLines(report.sources, 20);
+    report.current === null
+      ? []
+      : somethingChanged(report)
+        ? [`Re-read the changed sources before a consequential action; deleted ones no longer apply.${rules}${unknown}`]
+        : [`Every source the task was given is unchanged${report.ruleSet ? (unknown ? '.' : ', and the same rules apply') : ''}.${unknown}`];
+  const lines = reportLines(report, 20);
   return { text: [head, ...lines, ...verdict].join('\n'), structured: { taskId, ...report } };
 }
 

@@ -68,7 +68,7 @@ export const TOOLS = {
   check_freshness: spec({
     title: 'Check freshness',
     description:
-      "Call before a consequential action (pushing, merging, reporting done). Compares every rules and skill file the task was given with where the task's ref points now, and says which changed or were deleted.",
+      "Call before a consequential action (pushing, merging, reporting done). Compares every rules and skill file the task was given with where the task's ref points now, and says which changed or were deleted; also which rule files apply to the task's paths now that did not at its commit, or no longer do, as the task's client loads them.",
     input: checkFreshnessSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true },
     openWorld: 'remote',

@@ -167,7 +167,7 @@ export const OPERATIONS: readonly ApiOperation[] = [
   },
   {
     method: 'get', path: '/tasks/:id/freshness', tag: 'tasks', summary: 'Read back what changed since the task was pinned', auth: 'bearer', params: TaskIdParams,
-    description: 'Compares every source that reached the model with where the task\u2019s ref points now. Reads, never writes.',
+    description: 'Compares every source that reached the model with where the task\u2019s ref points now, and the rule set that applies to the task\u2019s focus (working directory, pull request paths, posted paths) at both commits: rule files added, removed, renamed, now shadowing or shadowed, scoped rules newly matching or no longer, imports, settings that change what is read, a skills root that appeared (`ruleSet`). Reads, never writes.',
     responses: { 200: json('The freshness report.', FreshnessReportSchema) }, errors: [401, 404, 409, 502, 503],
   },
   {

@@ -1,10 +1,12 @@
 /**
  * @module views/freshness-section
  * "What changed since the pinned commit?": a link that asks for the read-back (a page load never
- * reads the repository), and once asked, the ref and pull request now and a row per source.
+ * reads the repository), and once asked, the ref and pull request now, how the rules that apply
+ * changed (rule-set-changes), and a row per source.
  */
 import type { Child } from 'hono/jsx';
 import type { FreshnessModel, FreshnessRow } from '../inspector/freshness.ts';
+import { RuleSetChanges, RuleSetFact } from './rule-set-changes.tsx';
 import { MaybeLink, OptionalFact, Time, Visible } from './text.tsx';
 
 export function FreshnessSection({ freshness, checkHref }: { freshness: FreshnessModel | undefined; checkHref: string }): Child {
@@ -67,13 +69,15 @@ function Checked({ freshness, checkHref }: { freshness: Extract<FreshnessModel, 
             </dd>
           </>
         ) : null}
+        <RuleSetFact rules={freshness.rules} />
         <dt>Sources</dt>
         <dd>
           {counts.changed} changed · {counts.deleted} deleted · {counts.unverifiable} unverifiable · {counts.unchanged} unchanged
         </dd>
       </dl>
+      <RuleSetChanges rules={freshness.rules} />
       {freshness.rows.length === 0 ? (
-        <p class="muted">No repository source reached the model, so there is nothing to compare.</p>
+        <p class="muted">No repository source reached the model, so no given source is compared.</p>
       ) : (
         <div class="scroll">
           <table>

@@ -246,6 +246,7 @@ describe('groundwork hook prompt-submit', () => {
     }
   });
 
+  // Fifteen hook processes, each comparing two commits (and, since issue 51, their rule sets): the work of several tests, so a loaded machine gets the time they would.
   it('adds one line when a rules file the session was given changed under it, once; nothing for commits that touch none', async () => {
     const moving = createGitRepo({ branch: 'main' });
     try {
@@ -271,6 +272,37 @@ describe('groundwork hook prompt-submit', () => {
         expect(await prompt(), 'told already').toEqual({ code: 0, stdout: '', stderr: '' });
       }
       expect(pinned).toMatch(/^[0-9a-f]{40}$/);
+    } finally {
+      moving.remove();
+    }
+  }, 120_000);
+
+  it('says how the rules that apply changed for its agent: a CLAUDE.md Claude Code loads itself, the AGENTS.md files Groundwork must now give it (issue 50)', async () => {
+    const moving = createGitRepo({ branch: 'main' });
+    try {
+      moving.write('AGENTS.md', `# Rules\n\n${RULE}\n`);
+      moving.write('src/AGENTS.md', `# Source rules\n\n${SRC_RULE}\n`);
+      moving.commitAll('rules');
+      const expected: Record<'claude-code' | 'codex', string[]> = {
+        'claude-code': [
+          '- AGENTS.md is now given by Groundwork: it applies to src; Claude Code reads CLAUDE.md instead',
+          '- CLAUDE.md added: it applies to src; Claude Code loads it itself at start',
+          '- src/AGENTS.md is now given by Groundwork: it applies to src; Claude Code reads CLAUDE.md, not AGENTS.md, when one is on its way (CLAUDE.md)',
+        ],
+        codex: ['- CLAUDE.md added: shadowed by AGENTS.md in ., which the client loads itself instead'],
+      };
+      const sessions = (['claude-code', 'codex'] as const).map((client) => ({ client, session: `ruled-${client}` }));
+      for (const { client, session } of sessions) contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, join(moving.dir, 'src'), 'startup', session)));
+      moving.write('CLAUDE.md', '# Claude\n\nKeep commits small.\n');
+      const moved = moving.commitAll('a CLAUDE.md beside the AGENTS.md');
+      for (const { client, session } of sessions) {
+        const prompt = () => hook(['prompt-submit', '--client', client], promptInput(client, join(moving.dir, 'src'), session));
+        const said = contextOf(client, 'prompt-submit', await prompt()).split('\n');
+        expect(said[0]).toMatch(new RegExp(`^Groundwork: main moved [0-9a-f]{7} -> ${moved.slice(0, 7)} since this session's context was read; the rules and skills this session was given are unchanged there\\.$`));
+        expect(said[1]).toBe(`The rules that apply here changed (those given by Groundwork: re-read them at ${moved.slice(0, 7)}):`);
+        expect(said.slice(2), client).toEqual(expected[client]);
+        expect(await prompt(), 'told already').toEqual({ code: 0, stdout: '', stderr: '' });
+      }
     } finally {
       moving.remove();
     }

@@ -178,6 +178,16 @@ describe('groundwork mcp over stdio', () => {
     expect(stale.structured).toMatchObject({ moved: true, current: moved });
     expect(stale.structured['sources']).toEqual(expect.arrayContaining([expect.objectContaining({ path: 'AGENTS.md', status: 'changed' })]));
     expect(stale.text).toContain('AGENTS.md');
+    expect(stale.structured['ruleSet']).toEqual({ status: 'unchanged', changes: [] });
+    // A rule file that now applies is a change the sources alone would not show.
+    repo.write('AGENTS.override.md', '# Override\n\nShip only from main.\n');
+    repo.commitAll('override');
+    const overridden = await call('check_freshness', { taskId });
+    expect(overridden.text).toContain('- AGENTS.override.md added: it replaces AGENTS.md for .\n');
+    expect(overridden.structured['ruleSet']).toMatchObject({ status: 'changed', changes: [expect.objectContaining({ change: 'added', path: 'AGENTS.override.md', from: 'AGENTS.md' })] });
+    // The repository is shared with the next tests: as it was, with AGENTS.md the root's rules.
+    repo.git('rm', '--quiet', 'AGENTS.override.md');
+    repo.commitAll('no override');
   });
 
   it('answers rules_for_paths with the matrix at the task commit: who sees which file, and the lints, for this machine\'s repository', async () => {

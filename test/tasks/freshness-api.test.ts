@@ -115,7 +115,7 @@ describe('freshness on later turns, through the Worker and the Task object', () 
     const turn = await beginTurn(id, 1);
     expect(turn.items.map((item) => item.id)).toEqual(['local:task']);
     expect(turn.providers.find((p) => p.name === 'freshness')?.reason).toBe(
-      `main moved ${remote.first.slice(0, 7)} -> ${head.slice(0, 7)}; none of the 4 sources the model was given changed`,
+      `main moved ${remote.first.slice(0, 7)} -> ${head.slice(0, 7)}; none of the 4 sources the model was given changed and the rules that apply are the same`,
     );
     const report = await readBack(id);
     expect(report).toMatchObject({ current: head, moved: true });

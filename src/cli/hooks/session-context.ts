@@ -15,12 +15,15 @@
 import type { AgentConfig } from '../../context/agents.ts';
 import { clientLabel } from '../../context/client.ts';
 import type { Registry } from '../../context/registry.ts';
+import type { RuleSetReader } from '../../context/rule-set.ts';
+import { createRuleSetReader } from '../../context/rule-set-reader.ts';
 import { turnSources, type TrackedSource } from '../../freshness/tracked.ts';
 import { turnContext } from '../../mcp/answers.ts';
 import { discoverRepository } from '../../sources/git/discover.ts';
-import { assembleLocalTurn, localProviders } from '../local-turn.ts';
+import { assembleLocalTurn, LOCAL_CAPABILITIES, localProviders } from '../local-turn.ts';
 import { openLocalRepository } from '../open-local.ts';
 import type { HookClientRef } from './hook-client.ts';
+import type { SessionRecord } from './session-record.ts';
 
 export interface SessionContextInput {
   registry: Registry;
@@ -34,7 +37,7 @@ export interface SessionContextInput {
 }
 
 export type SessionContext =
-  | { kind: 'context'; text: string; root: string; commit: string; sources: TrackedSource[] }
+  | { kind: 'context'; text: string; root: string; cwd: string; commit: string; sources: TrackedSource[] }
   /** Not in a repository, or nothing committed: the hook says nothing. */
   | { kind: 'outside' }
   | { kind: 'failed'; error: string };
@@ -65,9 +68,22 @@ export async function sessionContext(input: SessionContextInput): Promise<Sessio
     kind: 'context',
     text: [text, ...warnings, '', `(Groundwork context of ${opened.root} at ${opened.commit} for ${clientLabel(input.client)}, digest ${turn.digest}.)`].join('\n'),
     root: opened.root,
+    cwd: opened.cwd,
     commit: opened.commit,
     sources: turnSources(turn),
   };
+}
+
+/**
+ * The rule set of the session's context at any commit, for the prompt hook to compare: the same
+ * agent, client and working directory session-start assembled for (a record from before it kept
+ * the directory: the root), so a rule the client now loads itself, or must be given, is told apart.
+ */
+export function sessionRuleSets(record: SessionRecord, input: Omit<SessionContextInput, 'cwd' | 'source'>): RuleSetReader | undefined {
+  const { registry } = input;
+  const agent = localProviders(input.agent, registry);
+  const task = { request: '', origin: 'cli' as const, repository: `file://${record.root}`, ref: 'HEAD', commit: record.commit, cwd: record.cwd ?? '', focusPaths: [], trusted: true, skills: [], agent: agent.name, client: input.client };
+  return createRuleSetReader({ registry, agent, task, available: LOCAL_CAPABILITIES, settings: { task: {} } });
 }
 
 /** The task line of a session's context: what happened, where, and that no task is named yet. */

@@ -26,6 +26,8 @@ export const SessionRecordSchema = lazySchema(() =>
     commit: Sha(),
     /** The commit the model was last told about (the pin, or where a prompt hook said HEAD moved to). */
     told: Sha(),
+    /** The session's working directory in the repository (`''`: the root), whose rule set the prompt hook compares. */
+    cwd: z.string().max(4_096).optional(),
     /** The branch checked out when it was told; absent when HEAD was detached. */
     branch: z.string().min(1).max(256).optional(),
     /** The repository files the context held, as freshness tracks them. */

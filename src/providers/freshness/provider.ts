@@ -23,11 +23,13 @@
 import type { Built } from '../../lib/lazy-schema.ts';
 import type { EntryInput } from '../../context/entry.ts';
 import { defineProvider, type EarlierEntry, type Provider } from '../../context/provider.ts';
-import { checkFreshness, pinnedFrom, uncheckedReport } from '../../freshness/check.ts';
+import { countTokens } from '../../context/tokens.ts';
+import { inspectFreshness, pinnedFrom, uncheckedReport } from '../../freshness/check.ts';
 import { short } from '../../freshness/compare.ts';
-import { describeHeadMove, describeHeadUnchecked, describeMove, describeUnchecked } from '../../freshness/describe.ts';
+import { describeHeadMove, describeHeadUnchecked, describeMove, describeUnchecked, somethingChanged } from '../../freshness/describe.ts';
 import type { FreshnessReport } from '../../freshness/report.ts';
 import { trackedSources } from '../../freshness/tracked.ts';
+import { addedRules } from './added-rules.ts';
 import { type FreshnessConfigSchema, freshnessSettings } from './settings.ts';
 
 /** Source URIs of the provider's own notices; their revision is what they announced. */
@@ -59,12 +61,13 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
       failed: 'could not be checked',
       claim: 'Do not assume they are current; re-read the rules, skills and files you rely on before acting.',
     },
-    async run({ turn, task, source, snapshot, history, github, withheld, config, signal, now }) {
+    async run({ turn, task, source, snapshot, history, github, ruleSets, withheld, config, budget, signal, now }) {
       if (turn === 0) return { entries: [], notes: ['turn 0: nothing to compare yet'] };
       const sources = trackedSources(history);
       const pullRequest = github && task.pullRequest ? { github, number: task.pullRequest.number } : undefined;
       const ref = pinnedFrom(task);
-      if ((sources.length === 0 && !pullRequest) || task.commit === undefined) return { entries: [], notes: [quietNote(undefined, 0)] };
+      // With a rule set to compare, a task the repository gave nothing yet is still checked: a rule file may have appeared.
+      if ((sources.length === 0 && !ruleSets && !pullRequest) || task.commit === undefined) return { entries: [], notes: [quietNote(undefined, 0)] };
       const told = lastTold(history);
       const headKnown = told.head ?? task.headCommit;
       const input = {
@@ -76,11 +79,16 @@ export function createFreshnessProvider(options: FreshnessProviderOptions = {}):
         signal,
         now,
       };
-      const report = source
-        ? await checkFreshness({ ...input, source, ...(snapshot ? { pinned: snapshot } : {}), deadlineMs: config.deadlineMs })
-        : uncheckedReport(input, `the repository could not be read (${withheld['repo:read'] ?? 'repo:read was not granted'})`);
-      const entries = [...baseEntries(report, sources.length, told.base === undefined, config.maxUnchanged), ...headEntries(report)];
-      return { entries, notes: entries.length === 0 ? [quietNote(report, sources.length)] : [] };
+      const checked = source
+        ? await inspectFreshness({ ...input, source, ...(snapshot ? { pinned: snapshot } : {}), ...(ruleSets ? { ruleSets } : {}), deadlineMs: config.deadlineMs })
+        : { report: uncheckedReport(input, `the repository could not be read (${withheld['repo:read'] ?? 'repo:read was not granted'})`) };
+      const { report, head } = checked;
+      const notices = [...baseEntries(report, sources.length, told.base === undefined, config.maxUnchanged), ...headEntries(report)];
+      const used = notices.reduce((sum, entry) => sum + countTokens(entry.body), 0);
+      // What now applies and did not, read at the new head, after the notice that says why.
+      const added = head && report.ruleSet?.status === 'changed' && notices.length > 0 ? await addedRules({ head, changes: report.ruleSet.changes, history, budget: Math.max(0, budget - used), signal }) : { entries: [], notes: [] };
+      const entries = [...notices, ...added.entries];
+      return { entries, notes: entries.length === 0 ? [quietNote(report, sources.length)] : added.notes };
     },
   });
 }
@@ -97,11 +105,11 @@ function lastTold(history: readonly EarlierEntry[]): { base?: string; head?: str
 }
 
 function baseEntries(report: FreshnessReport, tracked: number, firstNotice: boolean, maxUnchanged: number): EntryInput[] {
-  if (tracked === 0) return [];
+  if (tracked === 0 && !report.ruleSet) return [];
   if (report.current === null) {
     return [notice(`Freshness: could not check ${report.ref}`, describeUnchecked(report), { uri: FRESHNESS_URI })];
   }
-  if (!report.moved || report.sources.every((check) => check.status === 'unchanged')) return [];
+  if (!report.moved || (!somethingChanged(report) && report.ruleSet?.status !== 'unverifiable')) return [];
   return [notice(`Freshness: ${report.ref} moved`, describeMove(report, { firstNotice, maxUnchanged }), { uri: FRESHNESS_URI, revision: report.current })];
 }
 
@@ -120,7 +128,8 @@ function notice(title: string, body: string, source: EntryInput['source']): Entr
 
 /** Why a later turn got no notice, for the outcome's reason. */
 function quietNote(report: FreshnessReport | undefined, tracked: number): string {
-  if (!report || tracked === 0) return 'no repository source reached the model on earlier turns';
+  if (!report || (tracked === 0 && !report.ruleSet)) return 'no repository source reached the model on earlier turns';
   if (!report.moved) return `${report.ref} has not moved from ${short(report.commit)}`;
-  return `${report.ref} moved ${short(report.commit)} -> ${short(report.current ?? '')}; none of the ${tracked} sources the model was given changed`;
+  const rules = report.ruleSet ? ' and the rules that apply are the same' : '';
+  return `${report.ref} moved ${short(report.commit)} -> ${short(report.current ?? '')}; none of the ${tracked} sources the model was given changed${rules}`;
 }

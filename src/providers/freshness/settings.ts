@@ -21,6 +21,6 @@ export function freshnessSettings(): ProviderSettings<Built<typeof FreshnessConf
     config: FreshnessConfigSchema.unwrap(),
     // Its deadline keeps a hanging remote a notice rather than a timeout: a repository or task may lower it, never raise it.
     limits: ['deadlineMs', 'maxUnchanged'],
-    budget: 1_500,
+    budget: 6_000,
   };
 }

@@ -32,6 +32,7 @@ import { COPILOT_INSTRUCTIONS } from './formats/copilot.ts';
 import { cursorRulesDir, LEGACY_CURSOR_RULES } from './formats/cursor.ts';
 import { GITHUB_INSTRUCTIONS_DIR, INSTRUCTIONS_SUFFIX } from './formats/github-instructions.ts';
 import { laterTurnRules } from './later-turn.ts';
+import { rulesRuleSet } from './rule-set-files.ts';
 import { rulesSettings } from './settings.ts';
 
 export { DEFAULT_RULE_FILES, RulesConfigSchema, type RulesConfig } from './config.ts';
@@ -53,6 +54,7 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
     plan({ task, config, focusFiles }) {
       return rulesReadPlan(task, config, focusFiles);
     },
+    ruleSet: rulesRuleSet,
     run(request) {
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
       if (!request.snapshot) throw new Error('no repository snapshot was provided');

@@ -37,6 +37,7 @@ import { planIndex, type PlannedIndex } from './index-plan.ts';
 import { laterTurnSkills } from './later-turn.ts';
 import type { LoadedIndex } from './load-index.ts';
 import { taskWords } from './rank.ts';
+import { skillsRuleSet } from './rule-set.ts';
 import { loadIndexes, mergeIndexes } from './task-indexes.ts';
 import { skillsReadPlan } from './read-plan.ts';
 import { selectedEntries } from './selected-reads.ts';
@@ -64,6 +65,7 @@ export function createSkillsProvider(options: SkillsProviderOptions = {}): Provi
     timeoutMs: options.timeoutMs ?? 5_000,
     ...(options.position === undefined ? {} : { position: options.position }),
       plan: ({ task, config }) => skillsReadPlan(config, task),
+    ruleSet: skillsRuleSet,
     async run(request) {
       const { task, snapshot, cache, config, budget, signal } = request;
       // The runner runs repo:read providers only with a snapshot pinned at the task commit.
