@@ -1,10 +1,11 @@
 // Builds the Worker's upload as wrangler.toml's `[build]` does (scripts/worker-build: the entry and
 // the chunks it loads on first use) and fails when the upload is above the budget, its modules
-// gzipped together as wrangler counts them, or when it carries zod's locales again.
+// gzipped together as wrangler counts them, or when it carries zod's locales or its JSON Schema
+// converter again.
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
+import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker-build.ts';
 
 // 320 with all 64 of zod's locales in it (316.5); 250.6 once every module imported zod as a
 // namespace. The margin is for this wave's features: 265 -> 268 when the checks before an action
@@ -70,6 +71,9 @@ import { buildWorker, uploadSize } from '../scripts/worker-build.ts';
 // Re-measured on main 987396b: 282.3 against main's 239.9 (+42.4); with the provider replaced by
 // an empty stub, 250.8, so the provider is 31.5 of the total and our code 10.9. Of the provider,
 // `OAuthResourceServer` alone is 3.6 KiB gzipped: what a split would leave here.
+// Issue 56's diet (branch bundle-diet, on integ with issues 53, 54 and 55 at 290.8): the MCP
+// tools' JSON Schemas made at build time (src/mcp/tool-schemas.json, 2.7 KiB gzipped) and zod's
+// JSON Schema converter given stand-ins (scripts/worker-build, 6.6): 290.8 -> 287.4.
 const BUDGET_KIB = 283;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by
@@ -84,6 +88,7 @@ try {
     process.exitCode = 1;
   }
   checkZodLocales(metafile);
+  checkJsonSchemaConverter(metafile);
 } finally {
   rmSync(out, { recursive: true, force: true });
 }
@@ -100,6 +105,19 @@ function checkZodLocales(meta) {
   if (locales.length === 0) return;
   const importers = ['src', 'durable-objects'].flatMap(sourceFiles).filter((file) => /^import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*['"]zod['"]/m.test(readFileSync(file, 'utf8')));
   console.log(`bundle carries ${locales.length} of zod's locales: write \`import * as z from 'zod'\` instead of \`import { z } from 'zod'\` in ${importers.join(', ') || 'the module that imports it'}`);
+  process.exitCode = 1;
+}
+
+/**
+ * zod's JSON Schema converter has a stand-in in the upload (scripts/worker-build): the MCP tools'
+ * JSON Schemas are made at build time (src/mcp/tool-json-schemas). The real one back is about
+ * 6.6 KiB gzipped, so a build that resolves it another way fails here.
+ */
+function checkJsonSchemaConverter(meta) {
+  const inputs = Object.values(meta.outputs).flatMap((output) => Object.entries(output.inputs));
+  const real = inputs.filter(([path, input]) => !path.startsWith(`${JSON_SCHEMA_STAND_IN}:`) && /\/zod\/.*\/(to-json-schema|json-schema-processors)\.js$/.test(path) && input.bytesInOutput > 0);
+  if (real.length === 0) return;
+  console.log(`bundle carries zod's JSON Schema converter (${real.map(([path]) => path).join(', ')}): its stand-in in scripts/worker-build is not applied`);
   process.exitCode = 1;
 }
 

@@ -13,8 +13,12 @@
  *   with the deployed bindings without loading wrangler at run time.
  * - `docs/openapi.json` and its copy `dist/assets/openapi.json`: the HTTP API's OpenAPI document,
  *   generated from the routes' zod schemas (src/openapi/), served by the Worker as an asset.
+ * - `src/mcp/tool-schemas.json`: the MCP tools' input and output schemas as JSON Schema, made from
+ *   their zod schemas (mcp/tool-json-schemas), which `tools/list` answers with, so the Worker
+ *   carries no JSON Schema converter. Built before the Worker, which imports it.
  * The Worker is rebuilt only when an input is newer than it; `--force` always. `--worker` builds
- * only what wrangler serves (the OpenAPI asset and the Worker): wrangler.toml's `[build]` command.
+ * only what wrangler serves (the OpenAPI asset, the tools' schemas and the Worker): wrangler.toml's
+ * `[build]` command.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,6 +34,7 @@ const force = process.argv.includes('--force');
 const workerOnly = process.argv.includes('--worker');
 
 await writeOpenApi();
+await writeToolSchemas();
 if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
 if (force || workerIsStale()) await buildWorker();
 
@@ -46,6 +51,15 @@ async function writeOpenApi(): Promise<void> {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   }
+}
+
+/** src/mcp/tool-schemas.json, written only when it changed (so the Worker is not rebuilt for nothing). */
+async function writeToolSchemas(): Promise<void> {
+  const { toolSchemasText } = await import('../src/mcp/tool-json-schemas.ts');
+  const text = toolSchemasText();
+  const path = join(root, 'src', 'mcp', 'tool-schemas.json');
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+  writeFileSync(path, text);
 }
 
 async function buildCli(): Promise<void> {
