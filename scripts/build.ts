@@ -31,10 +31,19 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const workerDir = join(dist, 'worker');
 const force = process.argv.includes('--force');
+/**
+ * Under `wrangler dev` the Worker's modules name their source maps, so its stack traces point at
+ * the sources; what `deploy` uploads does not (scripts/worker-build). wrangler runs the `[build]`
+ * command with `WRANGLER_COMMAND` set to its command (`dev`, `deploy`, …; wrangler 4.164.0,
+ * run-custom-build), and a build made for the other mode is stale.
+ */
+const sourceMapComments = process.env['WRANGLER_COMMAND'] === 'dev';
 const workerOnly = process.argv.includes('--worker');
 
-await writeOpenApi();
+// The tools' schemas first: the OpenAPI document registers ids for shared schemas in zod's global
+// registry (Knowledge, Error, …), which would turn them into `$defs` the Worker never serves.
 await writeToolSchemas();
+await writeOpenApi();
 if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
 if (force || workerIsStale()) await buildWorker();
 
@@ -139,6 +148,7 @@ async function buildCommandBundles(): Promise<void> {
 function workerIsStale(): boolean {
   const bundle = join(workerDir, WORKER_ENTRY);
   if (!existsSync(bundle) || !existsSync(join(workerDir, 'miniflare-options.json'))) return true;
+  if (readFileSync(bundle, 'utf8').includes('//# sourceMappingURL=') !== sourceMapComments) return true;
   const built = statSync(bundle).mtimeMs;
   const inputs = ['src', 'durable-objects', 'wrangler.toml', 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
   return inputs.some((input) => newestMtime(input) > built);
@@ -151,7 +161,7 @@ function newestMtime(path: string): number {
 }
 
 async function buildWorker(): Promise<void> {
-  await buildWorkerModules({ outdir: workerDir });
+  await buildWorkerModules({ outdir: workerDir, sourceMapComments });
   writeFileSync(join(workerDir, 'miniflare-options.json'), `${JSON.stringify(await miniflareOptionsFromWranglerToml(), null, 2)}\n`);
 }
 

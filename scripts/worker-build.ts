@@ -32,6 +32,15 @@ export interface WorkerBuildOptions {
   outdir: string;
   /** Default true. Unminified output keeps esbuild's `// path` comment above each source module (bench/startup-schemas). */
   minify?: boolean;
+  /**
+   * Default false: each module's source map is written beside it (`.mjs.map`, which wrangler
+   * does not upload: its only module rule is `**\/*.mjs`, and `upload_source_maps` is unset) but
+   * no module names it, since a `//# sourceMappingURL=` line per module is about 1 KiB of the
+   * upload gzipped (the chunk hashes do not compress) that the deployed Worker never reads.
+   * `wrangler dev` does read them, for stack traces mapped to the sources: scripts/build asks for
+   * them there.
+   */
+  sourceMapComments?: boolean;
 }
 
 export interface WorkerModules {
@@ -67,7 +76,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
     // Text as UTF-8 rather than \u escapes: the messages' typographic quotes and dashes are one
     // character each, not six.
     charset: 'utf8',
-    sourcemap: 'linked',
+    sourcemap: options.sourceMapComments ? 'linked' : 'external',
     metafile: true,
     tsconfig: 'tsconfig.json',
     external: ['cloudflare:*'],
