@@ -76,7 +76,8 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // JSON Schema converter given stand-ins (scripts/worker-build, 6.6): 290.8 -> 287.4; no
 // `//# sourceMappingURL=` line in the modules deploy uploads (only `wrangler dev`'s build names
 // the maps; wrangler uploads none): 287.4 -> 286.8; async-lock replaced by a per-key lock of a few
-// lines (isomorphic-git calls `acquire(key, async fn)` alone; scripts/worker-aliases): 286.8 -> 285.8.
+// lines (isomorphic-git calls `acquire(key, async fn)` alone; scripts/worker-aliases): 286.8 -> 285.8;
+// no pify (isomorphic-git promisifies only a callback-style fs client): 285.8 -> 285.5.
 const BUDGET_KIB = 283;
 // Beside dist/worker, at its depth: esbuild's chunk names hash the source maps, whose paths are
 // relative to the output, and those names recur in every import, so the gzipped total moves by

@@ -95,6 +95,8 @@ describe("the Worker bundle's stand-ins", () => {
     const diff3 = require('../../src/sources/git/shims/diff3.cjs') as () => unknown;
     expect(() => ignore()).toThrow(/no working tree.*ignore\.cjs/);
     expect(() => diff3()).toThrow(/never merges.*diff3\.cjs/);
+    const pify = require('../../src/sources/git/shims/pify.cjs') as () => unknown;
+    expect(() => pify()).toThrow(/promise-based.*pify\.cjs/);
     // Built as auth-app builds its default for every client, then never used.
     const lru = new Lru(15e3, 1e3 * 60 * 59);
     for (const use of [() => lru.get('42'), () => lru.set('42', 'token'), () => lru.delete('42'), () => lru.clear()]) expect(use).toThrow(/not part of the Worker bundle.*toad-cache\.mjs/);
