@@ -27,9 +27,10 @@ import { startGitHubServerThread } from '../test/support/github-server-thread.ts
 import { createRoundCounter } from '../test/support/request-rounds.ts';
 
 const LATENCY_MS = 100;
-const TOKEN = 'ghp_bench_focus';
-const PACKAGES = 20;
-const PULL = 12;
+export const FOCUS_TOKEN = 'ghp_bench_focus';
+const TOKEN = FOCUS_TOKEN;
+export const PACKAGES = 20;
+export const PULL = 12;
 
 export async function benchFocusReads(): Promise<string[]> {
   const repo = createGitRepo();
@@ -75,7 +76,7 @@ export async function benchFocusReads(): Promise<string[]> {
 }
 
 /** A root AGENTS.md, one per package, a few skills; the change edits one file in each package's src/. */
-function buildMonorepo(repo: GitFixture): { base: string; head: string } {
+export function buildMonorepo(repo: GitFixture): { base: string; head: string } {
   repo.write('AGENTS.md', '# Monorepo rules\n\nRun the tests of every package you touch.\n');
   for (let i = 1; i <= PACKAGES; i++) {
     const name = `p${String(i).padStart(2, '0')}`;
@@ -98,7 +99,8 @@ interface Measured {
   rules: number;
 }
 
-async function run(origin: string, reads: 'rest' | 'graphql', pin: { base: string; head: string }, cache: KeyValueStore): Promise<Measured> {
+/** Turn 0 of the pull request task at `pin`, assembled in this process as the Task object does; what it read and cost. */
+export async function run(origin: string, reads: 'rest' | 'graphql', pin: { base: string; head: string }, cache: KeyValueStore): Promise<Measured> {
   const counter = createRoundCounter();
   const fetch = counter.wrap((input, init) => globalThis.fetch(input, init));
   const client = { owner: 'acme', repo: 'mono', auth: tokenAuth(TOKEN), baseUrl: `${origin}/s/focus`, fetch };
@@ -179,7 +181,7 @@ async function control(origin: string, scope: string, latencyMs: number): Promis
 }
 
 /** A KV stand-in the cold and warm runs of one side share, as KV is shared by every isolate. */
-function mapStore(): KeyValueStore {
+export function mapStore(): KeyValueStore {
   const values = new Map<string, string>();
   return { get: async (key) => values.get(key) ?? null, put: async (key, value) => void values.set(key, value) };
 }

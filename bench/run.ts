@@ -1,10 +1,13 @@
 /**
- * `npm run bench`: prints one line per measurement. Speed goals live here, never in unit tests.
- * `npm run bench -- prefix freshness` runs only the sections named.
+ * `npm run bench`: prints one line per measurement, after the date it was measured on (the
+ * README's Benchmarks section and docs/benchmarks.md quote them dated). Speed goals live here,
+ * never in unit tests. `npm run bench -- prefix freshness` runs only the sections named.
  */
+import { benchAgentWaits } from './agent-waits.ts';
 import { benchChecks } from './checks.ts';
 import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
+import { benchFirstTurn } from './first-turn.ts';
 import { benchFocusReads } from './focus-reads.ts';
 import { benchFreshness } from './freshness.ts';
 import { benchMemory } from './memory.ts';
@@ -27,6 +30,9 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['checks', benchChecks],
   ['triggers', benchDeliveries],
   ['memory', benchMemory],
+  // Where agents and reviewers wait (issue 56): the CLI and its hook against node -e 0, the local
+  // MCP server against the CLI, and a pull request's first turn with its request timeline.
+  ['waits', async () => [...(await benchAgentWaits()), ...(await benchFirstTurn())]],
   ['startup', async () => [...(await benchWorkerStartup()), ...(await benchFirstRequests()), await benchUploadReach(), await benchStartupSchemas(), ...(await benchStartup())]],
 ];
 
@@ -36,6 +42,7 @@ if (unknown.length > 0) {
   console.error(`bench: no section ${unknown.join(', ')}; the sections are ${sections.map(([name]) => name).join(', ')}`);
   process.exit(2);
 }
+console.log(`date: ${new Date().toISOString().slice(0, 10)} (${process.platform}-${process.arch}, Node ${process.versions.node})`);
 for (const [name, run] of sections) {
   if (only.length > 0 && !only.includes(name)) continue;
   for (const line of await run()) console.log(`${name}: ${line}`);

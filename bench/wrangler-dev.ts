@@ -45,17 +45,25 @@ export interface WranglerDevOptions {
    * as bench/workers/groundwork-held) and/or unminified, for a profile with readable names.
    */
   build?: { entry?: string; minify?: boolean };
+  /**
+   * Another checkout of Groundwork (built, with its node_modules) to run instead of this one: its
+   * wrangler.toml, its upload and its wrangler, so a bench can put the build before a change beside
+   * this one in the same run. Not with `build`, which builds this checkout's sources.
+   */
+  root?: string;
 }
 
 /** Starts the Worker in this directory and resolves once `GET /health` answers 200. */
 export async function startWranglerDev(vars: Record<string, string>, options: WranglerDevOptions = {}): Promise<WranglerDev> {
+  if (options.root && options.build) throw new Error('startWranglerDev: `root` runs another checkout as it is built; `build` builds this one');
+  const root = options.root ?? fileURLToPath(new URL('..', import.meta.url));
   const [port, inspectorPort] = [await freePort(), await freePort()];
   const persistTo = mkdtempSync(join(tmpdir(), 'groundwork-bench-wrangler-'));
   const args = ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
   // Named, not found: wrangler looks for the configuration from a script's directory, and a build
   // of the bench's own lives in the state directory.
-  if (options.config || options.build) args.push('--config', options.config ?? fileURLToPath(new URL('../wrangler.toml', import.meta.url)));
+  if (options.config || options.build) args.push('--config', options.config ?? join(root, 'wrangler.toml'));
   // Its own upload in the state directory: wrangler takes the chunks from beside the entry it runs.
   if (options.build) args.push(join((await buildWorker({ ...options.build, outdir: join(persistTo, 'upload') })).dir, ENTRY));
   args.push(...(options.args ?? []));
@@ -63,8 +71,8 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
   for (const [key, value] of Object.entries(vars)) args.push('--var', `${key}:${value}`);
 
   // The bench's own Node runs wrangler: the one on PATH may be older than wrangler accepts.
-  const child = spawn(process.execPath, [fileURLToPath(new URL('../node_modules/wrangler/bin/wrangler.js', import.meta.url)), ...args], {
-    cwd: fileURLToPath(new URL('..', import.meta.url)),
+  const child = spawn(process.execPath, [join(root, 'node_modules', 'wrangler', 'bin', 'wrangler.js'), ...args], {
+    cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },

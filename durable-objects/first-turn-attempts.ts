@@ -49,10 +49,14 @@ export class FirstTurnAttempts {
       return { status: 'failed', reason };
     }
     const attempt = store.beginAttempt(Date.now());
-    await this.#deps.reportToIndex();
+    // The index hears of the attempt while it runs: nothing here needs its answer, so the
+    // assembly does not wait a round trip to another object first (issue 56). The report is
+    // done before the next one goes out (the outcome's), so the index sees them in order.
+    const reported = this.#deps.reportToIndex().catch(() => false);
     let reason: string;
     try {
       const result = await (await ledger()).begin(0);
+      await reported;
       if (result.status === 'ok') {
         await this.#deps.finish('ready', null);
         return { status: 'ok', turn: turnView(result.record, result.record, store.requestTranscript(0, result.record.item?.id ?? null)) };
@@ -60,6 +64,7 @@ export class FirstTurnAttempts {
       // A task item over the cap (follow-ups filled the transcript first) would be over it on every retry.
       reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : result.status === 'too-large' ? `its task item: ${result.message}` : 'task not found';
     } catch (error) {
+      await reported;
       reason = error instanceof Error ? error.message : String(error);
       if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {
         const delay = RETRY_BASE_MS * 2 ** (attempt - 1);

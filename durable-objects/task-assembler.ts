@@ -11,6 +11,7 @@
  */
 import type { AgentConfig } from '../src/context/agents.ts';
 import { agentHash, type AgentCatalog } from '../src/context/agent-catalog.ts';
+import { clientLabel } from '../src/context/client.ts';
 import { digestContext } from '../src/context/digest.ts';
 import { BUILTIN_AGENTS } from '../src/context/agents.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
@@ -66,7 +67,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const agent = storedAgent(task, deps.agents ?? BUILTIN_AGENTS);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const hash = await agentHash(agent.agent);
-    const { source, cache, usage, github } = await deps.openSource(request);
+    const { source, cache, usage, github, settled } = await deps.openSource(request);
     const opened = { source, ...(github ? { github } : {}) };
     const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
     assertInstallationUsable(focus);
@@ -119,6 +120,8 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
+      // The cache writes of its reads ran beside it; the turn is kept once they are done.
+      await settled?.();
       if (first.settings) assertSettingsRead(first.settings);
       if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const [item] = first.items;
@@ -131,6 +134,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
         item,
         agent: first.agent,
         agentHash: hash,
+        ...(first.client === undefined ? {} : { client: first.client }),
         commit,
         repository: source.repository,
         system: first.system.map((content) => ({ role: 'system' as const, content })),
@@ -146,6 +150,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const gathered = await gatherContext(input);
+    await settled?.();
     assertSettingsRead(gathered.settings);
     if (reads) assertSomeRead(gathered.outcomes, deps.registry, snapshot);
     const content = renderContext(gathered.entries, gathered.notices);
@@ -157,6 +162,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       item: content === '' ? null : { id: contextItemId(turn), type: 'context', role: 'user', content },
       agent: agent.agent.name,
       agentHash: hash,
+      ...(input.task.client && input.task.client.name !== 'none' ? { client: clientLabel(input.task.client) } : {}),
       commit,
       repository: source.repository,
       system: [],

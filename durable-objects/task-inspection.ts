@@ -27,6 +27,7 @@ export function inspectTask(store: TaskStore, task: Inspection['task']): Inspect
       tokens: record.tokens,
       agent: record.agent,
       ...(record.agentHash ? { agentHash: record.agentHash } : {}),
+      ...(record.client ? { client: record.client } : {}),
       commit: record.commit,
       repository: record.repository,
       createdAt: new Date(record.createdAt).toISOString(),

@@ -7,6 +7,7 @@
  * fetched ahead for it (cached under the plan) serves them too.
  */
 import type { AgentConfig } from '../src/context/agents.ts';
+import { clientOf } from '../src/context/client.ts';
 import type { KnowledgeReader } from '../src/context/knowledge.ts';
 import type { Capability, TaskView } from '../src/context/provider.ts';
 import { planReads } from '../src/context/read-ahead.ts';
@@ -60,6 +61,7 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
     trusted: request.trusted,
     skills: request.skills,
     agent: agent.name,
+    ...(request.client === undefined ? {} : { client: clientOf(request.client) }),
     ...(request.facts && request.facts.length > 0 ? { facts: request.facts } : {}),
   };
   const settings: HostSettings = { ...(deps.deployment ? { deployment: deps.deployment } : {}), ...(request.providers ? { task: request.providers } : {}) };

@@ -59,6 +59,8 @@ export const TurnRecordSchema = lazySchema(() => z.object({
   agent: z.string(),
   /** The agent configuration's hash (`agentHash`); absent on records stored before it was kept. */
   agentHash: AgentHashSchema.optional(),
+  /** The task's client label (context/client); absent for `none` and on records stored before clients. */
+  client: z.string().optional(),
   commit: z.string().nullable(),
   /** The repository's identity; records stored before it was kept have none. */
   repository: z.string().nullable().default(null),

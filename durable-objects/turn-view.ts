@@ -15,6 +15,7 @@ export function turnView(first: TurnRecord, record: TurnRecord, transcript: read
     repository: first.repository,
     agent: record.agent,
     ...(record.agentHash ? { agentHash: record.agentHash } : {}),
+    ...(record.client ? { client: record.client } : {}),
     turn: record.turn,
     digest: record.digest,
     chars: messages.reduce((sum, message) => sum + message.content.length, 0),

@@ -1,7 +1,7 @@
 /**
  * `npm run build`, also run by `npm install` and `npm ci` (the `prepare` script), so a fresh clone
  * has a working `dist/`:
- * - `dist/cli.js` (+ `dist/demo.js`, `dist/start.js`, shared `dist/chunks/`): the CLI bundled by
+ * - `dist/cli.js` (+ `dist/demo.js`, `dist/start.js`, `dist/chunks/`): the CLI bundled by
  *   esbuild into plain JavaScript for Node 22+, so it needs neither type stripping nor npm's
  *   working directory. `miniflare` stays external: it is a dependency with its own binary.
  * - `dist/groundwork.cjs`: the package's `bin`, which finds a Node that can run `dist/cli.js` (the
@@ -23,7 +23,7 @@
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 import { COMMAND_BUNDLES } from '../src/cli/command-bundles.ts';
 import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
 
@@ -73,9 +73,8 @@ async function writeToolSchemas(): Promise<void> {
 
 async function buildCli(): Promise<void> {
   rmSync(join(dist, 'chunks'), { recursive: true, force: true });
-  await build({
+  const common: BuildOptions = {
     absWorkingDir: root,
-    entryPoints: { cli: 'src/cli/main.ts', demo: 'src/cli/demo.ts', start: 'src/cli/start.ts' },
     outdir: dist,
     chunkNames: 'chunks/[name]-[hash]',
     bundle: true,
@@ -84,15 +83,22 @@ async function buildCli(): Promise<void> {
     platform: 'node',
     target: 'node22',
     external: ['miniflare'],
-    // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
-    banner: { js: "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);" },
     legalComments: 'none',
     // Less source for Node to read, hash and deserialise from its compile cache on every run;
     // identifiers stay, so a stack trace from a user still reads.
     minifyWhitespace: true,
     minifySyntax: true,
     logLevel: 'warning',
-  });
+  };
+  // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
+  const banner = "import { createRequire as __groundworkRequire } from 'node:module'; const require = __groundworkRequire(import.meta.url);";
+  await Promise.all([
+    build({ ...common, entryPoints: { demo: 'src/cli/demo.ts', start: 'src/cli/start.ts' }, banner: { js: banner } }),
+    // The bin on its own, sharing no chunk with the others: what every run evaluates as an ES
+    // module is cli.js alone, importing no built-in (cli/main says why). Its `require`, for the
+    // chunks it imports on demand, comes without an import; an old Node has none and needs none.
+    build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, banner: { js: 'const require = process.getBuiltinModule?.("node:module").createRequire(import.meta.url);' } }),
+  ]);
 }
 
 async function buildLauncher(): Promise<void> {
@@ -124,7 +130,8 @@ async function buildCommandBundles(): Promise<void> {
   rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: COMMAND_BUNDLES,
+    // The loader that runs them (cli/code-cache) is CommonJS too: cli/main requires it.
+    entryPoints: { ...COMMAND_BUNDLES, 'code-cache': 'src/cli/code-cache.ts' },
     outdir,
     outExtension: { '.js': '.cjs' },
     bundle: true,

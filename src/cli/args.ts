@@ -3,6 +3,7 @@
  * `groundwork context` options: parsed strictly, validated with zod, every error naming its option.
  */
 import * as z from 'zod';
+import { ClientSchema } from '../context/client-schema.ts';
 import { FORMATS } from '../context/formats/format.ts';
 import { FocusPathsSchema, SkillNameSchema } from '../tasks/task-request.ts';
 import { parseOptions } from './parse-options.ts';
@@ -30,6 +31,10 @@ Options:
                        CLAUDE.MD, GEMINI.md)
   --agent NAME         agent configuration: entry, reviewer, explorer, communicator, or one
                        the bundled agents.json declares (default: entry)
+  --client NAME        the coding agent that reads the context: codex, claude-code, gemini-cli,
+                       copilot (copilot:vscode, copilot:cli), cursor, or none (default), with an
+                       optional @version (claude-code@2.1.332); the rules then give only what it
+                       does not load itself, and every rule file gets a verdict per client
   --facts FILE         what the host knows about this run (runtime versions, a devbox, the CI):
                        a JSON array of facts as POST /tasks takes them, given by the host provider
   --untrusted          treat the task as untrusted: no repository reads
@@ -51,6 +56,7 @@ export const TaskOptionsShape = {
   task: z.string().trim().min(1, 'must not be empty').default(DEFAULT_TASK),
   skill: z.array(SkillNameSchema).default([]),
   agent: z.string().default('entry'),
+  client: ClientSchema.optional(),
   untrusted: z.boolean().default(false),
   json: z.boolean().default(false),
   help: z.boolean().default(false),
@@ -87,6 +93,7 @@ export const CLI_OPTIONS = {
   'skills-root': { type: 'string', multiple: true },
   'rule-file': { type: 'string', multiple: true },
   agent: { type: 'string' },
+  client: { type: 'string' },
   untrusted: { type: 'boolean' },
   json: { type: 'boolean' },
   format: { type: 'string' },

@@ -7,6 +7,7 @@
 export const COMMAND_BUNDLES = {
   context: 'src/cli/context-command.ts',
   freshness: 'src/cli/freshness-command.ts',
+  rules: 'src/cli/rules-command.ts',
   check: 'src/cli/check-command.ts',
   hook: 'src/cli/hook.ts',
   mcp: 'src/cli/mcp.ts',

@@ -9,6 +9,7 @@
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
 import { cliAgent } from './cli-agent.ts';
+import { clientOf } from '../context/client.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
@@ -85,7 +86,7 @@ export async function runContextCommand(argv: readonly string[], rawIo: CliIo, d
     return opened.exit;
   }
   const snapshot = opened.source.snapshot(opened.commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, paths: options.path, skills: options.skill, trusted: !options.untrusted, settings: settings.layer, facts: facts.facts });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.ref, request: options.task, paths: options.path, skills: options.skill, trusted: !options.untrusted, settings: settings.layer, facts: facts.facts, client: clientOf(options.client) });
 
   const worktree = opened.bare || options.untrusted ? [] : await worktreeWarnings(opened, snapshot, options.ref, options['skills-root'], options.path);
   const unreadable = opened.source.unreadable?.();

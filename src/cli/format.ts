@@ -16,7 +16,7 @@ export function formatTurn(turn: AssembledTurn): string {
 export function formatVerdicts(turn: AssembledTurn): string {
   const verdicts = turn.providers.flatMap((provider) => provider.verdicts ?? []);
   const width = Math.max(0, ...verdicts.map((verdict) => verdict.path.length));
-  return verdicts.map((verdict) => `${verdict.verdict.padEnd(11)}  ${verdict.path.padEnd(width)}  ${verdict.reason}`).join('\n');
+  return verdicts.map((verdict) => `${verdict.verdict.padEnd(16)}  ${verdict.path.padEnd(width)}  ${verdict.reason}`).join('\n');
 }
 
 /** Which settings layers took part: `settings  repository applied (.groundwork.yml@…)  task applied`. */

@@ -23,6 +23,8 @@ Options:
   --skills-root GLOB   where skills live (repeatable)
   --rule-file NAME     instruction file names, in order of preference (repeatable)
   --agent NAME         agent configuration (default: entry)
+  --client NAME        the coding agent the context was for (codex, claude-code, …): its
+                       rules were the complement of what that client loads itself
   --json               print the report as JSON (the shape GET /tasks/:id/freshness answers)
   -h, --help           show this help
 

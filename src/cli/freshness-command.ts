@@ -9,12 +9,13 @@
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
 import { cliAgent } from './cli-agent.ts';
+import { clientOf } from '../context/client.ts';
 import type { Registry } from '../context/registry.ts';
 import { checkFreshness } from '../freshness/check.ts';
 import { short } from '../freshness/compare.ts';
 import { sourceLines } from '../freshness/describe.ts';
 import type { FreshnessReport } from '../freshness/report.ts';
-import { trackedSources } from '../freshness/tracked.ts';
+import { turnSources } from '../freshness/tracked.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import { revisionProblem } from '../sources/git/ancestry.ts';
@@ -77,13 +78,13 @@ export async function runFreshnessCommand(argv: readonly string[], rawIo: CliIo,
   }
   const { source, commit } = opened;
   const snapshot = source.snapshot(commit);
-  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer });
+  const turn = await assembleLocalTurn({ registry, agent: agent.agent, opened, snapshot, ref: options.since, request: options.task, paths: options.path, skills: options.skill, trusted: true, settings: settings.layer, client: clientOf(options.client) });
   const unread = unreadContext(turn, registry, source.unreadable?.());
   if (unread !== undefined) {
     stderr(`groundwork freshness: the context at ${options.since} could not be read, so nothing was checked: ${unread}\n`);
     return FRESHNESS_EXIT.unchecked;
   }
-  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: trackedSources(turn.entries), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
+  const report = await checkFreshness({ source, commit, pinned: snapshot, target: options.ref, sources: turnSources(turn), deadlineMs: DEADLINE_MS, now: deps.now ?? Date.now });
   const damaged = source.unreadable?.();
   if (damaged !== undefined) {
     stderr(`groundwork freshness: cannot read ${opened.root}: ${damaged}\n`);

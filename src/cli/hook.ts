@@ -24,7 +24,8 @@ import { cliAgent } from './cli-agent.ts';
 import type { CliIo } from './context-command.ts';
 import { checkedOutBranch } from './local-upstream.ts';
 import { branchMoved } from './hooks/branch-moved.ts';
-import { HOOK_CLIENTS, hookNotice, isHookClient, oneLine, SILENT, type HookClient, type HookReply } from './hooks/notice.ts';
+import { DEFAULT_HOOK_CLIENT, noticeClient, parseHookClient, type HookClientRef } from './hooks/hook-client.ts';
+import { HOOK_CLIENTS, hookNotice, oneLine, SILENT, type HookClient, type HookReply } from './hooks/notice.ts';
 import { HOOK_EVENTS, type HookEvent, type HookFacts } from './hooks/protocol.ts';
 import { HOOK_PROTOCOLS } from './hooks/protocols.ts';
 import { sessionContext } from './hooks/session-context.ts';
@@ -42,7 +43,8 @@ hook output that adds context to the session:
 
 Options:
   --client NAME      the agent running the hook: ${HOOK_CLIENTS.join(', ')} (default claude-code);
-                     NAME@VERSION names its version too
+                     NAME@VERSION names its version too. The context is what that agent
+                     does not load itself: the rule files it loads are named, not repeated
   --agent NAME       the Groundwork agent configuration to assemble for (default entry)
   --deadline-ms N    how long to assemble at most (default 20000)
 
@@ -73,7 +75,7 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
   }
   // Even bad usage is a notice, not a failure: a typo in settings must not stop a session.
   const options = parseOptions(rest);
-  const client = options.ok ? options.client.name : 'claude-code';
+  const client = options.ok ? options.client.name : noticeClient(rest);
   const send = (reply: HookReply): number => {
     io.stdout(reply.stdout);
     io.stderr(reply.stderr);
@@ -142,13 +144,13 @@ async function branchOf(root: string): Promise<{ branch?: string }> {
 }
 
 interface HookOptions {
-  client: { name: HookClient; version?: string };
+  client: HookClientRef;
   agent: string;
   deadlineMs: number;
 }
 
 function parseOptions(argv: readonly string[]): ({ ok: true } & HookOptions) | { ok: false; error: string } {
-  let client: HookOptions['client'] = { name: 'claude-code' };
+  let client = DEFAULT_HOOK_CLIENT;
   let agent = 'entry';
   let deadlineMs = DEFAULT_DEADLINE_MS;
   for (let i = 0; i < argv.length; i++) {
@@ -159,10 +161,9 @@ function parseOptions(argv: readonly string[]): ({ ok: true } & HookOptions) | {
     if (value === undefined) return { ok: false, error: `${flag} needs a value` };
     if (inline === undefined) i++;
     if (flag === '--client') {
-      const [name = '', version] = value.split('@');
-      if (!isHookClient(name)) return { ok: false, error: `--client: ${JSON.stringify(oneLine(value).slice(0, 60))} is not one of ${HOOK_CLIENTS.join(', ')}` };
-      if (version !== undefined && !/^[0-9A-Za-z][0-9A-Za-z.+-]{0,63}$/.test(version)) return { ok: false, error: `--client: the version after @ must be like 2.1.332` };
-      client = version === undefined ? { name } : { name, version };
+      const parsed = parseHookClient(value);
+      if (!parsed.ok) return parsed;
+      client = parsed.client;
     } else if (flag === '--agent') agent = value;
     else if (/^[1-9][0-9]{0,5}$/.test(value)) deadlineMs = Number(value);
     else return { ok: false, error: '--deadline-ms: milliseconds, 1 to 999999' };

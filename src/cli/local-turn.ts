@@ -4,6 +4,7 @@
  * and `groundwork freshness` compares it: one assembly, so both see the same sources.
  */
 import type { AgentConfig } from '../context/agents.ts';
+import type { ClientRef } from '../context/client.ts';
 import type { Capability } from '../context/provider.ts';
 import type { HostFact } from '../context/host-facts.ts';
 import { focusPathsOf } from '../context/focus.ts';
@@ -30,6 +31,8 @@ export interface LocalTurnInput {
   settings: SettingsLayer;
   /** What the host states about this run (`--facts`, or `facts` of the local MCP tool). */
   facts?: readonly HostFact[];
+  /** The client that reads the context (`--client`); absent: `none`. */
+  client?: ClientRef;
 }
 
 /** What a local assembly can serve: the repository on this machine, and nothing of a service (no earlier tasks, no knowledge, no GitHub API). */
@@ -66,6 +69,7 @@ export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn>
       trusted: input.trusted,
       skills: input.skills,
       agent: input.agent.name,
+      ...(input.client && input.client.name !== 'none' ? { client: input.client } : {}),
       ...(input.facts && input.facts.length > 0 ? { facts: input.facts } : {}),
     },
     turn: 0,

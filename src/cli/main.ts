@@ -4,23 +4,30 @@
  * Entry of the `groundwork` bin (`dist/cli.js`). Only Node built-ins load before a command is
  * chosen, so `--help` and `--version` answer without loading the pipeline; each command's code is
  * imported on demand; with no command it runs `context` on the directory the user is in. Exit codes: 0 done, 1 the repository or service failed, 2 bad usage.
+ *
+ * This is the one ES module a run evaluates, and it imports no Node built-in: an ES module's
+ * `import … from 'node:fs'` builds the module's ESM facade, which reads every export (`fs`'s
+ * streams, `crypto`'s Web Crypto and its keys) whether or not it is used, about a tenth of what
+ * `node -e 0` costs (issue 56). Built-ins come from `process.getBuiltinModule` once the Node is
+ * known to be new enough, and a command's loader (cli/code-cache) is CommonJS
+ * (`dist/commands/code-cache.cjs`), whose `require` reads only what it asks for.
  */
-import * as nodeModule from 'node:module';
-import { dirname } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { existsSync } from 'node:fs';
 import type { CommandBundle } from './command-bundles.ts';
-import { nodeVersionProblem } from './node-version.ts';
+import { nodeVersionProblem, supportedNode } from './node-version.ts';
 import { COMMANDS_USAGE, usageError } from './usage.ts';
 import { packageVersion } from './version.ts';
 import { processIo, processSignals } from './stdio.ts';
 
-const cli = fileURLToPath(import.meta.url);
-const tooOld = nodeVersionProblem(process.versions.node, dirname(dirname(cli)), cli);
-if (tooOld !== undefined) {
-  process.stderr.write(tooOld);
+if (!supportedNode(process.versions.node)) {
+  // An older Node: the only path that imports a built-in the ES module way (an old Node may have no getBuiltinModule).
+  const [{ existsSync }, { fileURLToPath }] = await Promise.all([import('node:fs'), import('node:url')]);
+  const cli = fileURLToPath(import.meta.url);
+  process.stderr.write(nodeVersionProblem(process.versions.node, fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, ''), cli, existsSync) ?? '');
   process.exit(1);
 }
+const nodeModule = process.getBuiltinModule('node:module');
+const { existsSync } = process.getBuiltinModule('node:fs');
+const { fileURLToPath } = process.getBuiltinModule('node:url');
 // Compiled code of the bundle is cached between runs (Node 22.1+); most of a run is loading code.
 nodeModule.enableCompileCache?.();
 
@@ -49,6 +56,10 @@ async function dispatch(name: string | undefined, args: string[]): Promise<numbe
     case 'freshness': {
       const command = await loadCommand('freshness', () => import('./freshness-command.ts'));
       return command.finished(await command.module.runFreshnessCommand(args, processIo()));
+    }
+    case 'rules': {
+      const command = await loadCommand('rules', () => import('./rules-command.ts'));
+      return command.finished(await command.module.runRulesCommand(args, processIo()));
     }
     case 'check': {
       const command = await loadCommand('check', () => import('./check-command.ts'));
@@ -90,7 +101,8 @@ async function runContext(args: string[]): Promise<number> {
 async function loadCommand<T>(name: CommandBundle, source: () => Promise<T>): Promise<{ module: T; finished(code: number): number }> {
   const bundle = fileURLToPath(new URL(`./commands/${name}.cjs`, import.meta.url));
   if (!existsSync(bundle)) return { module: await source(), finished: (code) => code };
-  const { runCachedScript } = await import('./code-cache.ts');
+  // Built beside the commands (scripts/build): a CommonJS script, so it imports no ESM facade.
+  const { runCachedScript } = nodeModule.createRequire(bundle)('./code-cache.cjs') as typeof import('./code-cache.ts');
   const script = runCachedScript<T>(bundle);
   return {
     module: script.exports,

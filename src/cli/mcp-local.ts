@@ -10,13 +10,14 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { AgentConfig } from '../context/agents.ts';
+import { clientOf } from '../context/client.ts';
 import { formatRequest } from '../context/formats/format.ts';
 import { promptFromTurn } from '../context/formats/prompt.ts';
 import type { Registry } from '../context/registry.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkLine } from '../checks/describe.ts';
 import { checkFreshness } from '../freshness/check.ts';
-import { trackedSources } from '../freshness/tracked.ts';
+import { trackedSources, turnSources } from '../freshness/tracked.ts';
 import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
 import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
 import { skillAnswer } from '../mcp/skill-answer.ts';
@@ -76,7 +77,7 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       const opened = await openLocalRepository({ repo: fileURLToPath(args.repo), ref, cwd: args.cwd, readTree: args.trusted });
       if (!opened.ok) return refusal(opened.error.startsWith('--cwd: ') ? `cwd: ${opened.error.slice(7)}` : `repo: ${opened.error}`, { status: 'failed' });
       const snapshot = opened.source.snapshot(opened.commit);
-      const turn = await assembleLocalTurn({ registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [] });
+      const turn = await assembleLocalTurn({ registry: options.registry, agent: localProviders(narrowed.agent, options.registry), opened, snapshot, ref, request: args.request, paths: args.paths, skills: args.skills, trusted: args.trusted, settings: {}, facts: args.facts ?? [], client: clientOf(args.client) });
       const id = randomBytes(32).toString('hex');
       tasks.set(id, { opened, snapshot, ref, turn, trusted: args.trusted, agent: narrowed.agent });
       if (tasks.size > MAX_TASKS) tasks.delete(tasks.keys().next().value ?? id);
@@ -97,7 +98,7 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       const task = tasks.get(args.taskId);
       if (!task) return noTask(args.taskId);
       const { source, commit } = task.opened;
-      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: trackedSources(task.turn.entries), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
+      const report = await checkFreshness({ source, commit, pinned: task.snapshot, target: task.ref, sources: turnSources(task.turn), deadlineMs: FRESHNESS_DEADLINE_MS, now: options.now ?? Date.now });
       return freshnessAnswer(args.taskId, report);
     },
 

@@ -5,6 +5,8 @@
  * why), the provider outcome table, and the composition of the request as a text bar with the
  * same segments, kinds and shared-prefix boundary as the inspector's picture.
  */
+import { CLIENT_NAMES, clientOf } from '../context/client.ts';
+import type { ClientCell } from '../context/client-load.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { TASK_ITEM_ID } from '../context/transcript.ts';
 import { turnAnatomy, type SectionModel } from '../inspector/anatomy.ts';
@@ -26,11 +28,12 @@ export function formatSummary(turn: AssembledTurn): string {
   const sections = anatomy?.ok ? anatomy.sections : [];
   const window = contextWindow({ turn, system: turn.system, items: turn.items.map((item) => ({ turn: 0, item })), hostTurns: new Map([[TASK_ITEM_ID, 0]]) });
   return [
-    `commit ${turn.commit ?? '(none)'}  agent ${turn.agent}  digest ${turn.digest}`,
+    `commit ${turn.commit ?? '(none)'}  agent ${turn.agent}${turn.client ? `  client ${turn.client}` : ''}  digest ${turn.digest}`,
     '',
     'sources',
     ...sourceLines(turn, sections, window),
     '',
+    ...clientLines(turn),
     'providers',
     formatOutcomes(turn),
     '',
@@ -59,6 +62,38 @@ function sourceLines(turn: AssembledTurn, sections: readonly SectionModel[], win
     }),
   );
   return table([...rows, ...indexed, ...notGiven]).map((line) => `  ${line}`);
+}
+
+/** A cell as a word or two: `loaded`, `lazy`, `cut 12288`. */
+function cellWord(cell: ClientCell): string {
+  if (cell.cell === 'cut') return `cut ${/\d+/.exec(cell.detail)?.[0] ?? ''}`.trim();
+  return cell.cell === 'not-seen' ? 'not seen' : cell.cell;
+}
+
+/**
+ * The rule files by client: one row per file found, one column per client; then, for the task's
+ * client, why each file it does not load itself is given or not.
+ */
+function clientLines(turn: AssembledTurn): string[] {
+  const files = turn.providers.flatMap((outcome) => (outcome.verdicts ?? []).filter((verdict) => (verdict.clients?.length ?? 0) > 0));
+  if (files.length === 0) return [];
+  const rows = files.map((file) => [file.path, ...CLIENT_NAMES.map((name) => {
+    const cell = file.clients?.find((candidate) => candidate.client === name);
+    return cell ? cellWord(cell) : '-';
+  })]);
+  const own = turn.client === undefined ? undefined : clientOf(turn.client);
+  const why = own
+    ? files.flatMap((file) => {
+        const cell = file.clients?.find((candidate) => candidate.client === own.name);
+        return cell && cell.cell !== 'loaded' ? [[cellWord(cell), file.path, cell.detail]] : [];
+      })
+    : [];
+  return [
+    'rule files by client  (loaded: at start by the client itself; lazy: by the client later; given: by Groundwork)',
+    ...table([['file', ...CLIENT_NAMES], ...rows]).map((line) => `  ${line}`),
+    ...(own ? ['', `for ${turn.client}`, ...table(why).map((line) => `  ${line}`)] : []),
+    '',
+  ];
 }
 
 /** The bar: each kind's letters in request order, `|` where the shared prefix ends. */

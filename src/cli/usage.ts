@@ -27,6 +27,7 @@ Commands:
   context   read a local repository and print the assembled turn (the default command)
   run       the same through the real Worker, its Durable Objects and KV, locally in Miniflare
   freshness what changed since a commit in the sources its context held (rules, skills)
+  rules     which rule files each coding agent loads, and lints for what they drop (CI: exit 1)
   check     before pushing or reporting CI: has the upstream moved, did CI pass (push, report-ci)
   mcp       the Groundwork MCP server over stdio, for an agent to start (the repository it runs in)
   hook      session-start, prompt-submit: an agent's hook, in its own protocol (never fails)

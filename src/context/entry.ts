@@ -41,6 +41,8 @@ export const MAX_APPLIES_TO = 16;
 export const AppliesToSchema = lazySchema(() => z.object({ paths: z.array(z.string().min(1).max(1024)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() }));
 export type AppliesTo = z.infer<typeof AppliesToSchema>;
 
+export const MAX_WHY_CHARS = 400;
+
 export const EntrySchema = lazySchema(() => z
   .object({
     title: z.string().min(1).max(MAX_TITLE_CHARS),
@@ -53,6 +55,11 @@ export const EntrySchema = lazySchema(() => z
     truncated: z.boolean().default(false),
     stability: z.enum(STABILITIES).default('task'),
     appliesTo: AppliesToSchema.optional(),
+    /**
+     * Why the host gives it, when that is not plain (a rule the task's client does not load by
+     * itself: "Claude Code reads CLAUDE.md instead"); rendered as the section's `why`.
+     */
+    why: z.string().min(1).max(MAX_WHY_CHARS).optional(),
   })
   .refine((entry) => entry.freshness !== 'pinned' || entry.source.revision !== undefined, {
     message: 'a pinned entry needs source.revision',

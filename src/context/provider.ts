@@ -29,6 +29,7 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
 import type { ReadPlan } from '../sources/read-plan.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
+import type { ClientRef } from './client.ts';
 import type { EntryInput, Source, Stability } from './entry.ts';
 import type { HostFact } from './host-facts.ts';
 import type { KnowledgeReader } from './knowledge.ts';
@@ -105,6 +106,11 @@ export interface TaskView {
   /** Skill names the task selected explicitly (`$name` in the request is parsed by the skills provider). */
   skills: readonly string[];
   agent: string;
+  /**
+   * The coding-agent client that reads the context (context/client), as the host named it; absent
+   * is `none`: a host that loads no instruction file itself, so the rules give every one that applies.
+   */
+  client?: ClientRef;
   /** Set for a task about a pull request (GitHub triggers, Slack `#PR`). */
   pullRequest?: PullRequestView;
   /**

@@ -98,6 +98,7 @@ export function renderEntry(entry: ContextEntry): string {
     ['freshness', entry.freshness],
     ['review-by', entry.reviewBy],
     ['applies-to', appliesTo(entry)],
+    ['why', entry.why],
     ['truncated', entry.truncated ? 'true' : undefined],
   ] as const;
   // Trailing newlines are the file's, not content; dropping them keeps the closing label tight.

@@ -1,17 +1,22 @@
 /**
  * @module context/rule-verdict
  * What happened to each instruction file a provider found: applied (and why), indexed (listed
- * so the model can ask for it) or not applied (and why). A provider says it in its result; the
- * runner checks it against what the budgets kept and carries it in the provider's outcome, so
- * the turn record, the turn JSON and the inspector show one verdict per file found.
+ * so the model can ask for it), not applied (and why), shadowed by another file of its directory,
+ * or loaded by the task's client itself (so Groundwork does not repeat it). A provider says it in
+ * its result; the runner checks it against what the budgets kept and carries it in the
+ * provider's outcome, so the turn record, the turn JSON and the inspector show one verdict per
+ * file found. Each verdict may carry the files-by-clients matrix row (`clients`): how every
+ * client loads the file by itself, and what Groundwork would give it (context/client-load).
  *
  * Bounded, because repository text decides how many files there are and what their paths say.
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
+import { CLIENT_NAMES } from './client.ts';
+import { ClientCellSchema, type FoundRuleFile } from './client-load.ts';
 import type { ContextEntry } from './outcome.ts';
 
-export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied'] as const;
+export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied', 'shadowed', 'loaded-by-client'] as const;
 export type RuleVerdictKind = (typeof RULE_VERDICTS)[number];
 
 /** Verdicts one outcome carries; the outcome's reason counts the rest. */
@@ -26,15 +31,22 @@ export const RuleVerdictSchema = lazySchema(() => z.object({
   format: z.string().min(1).max(64),
   verdict: z.enum(RULE_VERDICTS),
   reason: z.string().max(MAX_VERDICT_REASON_CHARS),
+  /** One cell per client, in `CLIENT_NAMES` order; absent on turns stored before clients. */
+  clients: z.array(ClientCellSchema).max(CLIENT_NAMES.length).optional(),
 }));
 export type RuleVerdict = z.infer<typeof RuleVerdictSchema>;
 
 /**
  * What a provider says about a file. `entry` names the title of the entry that carries the file
- * (its own, or the index's), so the runner can tell when a budget dropped it after all.
+ * (its own, or the index's), so the runner can tell when a budget dropped it after all. `found`
+ * is what the client profiles are told about it (the provider's own business: the runner drops it).
  */
 export interface RuleVerdictInput extends RuleVerdict {
   entry?: string;
+  found?: Omit<FoundRuleFile, 'path' | 'format'> & {
+    /** What it depends on is the commit and working directory alone (it is on the working directory's chain, or the root's). */
+    shared?: boolean;
+  };
 }
 
 /** Clips a path or reason to its bound, keeping the end of paths and the start of reasons. */
@@ -60,6 +72,7 @@ export const RuleVerdictInputSchema = lazySchema(() => z
     format: z.string().min(1).max(64),
     verdict: z.enum(RULE_VERDICTS),
     reason: z.string(),
+    clients: z.array(ClientCellSchema).max(CLIENT_NAMES.length).optional(),
     entry: z.string().optional(),
   })
   .transform((verdict): RuleVerdictInput => boundVerdict(verdict)));
@@ -71,7 +84,7 @@ export const RuleVerdictInputSchema = lazySchema(() => z
 export function settleVerdicts(files: readonly RuleVerdictInput[], kept: readonly ContextEntry[]): { kept: RuleVerdict[]; leftOut: number } {
   const titles = new Set(kept.map((entry) => entry.title));
   const settled = files.map(({ entry, ...verdict }): RuleVerdict => {
-    if (entry === undefined || verdict.verdict === 'not-applied' || titles.has(entry)) return verdict;
+    if (entry === undefined || (verdict.verdict !== 'applied' && verdict.verdict !== 'indexed') || titles.has(entry)) return verdict;
     return boundVerdict({ ...verdict, verdict: 'not-applied', reason: `${verdict.reason}, but the token budget left it out` });
   });
   return capVerdicts(settled);

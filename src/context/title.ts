@@ -11,9 +11,9 @@ export const MAX_TITLE_CHARS = 200;
 const ELLIPSIS = '…';
 
 /** Keeps the start: for names and phrases, whose beginning says what they are. */
-export function clipTitle(text: string): string {
-  if (text.length <= MAX_TITLE_CHARS) return text;
-  const cut = text.slice(0, MAX_TITLE_CHARS - ELLIPSIS.length);
+export function clipTitle(text: string, max = MAX_TITLE_CHARS): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - ELLIPSIS.length);
   return (/[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut) + ELLIPSIS;
 }
 

@@ -41,6 +41,8 @@ export const EntrySummarySchema = lazySchema(() => z.object({
   reviewBy: z.string().optional(),
   /** The focus paths it applies to, for entries that follow them (rules). */
   appliesTo: AppliesToSchema.optional(),
+  /** Why it is given, when the task's client does not load it by itself (rules). */
+  why: z.string().optional(),
   chars: z.number().int().nonnegative(),
   truncated: z.boolean(),
   warnings: z.array(z.string()),
@@ -56,6 +58,8 @@ export const AssembledTurnSchema = lazySchema(() => z.object({
   agent: z.string(),
   /** The agent configuration the turn was assembled with (`agentHash`); absent on turns stored before it was recorded. */
   agentHash: AgentHashSchema.optional(),
+  /** The client that reads the context (`codex`, `claude-code@2.1.332`); absent: `none`, or a turn stored before clients. */
+  client: z.string().optional(),
   turn: z.number().int().nonnegative(),
   digest: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   /** Characters of all `messages` contents. */

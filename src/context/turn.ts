@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { agentHash } from './agent-catalog.ts';
 import type { AgentConfig } from './agents.ts';
+import { clientLabel } from './client.ts';
 import { grantCapabilities } from './capabilities.ts';
 import { digestRequest } from './digest.ts';
 import type { ContextEntry, ProviderOutcome } from './outcome.ts';
@@ -68,6 +69,7 @@ export async function assembleFirstTurn(input: AssembleInput): Promise<Assembled
     repository: input.task.repository ?? null,
     agent: input.agent.name,
     agentHash: hash,
+    ...(input.task.client && input.task.client.name !== 'none' ? { client: clientLabel(input.task.client) } : {}),
     turn: 0,
     digest: await digestRequest(rendered, gathered.settings, hash),
     chars: rendered.messages.reduce((sum, message) => sum + message.content.length, 0),
@@ -94,6 +96,7 @@ export function summariseEntry(entry: ContextEntry): EntrySummary {
     stability: entry.stability,
     ...(entry.reviewBy ? { reviewBy: entry.reviewBy } : {}),
     ...(entry.appliesTo ? { appliesTo: entry.appliesTo } : {}),
+    ...(entry.why === undefined ? {} : { why: entry.why }),
     chars: entry.chars,
     truncated: entry.truncated,
     warnings: entry.warnings,

@@ -45,6 +45,33 @@ export function trackedSources(entries: readonly RecordedEntry[]): TrackedSource
   return [...tracked.values()];
 }
 
+/** What the turn record keeps of a provider's outcome: its verdicts, for rules. */
+export interface RecordedOutcome {
+  name: string;
+  verdicts?: ReadonlyArray<{ path: string; blob?: string; verdict: string }>;
+}
+
+/**
+ * The tracked sources of a turn whose client loaded rule files itself: the entries' sources, then
+ * each file the client loaded (verdict `loaded-by-client`, named by path and blob in the
+ * complement's line rather than given again). The model has them as surely as a given file, so
+ * they are compared as well: a client reads its own copy once, and an edit under the session is
+ * as much news to it.
+ */
+export function turnSources(turn: { commit: string | null; entries: readonly RecordedEntry[]; providers: readonly RecordedOutcome[] }): TrackedSource[] {
+  const tracked = trackedSources(turn.entries);
+  const known = new Set(tracked.filter((source) => source.kind === 'file').map((source) => source.path));
+  if (turn.commit === null) return tracked;
+  for (const outcome of turn.providers) {
+    for (const verdict of outcome.verdicts ?? []) {
+      if (verdict.verdict !== 'loaded-by-client' || verdict.blob === undefined || known.has(verdict.path)) continue;
+      known.add(verdict.path);
+      tracked.push({ provider: outcome.name, kind: 'file', title: verdict.path, path: verdict.path, revision: turn.commit, blob: verdict.blob });
+    }
+  }
+  return tracked;
+}
+
 /** How a source is named to the model: a skill by its directory, an index by its root. */
 export function sourceLabel(source: { kind: SourceKind; path: string }): string {
   if (source.kind === 'skills-index') return `skills index (${source.path || '.'})`;

@@ -42,6 +42,8 @@ export interface TaskHeader {
   cwd: string;
   pullRequest?: { number: number; link: Linked; baseRef?: string | undefined; head: Linked; fromFork: boolean } | undefined;
   agent: string;
+  /** The client that reads the context (`codex`, `claude-code@2.1.332`), or `none`. */
+  client: string;
   trusted: boolean;
   skills: string[];
   status: string;
@@ -73,6 +75,8 @@ export interface TurnModel {
   chars: number;
   tokens: number;
   agent: string;
+  /** The client the turn was assembled for, when not `none`. */
+  client?: string | undefined;
   /** The agent configuration's hash, when the turn recorded it. */
   agentHash?: string | undefined;
   commit: Linked | null;
@@ -167,6 +171,7 @@ function header(inspection: Inspection, links: RepositoryLinks): TaskHeader {
         }
       : undefined,
     agent: request.agent,
+    client: request.client ?? 'none',
     trusted: request.trusted,
     skills: request.skills,
     status: task.status,
@@ -190,6 +195,7 @@ function turnModel(turn: InspectedTurn, contents: ReadonlyMap<string, string>, l
     chars: turn.chars,
     tokens: turn.tokens,
     agent: turn.agent,
+    client: turn.client,
     agentHash: turn.agentHash,
     commit: commitLink(turn.commit, links),
     createdAt: turn.createdAt,

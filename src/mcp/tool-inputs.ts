@@ -24,7 +24,7 @@ const taskIdSchema = once(() =>
 
 /** `POST /tasks` without what only a host decides over REST (provider settings, a parent task). */
 export const assembleContextSchema = once(() =>
-  TaskRequestSchema.unwrap().pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, tools: true, facts: true, trusted: true })
+  TaskRequestSchema.unwrap().pick({ repo: true, ref: true, commit: true, cwd: true, paths: true, request: true, skills: true, agent: true, client: true, tools: true, facts: true, trusted: true })
     .strict()
     .superRefine(checkTaskFields),
 );

@@ -4,7 +4,8 @@
  * "Servers SHOULD return tools in a deterministic order", so prompt caches hold) with each tool's
  * title, icon, input schema (JSON Schema draft 7, the input side of the zod schema calls are
  * validated with), output schema (mcp/tool-outputs) and annotations. Both schemas are JSON made
- * from the zod schemas at build time (mcp/tool-schemas), so no JSON Schema converter runs here.
+ * from the zod schemas at build time (mcp/tool-schemas), so no JSON Schema converter runs here
+ * and a `tools/list` converts nothing (issue 56: converting was most of its CPU).
  *
  * A call to a tool this server does not have is a protocol error (-32602), as the specification
  * lists "Unknown tools" among them; an argument the tool's schema refuses is a tool result with
@@ -17,6 +18,7 @@ import { once } from '../lib/once.ts';
 import type { GroundworkBackend, ToolAnswer } from './backend.ts';
 import { cacheHints, refuseCursor, STABLE_TTL_MS } from './cache-hints.ts';
 import type { CallContext } from './call-context.ts';
+import { withMcpClient } from './client-info.ts';
 import { groundworkIcons } from './icons.ts';
 import { RPC, RpcError } from './json-rpc.ts';
 import type { Method, ServerOptions } from './methods.ts';
@@ -52,7 +54,9 @@ export function toolMethods(backend: GroundworkBackend, options: ServerOptions):
       const tools = table();
       const tool = tools.get(request.name as ToolName);
       if (!tool) throw new RpcError(RPC.invalidParams, `Unknown tool: ${request.name.slice(0, 100)}; this server's tools are ${[...tools.keys()].join(', ')}`);
-      const args = await tool.schema.safeParseAsync(request.arguments ?? {});
+      const given = request.arguments ?? {};
+      // assemble_context's default client is the one the host names itself as (mcp/client-info).
+      const args = await tool.schema.safeParseAsync(request.name === 'assemble_context' ? withMcpClient(given, call.client) : given);
       if (!args.success) return toolResult({ text: `Invalid arguments for tool ${request.name}: ${describeIssues(args.error, '')}`, isError: true });
       try {
         return toolResult(await tool.run(args.data as never, call));

@@ -25,6 +25,7 @@ export const CreateTaskSchema = lazySchema(() =>
   paths: true,
   request: true,
   agent: true,
+  client: true,
   trusted: true,
   skills: true,
   providers: true,

@@ -16,7 +16,7 @@ import { lazySchema } from '../lib/lazy-schema.ts';
 import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';
-import { cachedJson, readCachedJson, writeCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
+import { cachedJson, cacheWrite, readCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
 import { PartialTreeSchema } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
@@ -111,7 +111,7 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       }
       const bytes = await loader.loadBlob(oid, signal, blobOptions);
       if (bytes.byteLength <= maxBlobBytes) {
-        await writeCachedJson(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
+        await cacheWrite(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
       }
       return bytes;
     },

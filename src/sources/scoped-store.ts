@@ -25,5 +25,6 @@ export function scopeStore(store: KeyValueStore, scope: string): KeyValueStore {
   return {
     get: async (key, type) => store.get(await scoped(key), type),
     put: async (key, value, options) => store.put(await scoped(key), value, options),
+    ...(store.defer ? { defer: store.defer.bind(store) } : {}),
   };
 }

@@ -67,6 +67,10 @@ export interface TreeSnapshotOptions extends SnapshotOptions {
   loader: TreeLoader;
 }
 
+/** Blobs a snapshot keeps once read: rule files and links, not bundles. */
+const MAX_KEPT_BLOB_BYTES = 64 * 1024;
+const MAX_KEPT_BLOBS = 256;
+
 interface TreeIndex {
   byPath: Map<string, FlatTreeEntry>;
   children: Map<string, TreeEntry[]>;
@@ -77,6 +81,34 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader), lifetime) : flatView(loader, lifetime);
   let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
+  // Small blobs already read, by id: a symlink's target or a copy another reader read before
+  // (a CLAUDE.md linked to the AGENTS.md beside it) costs no second request. A read still under
+  // way is joined (each caller under its own signal) rather than started again: which reader
+  // asks first depends on timing, and the count of requests must not.
+  const small = new Map<string, Uint8Array>();
+  const reading = new Map<string, Promise<Uint8Array>>();
+  const loadBlob = async (oid: string, signal?: AbortSignal, blobOptions?: { optional?: boolean }): Promise<Uint8Array> => {
+    const known = small.get(oid);
+    if (known) return known;
+    const pending = reading.get(oid);
+    if (pending) {
+      const joined = await untilAborted(pending, signal).catch((error: unknown) => {
+        // Our own signal ended the wait: that is our failure. The other reader's failure is not.
+        if (signal?.aborted) throw error;
+        return undefined;
+      });
+      if (joined) return joined;
+    }
+    const read = loader.loadBlob(oid, signal, blobOptions);
+    reading.set(oid, read);
+    try {
+      const bytes = await read;
+      if (bytes.byteLength <= MAX_KEPT_BLOB_BYTES && small.size < MAX_KEPT_BLOBS) small.set(oid, bytes);
+      return bytes;
+    } finally {
+      if (reading.get(oid) === read) reading.delete(oid);
+    }
+  };
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
   const loadPartial = (signal?: AbortSignal): Promise<PartialIndex | undefined> => {
@@ -104,7 +136,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     { maxBytes, signal, optional }: ReadOptions,
     resolvedFrom?: { link: string; target: string },
   ): Promise<ReadResult> => {
-    const bytes = await loader.loadBlob(entry.oid, signal, optional ? { optional } : undefined);
+    const bytes = await loadBlob(entry.oid, signal, optional ? { optional } : undefined);
     const decoded = decodeBlob(bytes, maxBytes);
     if (decoded.kind === 'binary') return { status: 'binary', path: requested, size: bytes.length, reason: decoded.reason };
     return {
@@ -132,7 +164,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
 
     // A link's blob is its target path; never hand that to a model as file content.
-    const target = new TextDecoder().decode(await loader.loadBlob(entry.oid, signal));
+    const target = new TextDecoder().decode(await loadBlob(entry.oid, signal));
     // An absolute target must be refused, not re-rooted under the link's directory.
     const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
     if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
@@ -186,7 +218,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     async readBytes(path, { maxBytes, signal }): Promise<BytesResult> {
       return withFile(path, signal, async (found) => {
         if (found.entry.size !== undefined && found.entry.size > maxBytes) return { status: 'too-large', path: found.path, size: found.entry.size };
-        const bytes = await loader.loadBlob(found.entry.oid, signal);
+        const bytes = await loadBlob(found.entry.oid, signal);
         if (bytes.length > maxBytes) return { status: 'too-large', path: found.path, size: bytes.length };
         return { status: 'ok', path: found.path, bytes, blob: found.entry.oid, ...(found.resolvedFrom ? { resolvedFrom: found.resolvedFrom } : {}) };
       });

@@ -24,6 +24,8 @@ export const InspectedTurnSchema = lazySchema(() => z.object({
   agent: z.string(),
   /** The agent configuration's hash; absent on turns stored before it was kept. */
   agentHash: AgentHashSchema.optional(),
+  /** The client the turn was assembled for; absent for `none` and turns stored before clients. */
+  client: z.string().optional(),
   commit: z.string().nullable(),
   repository: z.string().nullable(),
   createdAt: z.string(),

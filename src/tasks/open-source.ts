@@ -3,8 +3,9 @@
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
  * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
  * isomorphic-git over smart HTTP. Trees, blobs and skill indexes are cached in KV by commit and
- * object id, inside the scope of the credential that read them (see scoped-store). A GitHub
- * repository also gets the `github:api` reads (pull request files), as the same credential.
+ * object id, inside the scope of the credential that read them (see scoped-store), written behind
+ * the reads (sources/write-behind: `settled` is when they are all done). A GitHub repository also
+ * gets the `github:api` reads (pull request files), as the same credential.
  */
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
@@ -19,6 +20,7 @@ import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { CommitChecksApi } from '../sources/commit-checks.ts';
 import type { GitHubApi } from '../sources/pull-requests.ts';
 import { scopeStore } from '../sources/scoped-store.ts';
+import { writeBehind } from '../sources/write-behind.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
 import { installationAuthFor } from './github-app.ts';
@@ -37,6 +39,8 @@ export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
+  /** Resolves once every cache write of this task's reads so far is done (they do not hold the reads up). */
+  settled?: () => Promise<void>;
   /** What this task's GitHub reads have cost so far (GitHub sources only). */
   usage?: () => GitHubUsage;
   /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
@@ -46,6 +50,14 @@ export interface OpenedSource {
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
+  const behind = deps.cache && writeBehind(deps.cache);
+  const tokens = deps.tokens && writeBehind(deps.tokens);
+  const opened = await openSource(request, { ...deps, ...(behind ? { cache: behind } : {}), ...(tokens ? { tokens } : {}) });
+  if (!behind && !tokens) return opened;
+  return { ...opened, settled: async () => void (await Promise.all([behind?.settled(), tokens?.settled()])) };
+}
+
+async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
   if (isLocalRepo(request.repo)) {
     const served = config.LOCAL_REPOSITORIES[request.repo];

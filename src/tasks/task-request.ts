@@ -7,6 +7,7 @@ import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../context/focus.ts';
 import { AGENT_LIMITS, ToolSchema } from '../context/agents.ts';
+import { ClientSchema } from '../context/client-schema.ts';
 import { HostFactsSchema } from '../context/host-facts.ts';
 import { ORIGINS } from '../context/provider.ts';
 import { isSkillName, normaliseSkillName, skillNameProblems } from '../lib/skill-names.ts';
@@ -254,6 +255,8 @@ export const TaskRequestSchema = lazySchema(() => z.object({
   paths: FocusPathsSchema.default([]),
   request: z.string().trim().min(1, 'must not be empty').max(20_000),
   agent: z.string().min(1).max(64).default('entry'),
+  /** The coding-agent client that reads the context (`codex`, `claude-code@2.1.332`, …); the rules give only what it does not load itself. Absent: `none`. */
+  client: ClientSchema.optional(),
   trusted: z.boolean().default(true),
   skills: z.array(SkillNameSchema).max(32).default([]),
   /** Task settings per provider (same shapes as PROVIDER_CONFIG and `.groundwork.yml`); they take precedence over both. */

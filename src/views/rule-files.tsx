@@ -9,7 +9,7 @@ import { ruleFilesAnchor } from '../inspector/budgets.ts';
 import type { RuleFileRow } from '../inspector/task-page.ts';
 import { MaybeLink, Visible } from './text.tsx';
 
-const BADGE: Record<RuleFileRow['verdict'], string> = { applied: 'o-included', indexed: 'o-empty', 'not-applied': 'o-budget-excluded' };
+const BADGE: Record<RuleFileRow['verdict'], string> = { applied: 'o-included', indexed: 'o-empty', 'not-applied': 'o-budget-excluded', shadowed: 'o-budget-excluded', 'loaded-by-client': 'o-empty' };
 
 export function RuleFiles({ turn, files }: { turn: number; files: RuleFileRow[] }): Child {
   if (files.length === 0) return null;

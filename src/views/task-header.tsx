@@ -83,6 +83,10 @@ export function TaskHeaderSection({ header }: { header: TaskHeader }): Child {
             </>
           ) : null}
         </dd>
+        <dt>Client</dt>
+        <dd>
+          <Visible text={header.client === 'none' ? 'none (a host that loads no rule file itself: every rule is given)' : `${header.client} (rules it loads itself are not repeated)`} />
+        </dd>
         <dt>Status</dt>
         <dd>
           <StatusBadge status={header.status} />

@@ -12,6 +12,7 @@ import { ProviderBudgets } from './provider-budgets.tsx';
 import { TurnUsage } from './turn-usage.tsx';
 import { PromptAnatomy } from './prompt-anatomy.tsx';
 import { RuleFiles } from './rule-files.tsx';
+import { RuleMatrix } from './rule-matrix.tsx';
 import { SettingsLayers } from './settings-layers.tsx';
 import { count, MaybeLink, OptionalFact, Time, Visible, visibleText } from './text.tsx';
 
@@ -68,6 +69,7 @@ export function TurnSection({ turn }: { turn: TurnModel }): Child {
       </dl>
       <OutcomeTable turn={turn.turn} outcomes={turn.outcomes} />
       <RuleFiles turn={turn.turn} files={turn.ruleFiles} />
+      <RuleMatrix turn={turn.turn} files={turn.ruleFiles} client={turn.client} />
       <ContextWindow turn={turn.turn} window={turn.window} />
       <ProviderBudgets turn={turn.turn} rows={turn.budgets} />
       <TurnUsage turn={turn.turn} usage={turn.usage} window={turn.window} />

@@ -1,7 +1,9 @@
-import { describe, expect, inject, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { SETTLE_GUARD_MS } from '../support/api.ts';
+import { warmWorker } from '../support/warm-worker.ts';
 import { createApiScope, githubFixture, type Fault } from '../support/github-api-client.ts';
 import { BOUNDS_SCOPE } from './bindings.ts';
-import { createTask, expectAnswersWhileWaiting, overdue, runRetries, scheduledAlarm } from './support.ts';
+import { createHeld, expectAnswersWhileWaiting, holdDeadlines, overdue, runRetries, type HeldDeadlines, type RemoteHolds } from './support.ts';
 
 const fx = githubFixture();
 // This project's GITHUB_API_URL points into the scope; tests in this file run one after another.
@@ -18,15 +20,16 @@ const resolving = () => `resolving main of ${repository()}`;
 const reading = () => `reading ${repository()} at ${fx.commits.head}`;
 
 // Every GitHub round of a task: GraphQL (the ref's resolution with its read-ahead, or the
-// read-ahead of a pinned commit) and REST (the ref, the tree, the blobs).
+// read-ahead of a pinned commit) and REST (the ref, the tree, the blobs). `waitsOn`: the requests one
+// attempt makes in that round and then waits on; the blobs are as many as the providers read at once.
 const cases = [
-  { round: 'resolving the ref with its read-ahead (GraphQL)', remote: 'never answers', faults: [silent('/graphql')], ref: 'main', step: resolving, counted: '/graphql' },
-  { round: 'resolving the ref with its read-ahead (GraphQL)', remote: 'drips and never ends', faults: [dripping('/graphql')], ref: 'main', step: resolving, counted: '/graphql' },
-  { round: 'reading a pinned commit ahead (GraphQL)', remote: 'never answers', faults: [silent('/graphql')], ref: fx.commits.head, step: reading, counted: '/graphql' },
-  { round: 'resolving the ref (REST)', remote: 'never answers', faults: overRest(silent('/commits/main')), ref: 'main', step: resolving, counted: '/commits/main' },
-  { round: 'resolving the ref (REST)', remote: 'drips and never ends', faults: overRest(dripping('/commits/main')), ref: 'main', step: resolving, counted: '/commits/main' },
-  { round: 'the tree of a pinned commit (REST)', remote: 'never answers', faults: overRest(silent('/git/trees/')), ref: fx.commits.head, step: reading, counted: '/git/trees/' },
-  { round: 'the tree of a pinned commit (REST)', remote: 'drips and never ends', faults: overRest(dripping('/git/trees/')), ref: fx.commits.head, step: reading, counted: '/git/trees/' },
+  { round: 'resolving the ref with its read-ahead (GraphQL)', remote: 'never answers', faults: [silent('/graphql')], ref: 'main', step: resolving, waitsOn: 1 },
+  { round: 'resolving the ref with its read-ahead (GraphQL)', remote: 'drips and never ends', faults: [dripping('/graphql')], ref: 'main', step: resolving, waitsOn: 1 },
+  { round: 'reading a pinned commit ahead (GraphQL)', remote: 'never answers', faults: [silent('/graphql')], ref: fx.commits.head, step: reading, waitsOn: 1 },
+  { round: 'resolving the ref (REST)', remote: 'never answers', faults: overRest(silent('/commits/main')), ref: 'main', step: resolving, waitsOn: 1 },
+  { round: 'resolving the ref (REST)', remote: 'drips and never ends', faults: overRest(dripping('/commits/main')), ref: 'main', step: resolving, waitsOn: 1 },
+  { round: 'the tree of a pinned commit (REST)', remote: 'never answers', faults: overRest(silent('/git/trees/')), ref: fx.commits.head, step: reading, waitsOn: 1 },
+  { round: 'the tree of a pinned commit (REST)', remote: 'drips and never ends', faults: overRest(dripping('/git/trees/')), ref: fx.commits.head, step: reading, waitsOn: 1 },
   // Last, and on another commit: its tree is read and cached.
   {
     round: 'the files (REST blobs)',
@@ -34,24 +37,67 @@ const cases = [
     faults: overRest(dripping('/git/blobs/')),
     ref: fx.commits.first,
     step: () => `running providers on ${repository()} at ${fx.commits.first}`,
-    counted: undefined,
+    waitsOn: 'the providers\' reads',
   },
-];
+] as const;
+
+/** Requests the API took to never finish (a stalled or dripping answer): `abandoned` once hung up on. */
+const held = async () => (await scope.stats()).requests.filter((request) => request.abandoned !== undefined);
+
+/**
+ * Once the API holds every request of the attempt (`heldBefore`: what it held before the task), the
+ * attempt waits on them: nothing else ends it. The blobs: providers wait on theirs from the moment
+ * they run, and they run until the attempt ends (their deadlines are held too), so the attempt is
+ * in that step once its providers run and the API holds a blob request more than it did when the
+ * previous attempt ended (how many the providers read at once is theirs to decide).
+ */
+function apiHolds(heldBefore: number, waitsOn: number | string): RemoteHolds {
+  let heldThen = heldBefore;
+  return (attempt) =>
+    vi.waitFor(
+      async () => {
+        const now = (await held()).length;
+        if (typeof waitsOn === 'number') expect(now).toBe(heldBefore + attempt * waitsOn);
+        else {
+          expect(deadlines.providers.count).toBeGreaterThan(0);
+          expect(now).toBeGreaterThan(heldThen);
+        }
+        heldThen = now;
+      },
+      { timeout: SETTLE_GUARD_MS },
+    );
+}
+
+beforeAll(warmWorker);
+let deadlines: HeldDeadlines;
+beforeEach(() => {
+  deadlines = holdDeadlines();
+});
+afterEach(() => {
+  deadlines.release();
+});
 
 describe('a GitHub API that never answers or drips', () => {
-  it.each(cases.map((c) => [c.round, c.remote, c] as const))('fails the task at its deadline when %s %s, naming the host and the step, with bounded attempts, while the API keeps answering', async (_round, _remote, { faults, ref, step, counted }) => {
-    await scope.configure({ faults });
-    const before = counted ? await scope.count(counted) : 0;
-    const id = await createTask({ repo: `${fx.owner}/${fx.repo}`, ref });
+  it.each(cases.map((c) => [c.round, c.remote, c] as const))('fails the task at its deadline when %s %s, naming the host and the step, with bounded attempts, while the API keeps answering', async (_round, _remote, { faults, ref, step, waitsOn }) => {
+    await scope.configure({ faults: [...faults] });
+    const heldBefore = (await held()).length;
+    const id = await createHeld({ repo: `${fx.owner}/${fx.repo}`, ref });
     const reason = overdue(step());
-    await expectAnswersWhileWaiting(id, reason);
+    const holds = apiHolds(heldBefore, waitsOn);
+    await expectAnswersWhileWaiting(id, reason, deadlines, holds);
 
-    const failed = await runRetries(id);
+    const failed = await runRetries(id, reason, deadlines, holds);
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason, commit: ref === 'main' ? null : ref, turns: [] });
-    expect(await scheduledAlarm(id)).toBe(Date.parse(failed.expiresAt));
-    // One request per attempt reached the remote, and none after the last.
-    if (counted) expect((await scope.count(counted)) - before).toBe(3);
-    // The Worker hung up on every request it gave up on, rather than leaving it open.
-    await vi.waitFor(async () => expect((await scope.stats()).requests.filter((request) => request.abandoned === false)).toEqual([]), { timeout: 5_000 });
+    // The Worker hung up on every request it gave up on, rather than leaving it open (the API sees
+    // each hang-up when its connection closes); a round's requests were one per attempt, and none
+    // came after the last.
+    await vi.waitFor(
+      async () => {
+        const ours = (await held()).slice(heldBefore);
+        if (typeof waitsOn === 'number') expect(ours).toHaveLength(3 * waitsOn);
+        expect(ours.filter((request) => request.abandoned === false)).toEqual([]);
+      },
+      { timeout: SETTLE_GUARD_MS },
+    );
   });
 });

@@ -23,6 +23,9 @@ function refs(table: Record<string, string>): RepositorySource {
   };
 }
 
+/** A deadline past the test's own timeout, for checks that must finish: only the test about the deadline lets one decide. */
+const FINISHES = 60_000;
+
 /** GitHub reads that answer from fixed values, or never (a hang that ignores its signal). */
 function github(pull: PullRequestRead | 'never', checks: Partial<CommitChecksApi> = {}): NonNullable<CheckReads['github']> {
   return {
@@ -119,7 +122,7 @@ describe('push for a pull request from a fork', () => {
       task: forkTask,
       request: { action: 'push' },
       reads: { source: { ...source, resolve: (ref, options) => (asked.push(ref), resolve(ref, options)) }, github: github(open(C)), now },
-      deadlineMs: 1_000,
+      deadlineMs: FINISHES,
     });
     expect(result).toMatchObject({ verdict: 'stop', reasons: ['someone else pushed: the head of pull request #7 (feature) is at ccccccc, not bbbbbbb you built on', 'pull request #7 is open', 'the base main is still at aaaaaaa'] });
     expect(asked).toEqual(['main']);
@@ -133,7 +136,7 @@ describe('a check whose reads never answer', () => {
   });
 
   it('is unknown with the reason when the repository could not be opened at all', async () => {
-    const result = await runCheck({ task: forkTask, request: { action: 'report-ci' }, reads: { unavailable: 'could not open the repository: no credentials', now }, deadlineMs: 1_000 });
+    const result = await runCheck({ task: forkTask, request: { action: 'report-ci' }, reads: { unavailable: 'could not open the repository: no credentials', now }, deadlineMs: FINISHES });
     expect(result).toMatchObject({ verdict: 'unknown', reasons: ['could not open the repository: no credentials'], details: { commit: B, headOf: 'pull request #7', ci: null } });
     expect(checkLine(result)).toBe('report-ci on bbbbbbb at 2026-11-20 18:02 UTC: unknown, could not open the repository: no credentials');
   });
@@ -146,7 +149,7 @@ describe('reasons', () => {
       task: { ...forkTask, pullRequest: { number: 7, headSha: B, headRef: 'feature', baseRef: 'main', fromFork: false } },
       request: { action: 'report-ci' },
       reads: { source: refs({}), github: github(open(B), { checkRuns: async () => ok(many) }), now },
-      deadlineMs: 1_000,
+      deadlineMs: FINISHES,
     });
     expect(result.reasons).toHaveLength(21);
     expect(result.reasons.at(-1)).toBe('+11 more');

@@ -1,11 +1,14 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { taskIndexStub } from '../../src/tasks/durable-task-index.ts';
 import type { TaskIndexRow } from '../../src/tasks/task-index.ts';
 import { signLink } from '../../src/tasks/view-link.ts';
 import { E2E_VIEW_LINK_SECRET } from '../e2e/bindings.ts';
-import { api, settled, waitForTask, type Tenant } from '../support/api.ts';
+import { api, type Tenant } from '../support/api.ts';
+import { holdTaskAlarms, type HeldAlarms } from '../support/held-alarms.ts';
+import { holdTimers } from '../support/held-timers.ts';
+import { warmWorker } from '../support/warm-worker.ts';
 import { openPage, sampleRepo, textOf } from './support.ts';
 
 const ListedSchema = z.object({
@@ -13,6 +16,17 @@ const ListedSchema = z.object({
   nextCursor: z.string().nullable(),
 });
 const movingRepo = () => `http://127.0.0.1:${inject('gitHttpPort')}/moving.git`;
+
+// The tasks here are listed, not assembled: none assembles by itself, so the one a test begins is
+// the only assembly under way, however loaded the machine.
+let alarms: HeldAlarms;
+beforeAll(async () => {
+  alarms = holdTaskAlarms();
+  await warmWorker();
+});
+afterAll(() => {
+  alarms.release();
+});
 
 async function create(request: string, tenant: Tenant = 'acme', repo = sampleRepo()): Promise<string> {
   const created = await api('POST', '/tasks', { tenant, body: { repo, request } });
@@ -74,12 +88,24 @@ describe('GET /tasks', () => {
 
   it('filters by status, origin and repository', async () => {
     const onMoving = await create('On the moving repository.', 'acme', movingRepo());
-    await waitForTask(onMoving, settled);
+    const waiting = await create('Left pending.');
+    // Begun here, so the answer comes when the task is ready. The assembly's deadline (15 s) is
+    // held: this test is about the list, and a loaded machine can take longer than that to read
+    // the repository (test/bounds proves the deadline).
+    const deadline = holdTimers({ assembly: { from: 'src/lib/deadline.ts' } });
+    try {
+      const begun = await api('POST', `/tasks/${onMoving}/turns`, { body: { turn: 0 } });
+      expect(begun.status, JSON.stringify(begun.json)).toBe(200);
+    } finally {
+      deadline.release();
+    }
     const byRepo = await list(`?repo=${encodeURIComponent(movingRepo())}&limit=100`);
     expect(byRepo.tasks.map((task) => task.id)).toEqual([onMoving]);
-    const ready = await list('?status=ready&limit=100');
-    expect(ready.tasks.length).toBeGreaterThan(0);
-    expect(ready.tasks.every((task) => task.status === 'ready')).toBe(true);
+    expect((await list('?status=ready&limit=100')).tasks.map((task) => task.id)).toEqual([onMoving]);
+    const pending = (await list('?status=pending&limit=100')).tasks;
+    expect(pending.map((task) => task.id)).toContain(waiting);
+    expect(pending.map((task) => task.id)).not.toContain(onMoving);
+    expect(pending.every((task) => task.status === 'pending')).toBe(true);
     expect((await list('?origin=slack&limit=100')).tasks).toEqual([]);
     expect((await list('?origin=api&limit=100')).tasks.map((task) => task.id)).toContain(onMoving);
   });

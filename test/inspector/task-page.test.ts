@@ -24,6 +24,19 @@ describe('GET /tasks/:id/view', () => {
     expect(text).toContain('local:task');
   });
 
+  it('names the task\'s client in the header and shows every rule file by client, each cell with why', async () => {
+    const { viewUrl } = await readyTask({ client: 'codex@0.153.4' });
+    const page = await openPage(viewUrl);
+    const text = textOf(page.html);
+    expect(text).toMatch(/Client\s*codex@0\.153\.4 \(rules it loads itself are not repeated\)/);
+    const matrix = page.html.slice(page.html.indexOf('id="rule-matrix-0"'));
+    expect(matrix).toContain('Rule files by client');
+    expect(textOf(matrix)).toContain("this task's client is codex@0.153.4");
+    expect(matrix).toMatch(/<th scope="row">(?:(?!<\/tr>).)*AGENTS\.md(?:(?!<\/tr>).)*data-cell="given"(?:(?!<\/tr>).)*data-cell="loaded"/s);
+    const plain = await openPage((await readyTask()).viewUrl);
+    expect(textOf(plain.html)).toMatch(/Client\s*none \(a host that loads no rule file itself: every rule is given\)/);
+  });
+
   it('is sent with a strict CSP whose nonce is the stylesheet’s, no scripts, no referrer and no caching', async () => {
     const { viewUrl } = await readyTask();
     const page = await openPage(viewUrl);

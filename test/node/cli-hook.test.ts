@@ -1,9 +1,9 @@
 /**
  * `groundwork hook` as the agents run it: the built `dist/cli.js`, the hook input on stdin, the
- * hook output on stdout, on real git repositories. Every agent's session-start, the context again
- * after a compaction, silence outside a repository, the prompt hook's one line when the branch
- * moved under the session, and a notice naming the field for every kind of bad input, never a
- * failed session.
+ * hook output on stdout, on real git repositories. Every agent's session-start, giving only what
+ * that agent will not load itself (issue 50), the context again after a compaction, silence
+ * outside a repository, the prompt hook's one line when the branch moved under the session, and a
+ * notice naming the field for every kind of bad input, never a failed session.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -73,13 +73,29 @@ function contextOf(client: HookClient, event: 'session-start' | 'prompt-submit',
   return (client === 'copilot' ? output.additionalContext : output.hookSpecificOutput?.additionalContext) ?? '';
 }
 
+/** The client each hook's context is for: Copilot's hook is Copilot CLI's (and the cloud agent's). */
+const LABEL: Readonly<Record<HookClient, string>> = { 'claude-code': 'claude-code', codex: 'codex', 'gemini-cli': 'gemini-cli', copilot: 'copilot:cli' };
+
+/** The line naming the rule files the client loads itself, by path and blob. */
+function loadedLine(context: string): string {
+  return context.split('\n').find((line) => / loads these rule files itself at start, so they are not repeated here: /.test(line)) ?? '';
+}
+
 describe('groundwork hook session-start', () => {
   for (const client of HOOK_CLIENTS) {
     it(`gives ${client} the context of the repository at its cwd, in its own output, without notices it cannot act on`, async () => {
       const context = contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, join(repo.dir, 'src'), client === 'copilot' ? 'new' : 'startup')));
-      expect(context).toContain(RULE);
-      expect(context).toContain(SRC_RULE);
-      expect(context).toMatch(new RegExp(`\\(Groundwork context of .* at [0-9a-f]{40} for ${client}, digest sha256:[0-9a-f]{64}\\.\\)$`));
+      // Gemini CLI reads GEMINI.md only (its default context.fileName), so it is given both
+      // AGENTS.md files; the others load them at start, and have them named, not repeated.
+      if (client === 'gemini-cli') {
+        expect(context).toContain(RULE);
+        expect(context).toContain(SRC_RULE);
+      } else {
+        expect(context).not.toContain(RULE);
+        expect(context).not.toContain(SRC_RULE);
+        expect(loadedLine(context)).toMatch(/AGENTS\.md \(blob [0-9a-f]{12}\), src\/AGENTS\.md \(blob [0-9a-f]{12}\)\.$/);
+      }
+      expect(context).toMatch(new RegExp(`\\(Groundwork context of .* at [0-9a-f]{40} for ${LABEL[client]}, digest sha256:[0-9a-f]{64}\\.\\)$`));
       // History and memory are not available to a local run: not run, so no notice about them.
       expect(context).not.toMatch(/provider="(history|memory|task-facts)"/);
       expect(context).not.toContain('was not read');
@@ -89,14 +105,15 @@ describe('groundwork hook session-start', () => {
   it('gives the rules back after a compaction, and says so in the task line', async () => {
     for (const client of ['claude-code', 'codex'] as const) {
       const context = contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, repo.dir, 'compact')));
-      expect(context).toContain(RULE);
+      // What the agent loads at start it has again after a compaction; the rest comes back from here.
+      expect(loadedLine(context)).toMatch(/: AGENTS\.md \(blob [0-9a-f]{12}\)\.$/);
       expect(context).toContain('Session compacted: the conversation so far was summarized, and these rules and skills apply as before.');
     }
   });
 
   it('takes the client version after @, and defaults to Claude Code when no --client is given', async () => {
     const versioned = contextOf('claude-code', 'session-start', await hook(['session-start', '--client', 'claude-code@2.1.332'], startInput('claude-code', repo.dir, 'startup')));
-    expect(versioned).toMatch(/for claude-code 2\.1\.332, digest/);
+    expect(versioned).toMatch(/for claude-code@2\.1\.332, digest/);
     expect(contextOf('claude-code', 'session-start', await hook(['session-start'], startInput('claude-code', repo.dir, 'resume')))).toContain('Session resumed.');
   });
 
@@ -128,8 +145,12 @@ describe('groundwork hook session-start', () => {
       [['session-start'], { ...good, hook_event_name: 'UserPromptSubmit' }, /the hook input's hook_event_name: must be "SessionStart": this is the session-start hook/],
       [['session-start'], `{"cwd": "${'a'.repeat(1024 * 1024)}"}`, /the hook input is over 1048576 bytes/],
       [['session-end'], good, /unknown hook "session-end" \(groundwork answers session-start and prompt-submit\)/],
-      [['session-start', '--client', 'cursor'], good, /--client: "cursor" is not one of claude-code, codex, gemini-cli, copilot/],
-      [['session-start', '--client', 'codex@x y'], good, /--client: the version after @ must be like 2\.1\.332/],
+      // One resolution of client names for every entry point (context/client), then the agents with a hook.
+      [['session-start', '--client', 'vim'], good, /--client: unknown client "vim": must be one of none, codex, claude-code, gemini-cli, copilot, cursor/],
+      [['session-start', '--client', 'cursor'], good, /--client: Cursor has no hook groundwork speaks \(hooks: claude-code, codex, gemini-cli, copilot\); it gets the context through MCP$/],
+      [['session-start', '--client', 'none'], good, /--client: none names no agent/],
+      [['session-start', '--client', 'copilot:vscode'], good, /--client: the copilot hook is Copilot CLI's and the cloud agent's/],
+      [['session-start', '--client', 'codex@x y'], good, /--client: client version "x y" is not a version number such as 2\.1\.332/],
       [['session-start', '--bogus'], good, /unknown option --bogus/],
       [['session-start', '--deadline-ms', '1'], good, /took longer than 1 ms/],
       [['session-start', '--agent', 'nobody'], good, /--agent: /],
@@ -162,6 +183,59 @@ describe('groundwork hook session-start', () => {
   });
 });
 
+describe('groundwork hook session-start: only what the agent will not load itself (issue 50)', () => {
+  const AGENTS = 'Root rule from AGENTS.md.';
+  const GEMINI = 'Root rule from GEMINI.md.';
+  const CLAUDE = 'Source rule from src/CLAUDE.md.';
+  const COPILOT = 'Rule from copilot-instructions.md.';
+  let mixed: GitFixture;
+  beforeAll(() => {
+    mixed = createGitRepo({ branch: 'main' });
+    mixed.write('AGENTS.md', `# Rules\n\n${AGENTS}\n`);
+    mixed.write('GEMINI.md', `# Gemini\n\n${GEMINI}\n`);
+    mixed.write('src/CLAUDE.md', `# Source\n\n${CLAUDE}\n`);
+    mixed.write('.github/copilot-instructions.md', `${COPILOT}\n`);
+    mixed.write('src/index.ts', 'export {};\n');
+    mixed.commitAll('rules for every agent');
+  });
+  afterAll(() => mixed?.remove());
+
+  // Started in src/. Groundwork's own choice (the union) gives AGENTS.md, not the GEMINI.md beside
+  // it (first present wins), so GEMINI.md reaches only the agents that load it themselves.
+  // Facts (src/clients, docs/clients.md): Claude Code reads CLAUDE.md on the way and no AGENTS.md
+  // once one is (claude.chain, claude.agents-md); Codex reads AGENTS.md only (codex.chain); Gemini
+  // CLI GEMINI.md only (gemini.chain); Copilot CLI every AGENTS.md, CLAUDE.md and GEMINI.md from
+  // the root to its directory and copilot-instructions.md (copilot.cli.chain).
+  const cases: ReadonlyArray<{ client: HookClient; named: string[]; given: string[]; absent: string[] }> = [
+    { client: 'claude-code', named: ['src/CLAUDE.md'], given: [AGENTS, COPILOT], absent: [CLAUDE, GEMINI] },
+    { client: 'codex', named: ['AGENTS.md'], given: [CLAUDE, COPILOT], absent: [AGENTS, GEMINI] },
+    { client: 'gemini-cli', named: ['GEMINI.md'], given: [AGENTS, CLAUDE, COPILOT], absent: [GEMINI] },
+    { client: 'copilot', named: ['AGENTS.md', 'src/CLAUDE.md', 'GEMINI.md', '.github/copilot-instructions.md'], given: [], absent: [AGENTS, CLAUDE, GEMINI, COPILOT] },
+  ];
+  for (const { client, named, given, absent } of cases) {
+    it(`gives ${client} the rules it will not load, each saying why, and names the ones it loads by path and blob`, async () => {
+      const context = contextOf(client, 'session-start', await hook(['session-start', '--client', client], startInput(client, join(mixed.dir, 'src'), client === 'copilot' ? 'new' : 'startup')));
+      for (const text of given) expect(context, text).toContain(text);
+      for (const text of absent) expect(context, text).not.toContain(text);
+      const line = loadedLine(context);
+      const listed = [...line.matchAll(/([\w./-]+) \(blob [0-9a-f]{12}\)/g)].map((match) => match[1]);
+      expect(listed).toEqual(named);
+      // Every rules entry given says why this agent needs it from Groundwork.
+      const rulesEntries = [...context.matchAll(/<groundwork-context [^>]*provider="rules"[^>]*title="([^"]+)"[^>]*>/g)].filter((match) => !match[1]?.startsWith('Rule files '));
+      expect(rulesEntries).toHaveLength(given.length);
+      for (const entry of rulesEntries) expect(entry[0], entry[1]).toMatch(/ why="[^"]+"/);
+    });
+  }
+
+  it('follows the version named after @: Claude Code before 2.1.277 reads no AGENTS.md, so it is given', async () => {
+    const older = contextOf('claude-code', 'session-start', await hook(['session-start', '--client', 'claude-code@2.1.200'], startInput('claude-code', join(repo.dir, 'src'), 'startup')));
+    expect(older).toContain(RULE);
+    expect(older).toContain(SRC_RULE);
+    expect(older).toContain('why="Claude Code before 2.1.277 reads AGENTS.md only through an @AGENTS.md import"');
+    expect(loadedLine(older)).toBe('');
+  });
+});
+
 describe('groundwork hook prompt-submit', () => {
   const clients = ['claude-code', 'codex', 'gemini-cli'] as const;
 
@@ -188,6 +262,7 @@ describe('groundwork hook prompt-submit', () => {
         moving.commitAll('a commit that touches no rule');
         expect(await prompt(), 'an unrelated commit').toEqual({ code: 0, stdout: '', stderr: '' });
 
+        // Claude Code and Codex loaded src/AGENTS.md themselves (named, not given): an edit is news to them too.
         moving.write('src/AGENTS.md', `# Source rules\n\nTests live in test/ (${client}).\n`);
         const moved = moving.commitAll('a new source rule');
         const line = contextOf(client, 'prompt-submit', await prompt());

@@ -10,6 +10,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, wri
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { meetsMinimum, nodeCandidates, nodePackageName } from '../../src/cli/launcher/find-node.ts';
 import { HOOK_PROTOCOLS } from '../../src/cli/hooks/protocols.ts';
 import { nodeVersionProblem } from '../../src/cli/node-version.ts';
@@ -81,13 +82,13 @@ afterAll(() => {
 
 describe('dist/cli.js on an older Node', () => {
   it('names the groundwork command where the package has it, and says to install Node where it does not', () => {
-    expect(nodeVersionProblem('20.20.2', ROOT, BUILT_CLI)).toBe(
+    expect(nodeVersionProblem('20.20.2', ROOT, BUILT_CLI, existsSync)).toBe(
       `groundwork: needs Node 22.12 or newer; this is Node 20.20.2.\nRun the groundwork command instead (${LAUNCHER}, which npm links as groundwork): it starts the CLI on the package's own Node or a newer one on PATH.\n`,
     );
-    expect(nodeVersionProblem('18.0.0', '/nonexistent', '/nonexistent/dist/cli.js')).toBe(
+    expect(nodeVersionProblem('18.0.0', '/nonexistent', '/nonexistent/dist/cli.js', existsSync)).toBe(
       'groundwork: needs Node 22.12 or newer; this is Node 18.0.0.\nInstall Node 22.12 or newer (Node 24 works too), then run /nonexistent/dist/cli.js again.\n',
     );
-    for (const version of ['22.12.0', '22.23.3', '23.0.0', '24.1.0']) expect(nodeVersionProblem(version, ROOT, BUILT_CLI)).toBeUndefined();
+    for (const version of ['22.12.0', '22.23.3', '23.0.0', '24.1.0']) expect(nodeVersionProblem(version, ROOT, BUILT_CLI, existsSync)).toBeUndefined();
     for (const version of ['22.11.9', '20.20.2', 'v18.0.0']) expect(meetsMinimum(version), version).toBe(false);
   });
 
@@ -111,7 +112,8 @@ describe.skipIf(older === undefined)(`the groundwork command with ${older ?? 'an
     const hook = run(old, LAUNCHER, ['hook', 'session-start', '--client', 'codex'], [oldDir], JSON.stringify({ session_id: 's', transcript_path: null, cwd: repo.dir, hook_event_name: 'SessionStart', model: 'm', permission_mode: 'default', source: 'startup' }));
     expect(hook.status, hook.stderr).toBe(0);
     const output = HOOK_PROTOCOLS.codex.events['session-start']?.output().parse(JSON.parse(hook.stdout)) as { hookSpecificOutput: { additionalContext: string } };
-    expect(output.hookSpecificOutput.additionalContext).toContain('Run `npm test` before committing.');
+    // Codex loads the root AGENTS.md itself: the hook names it by path and blob rather than repeat it.
+    expect(output.hookSpecificOutput.additionalContext).toMatch(/Codex loads these rule files itself at start, so they are not repeated here: AGENTS\.md \(blob [0-9a-f]{12}\)\./);
   });
 
   it('passes the exit status through', () => {
@@ -146,5 +148,20 @@ describe.skipIf(older === undefined)(`the groundwork command with ${older ?? 'an
 describe('the groundwork command on a Node new enough', () => {
   it('runs the CLI in its own process', () => {
     expect(run(process.execPath, LAUNCHER, ['--version'], [])).toMatchObject({ status: 0, stdout: expect.stringMatching(/^groundwork \d+\.\d+\.\d+\n$/) });
+  });
+
+  it('loads none of the built-ins only an older Node needs (child_process, which brings net and dgram)', () => {
+    // What Node loaded by the time the process exits, written by a preload: counted, not timed (issue 56).
+    const preload = join(scratch, 'loaded.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n");
+    const loaded = (args: string[]): string[] => {
+      const child = spawnSync(process.execPath, ['--require', preload, ...args], { encoding: 'utf8' });
+      expect(child.status, child.stderr).toBe(0);
+      return z.array(z.string()).parse(JSON.parse(child.stderr.slice(child.stderr.lastIndexOf('["'))));
+    };
+    const floor = new Set(loaded(['-e', '0']));
+    const launcher = loaded([LAUNCHER, '--version']).filter((name) => !floor.has(name) && name.startsWith('NativeModule '));
+    expect(launcher).not.toContain('NativeModule child_process');
+    expect(launcher).not.toContain('NativeModule dgram');
   });
 });

@@ -86,7 +86,9 @@ describe('the packed package', () => {
       const hook = groundwork(prefix, ['hook', 'session-start', '--client', 'claude-code'], JSON.stringify({ session_id: 's', transcript_path: '/tmp/t.jsonl', cwd: repo.dir, hook_event_name: 'SessionStart', source: 'compact' }));
       expect(hook.status, hook.stderr).toBe(0);
       const output = HOOK_PROTOCOLS['claude-code'].events['session-start']?.output().parse(JSON.parse(hook.stdout)) as { hookSpecificOutput: { additionalContext: string } };
-      expect(output.hookSpecificOutput.additionalContext).toContain(RULE);
+      // Claude Code loads AGENTS.md itself (docs/clients.md): the hook names it, by blob, and does not repeat it.
+      expect(output.hookSpecificOutput.additionalContext).toMatch(/Claude Code loads these rule files itself at start, so they are not repeated here: AGENTS\.md \(blob [0-9a-f]{12}\)/);
+      expect(output.hookSpecificOutput.additionalContext).not.toContain(RULE);
 
       // The whole service too: the Worker in Miniflare, from the installed package.
       const run = groundwork(prefix, ['run']);

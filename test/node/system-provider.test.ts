@@ -6,6 +6,7 @@ import { createRegistry } from '../../src/context/registry.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
 import type { AssembledTurn } from '../../src/context/turn-schema.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import { DEFAULT_PROJECT_FILES, projectFileMatcher } from '../../src/providers/system/project-files.ts';
 import { createSystemProvider } from '../../src/providers/system/provider.ts';
 import { createLocalGitSource } from '../../src/sources/git/local-source.ts';
 import type { Snapshot } from '../../src/sources/snapshot.ts';
@@ -143,10 +144,8 @@ describe('system provider on a real repository', () => {
     const slow: Snapshot = {
       ...local,
       uri: (path) => local.uri(path),
-      list: async (dir, options) => {
-        await new Promise((resolve) => setTimeout(resolve, 400));
-        return local.list(dir, options);
-      },
+      // Never answers: the provider's read deadline, not a race with a slower listing, decides.
+      list: () => new Promise(() => {}),
       read: (path, options) => local.read(path, options),
       commitInfo: (options) => local.commitInfo(options),
     };
@@ -205,5 +204,22 @@ describe('system provider bounds and hostile names', () => {
     expect(user).not.toContain('\u202E');
     expect(user.match(/<groundwork-task/g)).toHaveLength(1);
     expect(user.split('\n')).not.toContain('- injected.txt');
+  });
+});
+
+describe('which file names the inventory counts as project files', () => {
+  it('matches any of the patterns whole, ignoring case, with * for any run of characters and every other character literal', () => {
+    const matches = projectFileMatcher(['README*', 'package.json', 'requirements*.txt', 'a+b(c).[x]', '.nvmrc']);
+    for (const name of ['README', 'readme.md', 'ReadMe.rst', 'package.json', 'PACKAGE.JSON', 'requirements.txt', 'requirements-dev.txt', 'a+b(c).[x]', '.nvmrc']) expect(matches(name), name).toBe(true);
+    for (const name of ['package.jsonx', 'xpackage.json', 'packageXjson', 'requirements.md', 'aab(c).[x]', 'a+b(c)x[x]', 'nvmrc', 'my-readme', 'package.json\n']) expect(matches(name), name).toBe(false);
+    // A line break is a character like any other for `*` (the `s` flag), so a name cannot end a pattern early.
+    expect(matches('README\nnotes')).toBe(true);
+  });
+
+  it('matches nothing with no patterns, and the defaults match what a project holds', () => {
+    expect(projectFileMatcher([])('package.json')).toBe(false);
+    const defaults = projectFileMatcher(DEFAULT_PROJECT_FILES);
+    for (const name of ['package.json', 'Cargo.toml', 'Makefile', 'makefile', 'Dockerfile', 'README.md', 'CONTRIBUTING.md', '.tool-versions']) expect(defaults(name), name).toBe(true);
+    for (const name of ['index.ts', 'src', 'package.json.bak', 'LICENSE']) expect(defaults(name), name).toBe(false);
   });
 });

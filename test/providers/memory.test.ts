@@ -73,7 +73,9 @@ describe('named paths', () => {
 
 describe('provenance checks', () => {
   const signal = new AbortController().signal;
-  const options = { signal, timeoutMs: 1_000, maxRevisions: 8 };
+  // Past the test's own timeout: the checks that must finish never race it on a loaded machine;
+  // the tests about the deadline set a short one against reads that never settle.
+  const options = { signal, timeoutMs: 60_000, maxRevisions: 8 };
 
   it('compares blobs at the cited revision and the task commit, reading each commit once', async () => {
     const source = await sourceOf({
@@ -111,10 +113,9 @@ describe('provenance checks', () => {
     const snapshot = await memorySnapshot({ 'a.md': 'x' }, TASK);
     const hanging: Snapshot = { ...snapshot, commit: OLD, read: () => new Promise(() => {}) };
     const source: RepositorySource = { repository: 'memory:test', resolve: async () => ({ status: 'ok', commit: TASK }), snapshot: (commit) => (commit === OLD ? hanging : snapshot) };
-    const started = Date.now();
+    // The cited revision's read never settles, so answering at all is not waiting for it.
     const results = await checkProvenance([knowledge({ source: { uri: 'u:', path: 'a.md', revision: OLD } })], { ...options, timeoutMs: 50, snapshot, source });
     expect(results[0]?.warning).toBe('provenance not checked: the check took longer than 50 ms');
-    expect(Date.now() - started).toBeLessThan(1_000);
   });
 
   it('opens a cited revision under the checks’ signal, so what its snapshot loads is cut off when they give up', async () => {

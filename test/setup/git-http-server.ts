@@ -19,8 +19,9 @@
  * A second server (`gitHttpMirrorPort`) serves the same repositories on another port, so a
  * redirect can change origin between two real servers. On both, `/_to/<host:port>/…` answers
  * 307 to the same path on `<host:port>`, and `/_tag/<tag>/…` is served as `…` while the request
- * (server, path, Authorization header, whether its connection has closed) is recorded under
- * `<tag>`; `GET /_control/seen/<tag>` lists what was recorded.
+ * (server, path, Authorization header, whether the server holds it unfinished on purpose, whether
+ * its connection has closed) is recorded under `<tag>`; `GET /_control/seen/<tag>` lists what was
+ * recorded.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -39,6 +40,11 @@ export interface SeenRequest {
   method: string;
   path: string;
   authorization: string | null;
+  /**
+   * Whether the server took the request to never finish it (`/_silent/`, `/_drip/`, the pack under
+   * `/_silent-pack/` and `/_drip-pack/`): a client is then waiting on it, in whatever step needed it.
+   */
+  held: boolean;
   /** Whether the connection has closed: answered in full, or hung up on by the client. */
   closed: boolean;
 }
@@ -138,10 +144,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return;
     }
     const tagged = /^\/_tag\/([^/]+)(\/.*)$/.exec(url.pathname);
+    let request: SeenRequest | undefined;
     if (tagged?.[1] !== undefined && tagged[2] !== undefined) {
       const list = seen.get(tagged[1]) ?? [];
-      const request: SeenRequest = { server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null, closed: false };
-      res.on('close', () => (request.closed = true));
+      request = { server: name, method: req.method ?? '', path: tagged[2], authorization: req.headers.authorization ?? null, held: false, closed: false };
+      const recorded = request;
+      res.on('close', () => (recorded.closed = true));
       list.push(request);
       seen.set(tagged[1], list);
       url.pathname = tagged[2];
@@ -171,12 +179,21 @@ export default async function setup(project: TestProject): Promise<() => Promise
       return;
     }
     // A git host that takes the request and never answers.
-    if (url.pathname.startsWith('/_silent/')) return;
-    if (url.pathname.startsWith('/_drip/')) return drip(res, 'application/x-git-upload-pack-advertisement');
+    const hold = () => {
+      if (request) request.held = true;
+    };
+    if (url.pathname.startsWith('/_silent/')) return hold();
+    if (url.pathname.startsWith('/_drip/')) {
+      hold();
+      return drip(res, 'application/x-git-upload-pack-advertisement');
+    }
     // A git host that lists its refs and then never sends the pack, or sends it a byte at a time.
     const pack = /^\/_(silent|drip)-pack(\/.*)$/.exec(url.pathname);
     if (pack?.[2] !== undefined) {
-      if (req.method === 'POST') return pack[1] === 'drip' ? drip(res, 'application/x-git-upload-pack-result') : undefined;
+      if (req.method === 'POST') {
+        hold();
+        return pack[1] === 'drip' ? drip(res, 'application/x-git-upload-pack-result') : undefined;
+      }
       url.pathname = pack[2];
     }
     serveCgi(root, url, req, res);

@@ -39,8 +39,9 @@ describe('one GraphQL round trip for a cold assembly (rules chain of depth 5 + 3
     expect(await requestsOf(graphql)).toMatchObject({ rounds: 1, total: 1 });
     const rest = await scoped();
     await assemble(rest, 'rest', { ...DEEP, ref: fx.commits.head });
-    // Over REST the system provider's commit facts are one request more, in the tree's round.
-    expect(await requestsOf(rest)).toMatchObject({ rounds: 2, total: 2 + CHAIN.length + SKILL_COUNT });
+    // Over REST the system provider's commit facts are one request more, in the tree's round, and
+    // the root CLAUDE.md (a link to the AGENTS.md beside it, read for its verdict) one blob more.
+    expect(await requestsOf(rest)).toMatchObject({ rounds: 2, total: 2 + CHAIN.length + SKILL_COUNT + 1 });
   });
 });
 
@@ -57,7 +58,8 @@ describe('what one query cannot serve is read over REST in one more round, and o
     const scope = await scoped({ graphqlSchema: 'legacy' });
     const legacy = await assemble(scope, 'graphql', DEEP);
     // `commits` counts the ref's resolution and the commit's facts (`git/commits/{sha}`), asked for with the tree.
-    expect(await requestsOf(scope)).toEqual({ rounds: 4, total: 2 + 2 + CHAIN.length + SKILL_COUNT, graphql: 1, blobs: CHAIN.length + SKILL_COUNT, trees: 1, commits: 2 });
+    // Blobs: the chain's files, the root CLAUDE.md's link (read for its verdict) and the skills.
+    expect(await requestsOf(scope)).toEqual({ rounds: 4, total: 2 + 2 + CHAIN.length + 1 + SKILL_COUNT, graphql: 1, blobs: CHAIN.length + 1 + SKILL_COUNT, trees: 1, commits: 2 });
     expect(comparable(legacy)).toEqual(comparable(await assemble(scope, 'rest', DEEP)));
   });
 

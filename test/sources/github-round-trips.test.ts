@@ -172,7 +172,9 @@ describe('round trips through the default providers', () => {
     expect(await scope.count('/git/trees/')).toBe(1);
     expect(await scope.count('/git/commits/')).toBe(1);
     expect(await scope.count(`/pulls/${fx.pull.number}/files`)).toBe(1);
-    expect(stats.count).toBe(3 + CHAIN.length + SKILL_COUNT);
+    // One more blob than the chain's files: the root CLAUDE.md, a link to the AGENTS.md beside it,
+    // is read too (its verdict is every client's), its target then coming from the snapshot.
+    expect(stats.count).toBe(3 + CHAIN.length + SKILL_COUNT + 1);
   });
 
   it('costs two requests with the GraphQL read-ahead: the files request, then the query with commit facts, sizes and every focus directory; the turn is the same', async () => {

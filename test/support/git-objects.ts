@@ -78,7 +78,35 @@ export function gitObjects(repoDir: string): GitObjects {
   // Blobs are immutable by id: remembering them keeps answers fast and steady on a loaded
   // machine, so round-trip counts measure the client, not git start-up time.
   const blobs = new Map<string, Promise<Buffer | undefined>>();
+  // So is what an expression rooted at a full commit or tree id names (`<sha>:docs/AGENTS.md`):
+  // a GraphQL read-ahead asks for hundreds, two git processes each, which on a loaded machine
+  // took the server seconds per query (bench/first-turn); and the listings of such trees. Refs
+  // (`main`) move and are asked again.
+  const named = new Map<string, Promise<{ oid: string; type: 'commit' | 'tree' | 'blob' | 'tag' } | undefined>>();
+  const immutable = (expression: string): boolean => /^[0-9a-f]{40}(?::|$)/.test(expression);
+  const trees = new Map<string, Promise<{ sha: string; items: GitTreeItem[] } | undefined>>();
+  const listTree = async (treeish: string, recursive: boolean): Promise<{ sha: string; items: GitTreeItem[] } | undefined> => {
+    const sha = (await git(['rev-parse', '--verify', '--quiet', `${treeish}^{tree}`]))?.toString('utf8').trim();
+    if (!sha) return undefined;
+    const out = await git(['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), sha]);
+    if (!out) return undefined;
+    const items = out
+      .toString('utf8')
+      .split('\0')
+      .filter((line) => line !== '')
+      .map(parseLsTreeLine);
+    return { sha, items };
+  };
   const diffs = new Map<string, Promise<GitChangedFile[] | undefined>>();
+  const diffOf = async (base: string, head: string): Promise<GitChangedFile[] | undefined> => {
+    const range = `${base}...${head}`;
+    const [raw, numstat] = await Promise.all([
+      git(['diff', '--raw', '-z', '-M', '--no-abbrev', range]),
+      git(['diff', '--numstat', '-z', '-M', range]),
+    ]);
+    if (!raw || !numstat) return undefined;
+    return mergeDiff(raw.toString('utf8'), numstat.toString('utf8'));
+  };
   // Blobs asked for in the same turn of the event loop are read by one `cat-file --batch`: a
   // GraphQL answer asks for dozens at once, and a git process each took seconds on a loaded machine.
   let waiting: Map<string, Array<(bytes: Buffer | undefined) => void>> | undefined;
@@ -101,6 +129,12 @@ export function gitObjects(repoDir: string): GitObjects {
       const child = execFile('git', ['-C', repoDir, ...args], { encoding: 'buffer', env: gitEnv(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => resolve(error ? undefined : stdout));
       child.stdin?.end(input);
     });
+  const lookUp = async (expression: string): Promise<{ oid: string; type: 'commit' | 'tree' | 'blob' | 'tag' } | undefined> => {
+    const oid = (await git(['rev-parse', '--verify', '--quiet', expression]))?.toString('utf8').trim();
+    if (!oid) return undefined;
+    const type = (await git(['cat-file', '-t', oid]))?.toString('utf8').trim();
+    return type === 'commit' || type === 'tree' || type === 'blob' || type === 'tag' ? { oid, type } : undefined;
+  };
 
   return {
     async preloadBlobs() {
@@ -113,27 +147,35 @@ export function gitObjects(repoDir: string): GitObjects {
     },
     async objectOf(expression) {
       if (!safe(expression)) return undefined;
-      const oid = (await git(['rev-parse', '--verify', '--quiet', expression]))?.toString('utf8').trim();
-      if (!oid) return undefined;
-      const type = (await git(['cat-file', '-t', oid]))?.toString('utf8').trim();
-      return type === 'commit' || type === 'tree' || type === 'blob' || type === 'tag' ? { oid, type } : undefined;
+      if (!immutable(expression)) return lookUp(expression);
+      let found = named.get(expression);
+      if (!found) {
+        const root = expression.slice(0, 40);
+        // An absent path stays absent only under a commit that exists; a sha git lacks may come later.
+        found = lookUp(expression).then(async (result) => {
+          if (result === undefined && (expression === root || (await lookUp(root)) === undefined)) named.delete(expression);
+          return result;
+        });
+        named.set(expression, found);
+      }
+      return found;
     },
     async tagTarget(oid) {
       const out = await git(['cat-file', 'tag', oid]);
       return /^object ([0-9a-f]{40})$/m.exec(out?.toString('utf8') ?? '')?.[1];
     },
-    async tree(treeish, recursive) {
-      if (!safe(treeish)) return undefined;
-      const sha = (await git(['rev-parse', '--verify', '--quiet', `${treeish}^{tree}`]))?.toString('utf8').trim();
-      if (!sha) return undefined;
-      const out = await git(['ls-tree', '-z', '-l', ...(recursive ? ['-r', '-t'] : []), sha]);
-      if (!out) return undefined;
-      const items = out
-        .toString('utf8')
-        .split('\0')
-        .filter((line) => line !== '')
-        .map(parseLsTreeLine);
-      return { sha, items };
+    tree(treeish, recursive) {
+      if (!safe(treeish)) return Promise.resolve(undefined);
+      if (!immutable(treeish)) return listTree(treeish, recursive);
+      const key = `${recursive ? 'r' : 'd'} ${treeish}`;
+      let listed = trees.get(key);
+      if (!listed) {
+        listed = listTree(treeish, recursive);
+        trees.set(key, listed);
+        // Only answers are remembered, as for blobs.
+        void listed.then((answer) => answer ?? trees.delete(key));
+      }
+      return listed;
     },
     async commit(sha) {
       if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
@@ -147,13 +189,12 @@ export function gitObjects(repoDir: string): GitObjects {
       // every page of a 3,000-file listing costs one rev-parse, not two diffs of every file.
       const [from, to] = await Promise.all([this.commitOf(base), this.commitOf(head)]);
       if (!from || !to) return undefined;
-      const range = `${from}...${to}`;
-      let found = diffs.get(range);
+      const key = `${from}...${to}`;
+      let found = diffs.get(key);
       if (!found) {
-        found = Promise.all([git(['diff', '--raw', '-z', '-M', '--no-abbrev', range]), git(['diff', '--numstat', '-z', '-M', range])]).then(([raw, numstat]) =>
-          raw && numstat ? mergeDiff(raw.toString('utf8'), numstat.toString('utf8')) : undefined,
-        );
-        diffs.set(range, found);
+        found = diffOf(from, to);
+        diffs.set(key, found);
+        void found.then((answer) => answer ?? diffs.delete(key));
       }
       return found;
     },

@@ -4,12 +4,21 @@
  * providers' reads, resolve the ref with the plan (unless a commit is pinned), snapshot at the
  * commit with the plan, run the real rules and skills providers. REST and GraphQL sources go
  * through the same steps, so their turns can be compared byte for byte.
+ *
+ * No deadline decides what these tests see: they count requests and compare turns, and on a
+ * loaded machine a read can outlast any deadline short enough to matter (the settings file's
+ * 3 s, a provider's 5 s, the system provider's 3 s for the commit date and inventory). So the
+ * assembly runs under a signal, as the Task object's does under its attempt's deadline (the
+ * settings file is then read under that signal alone), and every provider's deadline and the
+ * system provider's read deadline are past the test's own timeout. The tests about deadlines
+ * drive them elsewhere (test/bounds, test/context/runner).
  */
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import { planReads } from '../../src/context/read-ahead.ts';
 import type { SettingsLayer } from '../../src/context/settings/layer.ts';
 import { assembleFirstTurn } from '../../src/context/turn.ts';
 import type { AssembledTurn } from '../../src/context/turn-schema.ts';
+import { createRegistry } from '../../src/context/registry.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
@@ -28,7 +37,9 @@ export interface AssemblyCase {
   configs?: SettingsLayer;
 }
 
-const registry = createDefaultRegistry();
+/** Past every test's own timeout (vitest.config.ts). */
+const UNREACHED_MS = 600_000;
+const registry = createRegistry(createDefaultRegistry().providers.map((provider) => ({ ...provider, timeoutMs: UNREACHED_MS })));
 
 /** `fetch`: what the source sends requests with, e.g. `requestWaves().fetch` to count rounds. */
 export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graphql', c: AssemblyCase, cache?: KeyValueStore, fetch?: typeof globalThis.fetch): Promise<AssembledTurn> {
@@ -55,7 +66,7 @@ export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graph
     skills: c.skills ?? [],
     agent: lookup.agent.name,
   };
-  const configs = c.configs ?? {};
+  const configs: SettingsLayer = { ...c.configs, system: { readTimeoutMs: UNREACHED_MS, ...c.configs?.['system'] } };
   const plan = planReads({ registry, agent: lookup.agent, task, turn: 0, available: ['repo:read'], settings: { deployment: configs } });
   let commit = c.ref;
   if (!COMMIT_SHA.test(c.ref)) {
@@ -71,6 +82,7 @@ export async function assembleFromGitHub(scope: ApiScope, reads: 'rest' | 'graph
     task: { ...task, commit },
     turn: 0,
     settings: { deployment: configs },
+    signal: new AbortController().signal,
     ...(cache ? { cache } : {}),
   });
 }

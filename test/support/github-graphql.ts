@@ -6,8 +6,8 @@
  * git repository. A query using a field outside the subset fails validation as it would on a
  * GitHub Enterprise Server that lacks it; `legacy` drops `Commit.file` to play such a server.
  */
-import { buildSchema, graphql } from 'graphql';
-import type { GraphQLSchema } from 'graphql';
+import { buildSchema, execute, GraphQLError, parse, validate } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { GitObjects, GitTreeItem } from './git-objects.ts';
 
 const SDL = `
@@ -217,9 +217,36 @@ export function graphqlEndpoint(git: GitObjects, repository: { owner: string; re
 
   return async (request: GraphQLRequest): Promise<unknown> => {
     const schema: GraphQLSchema = schemas[request.schema];
-    const result = await graphql({ schema, source: request.query, variableValues: request.variables, rootValue: resolvers(request) });
+    const checked = checkedQuery(schema, request.query);
+    const result = 'errors' in checked ? { errors: checked.errors } : await execute({ schema, document: checked.document, variableValues: request.variables, rootValue: resolvers(request) });
     return JSON.parse(JSON.stringify(result));
   };
+}
+
+/**
+ * A query parsed and validated once per schema and text, as `graphql()` would each time: a client
+ * sends the same read-ahead query again and again, and validating one of a few hundred fields took
+ * the server most of a second on a loaded machine (bench/first-turn), time no client spends.
+ */
+const checkedQueries = new WeakMap<GraphQLSchema, Map<string, { document: DocumentNode } | { errors: readonly GraphQLError[] }>>();
+const MAX_CHECKED_QUERIES = 256;
+
+function checkedQuery(schema: GraphQLSchema, source: string): { document: DocumentNode } | { errors: readonly GraphQLError[] } {
+  let known = checkedQueries.get(schema);
+  if (!known) checkedQueries.set(schema, (known = new Map()));
+  const found = known.get(source);
+  if (found) return found;
+  let checked: { document: DocumentNode } | { errors: readonly GraphQLError[] };
+  try {
+    const document = parse(source);
+    const errors = validate(schema, document);
+    checked = errors.length > 0 ? { errors } : { document };
+  } catch (error) {
+    checked = { errors: [error instanceof GraphQLError ? error : new GraphQLError(String(error))] };
+  }
+  if (known.size >= MAX_CHECKED_QUERIES) known.clear();
+  known.set(source, checked);
+  return checked;
 }
 
 /** git's own test: a NUL in the first 8000 bytes. */

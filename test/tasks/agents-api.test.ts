@@ -53,7 +53,7 @@ async function firstTurn(app: ReturnType<typeof deployment>, body: Record<string
   const created = await call(app, 'POST', '/tasks', body);
   expect(created.status, JSON.stringify(created.json)).toBe(202);
   const id = String(created.json['id']);
-  const task = await waitForTask(id, settled, 20_000);
+  const task = await waitForTask(id, settled);
   expect(task['status'], String(task['reason'])).toBe('ready');
   const turn = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
   const body_ = async (format: string) => (await api('GET', `/tasks/${id}/turns/0?format=${format}`)).json;
@@ -248,7 +248,7 @@ describe('what a repository says about tools', () => {
     const read = async (url: string) => {
       const created = await api('POST', '/tasks', { body: { repo: url, request: 'Deploy it.', providers: noHistory } });
       const id = String(created.json['id']);
-      await waitForTask(id, settled, 20_000);
+      await waitForTask(id, settled);
       return AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
     };
     const [claimed, quiet]: [AssembledTurn, AssembledTurn] = await Promise.all([read(claims.url), read(plain.url)]);

@@ -8,7 +8,7 @@ import { AssembledTurnSchema, type AssembledTurn } from '../../src/context/turn-
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { linkExpiry, signedViewUrl } from '../../src/tasks/view-link.ts';
 import { E2E_VIEW_LINK_SECRET } from '../e2e/bindings.ts';
-import { api, checkedFetch, type Tenant } from '../support/api.ts';
+import { api, checkedFetch, SETTLE_GUARD_MS, type Tenant } from '../support/api.ts';
 import { createTestRemote } from '../support/git-remote.ts';
 
 async function readyTask(body: Record<string, unknown>, tenant: Tenant = 'acme'): Promise<{ id: string; turn: AssembledTurn }> {
@@ -16,7 +16,7 @@ async function readyTask(body: Record<string, unknown>, tenant: Tenant = 'acme')
   expect(created.status, JSON.stringify(created.json)).toBe(202);
   const id = String(created.json['id']);
   // As tenant: another tenant's task is a 404 to the API's default one.
-  for (const deadline = Date.now() + 20_000; ; ) {
+  for (const deadline = Date.now() + SETTLE_GUARD_MS; ; ) {
     const task = (await api('GET', `/tasks/${id}`, { tenant })).json;
     if (task['status'] === 'ready') break;
     if (task['status'] === 'failed' || Date.now() > deadline) throw new Error(`task ${id} is ${String(task['status'])}: ${String(task['reason'])}`);

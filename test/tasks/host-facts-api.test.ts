@@ -23,7 +23,7 @@ describe('host facts', () => {
     const created = await api('POST', '/tasks', { body: { repo: repo(), request: 'Upgrade the test runner.', facts: [NODE, FORGED] } });
     expect(created.status).toBe(202);
     const id = String(created.json['id']);
-    await waitForTask(id, settled, 20_000);
+    await waitForTask(id, settled);
     const turn = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
 
     expect(turn.providers.find((p) => p.name === 'host')).toMatchObject({ outcome: 'included' });
@@ -55,7 +55,7 @@ describe('host facts', () => {
   it('says nothing for a task without facts', async () => {
     const created = await api('POST', '/tasks', { body: { repo: repo(), request: 'Nothing to add.' } });
     const id = String(created.json['id']);
-    await waitForTask(id, settled, 20_000);
+    await waitForTask(id, settled);
     const turn = AssembledTurnSchema.parse((await api('GET', `/tasks/${id}/turns/0`)).json);
     expect(turn.providers.find((p) => p.name === 'host')).toMatchObject({ outcome: 'empty', reason: 'the host stated no facts for this task' });
     expect(turn.entries.some((e) => e.provider === 'host')).toBe(false);

@@ -107,6 +107,36 @@ describe('task assembler', () => {
     });
   });
 
+  it('stores turn 0 only once the cache writes of its reads are done (they run beside the assembly)', async () => {
+    const { source } = await memorySource(REPOSITORY);
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (_, state) => {
+      const store = taskStoreOf(state.storage.sql);
+      store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+      // The source's writes behind: held open until the test lets them through.
+      let asked = 0;
+      let release = (): void => undefined;
+      const writes = new Promise<void>((resolve) => (release = resolve));
+      const settled = (): Promise<void> => {
+        asked++;
+        return writes;
+      };
+      const ledger = new TurnLedger({
+        store,
+        assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source, settled }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
+      });
+      const begun = ledger.begin(0);
+      while (asked === 0) await new Promise((resolve) => setTimeout(resolve, 0));
+      // Everything was read and rendered; the turn waits for the writes, and nothing is stored yet.
+      expect(store.turn(0)).toBeUndefined();
+      release();
+      const result = await begun;
+      expect(result.status).toBe('ok');
+      expect(store.turn(0)?.item?.content).toContain('Use tabs.');
+      expect(asked).toBe(1);
+    });
+  });
+
   it('fails the assembly, naming every provider and why, when no repository provider could read the source', async () => {
     const { source } = await memorySource(REPOSITORY, Object.keys(REPOSITORY));
     const { begun, stored } = await firstTurnOf(source);

@@ -11,10 +11,11 @@
  * 0.61.0 docs/hooks/reference.md "Common output fields"; github/docs@05da5bc
  * content/copilot/reference/hooks-reference.md "Exit codes for command hooks".
  */
+import type { ClientName } from '../../context/client.ts';
 import { jsonOutput } from '../json-output.ts';
 
-/** The agents whose hook protocol groundwork speaks, by the names `--client` takes. */
-export const HOOK_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'copilot'] as const;
+/** The agents whose hook protocol groundwork speaks, by their client names (context/client). */
+export const HOOK_CLIENTS = ['claude-code', 'codex', 'gemini-cli', 'copilot'] as const satisfies readonly ClientName[];
 export type HookClient = (typeof HOOK_CLIENTS)[number];
 
 /** What a hook prints and how it exits. */

@@ -8,18 +8,19 @@
  *   `LOCAL_CAPABILITIES`) are not run, so the session carries no notice that they were not read:
  *   the agent could do nothing about it.
  *
- * The client the hook speaks for is passed through: once client profiles exist (issue 50), the
- * rules provider gives that client only what it does not load itself. Until then every client
- * gets the context as a host that loads nothing itself would.
+ * The context is for the client the hook speaks for (src/clients): the rules provider gives that
+ * client only what it does not load itself, and names the rule files it loads at start by path
+ * and blob in one line, so a session never carries a second copy of its own `AGENTS.md`.
  */
 import type { AgentConfig } from '../../context/agents.ts';
+import { clientLabel } from '../../context/client.ts';
 import type { Registry } from '../../context/registry.ts';
-import { trackedSources, type TrackedSource } from '../../freshness/tracked.ts';
+import { turnSources, type TrackedSource } from '../../freshness/tracked.ts';
 import { turnContext } from '../../mcp/answers.ts';
 import { discoverRepository } from '../../sources/git/discover.ts';
 import { assembleLocalTurn, localProviders } from '../local-turn.ts';
 import { openLocalRepository } from '../open-local.ts';
-import type { HookClient } from './notice.ts';
+import type { HookClientRef } from './hook-client.ts';
 
 export interface SessionContextInput {
   registry: Registry;
@@ -28,8 +29,8 @@ export interface SessionContextInput {
   cwd: string;
   /** Why the session (re)started, as the agent said (`startup`, `compact`, …). */
   source: string | undefined;
-  /** The agent the hook speaks for, and the version it named with `--client NAME@VERSION`. */
-  client: { name: HookClient; version?: string };
+  /** The agent the hook speaks for (its host and version as `--client` named them): the context is its complement. */
+  client: HookClientRef;
 }
 
 export type SessionContext =
@@ -55,6 +56,7 @@ export async function sessionContext(input: SessionContextInput): Promise<Sessio
     skills: [],
     trusted: true,
     settings: {},
+    client: input.client,
   });
   const text = turnContext(turn);
   if (text === undefined) return { kind: 'failed', error: 'the assembly produced no context' };
@@ -64,12 +66,8 @@ export async function sessionContext(input: SessionContextInput): Promise<Sessio
     text: [text, ...warnings, '', `(Groundwork context of ${opened.root} at ${opened.commit} for ${clientLabel(input.client)}, digest ${turn.digest}.)`].join('\n'),
     root: opened.root,
     commit: opened.commit,
-    sources: trackedSources(turn.entries),
+    sources: turnSources(turn),
   };
-}
-
-function clientLabel(client: SessionContextInput['client']): string {
-  return client.version === undefined ? client.name : `${client.name} ${client.version}`;
 }
 
 /** The task line of a session's context: what happened, where, and that no task is named yet. */

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, dirname, join, resolve } from 'node:path';
-import { MIN_NODE } from '../node-version.ts';
+import { MIN_NODE, supportedNode } from '../node-version.ts';
 
 export interface FoundNode {
   path: string;
@@ -42,8 +42,7 @@ export function nodePackageName(platform: NodeJS.Platform, arch: string): string
 
 /** Whether `version` (`22.12.0`, `v24.1.0`) is at least {@link MIN_NODE}. */
 export function meetsMinimum(version: string): boolean {
-  const [major = 0, minor = 0] = version.replace(/^v/, '').split('.').map(Number);
-  return major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return supportedNode(version);
 }
 
 /** Every Node that can run the CLI, best first: the package's own, then PATH's. */

@@ -23,6 +23,8 @@ export interface CreateTaskBody {
   paths: string[];
   request: string;
   agent: string;
+  /** The client label (`codex`, `claude-code@2.1.332`); absent: none. */
+  client?: string;
   trusted: boolean;
   skills: string[];
   origin: 'cli';

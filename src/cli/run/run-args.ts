@@ -21,6 +21,9 @@ Options:
   --skill NAME     select a skill by name (repeatable)
   --agent NAME     entry, reviewer, explorer, communicator, or one agents.json declares
                    (default: entry)
+  --client NAME    the coding agent that reads the context (codex, claude-code, gemini-cli,
+                   copilot, cursor; default none), optionally @version: the rules give only
+                   what it does not load itself
   --untrusted      treat the task as untrusted: no repository reads
   --facts FILE     what the host knows about this run: a JSON array of facts as POST /tasks takes them
   --turns N        assemble turns 0..N-1 through the turn protocol (default: 1)
@@ -52,6 +55,7 @@ const RUN_OPTIONS = {
   task: { type: 'string' },
   skill: { type: 'string', multiple: true },
   agent: { type: 'string' },
+  client: { type: 'string' },
   untrusted: { type: 'boolean' },
   turns: { type: 'string' },
   state: { type: 'string' },

@@ -146,7 +146,7 @@ export async function runRunCommand(argv: readonly string[], io: CliIo, deps: Ru
     const api = createApiClient(worker.url, token);
     const assembling = performance.now();
     const { id, viewUrl } = await step(
-      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, paths: options.path, request: options.task, agent: agent.agent.name, trusted: !options.untrusted, skills: options.skill, origin: 'cli', ...(facts.facts.length > 0 ? { facts: facts.facts } : {}) }),
+      api.createTask({ repo: source.repository, ref: remoteRef(options.ref, commit), commit, cwd, paths: options.path, request: options.task, agent: agent.agent.name, ...(options.client === undefined ? {} : { client: options.client }), trusted: !options.untrusted, skills: options.skill, origin: 'cli', ...(facts.facts.length > 0 ? { facts: facts.facts } : {}) }),
     );
     progress(`task ${id}`);
     if (viewUrl) progress(`inspector: ${viewUrl}${options.keep ? '' : ' (open while this run lasts; --keep leaves it up)'}`);

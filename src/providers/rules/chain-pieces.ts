@@ -42,9 +42,10 @@ export function chainPieces(files: readonly ReadChainFile[], options: ChainPiece
       rank: { nearest: file.nearestFor.length > 0, appliesTo: file.appliesTo, depth: file.dir === '' ? 0 : file.dir.split('/').length },
     });
     const reason = `directory chain of ${labels(file.appliesTo)}`;
-    verdicts.push({ path: read.path, blob: read.blob, format: 'directory-file', verdict: 'applied', reason, entry: title });
+    const text = { bytes: read.size, blank: read.text.trim() === '' };
+    verdicts.push({ path: read.path, blob: read.blob, format: 'directory-file', verdict: 'applied', reason, entry: title, found: { dir: file.dir, shared: file.shared, ...text } });
     for (const duplicate of duplicates) {
-      verdicts.push({ path: duplicate.path, blob: duplicate.blob, format: 'directory-file', verdict: 'applied', reason: `${reason}; the same content as ${read.path}, given once as it`, entry: title });
+      verdicts.push({ path: duplicate.path, blob: duplicate.blob, format: 'directory-file', verdict: 'applied', reason: `${reason}; the same content as ${read.path}, given once as it`, entry: title, found: { dir: duplicate.dir, shared: duplicate.shared, ...text } });
     }
   }
   return { ranked, verdicts };
@@ -58,7 +59,7 @@ function labels(focus: readonly string[]): string {
 
 interface Unique extends ReadChainFile {
   /** The files with the same blob given as this one. */
-  duplicates: Array<{ path: string; blob: string }>;
+  duplicates: Array<{ path: string; blob: string; dir: string; shared: boolean }>;
 }
 
 /** One file per blob: the one on the working directory's chain if any is, else the first in tree order. */
@@ -74,7 +75,7 @@ function dedupe(files: readonly ReadChainFile[], order: readonly string[]): Uniq
     kept.set(first, {
       file: { ...first.file, appliesTo: merge('appliesTo'), nearestFor: merge('nearestFor') },
       read: first.read,
-      duplicates: group.filter((item) => item !== first).map((item) => ({ path: item.read.path, blob: item.read.blob })),
+      duplicates: group.filter((item) => item !== first).map((item) => ({ path: item.read.path, blob: item.read.blob, dir: item.file.dir, shared: item.file.shared })),
     });
   }
   return files.flatMap((item) => {

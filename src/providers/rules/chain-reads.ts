@@ -25,7 +25,7 @@ export async function readChainFiles(
     if (read.status === 'ok' && file) texts.push({ file, read });
     else if (read.status !== 'ok') {
       notes.push(`left out ${read.path}: ${describeUnreadable(read)}`);
-      verdicts.push({ path: read.path, format: 'directory-file', verdict: 'not-applied', reason: describeUnreadable(read) });
+      verdicts.push({ path: read.path, format: 'directory-file', verdict: 'not-applied', reason: describeUnreadable(read), ...(file ? { found: { dir: file.dir, shared: file.shared } } : {}) });
     }
   });
   return { texts, notes, verdicts };

@@ -86,16 +86,19 @@ export async function findInstructionFiles(
 }
 
 export type ListedDirectory =
-  | { dir: string; status: 'found'; path: string }
-  | { dir: string; status: 'none' }
+  | { dir: string; status: 'found'; path: string; others?: string[] }
+  | { dir: string; status: 'none'; others?: string[] }
   | { dir: string; status: 'missing' | 'not-a-directory' }
   | { dir: string; status: 'invalid'; reason: string };
 
 /**
  * Lists directories in parallel and picks, in each, the first of `filenames` present (a file or a
- * symlink). An unreadable source leaves the rules unknown: that is a failure, never an absence.
+ * symlink); `others` are the paths of the other names present of `filenames` and `also` (names
+ * some client reads), in that order, so a file the first one shadows is still seen. An
+ * unreadable source leaves the rules unknown: that is a failure, never an absence.
  */
-export async function listDirectories(snapshot: Snapshot, dirs: readonly string[], filenames: readonly string[], signal: AbortSignal): Promise<ListedDirectory[]> {
+export async function listDirectories(snapshot: Snapshot, dirs: readonly string[], filenames: readonly string[], signal: AbortSignal, also: readonly string[] = []): Promise<ListedDirectory[]> {
+  const names = [...new Set([...filenames, ...also])];
   return Promise.all(
     dirs.map(async (dir): Promise<ListedDirectory> => {
       const listing = await snapshot.list(dir, { signal });
@@ -105,7 +108,9 @@ export async function listDirectories(snapshot: Snapshot, dirs: readonly string[
       const present = new Map(listing.entries.filter((e) => e.kind === 'file' || e.kind === 'symlink').map((e) => [e.name, e.path]));
       const name = filenames.find((candidate) => present.has(candidate));
       const path = name === undefined ? undefined : present.get(name);
-      return path === undefined ? { dir, status: 'none' } : { dir, status: 'found', path };
+      const others = names.flatMap((candidate) => (candidate === name ? [] : (present.get(candidate) ?? [])));
+      const extra = others.length > 0 ? { others } : {};
+      return path === undefined ? { dir, status: 'none', ...extra } : { dir, status: 'found', path, ...extra };
     }),
   );
 }

@@ -16,6 +16,8 @@ export interface FocusInput {
   /** Focus paths known to name files. */
   focusFiles: readonly string[];
   filenames: readonly string[];
+  /** Other names some client reads in a directory (src/clients): found beside the instruction files, never given for them. */
+  also?: readonly string[];
   maxDirectories: number;
 }
 
@@ -28,6 +30,16 @@ export interface ChainFile {
   appliesTo: string[];
   /** The focus for which it is the nearest instruction file. */
   nearestFor: string[];
+}
+
+/** A file of one of the names in a directory besides its instruction file (shadowed by it, or a name only a client reads). */
+export interface OtherFile {
+  dir: string;
+  path: string;
+  /** The directory's instruction file, when it has one. */
+  by?: string;
+  /** On the working directory's chain. */
+  shared: boolean;
 }
 
 /** A focus whose own directory is not one at this commit, and the directory whose chain it takes. */
@@ -44,6 +56,8 @@ export interface MovedFocus {
 export interface FocusChains {
   /** In tree order. */
   files: ChainFile[];
+  /** The other names present in the same directories, in tree order. */
+  others: OtherFile[];
   moved: MovedFocus[];
   /** Directories past the bound, in tree order. */
   cut: string[];
@@ -68,7 +82,7 @@ export async function readFocusChains(snapshot: Snapshot, input: FocusInput, sig
     ...input.focusPaths.map((path) => ({ label: path, end: focusDirectory(path, files), maybeFile: !files.has(path), cwd: false })),
   ];
   const bounded = focusDirectories(input.cwd, input.focusPaths, { files: input.focusFiles, max: input.maxDirectories });
-  const listed = await listDirectories(snapshot, bounded.dirs, input.filenames, signal);
+  const listed = await listDirectories(snapshot, bounded.dirs, input.filenames, signal, input.also);
   const byDir = new Map<string, ListedDirectory>(listed.map((link) => [link.dir, link]));
 
   const appliesTo = new Map<string, string[]>();
@@ -101,6 +115,11 @@ export async function readFocusChains(snapshot: Snapshot, input: FocusInput, sig
     files: listed.flatMap((link) =>
       link.status === 'found'
         ? [{ dir: link.dir, path: link.path, shared: cwdChain.has(link.dir), appliesTo: appliesTo.get(link.path) ?? [], nearestFor: nearestFor.get(link.path) ?? [] }]
+        : [],
+    ),
+    others: listed.flatMap((link) =>
+      link.status === 'found' || link.status === 'none'
+        ? (link.others ?? []).map((path): OtherFile => ({ dir: link.dir, path, ...(link.status === 'found' ? { by: link.path } : {}), shared: cwdChain.has(link.dir) }))
         : [],
     ),
     moved,

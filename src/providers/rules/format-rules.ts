@@ -6,6 +6,7 @@
  * verdict for every file found.
  */
 import type { Stability } from '../../context/entry.ts';
+import type { ScopeKind } from '../../context/client-load.ts';
 import type { TaskView } from '../../context/provider.ts';
 import { pathTitle } from '../../context/title.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
@@ -32,6 +33,9 @@ export interface FormatRulesConfig extends Record<FormatSwitch, boolean> {
   reviewAgents: readonly string[];
 }
 
+/** What the formats read of a task: where it works and which agent it is. */
+export type FocusTask = Pick<TaskView, 'cwd' | 'focusPaths' | 'agent'>;
+
 export interface FormatRules {
   /** Commit-stable pieces first, then task-stable ones, each group in the finders' order. */
   pieces: RulePiece[];
@@ -40,8 +44,22 @@ export interface FormatRules {
 }
 
 /** The focus of a task: its working directory's chain is commit-stable, the rest is the task's. */
-export function taskFocus(task: TaskView): Focus {
+export function taskFocus(task: FocusTask): Focus {
   return { cwd: task.cwd, cwdChain: new Set(directoryChain(task.cwd)), focusPaths: task.focusPaths };
+}
+
+/** What the client profiles are told about a format's file (context/client-load). */
+function foundFacts(rule: FoundRule, focus: Focus): NonNullable<RuleVerdictInput['found']> {
+  const { activation } = rule;
+  const scope: ScopeKind = activation.kind === 'globs' && activation.globs.some((glob) => glob.all) ? 'always' : activation.kind;
+  return {
+    dir: rule.root,
+    bytes: rule.read.size,
+    blank: rule.body.trim() === '',
+    scope,
+    ...(activation.kind === 'globs' ? { field: activation.field } : {}),
+    shared: focus.cwdChain.has(rule.root),
+  };
 }
 
 /**
@@ -49,11 +67,11 @@ export function taskFocus(task: TaskView): Focus {
  * bounded like the directory files' chains (chain.ts): where nested `.cursor/rules` are looked for.
  * A focus path not known to be a file may be a directory, so its own `.cursor/rules` is looked for too.
  */
-export function ruleDirectories(task: TaskView, focusFiles: readonly string[], maxDirectories: number): string[] {
+export function ruleDirectories(task: FocusTask, focusFiles: readonly string[], maxDirectories: number): string[] {
   return focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: maxDirectories }).dirs;
 }
 
-export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskView; focusFiles?: readonly string[]; config: FormatRulesConfig; signal: AbortSignal }): Promise<FormatRules> {
+export async function gatherFormatRules(input: { snapshot: Snapshot; task: FocusTask; focusFiles?: readonly string[]; config: FormatRulesConfig; signal: AbortSignal }): Promise<FormatRules> {
   const { snapshot, task, config, signal } = input;
   const found = await findFormatRules({
     snapshot,
@@ -71,7 +89,7 @@ export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskV
 
   for (const rule of found.rules) {
     const decision = decide(rule, focus);
-    const verdict: RuleVerdictInput = { path: rule.path, blob: rule.read.blob, format: rule.format, verdict: decision.verdict, reason: decision.reason };
+    const verdict: RuleVerdictInput = { path: rule.path, blob: rule.read.blob, format: rule.format, verdict: decision.verdict, reason: decision.reason, found: foundFacts(rule, focus) };
     if (decision.verdict === 'applied') {
       applied[decision.stability].push({ rule, reason: decision.reason });
       verdict.entry = pathTitle(rule.path);
@@ -103,7 +121,7 @@ export async function gatherFormatRules(input: { snapshot: Snapshot; task: TaskV
       pieces.push({ title: pathTitle(rule.path), read: rule.read, body: rule.body, stability, warnings: rule.warnings, imports: IMPORTING_FORMATS.has(rule.format) });
     }
     if (indexed[stability].length > 0) {
-      pieces.push({ title: stability === 'commit' ? RULES_INDEX_TITLE : FOCUS_RULES_INDEX_TITLE, body: renderRulesIndex(indexed[stability]), stability, warnings: indexed[stability].flatMap((rule) => rule.warnings), imports: false });
+      pieces.push({ title: stability === 'commit' ? RULES_INDEX_TITLE : FOCUS_RULES_INDEX_TITLE, body: renderRulesIndex(indexed[stability]), stability, warnings: indexed[stability].flatMap((rule) => rule.warnings), imports: false, indexed: indexed[stability] });
     }
   }
   return { pieces, verdicts, notes };

@@ -22,6 +22,8 @@ export interface ImportedFile {
   read: ReadOk;
   importedBy: string;
   depth: number;
+  /** The reference as written, without its `@`. */
+  reference: string;
 }
 
 export interface ImportProblem {
@@ -46,10 +48,13 @@ export interface ImportOptions {
 
 export interface Expanded {
   files: ImportedFile[];
+  /** One per reference that was not followed. */
   problems: ImportProblem[];
+  /** Both, one per reference, in the order referenced (depth first). */
+  steps: Array<{ file: ImportedFile } | { problem: ImportProblem }>;
 }
 
-/** At most this many references are looked at in one file. */
+/** At most this many references are looked at in one file; the rest are counted in one problem. */
 const MAX_REFERENCES = 64;
 
 /**
@@ -58,19 +63,29 @@ const MAX_REFERENCES = 64;
  * files[0]?.path // 'docs/style.md'
  */
 export async function expandImports(file: { path: string; text: string }, options: ImportOptions): Promise<Expanded> {
-  const out: Expanded = { files: [], problems: [] };
+  const out: Expanded = { files: [], problems: [], steps: [] };
   await expand(file, [file.path], 1, options, out);
   return out;
 }
 
 async function expand(file: { path: string; text: string }, stack: readonly string[], depth: number, options: ImportOptions, out: Expanded): Promise<void> {
-  const references = findReferences(file.text).slice(0, MAX_REFERENCES);
-  if (references.length === 0) return;
+  const all = findReferences(file.text);
+  const references = all.slice(0, MAX_REFERENCES);
+  const problem = (path: string, reason: string) => {
+    const found: ImportProblem = { path, importedBy: file.path, reason, warn: true };
+    out.problems.push(found);
+    out.steps.push({ problem: found });
+  };
+  // Every reference that could be an import gets its own verdict, in order: prose (a missing name
+  // that does not look like a file, a URL) gets none.
+  const resolved = references.map((reference) => resolveReference(reference, file.path));
   if (depth > options.maxDepth) {
-    out.problems.push({ path: references[0] ?? '', importedBy: file.path, reason: `imports of ${file.path} not expanded: deeper than ${options.maxDepth} levels`, warn: true });
+    for (const target of resolved) {
+      if (target.kind === 'refused') problem(target.reference, `import @${target.reference} in ${file.path} not followed: ${target.reason}`);
+      else if (target.kind === 'path' && target.pathLike) problem(target.path, `import @${target.reference} in ${file.path} not expanded: deeper than ${options.maxDepth} levels`);
+    }
     return;
   }
-  const resolved = references.map((reference) => resolveReference(reference, file.path));
   // Read this file's imports together (one round), then descend into each in order.
   const reads = await Promise.all(
     resolved.map(async (target) => (target.kind === 'path' && !stack.includes(target.path) && !options.given.has(target.path) ? options.snapshot.read(target.path, { maxBytes: options.maxFileBytes, signal: options.signal }) : undefined)),
@@ -78,48 +93,68 @@ async function expand(file: { path: string; text: string }, stack: readonly stri
   for (const [i, target] of resolved.entries()) {
     if (target.kind === 'ignore') continue;
     if (target.kind === 'refused') {
-      out.problems.push({ path: target.reference, importedBy: file.path, reason: `import @${target.reference} in ${file.path} not followed: ${target.reason}`, warn: true });
+      problem(target.reference, `import @${target.reference} in ${file.path} not followed: ${target.reason}`);
       continue;
     }
     if (stack.includes(target.path)) {
-      out.problems.push({ path: file.path, importedBy: file.path, reason: `import cycle ${[...stack, target.path].join(' -> ')}: not followed again`, warn: true });
+      problem(target.path, `import cycle ${[...stack, target.path].join(' -> ')}: not followed again`);
       continue;
     }
     if (options.given.has(target.path)) continue;
     const read = reads[i];
     if (!read) continue;
     if (read.status === 'failed') throw new Error(`could not read ${read.path}: ${read.reason}`);
-    if (read.status !== 'ok') {
-      const reason = describe(read);
-      // A directory or a missing name that did not look like a file was prose, not an import.
-      const warn = target.pathLike || read.status === 'unresolved-symlink' || read.status === 'binary';
-      if (warn) out.problems.push({ path: target.path, importedBy: file.path, reason: `import @${target.reference} in ${file.path}: ${target.path} ${reason}`, warn });
+    // A directory or a missing name that did not look like a file was prose, not an import.
+    if (read.status !== 'ok' && !(target.pathLike || read.status === 'unresolved-symlink' || read.status === 'binary')) continue;
+    // Past the limit every later reference says so, whatever it names.
+    if (options.budget.left <= 0) {
+      problem(target.path, `import @${target.reference} in ${file.path} not expanded: this run's import limit is reached`);
       continue;
     }
-    if (options.budget.left <= 0) {
-      out.problems.push({ path: target.path, importedBy: file.path, reason: `import @${target.reference} in ${file.path} not expanded: this run's import limit is reached`, warn: true });
+    if (read.status !== 'ok') {
+      problem(target.path, `import @${target.reference} in ${file.path}: ${target.path} ${describe(read)}`);
       continue;
     }
     options.budget.left--;
     options.given.add(target.path);
-    out.files.push({ path: target.path, read, importedBy: file.path, depth });
+    const imported: ImportedFile = { path: target.path, read, importedBy: file.path, depth, reference: target.reference };
+    out.files.push(imported);
+    out.steps.push({ file: imported });
     await expand({ path: target.path, text: read.text }, [...stack, target.path], depth + 1, options, out);
   }
+  if (all.length > MAX_REFERENCES) problem(file.path, `${all.length - MAX_REFERENCES} more @ references in ${file.path} not looked at: at most ${MAX_REFERENCES} per file`);
 }
 
-type Target =
+/** The path an `@` reference in `importer` names inside the tree, when it names one. */
+export function importTarget(reference: string, importer: string): string | undefined {
+  const target = resolveReference(reference, importer);
+  return target.kind === 'path' ? target.path : undefined;
+}
+
+export type ImportTargetOf =
   | { kind: 'path'; reference: string; path: string; pathLike: boolean }
   | { kind: 'refused'; reference: string; reason: string }
   | { kind: 'ignore' };
 
-function resolveReference(reference: string, importer: string): Target {
+/** Whether a reference names a file rather than a handle or a package: `./`, `../`, a `..` segment, or an extension. */
+function looksLikePath(reference: string): boolean {
+  return reference.startsWith('./') || reference.startsWith('../') || reference.split('/').includes('..') || /\.[A-Za-z0-9]+$/.test(reference);
+}
+
+/** What an `@` reference in `importer` names: a path in the tree, a refusal (why), or prose to ignore. */
+export function resolveReference(reference: string, importer: string): ImportTargetOf {
   if (/^[a-z][a-z0-9+.-]*:/i.test(reference)) return { kind: 'ignore' };
   if (reference.startsWith('~')) return { kind: 'refused', reference, reason: 'a home directory is outside the repository' };
   if (reference.startsWith('/')) return { kind: 'refused', reference, reason: 'an absolute path is outside the repository' };
+  // A file name may hold `%`, but `%2e%2e` meant as `..` must not slip past as a missing file.
+  const encoded = /%[0-9a-f]{2}/i.exec(reference);
+  if (encoded) return { kind: 'refused', reference, reason: `${encoded[0]} is percent-encoding, which an import path is never decoded from` };
+  const pathLike = looksLikePath(reference);
   const joined = joinPath(parentOf(importer), reference);
-  const pathLike = reference.startsWith('./') || reference.startsWith('../') || /\.[A-Za-z0-9]+$/.test(reference);
   if (!joined.ok) return pathLike ? { kind: 'refused', reference, reason: joined.reason } : { kind: 'ignore' };
   if (joined.path === '') return { kind: 'ignore' };
+  // Git keeps no .git in a tree: a reference into one is never a file of the commit.
+  if (joined.path.split('/').some((segment) => segment.toLowerCase() === '.git')) return { kind: 'refused', reference, reason: "a .git directory is git's own, not part of the commit's tree" };
   return { kind: 'path', reference, path: joined.path, pathLike };
 }
 
@@ -130,7 +165,7 @@ export function findReferences(text: string): string[] {
   const pattern = /(?:^|[ \t\r\n])@([^\s]+)/g;
   for (const match of prose.matchAll(pattern)) {
     const raw = (match[1] ?? '').replace(/[,;:!?)\]}>"'`]+$/, '').replace(/\.$/, '');
-    if (/^[A-Za-z0-9._~/]/.test(raw) && raw !== '' && raw !== '.' && raw !== '..') found.push(raw);
+    if (/^[A-Za-z0-9._~/%]/.test(raw) && raw !== '' && raw !== '.' && raw !== '..') found.push(raw);
   }
   return found;
 }

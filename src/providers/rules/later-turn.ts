@@ -11,6 +11,8 @@ import type { EntryInput } from '../../context/entry.ts';
 import type { ProviderRequest, ProviderResult } from '../../context/provider.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
+import { NO_CLIENT } from '../../context/client.ts';
+import { CLIENT_DIRECTORY_NAMES } from '../../clients/index.ts';
 import { buildRules } from './build-rules.ts';
 import { boundNotice, budgetNotice } from './chain-notices.ts';
 import { chainPieces } from './chain-pieces.ts';
@@ -18,6 +20,7 @@ import { focusNotes, readChainFiles } from './chain-reads.ts';
 import type { RulesConfig } from './config.ts';
 import { readFocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
+import { otherFileVerdicts } from './other-files.ts';
 import type { RulePiece } from './pieces.ts';
 import { renderRequestedRule } from './requested.ts';
 
@@ -85,7 +88,7 @@ async function newPathRules(request: ProviderRequest<RulesConfig>, snapshot: Sna
 
   const moving = { ...task, focusPaths: moved.paths };
   const [chains, formats] = await Promise.all([
-    readFocusChains(snapshot, { cwd: task.cwd, focusPaths: moved.paths, focusFiles: request.focusFiles, filenames: config.filenames, maxDirectories: config.maxDirectories }, signal),
+    readFocusChains(snapshot, { cwd: task.cwd, focusPaths: moved.paths, focusFiles: request.focusFiles, filenames: config.filenames, also: CLIENT_DIRECTORY_NAMES, maxDirectories: config.maxDirectories }, signal),
     // Only what applies now matters: a glob no path matches is turn 0's to check.
     gatherFormatRules({ snapshot, task: moving, focusFiles: request.focusFiles, config: { ...config, maxGlobCheckDirectories: 0 }, signal }),
   ]);
@@ -98,7 +101,11 @@ async function newPathRules(request: ProviderRequest<RulesConfig>, snapshot: Sna
     if (turn !== undefined) notes.push(`${file.path} was given on turn ${turn}`);
     return turn === undefined;
   });
-  const read = await readChainFiles(snapshot, unseen, config.maxFileBytes, signal);
+  const newDirs = new Set(brought.map((file) => file.dir));
+  const [read, others] = await Promise.all([
+    readChainFiles(snapshot, unseen, config.maxFileBytes, signal),
+    otherFileVerdicts(snapshot, chains.others.filter((file) => newDirs.has(file.dir) && paths.get(file.path) === undefined), config.filenames, config.maxFileBytes, signal),
+  ]);
   notes.push(...read.notes);
   const fresh = read.texts.filter(({ read: text }) => {
     const as = blobs.get(text.blob);
@@ -107,7 +114,7 @@ async function newPathRules(request: ProviderRequest<RulesConfig>, snapshot: Sna
   });
   const chain = chainPieces(fresh, { order: moved.paths, maxFileBytes: config.maxFileBytes, shareable: false });
   const scoped = newScopedRules(formats.pieces, formats.verdicts, paths, blobs, notes);
-  const made = await buildRules({ snapshot, ranked: chain.ranked, pieces: scoped.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...scoped.verdicts], config, budget, signal });
+  const made = await buildRules({ snapshot, ranked: chain.ranked, pieces: scoped.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...others.verdicts, ...scoped.verdicts], config, budget, signal, client: task.client ?? NO_CLIENT, cwd: task.cwd, listLoaded: false });
   notes.push(...made.notes);
   // An import of a new rule may be a file an earlier turn gave already.
   const entries = made.entries.filter((entry) => {

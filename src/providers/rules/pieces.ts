@@ -9,10 +9,11 @@ import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import { clipTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
+import { parentOf } from '../../sources/paths.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import type { RulesConfig } from './config.ts';
 import { fairShare } from './fair-share.ts';
-import type { ReadOk } from './formats/rule-file.ts';
+import type { FoundRule, ReadOk } from './formats/rule-file.ts';
 import { expandImports, type ImportOptions } from './imports.ts';
 
 export interface RulePiece {
@@ -24,6 +25,10 @@ export interface RulePiece {
   warnings: string[];
   /** Whether `@path` imports in it are expanded (the formats whose tools define them). */
   imports: boolean;
+  /** The rules index: the rules it lists, so it can be listed again without those a client offers itself. */
+  indexed?: readonly FoundRule[];
+  /** Why Groundwork gives it to the task's client (absent for `none`): the entry's `why`. */
+  why?: string;
 }
 
 /** Basenames of directory files whose tools (Claude Code, Gemini CLI) expand `@path` imports. */
@@ -58,15 +63,19 @@ export async function withImports(
     out.push(piece);
     if (!options.enabled || !piece.imports || !piece.read) continue;
     const expanded = await expandImports({ path: piece.read.path, text: piece.body }, { ...options, given });
-    for (const file of expanded.files) {
+    for (const step of expanded.steps) {
+      if ('problem' in step) {
+        const { problem } = step;
+        if (!problem.warn) continue;
+        piece.warnings.push(problem.reason);
+        verdicts.push({ path: problem.path || piece.read.path, format: 'import', verdict: 'not-applied', reason: problem.reason });
+        continue;
+      }
+      const { file } = step;
       const title = clipTitle(`${file.path} (imported by ${file.importedBy})`);
       out.push({ title, read: file.read, body: file.read.text, stability: piece.stability, warnings: [], imports: false });
-      verdicts.push({ path: file.path, blob: file.read.blob, format: 'import', verdict: 'applied', reason: `imported by ${file.importedBy}${file.depth > 1 ? ` (${file.depth} levels down)` : ''}`, entry: title });
-    }
-    for (const problem of expanded.problems) {
-      if (!problem.warn) continue;
-      piece.warnings.push(problem.reason);
-      verdicts.push({ path: problem.path || piece.read.path, format: 'import', verdict: 'not-applied', reason: problem.reason });
+      const found = { dir: parentOf(file.path), bytes: file.read.size, blank: file.read.text.trim() === '', importedBy: file.importedBy, depth: file.depth, reference: file.reference, shared: piece.stability === 'commit' };
+      verdicts.push({ path: file.path, blob: file.read.blob, format: 'import', verdict: 'applied', reason: `imported by ${file.importedBy}${file.depth > 1 ? ` (${file.depth} levels down)` : ''}`, entry: title, found });
     }
   }
   return { pieces: out, verdicts };

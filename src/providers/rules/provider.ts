@@ -20,16 +20,13 @@ import { defineProvider, type Provider, type ProviderRequest, type ProviderResul
 import type { Built } from '../../lib/lazy-schema.ts';
 import type { ReadPlan } from '../../sources/read-plan.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { buildRules } from './build-rules.ts';
+import { CLIENT_DIRECTORY_NAMES } from '../../clients/index.ts';
 import { focusDirectories } from './chain.ts';
 import { boundNotice, budgetNotice, leftOutNote, leftOutNotice, unlistedNotice } from './chain-notices.ts';
-import { chainPieces } from './chain-pieces.ts';
-import { focusNotes, readChainFiles } from './chain-reads.ts';
 import type { RulesConfigSchema, RulesConfig } from './config.ts';
-import { readFocusChains } from './focus-chains.ts';
-import { gatherFormatRules } from './format-rules.ts';
 import { CLAUDE_MEMORY } from './formats/claude-memory.ts';
-import { withoutChainCopies } from './given-once.ts';
+import { ruleEntries } from './rule-entries.ts';
+import { gatherRules, resolve } from './rule-set.ts';
 import { CLAUDE_RULES_DIR } from './formats/claude-rules.ts';
 import { COPILOT_INSTRUCTIONS } from './formats/copilot.ts';
 import { cursorRulesDir, LEGACY_CURSOR_RULES } from './formats/cursor.ts';
@@ -72,10 +69,12 @@ export function createRulesProvider(options: RulesProviderOptions = {}): Provide
 export function rulesReadPlan(task: TaskView, config: RulesConfig, focusFiles: readonly string[] = []): ReadPlan {
   const { dirs } = focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: config.maxDirectories });
   const depth = config.maxRuleDepth;
+  // A client's own names are read beside the instruction file, so the plan says them too.
+  const names = [...new Set([...config.filenames, ...CLIENT_DIRECTORY_NAMES])];
   const walk = (prefix: string, suffixes: readonly string[]) => ({ prefix, depth, read: [], readSuffixes: suffixes, readFrom: 0, unbounded: false });
   return {
     dirs: [...dirs, '.github', '.claude'],
-    files: [...dirs.flatMap((dir) => config.filenames.map((name) => (dir === '' ? name : `${dir}/${name}`))), COPILOT_INSTRUCTIONS, LEGACY_CURSOR_RULES, CLAUDE_MEMORY],
+    files: [...dirs.flatMap((dir) => names.map((name) => (dir === '' ? name : `${dir}/${name}`))), COPILOT_INSTRUCTIONS, LEGACY_CURSOR_RULES, CLAUDE_MEMORY],
     walks: [walk(GITHUB_INSTRUCTIONS_DIR, [INSTRUCTIONS_SUFFIX]), walk(CLAUDE_RULES_DIR, ['.md']), ...dirs.map((dir) => walk(cursorRulesDir(dir), ['.mdc', '.md']))],
   };
 }
@@ -83,17 +82,13 @@ export function rulesReadPlan(task: TaskView, config: RulesConfig, focusFiles: r
 async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: Snapshot): Promise<ProviderResult> {
   const { task, config, budget, signal } = request;
   const focused = task.focusPaths.length > 0 || task.pullRequest !== undefined;
-  const readChains = async () => {
-    const chains = await readFocusChains(snapshot, { cwd: task.cwd, focusPaths: task.focusPaths, focusFiles: request.focusFiles, filenames: config.filenames, maxDirectories: config.maxDirectories }, signal);
-    return { chains, read: await readChainFiles(snapshot, chains.files, config.maxFileBytes, signal) };
-  };
-  // Both read from the same planned part of the tree, so neither waits for the other.
-  const [{ chains, read }, formats] = await Promise.all([readChains(), gatherFormatRules({ snapshot, task, focusFiles: request.focusFiles, config, signal })]);
-  const notes = [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes];
-  const chain = chainPieces(read.texts, { order: [task.cwd === '' ? '.' : task.cwd, ...task.focusPaths], maxFileBytes: config.maxFileBytes, shareable: true });
-  const other = withoutChainCopies(chain.ranked, formats.pieces, formats.verdicts);
-  const built = await buildRules({ snapshot, ranked: other.chain, pieces: other.pieces, verdicts: [...chain.verdicts, ...read.verdicts, ...other.verdicts], config, budget, signal });
-  notes.push(...built.notes);
+  const input = { task, focusFiles: request.focusFiles, config, signal };
+  const gathered = await gatherRules(snapshot, input);
+  const { chains } = gathered;
+  const resolved = await resolve(snapshot, input, gathered, true);
+  const made = ruleEntries(snapshot, resolved.ranked, budget);
+  const built = { entries: made.entries, verdicts: resolved.verdicts, dropped: made.dropped.map((piece) => piece.read?.path ?? piece.title) };
+  const notes = [...gathered.notes, ...made.notes];
 
   const stability = focused ? ('task' as const) : ('commit' as const);
   const notices: NonNullable<ProviderResult['notices']> = [];
@@ -115,6 +110,6 @@ async function firstTurnRules(request: ProviderRequest<RulesConfig>, snapshot: S
   }
   if (chains.cut.length > 0) notices.push({ text: boundNotice(chains.cut, config.maxDirectories), stability });
   if (built.dropped.length > 0) notices.push({ text: budgetNotice(built.dropped, budget), stability });
-  if (chains.files.length === 0 && formats.pieces.length === 0) notes.push(`no ${config.filenames.join(', ')} on the chains of ${task.cwd || '.'}${task.focusPaths.length > 0 ? ` and ${task.focusPaths.length} focus paths` : ''}`);
+  if (chains.files.length === 0 && gathered.formatPieces === 0) notes.push(`no ${config.filenames.join(', ')} on the chains of ${task.cwd || '.'}${task.focusPaths.length > 0 ? ` and ${task.focusPaths.length} focus paths` : ''}`);
   return { entries: built.entries, notes, notices, verdicts: built.verdicts };
 }

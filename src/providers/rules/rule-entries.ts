@@ -9,7 +9,8 @@
  * the commit-stable pieces alone (what a task without focus paths gets); when this task's focus
  * took part of its share, it is `task`, so it never splits the prefix the other tasks share.
  */
-import { MAX_APPLIES_TO, type EntryInput } from '../../context/entry.ts';
+import { MAX_APPLIES_TO, MAX_WHY_CHARS, type EntryInput } from '../../context/entry.ts';
+import { clipTitle } from '../../context/title.ts';
 import { countTokens } from '../../context/tokens.ts';
 import { truncateToTokens } from '../../context/truncate.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
@@ -76,6 +77,7 @@ export function ruleEntries(snapshot: Snapshot, ranked: readonly RankedPiece[], 
       freshness: 'pinned',
       stability: piece.stability === 'commit' && same ? 'commit' : 'task',
       ...(rank ? { appliesTo: { paths: rank.appliesTo.slice(0, MAX_APPLIES_TO), total: rank.appliesTo.length } } : {}),
+      ...(piece.why === undefined ? {} : { why: clipTitle(piece.why, MAX_WHY_CHARS) }),
       warnings,
       truncated: shown.truncated,
     });

@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { cacheKey } from '../../sources/cache-key.ts';
-import { readCachedJson, writeCachedJson } from '../../sources/cached-json.ts';
+import { cacheWrite, readCachedJson } from '../../sources/cached-json.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import type { SkillsConfig } from './config.ts';
@@ -43,6 +43,6 @@ export async function cachedSkillIndex(store: KeyValueStore | undefined, snapsho
 
   // A failed listing or read throws before this write, so an incomplete index is never pinned to a commit.
   const loaded = await loadSkillIndex(snapshot, config, scope, signal);
-  await writeCachedJson(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
+  await cacheWrite(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
   return loaded;
 }

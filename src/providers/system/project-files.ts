@@ -64,10 +64,15 @@ export const DEFAULT_PROJECT_FILES: readonly string[] = [
   '.python-version',
 ];
 
-/** A matcher for `patterns`, built once per run. */
+/**
+ * A matcher for `patterns`, built once per run: one expression with a branch per pattern, so a
+ * name is tested once (not once per pattern) and one expression is compiled, not fifty; on a
+ * large repository's directories that was most of the inventory's time (issue 56).
+ */
 export function projectFileMatcher(patterns: readonly string[]): (name: string) => boolean {
-  const expressions = patterns.map((pattern) => new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`, 'is'));
-  return (name) => expressions.some((expression) => expression.test(name));
+  if (patterns.length === 0) return () => false;
+  const expression = new RegExp(`^(?:${patterns.map((pattern) => pattern.split('*').map(escapeRegExp).join('.*')).join('|')})$`, 'is');
+  return (name) => expression.test(name);
 }
 
 function escapeRegExp(text: string): string {

@@ -20,11 +20,12 @@ import { parseCommitObject } from '../commit-info.ts';
 import type { RepositorySource, ResolveResult } from '../snapshot.ts';
 import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../tree-snapshot.ts';
 import { normalisePath } from '../paths.ts';
+import { byteLru } from '../../lib/byte-lru.ts';
 import { parseAncestry, walkAncestry } from './ancestry.ts';
 import { errorMessage } from './errors.ts';
 import { locateGitdir } from './gitdir.ts';
 import { kindOfMode } from './tree-mode.ts';
-import { openObjectDatabase, type ObjectDatabase } from './object-db.ts';
+import { sharedObjectDatabase, type ObjectDatabase } from './object-db.ts';
 import type { RawObject } from './pack-file.ts';
 import { isValidRefName } from './ref-name.ts';
 import { resolveRefName } from './refs.ts';
@@ -36,6 +37,13 @@ const FULL_SHA = /^[0-9a-f]{40}$/i;
 const SHORT_SHA = /^[0-9a-f]{4,39}$/i;
 /** Tags of tags are legal; a loop of them is not, so peeling is bounded. */
 const MAX_TAG_DEPTH = 16;
+
+/**
+ * Directory listings by tree id and path, for every source of this process: a tree never changes
+ * under its id, so a listing made once is right for every later snapshot that meets the same tree.
+ * The local MCP server opens a source per tool call; its warm calls list no tree again (issue 56).
+ */
+const listings = byteLru<string, readonly FlatTreeEntry[]>(8 * 1024 * 1024, (entries) => entries.reduce((sum, entry) => sum + 96 + 2 * entry.path.length, 64));
 
 interface OpenRepository {
   headGitdir: string;
@@ -59,7 +67,7 @@ export function createLocalGitSource(dir: string): RepositorySource {
       }
       const kind = repositoryKind(where.gitdir);
       if (kind.unsupported) return { ok: false, reason: kind.unsupported };
-      return { ok: true, repo: { ...where, kind, db: openObjectDatabase(where.gitdir) } };
+      return { ok: true, repo: { ...where, kind, db: sharedObjectDatabase(where.gitdir) } };
     });
     return opened;
   };
@@ -200,8 +208,17 @@ export function createLocalGitSource(dir: string): RepositorySource {
     return tree;
   }
 
-  /** One tree's entries with their paths from the root. */
+  /** One tree's entries with their paths from the root (frozen: listings are shared, see `listings`). */
   function readDirectory(repo: OpenRepository, treeOid: string, prefix: string): FlatTreeEntry[] {
+    const key = `${treeOid}\0${prefix}`;
+    const listed = listings.get(key);
+    if (listed) return [...listed];
+    const entries = listDirectory(repo, treeOid, prefix);
+    listings.set(key, entries.map((entry) => Object.freeze(entry)));
+    return entries;
+  }
+
+  function listDirectory(repo: OpenRepository, treeOid: string, prefix: string): FlatTreeEntry[] {
     const tree = need(repo, treeOid, 'tree');
     if (tree.type !== 'tree') throw new Error(`${treeOid} is a ${tree.type}, not a tree`);
     const entries: FlatTreeEntry[] = [];

@@ -4,14 +4,26 @@
  * `objects/`, plus every object directory named in `objects/info/alternates` (clones made with
  * `--shared` or `--reference`, recursively, as git allows). Read synchronously: a CLI run reads a
  * few hundred small objects, and positioned reads of page-cached files beat a promise per read.
+ *
+ * A process that reads the same repository again and again (the local MCP server, one assembly
+ * per tool call) shares one database per git directory ({@link sharedObjectDatabase}): its packs
+ * stay open and the objects it read stay decoded, up to a bound, so a warm call does not inflate
+ * a file's delta chain again (issue 56). Objects never change under their ids, so what is kept
+ * cannot go stale; packs can come and go (a fetch, `git gc`), so a lookup that finds nothing
+ * looks at the pack directories again when one of them changed, as git itself does.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
+import { byteLru } from '../../lib/byte-lru.ts';
 import { openPackFile, type ObjectType, type PackFile, type RawObject } from './pack-file.ts';
 
 /** Git stops following alternates this deep. */
 const MAX_ALTERNATE_DEPTH = 5;
+/** Decoded objects one database keeps, by total size (an object over a quarter of it is not kept). */
+const KEPT_OBJECT_BYTES = 16 * 1024 * 1024;
+/** Repositories whose databases {@link sharedObjectDatabase} keeps open. */
+const SHARED_DATABASES = 8;
 
 export interface ObjectDatabase {
   read(oid: string): RawObject | undefined;
@@ -21,20 +33,39 @@ export interface ObjectDatabase {
   expand(prefix: string): string[];
   /** The object directories searched, the repository's own first. */
   readonly directories: readonly string[];
+  /** Closes the packs' files; a later read opens them again. */
+  close(): void;
 }
 
 export function openObjectDatabase(gitdir: string): ObjectDatabase {
   const directories = objectDirectories(join(gitdir, 'objects'));
-  let packs: PackFile[] | undefined;
-  const allPacks = (): PackFile[] =>
-    (packs ??= directories.flatMap((dir) => {
-      const packDir = join(dir, 'pack');
-      if (!existsSync(packDir)) return [];
-      return readdirSync(packDir)
-        .filter((name) => name.endsWith('.idx'))
-        .sort()
-        .map((name) => openPackFile(join(packDir, name), join(packDir, `${name.slice(0, -4)}.pack`)));
-    }));
+  const packDirs = directories.map((dir) => join(dir, 'pack'));
+  /** Open packs by path, and the pack directories' modification times when they were listed. */
+  let packs: Map<string, PackFile> | undefined;
+  let listed: number[] = [];
+  const listPacks = (): Map<string, PackFile> => {
+    const next = new Map<string, PackFile>();
+    listed = packDirs.map(modified);
+    for (const packDir of packDirs) {
+      if (!existsSync(packDir)) continue;
+      for (const name of readdirSync(packDir).filter((entry) => entry.endsWith('.idx')).sort()) {
+        const idx = join(packDir, name);
+        next.set(idx, packs?.get(idx) ?? openPackFile(idx, join(packDir, `${name.slice(0, -4)}.pack`)));
+      }
+    }
+    // A pack git removed (repacked into another) is closed; its objects are in the new one.
+    for (const [idx, pack] of packs ?? []) if (!next.has(idx)) pack.close();
+    packs = next;
+    return next;
+  };
+  const allPacks = (): Iterable<PackFile> => (packs ?? listPacks()).values();
+  /** Lists the packs again when a pack directory changed since they were listed; whether it did. */
+  const refreshPacks = (): boolean => {
+    if (packs === undefined || packDirs.every((dir, i) => modified(dir) === listed[i])) return false;
+    listPacks();
+    return true;
+  };
+  const kept = byteLru<string, RawObject>(KEPT_OBJECT_BYTES, (object) => object.data.byteLength + 64);
 
   const readLoose = (oid: string): RawObject | undefined => {
     for (const dir of directories) {
@@ -50,24 +81,36 @@ export function openObjectDatabase(gitdir: string): ObjectDatabase {
     return undefined;
   };
 
-  const read = (oid: string): RawObject | undefined => {
-    const id = oid.toLowerCase();
+  const readPacked = (id: string): RawObject | undefined => {
     for (const pack of allPacks()) {
       const offset = pack.find(id);
       if (offset !== undefined) return pack.read(offset, read);
     }
-    return readLoose(id);
+    return undefined;
   };
+
+  const read = (oid: string): RawObject | undefined => {
+    const id = oid.toLowerCase();
+    const known = kept.get(id);
+    if (known) return known;
+    const object = readPacked(id) ?? readLoose(id) ?? (refreshPacks() ? readPacked(id) : undefined);
+    if (object) kept.set(id, object);
+    return object;
+  };
+
+  const inPacks = (id: string): boolean => [...allPacks()].some((pack) => pack.find(id) !== undefined);
+  const isLoose = (id: string): boolean => directories.some((dir) => existsSync(join(dir, id.slice(0, 2), id.slice(2))));
 
   return {
     directories,
     read,
     has(oid) {
       const id = oid.toLowerCase();
-      return allPacks().some((pack) => pack.find(id) !== undefined) || directories.some((dir) => existsSync(join(dir, id.slice(0, 2), id.slice(2))));
+      return kept.get(id) !== undefined || inPacks(id) || isLoose(id) || (refreshPacks() && inPacks(id));
     },
     expand(prefix) {
       const hex = prefix.toLowerCase();
+      refreshPacks();
       const found = new Set<string>();
       for (const pack of allPacks()) for (const oid of pack.matching(hex)) found.add(oid);
       for (const dir of directories) {
@@ -77,7 +120,47 @@ export function openObjectDatabase(gitdir: string): ObjectDatabase {
       }
       return [...found].sort();
     },
+    close() {
+      for (const pack of packs?.values() ?? []) pack.close();
+      packs = undefined;
+    },
   };
+}
+
+const shared = new Map<string, ObjectDatabase>();
+/** Closes a database that left the shared set once nothing uses it any more (its packs' files). */
+const unused = new FinalizationRegistry<ObjectDatabase['close']>((close) => close());
+
+/**
+ * The database of `gitdir`, the same one for every caller in this process while it is among the
+ * {@link SHARED_DATABASES} most recently asked for. One that drops out stays usable by whoever
+ * holds it and closes its packs once it is garbage.
+ */
+export function sharedObjectDatabase(gitdir: string): ObjectDatabase {
+  const key = resolve(gitdir);
+  const found = shared.get(key);
+  if (found) {
+    shared.delete(key);
+    shared.set(key, found);
+    return found;
+  }
+  const db = openObjectDatabase(key);
+  shared.set(key, db);
+  for (const [oldest, old] of shared) {
+    if (shared.size <= SHARED_DATABASES) break;
+    shared.delete(oldest);
+    // `close` keeps the packs, not the database: the database can still become garbage.
+    unused.register(old, old.close);
+  }
+  return db;
+}
+
+function modified(dir: string): number {
+  try {
+    return statSync(dir).mtimeMs;
+  } catch {
+    return -1;
+  }
 }
 
 function isObjectType(type: string | undefined): type is ObjectType {

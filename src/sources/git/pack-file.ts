@@ -10,9 +10,17 @@
  * compared with the one its index recorded: two small reads that tell a truncated or damaged pack
  * (a copy cut short, a disk error) from a good one, so a read from it says so instead of failing
  * on whatever bytes happen to be there.
+ *
+ * What a lookup costs matters on a large pack (issue 56): workers-sdk's holds 376,000 objects,
+ * some 1,470 ids (29 KiB) per fan-out bucket, and a session-start hook looks up a hundred
+ * objects in as many buckets. Object ids are uniformly distributed, so the id's next bytes say
+ * about where in its bucket it sits: a lookup reads a window of ids around that guess and
+ * searches it, and only an id outside the window reads (and keeps) the whole bucket. An object is
+ * read with its header in one read, and inflated into a buffer of the size its header gives.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
+import { byteLru } from '../../lib/byte-lru.ts';
 import { applyDelta } from './delta.ts';
 
 export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
@@ -25,6 +33,17 @@ const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4
 const OFS_DELTA = 6;
 const REF_DELTA = 7;
 const IDX_MAGIC = 0xff744f63;
+/** Ids read around a lookup's guess; a bucket not much larger than that is read whole. */
+const ID_WINDOW = 128;
+/** Bytes read at an object's offset: its header and, for most trees, deltas and small files, all of it. */
+const OBJECT_READ = 4096;
+/** Trees and commits kept as delta bases, by total size: a long-lived process reads many. */
+const KEPT_BASE_BYTES = 16 * 1024 * 1024;
+
+export interface PackFileOptions {
+  /** Ids per lookup window ({@link ID_WINDOW}); the tests make it small to walk every path on a small pack. */
+  idWindow?: number;
+}
 
 export interface PackFile {
   /** Offset of `oid` in the pack, or undefined when this pack lacks it. */
@@ -36,7 +55,8 @@ export interface PackFile {
   close(): void;
 }
 
-export function openPackFile(idxPath: string, packPath: string): PackFile {
+export function openPackFile(idxPath: string, packPath: string, options: PackFileOptions = {}): PackFile {
+  const idWindow = Math.max(1, options.idWindow ?? ID_WINDOW);
   const idxFd = openSync(idxPath, 'r');
   const readIdx = (position: number, length: number): Buffer => positionedRead(idxFd, position, length);
   const header = readIdx(0, 8 + 256 * 4);
@@ -46,7 +66,7 @@ export function openPackFile(idxPath: string, packPath: string): PackFile {
   const offsetTable = shaTable + count * 20 + count * 4;
   const largeTable = offsetTable + count * 4;
   let fd: number | undefined;
-  const cache = new Map<number, RawObject>();
+  const cache = byteLru<number, RawObject>(KEPT_BASE_BYTES, (object) => object.data.byteLength + 64);
   /** The object ids of one fan-out bucket, read once. */
   const slices = new Map<number, Buffer>();
 
@@ -89,13 +109,19 @@ export function openPackFile(idxPath: string, packPath: string): PackFile {
     return trailer.equals(recorded) ? undefined : `truncated or damaged (its checksum does not match its index)`;
   };
 
-  /** Inflates the zlib stream at `position` whose output is `size` bytes. */
-  const inflateAt = (position: number, size: number): Uint8Array => {
+  /**
+   * Inflates the zlib stream at `position` whose output is `size` bytes; `read` holds the bytes
+   * from `position` on that were read with the header, used when they are enough. The output
+   * buffer is the object's size: zlib's default of 16 KiB chunks allocated that much for every
+   * small object and concatenated chunks for every large one.
+   */
+  const inflateAt = (position: number, size: number, read: Buffer): Uint8Array => {
+    const chunkSize = Math.max(64, size + 1);
     // Deflate rarely grows data by more than a few bytes per 16 KiB block; retry larger if it did.
     for (let want = size + 64 + (size >> 6); ; want *= 2) {
-      const chunk = readAt(position, want);
+      const chunk = read.byteLength >= want ? read : readAt(position, want);
       try {
-        const out = inflateSync(chunk);
+        const out = inflateSync(chunk, { chunkSize });
         if (out.byteLength !== size) throw new Error(`${packPath}: object at ${position} inflated to ${out.byteLength} bytes, header said ${size}`);
         return out;
       } catch (error) {
@@ -107,7 +133,7 @@ export function openPackFile(idxPath: string, packPath: string): PackFile {
   const read = (offset: number, resolveExternal: (oid: string) => RawObject | undefined): RawObject => {
     const hit = cache.get(offset);
     if (hit) return hit;
-    const head = readAt(offset, 32);
+    const head = readAt(offset, OBJECT_READ);
     let byte = head[0] ?? 0;
     const kind = (byte >> 4) & 7;
     let size = byte & 15;
@@ -125,36 +151,59 @@ export function openPackFile(idxPath: string, packPath: string): PackFile {
         distance = (distance + 1) * 128 + (byte & 0x7f);
       }
       const base = read(offset - distance, resolveExternal);
-      object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at, size)) };
+      object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at, size, head.subarray(at))) };
     } else if (kind === REF_DELTA) {
       const baseOid = head.subarray(at, at + 20).toString('hex');
       const position = find(baseOid);
       const base = position === undefined ? resolveExternal(baseOid) : read(position, resolveExternal);
       if (!base) throw new Error(`${packPath}: delta base ${baseOid} is missing`);
-      object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at + 20, size)) };
+      object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at + 20, size, head.subarray(at + 20))) };
     } else {
       const type = TYPES[kind];
       if (!type) throw new Error(`${packPath}: unknown object kind ${kind} at ${offset}`);
-      object = { type, data: inflateAt(offset + at, size) };
+      object = { type, data: inflateAt(offset + at, size, head.subarray(at)) };
     }
     // Trees and commits are delta bases for each other again and again; blobs are read once.
     if (object.type !== 'blob') cache.set(offset, object);
     return object;
   };
 
-  const find = (oid: string): number | undefined => {
-    const wanted = Buffer.from(oid, 'hex');
-    const { start, ids } = slice(wanted[0] ?? 0);
+  /** The index of `wanted` among `ids` (20-byte ids, sorted), or -1. */
+  const search = (ids: Buffer, wanted: Buffer): number => {
     let low = 0;
     let high = ids.byteLength / 20;
     while (low < high) {
       const mid = (low + high) >>> 1;
       const order = ids.compare(wanted, 0, 20, mid * 20, mid * 20 + 20);
-      if (order === 0) return offsetAt(start + mid);
+      if (order === 0) return mid;
       if (order < 0) low = mid + 1;
       else high = mid;
     }
-    return undefined;
+    return -1;
+  };
+
+  const find = (oid: string): number | undefined => {
+    const wanted = Buffer.from(oid, 'hex');
+    if (wanted.byteLength !== 20) return undefined;
+    const first = wanted[0] ?? 0;
+    const [start, end] = bucket(first);
+    const count = end - start;
+    const whole = slices.get(first);
+    if (whole === undefined && count > 2 * idWindow) {
+      // Where the id would sit if ids were spread evenly over the bucket (they are: SHA-1).
+      const guess = Math.floor((((wanted[1] ?? 0) * 65536 + (wanted[2] ?? 0) * 256 + (wanted[3] ?? 0)) / 16777216) * count);
+      const low = Math.min(Math.max(0, guess - (idWindow >> 1)), count - idWindow);
+      const ids = readIdx(shaTable + (start + low) * 20, idWindow * 20);
+      const found = search(ids, wanted);
+      if (found >= 0) return offsetAt(start + low + found);
+      // Inside the window's range and not in it: not in the pack. Outside: search the bucket.
+      const below = ids.compare(wanted, 0, 20, 0, 20) > 0;
+      const above = ids.compare(wanted, 0, 20, ids.byteLength - 20, ids.byteLength) < 0;
+      if ((low === 0 || !below) && (low + idWindow === count || !above)) return undefined;
+    }
+    const { ids } = slice(first);
+    const found = search(ids, wanted);
+    return found >= 0 ? offsetAt(start + found) : undefined;
   };
 
   return {

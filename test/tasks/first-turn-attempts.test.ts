@@ -1,0 +1,73 @@
+/**
+ * The first turn's attempt tells the tenant's index it is under way beside the assembly, not
+ * before it (issue 56: a round trip to another object the assembly does not need), and the
+ * outcome's report goes out only after that one is done, so the index hears them in order; an
+ * index that cannot be told does not fail the attempt. Reports are held open by the test, never timed.
+ */
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
+import { FocusLog } from '../../durable-objects/focus-log.ts';
+import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
+import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import type { RepositorySource } from '../../src/sources/snapshot.ts';
+import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
+import { createMemoryTree } from '../support/memory-tree.ts';
+import { taskStoreOf } from '../support/task-object.ts';
+
+const COMMIT = 'c'.repeat(40);
+
+async function memorySource(): Promise<RepositorySource> {
+  const tree = await createMemoryTree({ 'AGENTS.md': 'Use tabs.\n' });
+  return {
+    repository: 'memory:test',
+    resolve: async () => ({ status: 'ok', commit: COMMIT }),
+    snapshot: (commit, options) => createTreeSnapshot({ repository: 'memory:test', commit, uri: (path) => `memory:${path}@${commit}`, loader: tree.loader, ...options }),
+  };
+}
+
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('first turn attempts and the index report', () => {
+  for (const answer of ['answers', 'throws'] as const) {
+    it(`assembles and stores turn 0 while the attempt's index report is in flight, and finishes after it ${answer}`, async () => {
+      const source = await memorySource();
+      const stub = env.TASKS.get(env.TASKS.newUniqueId());
+      await runInDurableObject(stub, async (_, state) => {
+        const store = taskStoreOf(state.storage.sql);
+        store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+        const ledger = new TurnLedger({
+          store,
+          assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
+        });
+        const reports: Array<{ status: string | undefined; answer(): void }> = [];
+        const events: string[] = [];
+        const attempts = new FirstTurnAttempts({
+          store,
+          ledger: async () => ledger,
+          setAlarm: async () => undefined,
+          finish: async (status) => void events.push(`finish ${status}`),
+          reportToIndex: () =>
+            new Promise<boolean>((resolve, reject) => {
+              events.push(`report ${store.task()?.status}`);
+              reports.push({ status: store.task()?.status, answer: () => (answer === 'answers' ? resolve(true) : reject(new Error('the index is down'))) });
+            }),
+        });
+
+        const run = attempts.run();
+        while (store.turn(0) === undefined) await tick();
+        // Turn 0 is stored with the first report still unanswered; the outcome waits for it.
+        expect(reports.map((report) => report.status)).toEqual(['assembling']);
+        for (let i = 0; i < 5; i++) await tick();
+        expect(events).toEqual(['report assembling']);
+        reports[0]?.answer();
+        const result = await run;
+        expect(result.status).toBe('ok');
+        expect(events).toEqual(['report assembling', 'finish ready']);
+      });
+    });
+  }
+});
