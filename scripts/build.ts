@@ -13,8 +13,12 @@
  *   with the deployed bindings without loading wrangler at run time.
  * - `docs/openapi.json` and its copy `dist/assets/openapi.json`: the HTTP API's OpenAPI document,
  *   generated from the routes' zod schemas (src/openapi/), served by the Worker as an asset.
+ * - `src/mcp/tool-schemas.json`: the MCP tools' input and output schemas as JSON Schema, made from
+ *   their zod schemas (mcp/tool-json-schemas), which `tools/list` answers with, so the Worker
+ *   carries no JSON Schema converter. Built before the Worker, which imports it.
  * The Worker is rebuilt only when an input is newer than it; `--force` always. `--worker` builds
- * only what wrangler serves (the OpenAPI asset and the Worker): wrangler.toml's `[build]` command.
+ * only what wrangler serves (the OpenAPI asset, the tools' schemas and the Worker): wrangler.toml's
+ * `[build]` command.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -27,8 +31,18 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const workerDir = join(dist, 'worker');
 const force = process.argv.includes('--force');
+/**
+ * Under `wrangler dev` the Worker's modules name their source maps, so its stack traces point at
+ * the sources; what `deploy` uploads does not (scripts/worker-build). wrangler runs the `[build]`
+ * command with `WRANGLER_COMMAND` set to its command (`dev`, `deploy`, …; wrangler 4.164.0,
+ * run-custom-build), and a build made for the other mode is stale.
+ */
+const sourceMapComments = process.env['WRANGLER_COMMAND'] === 'dev';
 const workerOnly = process.argv.includes('--worker');
 
+// The tools' schemas first: the OpenAPI document registers ids for shared schemas in zod's global
+// registry (Knowledge, Error, …), which would turn them into `$defs` the Worker never serves.
+await writeToolSchemas();
 await writeOpenApi();
 if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
 if (force || workerIsStale()) await buildWorker();
@@ -46,6 +60,15 @@ async function writeOpenApi(): Promise<void> {
     mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, text);
   }
+}
+
+/** src/mcp/tool-schemas.json, written only when it changed (so the Worker is not rebuilt for nothing). */
+async function writeToolSchemas(): Promise<void> {
+  const { toolSchemasText } = await import('../src/mcp/tool-json-schemas.ts');
+  const text = toolSchemasText();
+  const path = join(root, 'src', 'mcp', 'tool-schemas.json');
+  if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
+  writeFileSync(path, text);
 }
 
 async function buildCli(): Promise<void> {
@@ -132,6 +155,7 @@ async function buildCommandBundles(): Promise<void> {
 function workerIsStale(): boolean {
   const bundle = join(workerDir, WORKER_ENTRY);
   if (!existsSync(bundle) || !existsSync(join(workerDir, 'miniflare-options.json'))) return true;
+  if (readFileSync(bundle, 'utf8').includes('//# sourceMappingURL=') !== sourceMapComments) return true;
   const built = statSync(bundle).mtimeMs;
   const inputs = ['src', 'durable-objects', 'wrangler.toml', 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
   return inputs.some((input) => newestMtime(input) > built);
@@ -144,7 +168,7 @@ function newestMtime(path: string): number {
 }
 
 async function buildWorker(): Promise<void> {
-  await buildWorkerModules({ outdir: workerDir });
+  await buildWorkerModules({ outdir: workerDir, sourceMapComments });
   writeFileSync(join(workerDir, 'miniflare-options.json'), `${JSON.stringify(await miniflareOptionsFromWranglerToml(), null, 2)}\n`);
 }
 

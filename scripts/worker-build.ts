@@ -32,6 +32,15 @@ export interface WorkerBuildOptions {
   outdir: string;
   /** Default true. Unminified output keeps esbuild's `// path` comment above each source module (bench/startup-schemas). */
   minify?: boolean;
+  /**
+   * Default false: each module's source map is written beside it (`.mjs.map`, which wrangler
+   * does not upload: its only module rule is `**\/*.mjs`, and `upload_source_maps` is unset) but
+   * no module names it, since a `//# sourceMappingURL=` line per module is about 1 KiB of the
+   * upload gzipped (the chunk hashes do not compress) that the deployed Worker never reads.
+   * `wrangler dev` does read them, for stack traces mapped to the sources: scripts/build asks for
+   * them there.
+   */
+  sourceMapComments?: boolean;
 }
 
 export interface WorkerModules {
@@ -67,7 +76,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
     // Text as UTF-8 rather than \u escapes: the messages' typographic quotes and dashes are one
     // character each, not six.
     charset: 'utf8',
-    sourcemap: 'linked',
+    sourcemap: options.sourceMapComments ? 'linked' : 'external',
     metafile: true,
     tsconfig: 'tsconfig.json',
     external: ['cloudflare:*'],
@@ -77,7 +86,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
       'global.process.env.NODE_ENV': '"production"',
       'globalThis.process.env.NODE_ENV': '"production"',
     },
-    plugins: [exactAliases(WORKER_ALIASES), nodeBuiltins(), packageVersionOnly()],
+    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), nodeBuiltins(), packageVersionOnly()],
     logLevel: 'warning',
   });
   const modules = Object.keys(result.metafile.outputs)
@@ -106,6 +115,41 @@ function exactAliases(aliases: Readonly<Record<string, string>>): Plugin {
       b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) => ({ path: join(ROOT, aliases[args.path] ?? args.path) }));
     },
   };
+}
+
+/** The namespace of zod's JSON Schema converter's stand-ins; .ci/check-bundle.mjs fails an upload with the real one. */
+export const JSON_SCHEMA_STAND_IN = 'zod-json-schema-stand-in';
+
+/**
+ * zod's JSON Schema converter (core/to-json-schema.js, core/json-schema-processors.js; about 6.6
+ * KiB gzipped) replaced by stand-ins with the same exports that throw, naming themselves, when
+ * called. zod's classic schemas import it for their `.toJSONSchema()` method and their Standard
+ * Schema `jsonSchema` hooks, which the Worker never calls: the MCP tools' JSON Schemas are made at
+ * build time (src/mcp/tool-json-schemas). The `create…Method` factories return the refusing
+ * function, as the real ones return the converter, since reading `~standard` calls them. The
+ * exports are read from the real module, so a zod upgrade that adds one still builds.
+ */
+function noJsonSchemaConverter(): Plugin {
+  const converter = /[\\/]zod[\\/]v4[\\/]core[\\/](to-json-schema|json-schema-processors)\.js$/;
+  return {
+    name: 'no-json-schema-converter',
+    setup(b) {
+      b.onResolve({ filter: /(to-json-schema|json-schema-processors)\.js$/ }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        return converter.test(path) ? { path, namespace: JSON_SCHEMA_STAND_IN } : undefined;
+      });
+      b.onLoad({ filter: /.*/, namespace: JSON_SCHEMA_STAND_IN }, (args) => ({ contents: jsonSchemaStandIn(readFileSync(args.path, 'utf8'), relative(ROOT, args.path)), loader: 'js' }));
+    },
+  };
+}
+
+export function jsonSchemaStandIn(source: string, name: string): string {
+  const declared = [...source.matchAll(/^export (?:async )?(?:function\*?|const|let|var|class) ([\w$]+)/gm)].map((match) => match[1]);
+  const renamed = [...source.matchAll(/^export \{([^}]*)\}/gm)].flatMap((match) => (match[1] ?? '').split(',').map((part) => part.trim().split(/\s+as\s+/).pop() ?? '')).filter(Boolean);
+  const exports = [...new Set([...declared, ...renamed] as string[])];
+  const refuse = `function refuse() { throw new Error(${JSON.stringify(`zod's JSON Schema converter is not part of the Worker bundle (${name}, scripts/worker-build): the MCP tools' JSON Schemas are made at build time (src/mcp/tool-json-schemas)`)}); }`;
+  const lines = exports.map((id) => (/^create\w*Method$/.test(id) ? `export const ${id} = () => refuse;` : `export const ${id} = refuse;`));
+  return `${refuse}\n${lines.join('\n')}\n`;
 }
 
 /**

@@ -3,7 +3,9 @@
  * `tools/list` and `tools/call`. The list is the catalog's order every time (2026-07-28 Tools:
  * "Servers SHOULD return tools in a deterministic order", so prompt caches hold) with each tool's
  * title, icon, input schema (JSON Schema draft 7, the input side of the zod schema calls are
- * validated with), output schema (mcp/tool-outputs) and annotations.
+ * validated with), output schema (mcp/tool-outputs) and annotations. Both schemas are JSON made
+ * from the zod schemas at build time (mcp/tool-schemas), so no JSON Schema converter runs here
+ * and a `tools/list` converts nothing (issue 56: converting was most of its CPU).
  *
  * A call to a tool this server does not have is a protocol error (-32602), as the specification
  * lists "Unknown tools" among them; an argument the tool's schema refuses is a tool result with
@@ -18,11 +20,10 @@ import { cacheHints, refuseCursor, STABLE_TTL_MS } from './cache-hints.ts';
 import type { CallContext } from './call-context.ts';
 import { withMcpClient } from './client-info.ts';
 import { groundworkIcons } from './icons.ts';
-import { inputJsonSchema } from './input-schema.ts';
 import { RPC, RpcError } from './json-rpc.ts';
 import type { Method, ServerOptions } from './methods.ts';
 import { paramsOf } from './params.ts';
-import { outputSchema } from './tool-outputs.ts';
+import { toolSchemas } from './tool-schemas.ts';
 import { TOOLS, type ToolAnnotations, type ToolName } from './tools.ts';
 
 interface ToolEntry {
@@ -41,15 +42,10 @@ export function toolMethods(backend: GroundworkBackend, options: ServerOptions):
     'tools/list': async (params, call) => {
       refuseCursor(params, 'the tool list');
       return {
-        tools: [...table()].map(([name, tool]) => ({
-          name,
-          title: TOOLS[name].title,
-          description: TOOLS[name].description,
-          icons: groundworkIcons(),
-          inputSchema: inputJsonSchema(tool.schema),
-          outputSchema: outputSchema(name),
-          annotations: annotations(name),
-        })),
+        tools: [...table().keys()].map((name) => {
+          const schemas = toolSchemas(name, backend.today());
+          return { name, title: TOOLS[name].title, description: TOOLS[name].description, icons: groundworkIcons(), inputSchema: schemas.input, outputSchema: schemas.output, annotations: annotations(name) };
+        }),
         ...cacheHints(call, STABLE_TTL_MS, 'public'),
       };
     },
