@@ -6,7 +6,8 @@
  * credential, the task's knowledge scope), then the answer, recorded. Reads the repository and
  * the ledger; writes only the check's record.
  */
-import type { CheckRequest } from '../src/checks/check-request.ts';
+import { CheckRequestSchema, unfitFor, type CheckRequest, type CheckRequestInput } from '../src/checks/check-request.ts';
+import type { CheckResultRpc } from '../src/tasks/task-results.ts';
 import type { CheckReads, CheckTask, KnowledgeVersions, RenderedKnowledge } from '../src/checks/check-task.ts';
 import type { CheckRecord } from '../src/checks/result.ts';
 import { CHECK_DEADLINE_MS, runCheck } from '../src/checks/run-check.ts';
@@ -26,6 +27,19 @@ export interface TaskCheckDeps {
   /** The versions of a knowledge object in the task's scope, when this host keeps knowledge. */
   knowledgeFor?(request: TaskRequest): ((id: string, signal: AbortSignal) => Promise<KnowledgeVersions>) | undefined;
   now(): number;
+}
+
+/**
+ * A check as a caller asks for it: refused with the reason while the task has no pinned commit or
+ * the action does not fit the task (a push to a task without a branch …), else made and recorded.
+ */
+export async function checkOnRequest(task: TaskRow, input: CheckRequestInput, deps: TaskCheckDeps): Promise<Exclude<CheckResultRpc, { status: 'not-found' }>> {
+  const request = CheckRequestSchema.parse(input);
+  const commit = task.commit_sha;
+  if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
+  const unfit = unfitFor(task.request, request);
+  if (unfit) return { status: 'conflict', message: unfit };
+  return { status: 'ok', check: await checkTask({ ...task, commit_sha: commit }, request, deps) };
 }
 
 export async function checkTask(task: TaskRow & { commit_sha: string }, request: CheckRequest, deps: TaskCheckDeps): Promise<CheckRecord> {

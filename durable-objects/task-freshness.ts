@@ -16,7 +16,10 @@ import { focusPathsOf } from '../src/context/focus.ts';
 import { createRuleSetReader } from '../src/context/rule-set-reader.ts';
 import { NO_FOCUS, type PostedFocus } from '../src/tasks/turn-focus.ts';
 import { namedRef, planTask, type TaskPlanDeps } from './task-plan.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskRow, TaskStore } from './task-store.ts';
+import type { FreshnessResult } from '../src/tasks/task-results.ts';
+import type { AgentCatalog } from '../src/context/agent-catalog.ts';
+import { storedAgent } from './stored-agent.ts';
 
 /** Hosts call this on their way to pushing or posting: it answers within this, whatever the remote does. */
 export const READ_BACK_DEADLINE_MS = 10_000;
@@ -28,6 +31,13 @@ export interface ReadBackDeps extends TaskPlanDeps {
   posted: PostedFocus;
   openSource(request: TaskRequest): Promise<OpenedSource>;
   now(): number;
+}
+
+/** The read-back of a stored task, with the agent configuration it runs with; a conflict until it pinned a commit. */
+export async function readBackTask(task: TaskRow, agents: AgentCatalog, deps: ReadBackDeps): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
+  if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
+  const agent = storedAgent(task, agents);
+  return { status: 'ok', report: await readBackFreshness(task.request, task.commit_sha, agent.ok ? agent.agent : undefined, deps) };
 }
 
 /** `agent`: the task's configuration, whose providers' read plan the pinned side is read with (none for a task without one). */

@@ -4,17 +4,17 @@
  * tenant granted the owner, or a signed link to this task), then every stored turn with its
  * provenance and the transcript in order.
  */
-import type { Inspection, InspectedTurn } from '../src/tasks/inspection.ts';
+import type { Inspection, InspectedTurn, InspectResult } from '../src/tasks/inspection.ts';
 import { checkViewLink, type ViewLinkSecrets } from '../src/tasks/view-link.ts';
 import type { TaskStore } from './task-store.ts';
 
-export type LinkVerdict = { ok: true } | { ok: false; reason: 'expired' | 'bad-signature' | 'not-configured'; expiredAt?: string };
+type Refused = Extract<InspectResult, { status: 'forbidden' }>;
 
-/** Whether a link with `exp` and `sig` opens the task `taskId` now. */
-export async function verifyLink(secrets: ViewLinkSecrets, taskId: string, link: { exp: string; sig: string }, nowMs: number): Promise<LinkVerdict> {
+/** Why a link with `exp` and `sig` does not open the task `taskId` now; nothing when it does. */
+export async function linkRefusal(secrets: ViewLinkSecrets, taskId: string, link: { exp: string; sig: string }, nowMs: number): Promise<Refused | undefined> {
   const check = await checkViewLink(secrets, taskId, link.exp, link.sig, nowMs);
-  if (check.ok) return { ok: true };
-  return check.reason === 'expired' ? { ok: false, reason: 'expired', expiredAt: check.expiredAt.toISOString() } : { ok: false, reason: check.reason };
+  if (check.ok) return undefined;
+  return check.reason === 'expired' ? { status: 'forbidden', reason: 'expired', expiredAt: check.expiredAt.toISOString() } : { status: 'forbidden', reason: check.reason };
 }
 
 export function inspectTask(store: TaskStore, task: Inspection['task']): Inspection {

@@ -10,24 +10,22 @@
 import { knowledgeScope } from '../src/knowledge/scope.ts';
 import { durableKnowledgeService } from '../src/knowledge/durable-knowledge-service.ts';
 import { explainNetworkErrors } from '../src/lib/network-errors.ts';
-import type { AgentConfig } from '../src/context/agents.ts';
-import type { CheckRequest } from '../src/checks/check-request.ts';
-import type { CheckRecord } from '../src/checks/result.ts';
+import type { CheckRequestInput } from '../src/checks/check-request.ts';
 import { getAgents, getConfig } from '../src/env.ts';
-import type { FreshnessReport } from '../src/freshness/report.ts';
-import { notifyTaskResult, type TaskResult } from '../src/notify/notify-task.ts';
+import { notifyTaskResult } from '../src/notify/notify-task.ts';
+import { taskReport } from './task-report.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
-import type { Notify, TaskRequest } from '../src/tasks/task-request.ts';
-import type { SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult } from '../src/tasks/task-results.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
+import type { CheckResultRpc, FreshnessResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult } from '../src/tasks/task-results.ts';
 import type { CheckLogStore } from './check-log.ts';
 import type { FocusLog } from './focus-log.ts';
 import { createTaskAssembler } from './task-assembler.ts';
-import { checkTask, knowledgeLineage } from './task-checks.ts';
+import { checkOnRequest, knowledgeLineage } from './task-checks.ts';
 import { readTaskSkill, readTaskSource } from './task-files.ts';
 import { readTaskSkillFile, taskSkillCatalog } from './task-skills.ts';
-import { readBackFreshness } from './task-freshness.ts';
+import { readBackTask } from './task-freshness.ts';
 import { taskRulesMatrix, type TaskRulesQuery } from './task-rules.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { earlierTasksFor } from './task-history.ts';
@@ -46,11 +44,14 @@ export interface TaskWiring {
   skillCatalog(task: TaskRow): Promise<SkillCatalogResult>;
   readSkillFile(task: TaskRow, path: string): Promise<SkillFileResult>;
   /** What one consequential action depends on, read and recorded (task-checks). */
-  check(task: TaskRow & { commit_sha: string }, request: CheckRequest): Promise<CheckRecord>;
+  check(task: TaskRow, input: CheckRequestInput): Promise<Exclude<CheckResultRpc, { status: 'not-found' }>>;
   /** What changed since the task was pinned, for every source that reached the model. */
-  readBack(request: TaskRequest, commit: string, agent: AgentConfig | undefined): Promise<FreshnessReport>;
-  /** Reports a finished task where it came from (a check run, a Slack response). */
-  notify(target: Notify, result: TaskResult): Promise<void>;
+  readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>>;
+  /**
+   * Reports a finished task where it came from (a check run, a Slack response): its turn 0 or its
+   * failure, and for a pull request's check run the rules report for its changed paths.
+   */
+  report(task: TaskRow, outcome: { status: 'ready' | 'failed'; reason: string | null }): Promise<void>;
   /** The rules matrix at the task's commit: a check run's rules report, MCP `rules_for_paths`. */
   rules(task: TaskRow, query: TaskRulesQuery): Promise<RulesReportResult>;
 }
@@ -85,6 +86,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
     }),
   });
+  const rules = (task: TaskRow, query: TaskRulesQuery) => taskRulesMatrix(task, query, { store, openSource });
   const checkDeps = {
     turns: () => store.turns(),
     log: checks,
@@ -99,9 +101,14 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     readSource: (task, path) => readTaskSource(task, path, { store, openSource }),
     skillCatalog: (task) => taskSkillCatalog(task, { store, openSource, cache: env.CACHE }),
     readSkillFile: (task, path) => readTaskSkillFile(task, path, { store, openSource, cache: env.CACHE }),
-    check: (task, request) => checkTask(task, request, checkDeps),
-    readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
-    notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
-    rules: (task, query) => taskRulesMatrix(task, query, { store, openSource }),
+    check: (task, input) => checkOnRequest(task, input, checkDeps),
+    readBack: (task) => readBackTask(task, agents, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
+    rules,
+    report: async (task, outcome) => {
+      if (!task.request.notify) return;
+      const report = outcome.status === 'ready' && task.request.notify.kind === 'github-check' ? await rules(task, { clients: config.CHECK_RUN_CLIENTS }) : undefined;
+      const result = await taskReport(config, store, task, outcome, Date.now(), report);
+      await notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, task.request.notify, result);
+    },
   };
 }

@@ -16,27 +16,25 @@ import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskSt
 import type { ClientName } from '../src/context/client.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import type { UsageReport } from '../src/tasks/turn-usage.ts';
-import { CheckRequestSchema, unfitFor, type CheckRequestInput } from '../src/checks/check-request.ts';
+import type { CheckRequestInput } from '../src/checks/check-request.ts';
 import { CheckLogStore } from './check-log.ts';
-import { checkPairing } from '../src/context/transcript-pairing.ts';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 import type { InspectAccess, InspectOptions, InspectResult } from '../src/tasks/inspection.ts';
 import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayReadTask, ownsTask, type TaskCaller } from '../src/auth/task-caller.ts';
 import { describeTask } from './task-description.ts';
-import { inspectTask, verifyLink } from './task-inspection.ts';
+import { inspectTask, linkRefusal } from './task-inspection.ts';
 import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
 import { TaskListings } from './task-listings.ts';
 import { durablePullRequestIndex } from '../src/tasks/durable-pull-request-index.ts';
-import { taskReport } from './task-report.ts';
 import { FocusLog } from './focus-log.ts';
 import { postFocus } from './focus-post.ts';
 import { Mailbox } from './mailbox.ts';
 import { recordUsage } from './usage-record.ts';
 import { migrate } from './task-schema.ts';
-import { storedAgent } from './stored-agent.ts';
 import { TaskStore, type TaskRow } from './task-store.ts';
-import { absentTurn, beginTurn, storedTurn } from './turn-begin.ts';
+import { beginTurn, storedTurn } from './turn-begin.ts';
+import { appendClientItems } from './client-items.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
@@ -145,14 +143,14 @@ export class TaskObject extends DurableObject<Env> {
   async inspect(access: InspectAccess, options: InspectOptions = {}): Promise<InspectResult> {
     if ('link' in access) {
       const { VIEW_LINK_SECRET: current, VIEW_LINK_SECRET_PREVIOUS: previous } = getConfig(this.env);
-      const verdict = await verifyLink({ current, previous }, this.ctx.id.toString(), access.link, Date.now());
-      if (!verdict.ok) return { status: 'forbidden', reason: verdict.reason, ...(verdict.expiredAt ? { expiredAt: verdict.expiredAt } : {}) };
+      const refused = await linkRefusal({ current, previous }, this.ctx.id.toString(), access.link, Date.now());
+      if (refused) return refused;
     }
     const task = 'link' in access ? await this.#current() : await this.#readable(access.tenant);
     if (!task) return { status: 'not-found' };
     const inspection = inspectTask(this.#store, this.#describe(task));
     if (!options.freshness) return { status: 'ok', inspection };
-    const checked = await this.#readBack(task);
+    const checked = await (await this.#wiring()).readBack(task);
     const freshness = checked.status === 'ok' ? { status: 'checked' as const, report: checked.report } : { status: 'unavailable' as const, reason: checked.message };
     return { status: 'ok', inspection: { ...inspection, freshness } };
   }
@@ -170,17 +168,10 @@ export class TaskObject extends DurableObject<Env> {
     return (await this.#readable(caller)) ? storedTurn(this.#store, turn) : { status: 'not-found' };
   }
 
+  /** Items of the turn the client is in, all or nothing (client-items). */
   async append(caller: TaskCaller, items: TranscriptItem[]): Promise<AppendResult> {
     const task = await this.#owned(caller);
-    if (!task) return { status: 'not-found' };
-    const current = this.#store.nextTurn() - 1;
-    if (current < 0) return { status: 'conflict', message: absentTurn(task, 0) };
-    // All or nothing: a batch with one unpaired result appends none of its items.
-    const problem = checkPairing(this.#store.toolItems(), items);
-    if (problem) return { status: 'invalid', field: `items[${problem.index}].${problem.field}`, message: problem.message };
-    // All or nothing, and only what is new counts: a retried batch is duplicates, never too large.
-    const written = this.#store.transcript.append(items, current);
-    return written.status === 'ok' ? { status: 'ok', appended: written.appended, duplicates: written.duplicates } : written;
+    return task ? appendClientItems(this.#store, task, items) : { status: 'not-found' };
   }
 
   /** Appends a follow-up to the transcript and records it on the objective; idempotent by `post.key`. */
@@ -212,38 +203,32 @@ export class TaskObject extends DurableObject<Env> {
   /** What changed since the task was pinned, for every source that reached the model; reads only. */
   async freshness(caller: TaskCaller): Promise<FreshnessResult> {
     // A read-back is a read: tenants granted the owner may ask too.
-    const task = await this.#readable(caller);
-    return task ? this.#readBack(task) : { status: 'not-found' };
+    return this.#read(caller, (task, wiring) => wiring.readBack(task));
   }
 
   /** A skill of the task's index at its commit, read whole, with its bundled files; reads only. */
   async readSkill(caller: TaskCaller, name: string): Promise<SkillReadResult> {
-    const task = await this.#readable(caller);
-    return task ? (await this.#wiring()).readSkill(task, name) : { status: 'not-found' };
+    return this.#read(caller, (task, wiring) => wiring.readSkill(task, name));
   }
 
   /** The skills the MCP skills extension serves of this task, at its commit, ranked for it; reads only. */
   async skillCatalog(caller: TaskCaller): Promise<SkillCatalogResult> {
-    const task = await this.#readable(caller);
-    return task ? (await this.#wiring()).skillCatalog(task) : { status: 'not-found' };
+    return this.#read(caller, (task, wiring) => wiring.skillCatalog(task));
   }
 
   /** One file of a skill this task serves, byte for byte; reads only. */
   async readSkillFile(caller: TaskCaller, path: string): Promise<SkillFileResult> {
-    const task = await this.#readable(caller);
-    return task ? (await this.#wiring()).readSkillFile(task, path) : { status: 'not-found' };
+    return this.#read(caller, (task, wiring) => wiring.readSkillFile(task, path));
   }
 
   /** A rules or skill file the task was given, at the commit it was read at; reads only. */
   async readSource(caller: TaskCaller, path: string): Promise<SourceReadResult> {
-    const task = await this.#readable(caller);
-    return task ? (await this.#wiring()).readSource(task, path) : { status: 'not-found' };
+    return this.#read(caller, (task, wiring) => wiring.readSource(task, path));
   }
 
   /** The rules matrix for `paths` at the task's commit, for `clients` (MCP `rules_for_paths`); reads only. */
   async rulesFor(caller: TaskCaller, paths: readonly string[], clients: readonly ClientName[]): Promise<RulesMatrixResult> {
-    const task = await this.#readable(caller);
-    return task ? (await this.#wiring()).rules(task, { paths, clients }) : { status: 'not-found' };
+    return this.#read(caller, (task, wiring) => wiring.rules(task, { paths, clients }));
   }
 
   /**
@@ -252,22 +237,13 @@ export class TaskObject extends DurableObject<Env> {
    * transcript or a turn.
    */
   async check(caller: TaskCaller, input: CheckRequestInput): Promise<CheckResultRpc> {
-    const task = await this.#readable(caller);
-    if (!task) return { status: 'not-found' };
-    const request = CheckRequestSchema.parse(input);
-    const commit = task.commit_sha;
-    if (commit === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status}); there is nothing to check against` };
-    const unfit = unfitFor(task.request, request);
-    if (unfit) return { status: 'conflict', message: unfit };
-    return { status: 'ok', check: await (await this.#wiring()).check({ ...task, commit_sha: commit }, request) };
+    return this.#read(caller, (task, wiring) => wiring.check(task, input));
   }
 
-  async #readBack(task: TaskRow): Promise<Exclude<FreshnessResult, { status: 'not-found' }>> {
-    if (task.commit_sha === null) return { status: 'conflict', message: `the task has not pinned a commit yet (it is ${task.status})` };
-    const wiring = await this.#wiring();
-    const agent = storedAgent(task, wiring.agents);
-    const report = await wiring.readBack(task.request, task.commit_sha, agent.ok ? agent.agent : undefined);
-    return { status: 'ok', report };
+  /** A read of the world for a caller who may read the task (`#readable`), made by the wiring; `not-found` for anyone else. */
+  async #read<T>(caller: TaskCaller, read: (task: TaskRow, wiring: TaskWiring) => Promise<T>): Promise<T | Denied> {
+    const task = await this.#readable(caller);
+    return task ? read(task, await this.#wiring()) : { status: 'not-found' };
   }
 
   override async alarm(): Promise<void> {
@@ -294,14 +270,7 @@ export class TaskObject extends DurableObject<Env> {
   async #finish(status: 'ready' | 'failed', reason: string | null): Promise<void> {
     const task = this.#store.task();
     if (!task) return;
-    if (task.request.notify) {
-      const config = getConfig(this.env);
-      const wiring = await this.#wiring();
-      // A pull request's check run carries the rules report for its changed paths.
-      const rules = status === 'ready' && task.request.notify.kind === 'github-check' ? await wiring.rules(task, { clients: config.CHECK_RUN_CLIENTS }) : undefined;
-      const result = await taskReport(config, this.#store, task, { status, reason }, Date.now(), rules);
-      await wiring.notify(task.request.notify, result);
-    }
+    if (task.request.notify) await (await this.#wiring()).report(task, { status, reason });
     // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
     // armed; a failed index report then brings the alarm forward to retry it.
     this.#store.setStatus(status, reason, Date.now());
