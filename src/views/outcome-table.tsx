@@ -5,27 +5,14 @@
  */
 import type { Child } from 'hono/jsx';
 import type { OutcomeRow } from '../inspector/task-page.ts';
+import { TableSection, type Column } from './table-section.tsx';
 import { count, Visible, visibleText } from './text.tsx';
+
+const COLUMNS: Column[] = [{ label: 'Provider' }, { label: 'Category' }, { label: 'Outcome' }, { label: 'Reason' }, { label: 'Chars', num: true }, { label: 'Tokens', num: true }, { label: 'Duration' }];
 
 export function OutcomeTable({ turn, outcomes }: { turn: number; outcomes: OutcomeRow[] }): Child {
   return (
-    <section aria-labelledby={`outcomes-${turn}`}>
-      <h3 id={`outcomes-${turn}`}>Providers</h3>
-      <div class="scroll">
-        <table>
-          <caption class="muted">Every provider of turn {turn} and what happened to it</caption>
-          <thead>
-            <tr>
-              <th scope="col">Provider</th>
-              <th scope="col">Category</th>
-              <th scope="col">Outcome</th>
-              <th scope="col">Reason</th>
-              <th scope="col" class="num">Chars</th>
-              <th scope="col" class="num">Tokens</th>
-              <th scope="col">Duration</th>
-            </tr>
-          </thead>
-          <tbody>
+    <TableSection titleId={`outcomes-${turn}`} title="Providers" caption={<>Every provider of turn {turn} and what happened to it</>} columns={COLUMNS}>
             {outcomes.map((outcome) => (
               <tr data-provider={visibleText(outcome.name)}>
                 <th scope="row">
@@ -45,10 +32,7 @@ export function OutcomeTable({ turn, outcomes }: { turn: number; outcomes: Outco
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    </TableSection>
   );
 }
 

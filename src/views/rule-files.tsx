@@ -7,27 +7,17 @@
 import type { Child } from 'hono/jsx';
 import { ruleFilesAnchor } from '../inspector/budgets.ts';
 import type { RuleFileRow } from '../inspector/task-page.ts';
+import { TableSection, type Column } from './table-section.tsx';
 import { MaybeLink, Visible } from './text.tsx';
+
+const COLUMNS: Column[] = [{ label: 'File' }, { label: 'Format' }, { label: 'Verdict' }, { label: 'Why' }];
 
 const BADGE: Record<RuleFileRow['verdict'], string> = { applied: 'o-included', indexed: 'o-empty', 'not-applied': 'o-budget-excluded', shadowed: 'o-budget-excluded', 'loaded-by-client': 'o-empty' };
 
 export function RuleFiles({ turn, files }: { turn: number; files: RuleFileRow[] }): Child {
   if (files.length === 0) return null;
   return (
-    <section id={ruleFilesAnchor(turn)} aria-labelledby={`rule-files-title-${turn}`}>
-      <h3 id={`rule-files-title-${turn}`}>Rule files</h3>
-      <div class="scroll">
-        <table>
-          <caption class="muted">Every instruction file found for turn {turn}, and whether it reached the model</caption>
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              <th scope="col">Format</th>
-              <th scope="col">Verdict</th>
-              <th scope="col">Why</th>
-            </tr>
-          </thead>
-          <tbody>
+    <TableSection id={ruleFilesAnchor(turn)} titleId={`rule-files-title-${turn}`} title="Rule files" caption={<>Every instruction file found for turn {turn}, and whether it reached the model</>} columns={COLUMNS}>
             {files.map((file) => (
               <tr data-verdict={file.verdict}>
                 <th scope="row">
@@ -44,9 +34,6 @@ export function RuleFiles({ turn, files }: { turn: number; files: RuleFileRow[] 
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    </TableSection>
   );
 }

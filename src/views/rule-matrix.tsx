@@ -8,6 +8,7 @@ import type { Child } from 'hono/jsx';
 import { CLIENT_NAMES, CLIENT_TITLES } from '../context/client.ts';
 import type { ClientCellKind } from '../context/client-load.ts';
 import type { RuleFileRow } from '../inspector/task-page.ts';
+import { TableSection, type Column } from './table-section.tsx';
 import { MaybeLink, Visible } from './text.tsx';
 
 const LABELS: Record<ClientCellKind, { text: string; badge: string }> = {
@@ -19,26 +20,19 @@ const LABELS: Record<ClientCellKind, { text: string; badge: string }> = {
   cut: { text: 'cut', badge: 'o-budget-excluded' },
 };
 
+const COLUMNS: Column[] = [{ label: 'File' }, ...CLIENT_NAMES.map((name) => ({ label: name === 'none' ? 'none (Groundwork alone)' : CLIENT_TITLES[name] }))];
+
 export function RuleMatrix({ turn, files, client }: { turn: number; files: RuleFileRow[]; client?: string | undefined }): Child {
   const rows = files.filter((file) => file.clients !== undefined && file.clients.length > 0);
   if (rows.length === 0) return null;
   return (
-    <section id={`rule-matrix-${turn}`} aria-labelledby={`rule-matrix-title-${turn}`}>
-      <h3 id={`rule-matrix-title-${turn}`}>Rule files by client</h3>
-      <div class="scroll">
-        <table>
-          <caption class="muted">
-            What each client loads by itself, and what Groundwork gives it (given){client ? `; this task's client is ${client}` : ''}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">File</th>
-              {CLIENT_NAMES.map((name) => (
-                <th scope="col">{name === 'none' ? 'none (Groundwork alone)' : CLIENT_TITLES[name]}</th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
+    <TableSection
+      id={`rule-matrix-${turn}`}
+      titleId={`rule-matrix-title-${turn}`}
+      title="Rule files by client"
+      caption={<>What each client loads by itself, and what Groundwork gives it (given){client ? `; this task's client is ${client}` : ''}</>}
+      columns={COLUMNS}
+    >
             {rows.map((file) => (
               <tr>
                 <th scope="row">
@@ -56,9 +50,6 @@ export function RuleMatrix({ turn, files, client }: { turn: number; files: RuleF
                 })}
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    </TableSection>
   );
 }

@@ -5,24 +5,17 @@
  */
 import type { Child } from 'hono/jsx';
 import type { SettingsReport } from '../context/settings/report.ts';
+import { ScrollTable, type Column } from './table-section.tsx';
 import { count, Visible } from './text.tsx';
+
+const LAYER_COLUMNS: Column[] = [{ label: 'Layer' }, { label: 'Status' }, { label: 'Source' }, { label: 'Reason' }];
+const PROVIDER_COLUMNS: Column[] = [{ label: 'Provider' }, { label: 'Enabled' }, { label: 'Budget', num: true }, { label: 'Set by a layer' }, { label: 'Config' }];
 
 export function SettingsLayers({ turn, settings }: { turn: number; settings: SettingsReport }): Child {
   return (
     <section aria-labelledby={`settings-${turn}`}>
       <h3 id={`settings-${turn}`}>Settings</h3>
-      <div class="scroll">
-        <table>
-          <caption class="muted">Layers, lowest precedence first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Layer</th>
-              <th scope="col">Status</th>
-              <th scope="col">Source</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
-          <tbody>
+      <ScrollTable caption="Layers, lowest precedence first" columns={LAYER_COLUMNS}>
             {settings.layers.map((layer) => (
               <tr>
                 <th scope="row">{layer.layer}</th>
@@ -31,23 +24,10 @@ export function SettingsLayers({ turn, settings }: { turn: number; settings: Set
                 <td class="reason">{layer.reason ? <Visible text={layer.reason} /> : <span class="muted">—</span>}</td>
               </tr>
             ))}
-          </tbody>
-        </table>
-      </div>
+      </ScrollTable>
       <details>
         <summary>Effective provider settings</summary>
-        <div class="scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Provider</th>
-                <th scope="col">Enabled</th>
-                <th scope="col" class="num">Budget</th>
-                <th scope="col">Set by a layer</th>
-                <th scope="col">Config</th>
-              </tr>
-            </thead>
-            <tbody>
+        <ScrollTable columns={PROVIDER_COLUMNS}>
               {settings.providers.map((provider) => (
                 <tr>
                   <th scope="row">
@@ -69,9 +49,7 @@ export function SettingsLayers({ turn, settings }: { turn: number; settings: Set
                   </td>
                 </tr>
               ))}
-            </tbody>
-          </table>
-        </div>
+        </ScrollTable>
       </details>
       {settings.warnings.length > 0 ? (
         <ul class="warnings">
