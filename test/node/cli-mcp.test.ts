@@ -190,6 +190,40 @@ describe('groundwork mcp over stdio', () => {
     repo.commitAll('no override');
   });
 
+  it('answers check_freshness as the task client sees the rule set: what it loads itself, what Groundwork must now give it (issue 51)', async () => {
+    const mono = createGitRepo();
+    try {
+      mono.write('AGENTS.md', 'Run npm test.\n');
+      mono.write('packages/api/AGENTS.md', 'Validate with zod.\n');
+      mono.write('packages/api/src/index.ts', 'export {};\n');
+      mono.commitAll('one');
+      const forClaude = await call('assemble_context', { repo: mono.dir, request: 'Change the api.', cwd: 'packages/api', client: 'claude-code' });
+      const forCodex = await call('assemble_context', { repo: mono.dir, request: 'Change the api.', cwd: 'packages/api', client: 'codex' });
+      expect(forClaude.isError, forClaude.text).toBe(false);
+      expect(forCodex.isError, forCodex.text).toBe(false);
+      // A CLAUDE.md beside the root AGENTS.md: Claude Code reads it instead, so both AGENTS.md files are now Groundwork's to give.
+      mono.write('CLAUDE.md', 'Claude: keep commits small.\n');
+      mono.commitAll('claude');
+      const claude = await call('check_freshness', { taskId: String(forClaude.structured['taskId']) });
+      expect(claude.isError, claude.text).toBe(false);
+      expect(claude.structured['ruleSet']).toMatchObject({ status: 'changed', client: 'claude-code' });
+      const changes = (claude.structured['ruleSet'] as { changes: Array<{ path: string; verdict?: string; currentVerdict: string }> }).changes;
+      expect(changes.map((change) => [change.path, change.verdict ?? null, change.currentVerdict])).toEqual([
+        ['AGENTS.md', 'loaded-by-client', 'applied'],
+        ['CLAUDE.md', null, 'loaded-by-client'],
+        ['packages/api/AGENTS.md', 'loaded-by-client', 'applied'],
+      ]);
+      expect(claude.text).toContain('- AGENTS.md is now given by Groundwork: it applies to packages/api; Claude Code reads CLAUDE.md instead\n');
+      // Codex never reads CLAUDE.md: for it the new file is only shadowed, and what it loads is as it was.
+      const codex = await call('check_freshness', { taskId: String(forCodex.structured['taskId']) });
+      expect(codex.structured['ruleSet']).toMatchObject({ status: 'changed', client: 'codex' });
+      expect(codex.text).toContain('- CLAUDE.md added: shadowed by AGENTS.md in ., which the client loads itself instead\n');
+      expect(codex.text).not.toContain('now given by Groundwork');
+    } finally {
+      mono.remove();
+    }
+  });
+
   it('answers rules_for_paths with the matrix at the task commit: who sees which file, and the lints, for this machine\'s repository', async () => {
     const mixed = createGitRepo();
     try {
