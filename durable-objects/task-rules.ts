@@ -27,7 +27,9 @@ export interface TaskRulesDeps {
 export interface TaskRulesQuery {
   /** The paths to answer for; absent: turn 0's focus paths (a pull request's changed files). */
   paths?: readonly string[];
-  clients: readonly ClientName[];
+  /** The clients the caller named; absent: the rules settings' `clients`, else `defaultClients`. */
+  clients?: readonly ClientName[] | undefined;
+  defaultClients: readonly ClientName[];
 }
 
 export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps: TaskRulesDeps): Promise<RulesReportResult> {
@@ -38,6 +40,7 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
   const effective = first?.settings?.providers.find((provider) => provider.name === 'rules');
   if (effective && !effective.enabled) return { status: 'skipped', reason: 'the rules provider is off for this task' };
   const config = RulesConfigSchema.safeParse(effective?.config ?? {});
+  const settings = config.success ? config.data : RulesConfigSchema.parse({});
   const paths = query.paths ?? first?.focus?.paths ?? [];
   const files = query.paths ? [] : (first?.focus?.files ?? []);
   const describe = () => `reading the rule files at ${commit} did not finish within ${RULES_READ_DEADLINE_MS} ms`;
@@ -48,8 +51,8 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
         cwd: task.request.cwd,
         paths,
         files,
-        clients: query.clients,
-        config: config.success ? config.data : RulesConfigSchema.parse({}),
+        clients: query.clients ?? settings.clients ?? query.defaultClients,
+        config: settings,
         signal,
       });
     });

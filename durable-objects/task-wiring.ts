@@ -106,7 +106,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     rules,
     report: async (task, outcome) => {
       if (!task.request.notify) return;
-      const report = outcome.status === 'ready' && task.request.notify.kind === 'github-check' ? await rules(task, { clients: config.CHECK_RUN_CLIENTS }) : undefined;
+      const report = outcome.status === 'ready' && task.request.notify.kind === 'github-check' ? await rules(task, { defaultClients: config.CHECK_RUN_CLIENTS }) : undefined;
       const result = await taskReport(config, store, task, outcome, Date.now(), report);
       await notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, task.request.notify, result);
     },

@@ -14,6 +14,7 @@ import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { ClientName } from '../src/context/client.ts';
+import { REPORT_CLIENTS } from '../src/context/report-clients.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
 import type { UsageReport } from '../src/tasks/turn-usage.ts';
 import type { CheckRequestInput } from '../src/checks/check-request.ts';
@@ -226,9 +227,12 @@ export class TaskObject extends DurableObject<Env> {
     return this.#read(caller, (task, wiring) => wiring.readSource(task, path));
   }
 
-  /** The rules matrix for `paths` at the task's commit, for `clients` (MCP `rules_for_paths`); reads only. */
-  async rulesFor(caller: TaskCaller, paths: readonly string[], clients: readonly ClientName[]): Promise<RulesMatrixResult> {
-    return this.#read(caller, (task, wiring) => wiring.rules(task, { paths, clients }));
+  /**
+   * The rules matrix for `paths` at the task's commit (MCP `rules_for_paths`), for `clients`, else
+   * the clients the rules settings name, else every client; reads only.
+   */
+  async rulesFor(caller: TaskCaller, paths: readonly string[], clients?: readonly ClientName[]): Promise<RulesMatrixResult> {
+    return this.#read(caller, (task, wiring) => wiring.rules(task, { paths, clients, defaultClients: REPORT_CLIENTS }));
   }
 
   /**

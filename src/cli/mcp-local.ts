@@ -23,7 +23,6 @@ import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
 import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
 import { skillAnswer } from '../mcp/skill-answer.ts';
 import { rulesAnswer } from '../mcp/rules-answer.ts';
-import { REPORT_CLIENTS } from '../context/report-clients.ts';
 import { RulesConfigSchema } from '../providers/rules/config.ts';
 import { rulesMatrix } from '../providers/rules/rules-matrix.ts';
 import type { SkillsBackend } from '../mcp/skill-entries.ts';
@@ -157,7 +156,7 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       if (effective && !effective.enabled) return refusal('rules_for_paths: the rules provider is off for this task', { taskId: args.taskId, status: 'skipped' });
       const config = RulesConfigSchema.safeParse(effective?.config ?? {});
       try {
-        const matrix = await rulesMatrix(task.snapshot, { cwd: task.opened.cwd, paths: args.paths, clients: args.clients ?? REPORT_CLIENTS, config: config.success ? config.data : RulesConfigSchema.parse({}), signal: AbortSignal.timeout(READ_DEADLINE_MS) });
+        const matrix = await rulesMatrix(task.snapshot, { cwd: task.opened.cwd, paths: args.paths, ...(args.clients ? { clients: args.clients } : {}), config: config.success ? config.data : RulesConfigSchema.parse({}), signal: AbortSignal.timeout(READ_DEADLINE_MS) });
         return rulesAnswer(args.taskId, matrix);
       } catch (error) {
         // A read of this machine's repository that failed or ran out of time: said, never an empty matrix.

@@ -31,7 +31,6 @@ import { refusal, type GroundworkBackend, type ResourceAnswer, type ToolAnswer }
 import { skillAnswer } from './skill-answer.ts';
 import type { AssembleContextArgs, CheckBeforeArgs, CheckFreshnessArgs, ContextForPathsArgs, GetTurnArgs, PostFollowupArgs, ReadSkillArgs, RulesForPathsArgs } from './tool-inputs.ts';
 import { rulesAnswer } from './rules-answer.ts';
-import { REPORT_CLIENTS } from '../context/report-clients.ts';
 import { turnUri } from './uris.ts';
 
 export interface ServiceContext {
@@ -195,7 +194,7 @@ export function serviceTaskTools(ctx: ServiceContext): TaskTools {
       // A person reads only a task of a repository GitHub says they may read (auth/task-access).
       const opened = await open(args.taskId);
       if (!opened.ok) return opened.answer;
-      const result = RulesMatrixResultSchema.parse(await opened.stub.rulesFor(opened.caller, args.paths, args.clients ?? REPORT_CLIENTS));
+      const result = RulesMatrixResultSchema.parse(await opened.stub.rulesFor(opened.caller, args.paths, args.clients));
       if (result.status === 'not-found') return noTask(args.taskId);
       if (result.status !== 'ok') return refusal(`rules_for_paths: ${result.reason}`, { taskId: args.taskId, status: result.status });
       return rulesAnswer(args.taskId, result.matrix);

@@ -101,7 +101,7 @@ export const rulesForPathsSchema = once(() =>
         return z.NEVER;
       })
       .optional()
-      .meta({ description: `The clients whose columns to show, each ${REPORT_CLIENT_RULE} (default: all of them).` }),
+      .meta({ description: `The clients whose columns to show, each ${REPORT_CLIENT_RULE} (default: the clients the repository's rules settings name, else all of them).` }),
   }),
 );
 export type RulesForPathsArgs = z.output<ReturnType<typeof rulesForPathsSchema>>;

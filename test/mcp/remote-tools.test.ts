@@ -218,6 +218,25 @@ describe('the remote MCP server', () => {
     expect(all.structured['clients']).toEqual(['codex', 'claude-code', 'gemini-cli', 'copilot', 'cursor']);
   });
 
+  it('answers rules_for_paths for the clients the task rules settings name when the call names none', async () => {
+    // The task layer here; a repository's .groundwork.yml (groundwork rules' test) and PROVIDER_CONFIG are the same field.
+    const created = await api('POST', '/tasks', { body: { repo: gitUrl('sample'), request: 'Explain the build.', providers: { rules: { clients: ['cursor', 'claude-code'] } } } });
+    expect(created.status, JSON.stringify(created.json)).toBe(202);
+    const taskId = String(created.json['id']);
+    expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${taskId}?wait=30`)).json).status).toBe('ready');
+    const named = await callTool(acme.client, 'rules_for_paths', { taskId, paths: ['src/index.ts'] });
+    expect(named.isError, named.text).toBeFalsy();
+    expect(named.structured['clients']).toEqual(['claude-code', 'cursor']);
+    expect(named.text).toContain('| File | Blob | Groundwork | Claude Code | Cursor |');
+    // The caller's own list wins.
+    const asked = await callTool(acme.client, 'rules_for_paths', { taskId, paths: ['src/index.ts'], clients: ['codex'] });
+    expect(asked.structured['clients']).toEqual(['codex']);
+    // A name no profile has is refused with the field, as any setting is.
+    const bad = await api('POST', '/tasks', { body: { repo: gitUrl('sample'), request: 'x', providers: { rules: { clients: ['vim'] } } } });
+    expect(bad.status).toBe(400);
+    expect(bad.json['error']).toMatchObject({ code: 'bad_request', message: 'providers.rules.clients[0]: "vim": must be one of codex, claude-code, gemini-cli, copilot, cursor' });
+  });
+
   it('refuses bad rules_for_paths arguments naming the field, and an untrusted task, as tool errors', async () => {
     const { taskId } = await assemble({ repo: gitUrl('sample') });
     for (const [args, field] of [

@@ -74,6 +74,37 @@ describe('groundwork rules', () => {
     expect(run.code).toBe(1);
   });
 
+  it('judges for the agents the repository names in .groundwork.yml (rules.clients) unless --client names others', async () => {
+    // Only Claude Code works on this repository: Cursor's broken glob is none of its business.
+    const named = createGitRepo();
+    try {
+      named.write('AGENTS.md', '# Root\n');
+      named.write('CLAUDE.md', '# Root\nSee @docs/missing.md.\n');
+      named.write('.cursor/rules/web.mdc', '---\nglobs: nowhere/**/*.tsx\n---\nweb\n');
+      named.write('.groundwork.yml', 'providers:\n  rules:\n    clients: [claude-code]\n');
+      named.commitAll('claude only');
+      const own = RulesMatrixSchema.parse(JSON.parse((await rules(['--repo', named.dir, '--json'])).stdout));
+      expect(own.clients).toEqual(['claude-code']);
+      expect(own.files.find((file) => file.path === 'CLAUDE.md')?.clients?.map((cell) => cell.client)).toEqual(['none', 'claude-code']);
+      expect(own.lints.map((lint) => [lint.code, lint.clients])).toContainEqual(['import-unresolved', ['claude-code']]);
+      expect(own.lints.map((lint) => lint.code)).not.toContain('glob-matches-nothing');
+      const text = await rules(['--repo', named.dir]);
+      expect(text.stdout).toContain('gw cc  file');
+      // --client is the caller's own question: it wins over the repository's list.
+      const cursor = RulesMatrixSchema.parse(JSON.parse((await rules(['--repo', named.dir, '--client', 'cursor', '--json'])).stdout));
+      expect(cursor.clients).toEqual(['cursor']);
+      expect(cursor.lints.map((lint) => lint.code)).toContain('glob-matches-nothing');
+      // A name no profile has makes the file invalid, said with the field, and every agent counts.
+      named.write('.groundwork.yml', 'providers:\n  rules:\n    clients: [claude-code, vim]\n');
+      named.commitAll('a bad name');
+      const bad = await rules(['--repo', named.dir, '--json']);
+      expect(bad.stderr).toMatch(/warning: .*providers\.rules\.clients\[1\].*"vim": must be one of codex, claude-code, gemini-cli, copilot, cursor/);
+      expect(RulesMatrixSchema.parse(JSON.parse(bad.stdout)).clients).toEqual(['codex', 'claude-code', 'gemini-cli', 'copilot', 'cursor']);
+    } finally {
+      named.remove();
+    }
+  });
+
   it('exits 0 on a repository without an error lint', async () => {
     const run = await rules(['--repo', clean.dir]);
     expect(run.stdout).toContain('lints: none');

@@ -1,12 +1,14 @@
 /**
  * @module providers/rules/config
  * The rules provider's settings: which file names are instruction files, which other formats are
- * read (format-config), and the bounds of one turn's reads. Every numeric field is a limit the host caps (see context/settings).
+ * read (format-config), which coding agents the repository's rules reports are for, and the bounds
+ * of one turn's reads. Every numeric field is a limit the host caps (see context/settings).
  */
 import * as z from 'zod';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../../context/focus.ts';
 import { formatConfigShape, FORMAT_LIMITS } from './format-config.ts';
+import { parseReportClients, REPORT_CLIENT_RULE } from '../../context/report-clients.ts';
 
 /** In each directory the first present is its instruction file (Codex reads an override before AGENTS.md). */
 export const DEFAULT_RULE_FILES = ['AGENTS.override.md', 'AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md'];
@@ -29,6 +31,23 @@ export const RulesConfigSchema = lazySchema(() => z.object({
   maxFileBytes: z.number().int().positive().default(1024 * 1024),
   /** Directories of the working directory's and focus paths' chains read on one turn. */
   maxDirectories: z.number().int().min(1).max(1_024).default(FOCUS_LIMITS.directories),
+  /**
+   * The coding agents this repository is worked on with: a rules report's columns (the pull
+   * request's check run, MCP `rules_for_paths`, `groundwork rules`) and the agents its lints
+   * count, unless the caller names its own. Absent: every agent (the check run: the deployment's
+   * `CHECK_RUN_CLIENTS`). It changes no turn's context: each task has its own client.
+   */
+  clients: z
+    .array(z.string().max(64))
+    .min(1, `name at least one client, each ${REPORT_CLIENT_RULE}`)
+    .max(16, 'at most 16 clients')
+    .transform((names, ctx) => {
+      const parsed = parseReportClients(names);
+      if (parsed.ok) return parsed.clients;
+      ctx.addIssue({ code: 'custom', message: parsed.reason, path: [parsed.index] });
+      return z.NEVER;
+    })
+    .optional(),
   ...formatConfigShape(),
 }));
 export type RulesConfig = z.output<typeof RulesConfigSchema>;

@@ -45,14 +45,14 @@ export interface RulesMatrixRequest {
   files?: readonly string[];
   /** Also every directory of the commit that holds a rule file, as if the change touched each (the whole repository's matrix). */
   scan?: boolean;
-  /** The clients whose cells and lints count (`none` is dropped); default every client. */
+  /** The clients whose cells and lints count (`none` is dropped); default the settings' `clients`, else every client. */
   clients?: readonly ClientName[];
   config: RulesConfig;
   signal: AbortSignal;
 }
 
 export async function rulesMatrix(snapshot: Snapshot, request: RulesMatrixRequest): Promise<RulesMatrix> {
-  const clients = MATRIX_CLIENTS.filter((name) => (request.clients ?? MATRIX_CLIENTS).includes(name));
+  const clients = MATRIX_CLIENTS.filter((name) => (request.clients ?? request.config.clients ?? MATRIX_CLIENTS).includes(name));
   const paths = request.paths.slice(0, RULES_MATRIX_LIMITS.paths);
   const scanned = request.scan ? await scanRuleDirectories(snapshot, [...request.config.filenames, ...CLIENT_DIRECTORY_NAMES], request.config.maxGlobCheckDirectories, request.signal) : { dirs: [] };
   const focus = [...new Set([...paths, ...scanned.dirs.filter((dir) => dir !== '')])];
