@@ -56,6 +56,8 @@ interface Entry {
   header: EntryHeader;
   /** Where the entry's zlib stream starts. */
   dataAt: number;
+  /** Deltas between it and a whole object, once resolved. */
+  depth?: number;
 }
 
 interface InflateResult {
@@ -149,6 +151,9 @@ export function indexPack(pack: Uint8Array, limits: PackLimits = DEFAULT_PACK_LI
   /** Whether the entry's base is known: an earlier entry already resolved, or an id already hashed. */
   const ready = ({ offset, header }: Entry): boolean => (header.baseOid === undefined ? resolved.has(offset - (header.baseDistance ?? 0)) : byOid.has(header.baseOid));
   const record = (entry: Entry, object: RawObject): void => {
+    // Bounded here, where each delta's base was resolved just before it, as well as where chains are walked.
+    entry.depth = OBJECT_TYPES[entry.header.kind] ? 0 : (baseOf(entry).depth ?? 0) + 1;
+    if (entry.depth > limits.maxDeltaDepth) throw refused(`has a delta chain deeper than ${limits.maxDeltaDepth} at ${entry.offset}`);
     resolved.add(entry.offset);
     const oid = objectId(object.type, object.data);
     // The first entry with an id keeps it: a later duplicate cannot redirect deltas already resolved.
