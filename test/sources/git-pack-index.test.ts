@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { OFS_DELTA, readEntryHeader, REF_DELTA } from '../../src/sources/git/pack-entry.ts';
 import { DEFAULT_PACK_LIMITS, indexPack, objectId, type PackLimits } from '../../src/sources/git/pack-index.ts';
 import { PermanentSourceError } from '../../src/sources/permanent.ts';
-import { bytes, copy, delta, insert, makePack, oneFileCommit, type PackEntry } from '../support/git-wire.ts';
+import { bytes, copy, delta, insert, makePack, oneFileCommit, paddedZlib, type PackEntry } from '../support/git-wire.ts';
 
 const encoder = new TextEncoder();
 const text = (data: Uint8Array | undefined) => new TextDecoder().decode(data);
@@ -50,6 +50,14 @@ describe('indexing a pack', () => {
     ]);
     const objects = indexPack(pack);
     for (const content of ['quick brown fox', 'quick brown fox runs', base, 'the quick brown fox jumps']) expect(text(objects.read(blobId(content))?.data)).toBe(content);
+  });
+
+  it("reads a zlib stream larger than zlib's own would be (another deflater's flushes), however far the next entry starts", () => {
+    const data = encoder.encode('abc');
+    const { pack } = makePack([{ kind: 3, data, deflated: paddedZlib(data, 200) }, blob('after')]);
+    const objects = indexPack(pack);
+    expect(text(objects.read(blobId('abc'))?.data)).toBe('abc');
+    expect(text(objects.read(blobId('after'))?.data)).toBe('after');
   });
 });
 

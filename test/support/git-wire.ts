@@ -54,6 +54,8 @@ export interface PackEntry {
   distance?: number;
   /** OBJ_REF_DELTA: the base's id. */
   base?: string;
+  /** The zlib stream to write instead of zlib's own deflating of `data`. */
+  deflated?: Uint8Array;
 }
 
 export interface PackOptions {
@@ -76,7 +78,7 @@ export function makePack(entries: PackEntry[], options: PackOptions = {}): { pac
   let at = 12;
   for (const entry of entries) {
     offsets.push(at);
-    const part = bytes(entryHeader(entry.kind, entry.declared ?? entry.data.byteLength), baseReference(entry), deflateSync(entry.data));
+    const part = bytes(entryHeader(entry.kind, entry.declared ?? entry.data.byteLength), baseReference(entry), entry.deflated ?? deflateSync(entry.data));
     parts.push(part);
     at += part.byteLength;
   }
@@ -176,4 +178,21 @@ export function oneFileCommit(text: string): { blob: string; tree: string; commi
       { kind: 3, data: blobData },
     ],
   };
+}
+
+/**
+ * `data` as a zlib stream padded with `padding` empty stored blocks before the one holding it
+ * (RFC 1950/1951: legal, and what a deflater that flushes often writes): larger than zlib's own.
+ */
+export function paddedZlib(data: Uint8Array, padding: number): Uint8Array {
+  const empty = Array.from({ length: padding }, () => [0x00, 0x00, 0x00, 0xff, 0xff]).flat();
+  const length = [data.byteLength & 0xff, data.byteLength >> 8, ~data.byteLength & 0xff, (~data.byteLength >> 8) & 0xff];
+  let a = 1;
+  let b = 0;
+  for (const byte of data) {
+    a = (a + byte) % 65521;
+    b = (b + a) % 65521;
+  }
+  const adler = [b >> 8, b & 0xff, a >> 8, a & 0xff];
+  return bytes(new Uint8Array([0x78, 0x01, ...empty, 0x01, ...length]), data, new Uint8Array(adler));
 }

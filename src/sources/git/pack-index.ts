@@ -94,13 +94,18 @@ export function indexPack(pack: Uint8Array, limits: PackLimits = DEFAULT_PACK_LI
   /** Inflates the entry's stream; returns the data and how many bytes of the pack it took. */
   const inflate = (entry: Entry): { data: Uint8Array; consumed: number } => {
     const { size } = entry.header;
-    // Deflate grows data by at most 5 bytes per 16 KiB block plus a few: a window that holds any honest stream.
-    const window = body.subarray(entry.dataAt, Math.min(end, entry.dataAt + size + 64 + (size >> 6)));
-    let result: InflateResult;
-    try {
-      result = inflateSync(window, { info: true, maxOutputLength: size + 1 }) as unknown as InflateResult;
-    } catch (error) {
-      throw refused(`has an entry at ${entry.offset} that does not inflate to its declared ${size} bytes (${error instanceof Error ? error.message : String(error)})`);
+    // zlib's deflate grows data by at most 5 bytes per 16 KiB block plus a few, so this window
+    // holds git's streams and the inflater never copies the rest of the pack; a stream that needs
+    // more (another deflater's) gets a window twice as large, up to the end of the pack.
+    let result: InflateResult | undefined;
+    for (let window = size + 64 + (size >> 6); !result; window *= 2) {
+      const stop = Math.min(end, entry.dataAt + window);
+      try {
+        result = inflateSync(body.subarray(entry.dataAt, stop), { info: true, maxOutputLength: size + 1 }) as unknown as InflateResult;
+      } catch (error) {
+        if (stop < end && !(error instanceof RangeError) && !String(error).includes('limit')) continue;
+        throw refused(`has an entry at ${entry.offset} that does not inflate to its declared ${size} bytes (${error instanceof Error ? error.message : String(error)})`);
+      }
     }
     if (result.buffer.byteLength !== size) throw refused(`has an entry at ${entry.offset} that inflates to ${result.buffer.byteLength} bytes, its header says ${size}`);
     spend(size);
