@@ -40,8 +40,8 @@ export const DEFAULT_PACK_LIMITS: PackLimits = {
   maxDeltaDepth: 4095,
 };
 
-/** Resolved objects kept as delta bases, by total size. */
-const KEPT_BASE_BYTES = 32 * 1024 * 1024;
+/** Resolved objects kept (delta bases, and what was read last), by total size: with the pack, well inside a Worker's 128 MB. */
+const KEPT_BASE_BYTES = 16 * 1024 * 1024;
 const HEADER = 12;
 const TRAILER = 20;
 
@@ -129,6 +129,7 @@ export function indexPack(pack: Uint8Array, limits: PackLimits = DEFAULT_PACK_LI
       const type = OBJECT_TYPES[at.header.kind];
       if (type) {
         object = { type, data: inflate(at).data };
+        cache.set(at.offset, object);
         break;
       }
       chain.push(at);
