@@ -2,7 +2,7 @@
  * @module sources/tree-snapshot
  * A Snapshot built from two primitives every git backend has: the flat recursive tree of a
  * commit and blobs by object id. Listing, confinement, symlink policy and decoding live here
- * once, so the GitHub API and isomorphic-git sources differ only in how they load objects.
+ * once, so the GitHub API and git sources differ only in how they load objects.
  *
  * What the snapshot loads once for every caller (the tree, its directories, a read-ahead) runs
  * under the snapshot's own signal, e.g. an assembly's deadline; each call waits for it under its

@@ -2,7 +2,7 @@
  * @module tasks/open-source
  * Which repository source serves a task: `owner/name` goes through the GitHub API (as the App
  * installation the task names, else with GITHUB_TOKEN); an http(s) URL goes through
- * isomorphic-git over smart HTTP. Trees, blobs and skill indexes are cached in KV by commit and
+ * the git source's own smart-HTTP client (sources/git/remote-source). Trees, blobs and skill indexes are cached in KV by commit and
  * object id, inside the scope of the credential that read them (see scoped-store), written behind
  * the reads (sources/write-behind: `settled` is when they are all done). A GitHub repository also
  * gets the `github:api` reads (pull request files), as the same credential.

@@ -130,7 +130,7 @@ function repoProblem(repo: string): string | undefined {
 
 /**
  * `owner/name` (GitHub source, checked as GitHub checks names), an http(s) git URL
- * (isomorphic-git source), or a `file:///` path that this instance serves (LOCAL_REPOSITORIES,
+ * (smart-HTTP git source), or a `file:///` path that this instance serves (LOCAL_REPOSITORIES,
  * set by `groundwork run`).
  */
 export const RepoSchema = lazySchema(() => z

@@ -9,10 +9,10 @@ import { builtMetafile, FIRST_USES, staticReach } from '../../bench/upload-reach
 
 /** What only assembly, pages, MCP and checks use: none of it belongs to a delivery's first use. */
 const NOT_ON_THE_ACCEPT_PATH = [
-  'node_modules/isomorphic-git/',
+  'src/sources/git/smart-http.ts',
+  'src/sources/git/pack-index.ts',
   'node_modules/js-yaml/',
   'node_modules/@octokit/',
-  'node_modules/pako/',
   'src/providers/registry.ts',
   'src/context/runner.ts',
   'src/context/render.ts',
@@ -78,5 +78,11 @@ describe("the Worker upload's module graph", () => {
     const reach = staticReach(metafile, FIRST_USES['the first assembly (a Task object)']);
     expect(reach.has('src/providers/registry.ts')).toBe(true);
     expect([...reach].some((module) => module.startsWith('node_modules/js-yaml/'))).toBe(true);
+    expect(reach.has('src/sources/git/pack-index.ts')).toBe(true);
+  });
+
+  it('carries no isomorphic-git, pako or sha.js: the remote git source is our own code (src/sources/git/smart-http.ts, pack-index.ts)', () => {
+    const packages = Object.keys(metafile.inputs).filter((module) => /node_modules\/(isomorphic-git|pako|sha\.js|crc-32|async-lock)\//.test(module));
+    expect(packages).toEqual([]);
   });
 });

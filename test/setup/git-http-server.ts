@@ -6,7 +6,8 @@
  * Repositories: `sample.git` (see buildSampleRepo), `moving.git` (advanced on demand by
  * `POST /_control/moving.git/advance`), `history.git` (a large incompressible blob added,
  * then deleted), `deep.git` (rules under a path longer than an entry title), `opencode.git` and
- * `configured.git` (see buildSettingsRepos), `hostile.git` (see buildHostileRepo), and fresh ones
+ * `configured.git` (see buildSettingsRepos), `hostile.git` (see buildHostileRepo), `deltas.git`
+ * (delta chains made by `git repack`, see buildDeltaRepo), and fresh ones
  * a test makes and pushes to (`POST /_control/repos`, then `POST /_control/<name>/commit`; see
  * git-repo-control). Under `/v1/` the same repositories are served as by a server that predates
  * protocol v2. Anything under `/_unavailable/` answers 503, as a git host that is down,
@@ -30,6 +31,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { serveWithHttpBackend } from '../../src/cli/run/git-http-backend.ts';
+import { buildDeltaRepo, type DeltaFixture } from '../support/delta-repo.ts';
 import { buildHostileRepo } from '../support/hostile-repo.ts';
 import { buildSampleRepo, buildSettingsRepos, cloneBare, createGitRepo, gitEnv, incompressibleBytes, type GitFixture } from '../support/git-fixtures.ts';
 import { repoControl } from '../support/git-repo-control.ts';
@@ -69,6 +71,8 @@ export interface GitHttpFixtures {
   configured: { head: string };
   /** Text that tries to break out of the inspector's markup (see hostile-repo.ts). */
   hostile: { head: string };
+  /** Similar files stored as delta chains by `git repack` (see delta-repo.ts). */
+  deltas: DeltaFixture;
 }
 
 declare module 'vitest' {
@@ -124,6 +128,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const hostileWork = fresh();
   const hostile = buildHostileRepo(hostileWork);
   cloneBare(hostileWork, root, 'hostile.git');
+
+  const deltas = buildDeltaRepo(fresh(), root);
 
 
   const control = repoControl(root);
@@ -204,7 +210,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await new Promise<void>((resolve) => mirror.listen(0, '127.0.0.1', resolve));
   project.provide('gitHttpPort', (server.address() as AddressInfo).port);
   project.provide('gitHttpMirrorPort', (mirror.address() as AddressInfo).port);
-  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings, hostile });
+  project.provide('gitHttpFixtures', { sample, moving, history, deep, ...settings, hostile, deltas });
 
   return async () => {
     // Silent and dripping requests hold their connections open until told otherwise.

@@ -2,10 +2,12 @@
  * @module sources/git/delta
  * Git's delta format: the base's size and the result's size as varints, then instructions that
  * either copy a range of the base (high bit set; which offset and size bytes follow is a bitmask)
- * or insert the next 1-127 literal bytes.
+ * or insert the next 1-127 literal bytes. Every copy and insert is checked against the base, the
+ * delta and the declared result, so a hostile delta fails instead of reading or writing out of
+ * bounds; `maxSize` bounds the result before it is allocated.
  */
 
-export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
+export function applyDelta(base: Uint8Array, delta: Uint8Array, maxSize = Number.MAX_SAFE_INTEGER): Uint8Array {
   let at = 0;
   const varint = (): number => {
     let value = 0;
@@ -20,7 +22,9 @@ export function applyDelta(base: Uint8Array, delta: Uint8Array): Uint8Array {
   };
   const baseSize = varint();
   if (baseSize !== base.byteLength) throw new Error(`delta expects a base of ${baseSize} bytes, got ${base.byteLength}`);
-  const out = new Uint8Array(varint());
+  const size = varint();
+  if (size > maxSize) throw new Error(`delta declares a result of ${size} bytes, more than the ${maxSize} allowed`);
+  const out = new Uint8Array(size);
   let written = 0;
   while (at < delta.byteLength) {
     const op = delta[at++] ?? 0;

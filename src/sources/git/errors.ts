@@ -1,10 +1,10 @@
 /**
  * @module sources/git/errors
- * Reading isomorphic-git's and Node's errors by their `code`, which survives bundling and
+ * Reading Node's errors by their `code` (ENOENT, ENOTDIR, ...), which survives bundling and
  * duplicate module copies where `instanceof` does not.
  */
 
-/** Error codes isomorphic-git sets on its errors (`NotFoundError`, `AmbiguousError`, ...). */
+/** The `code` an error carries (Node's fs errors: `ENOENT`, ...), or undefined. */
 export function gitErrorCode(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
   return typeof error.code === 'string' ? error.code : undefined;

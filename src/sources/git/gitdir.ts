@@ -3,8 +3,7 @@
  * Finds where a working tree keeps its git data (a bare repository is its own). Besides a plain `.git` directory, a `.git`
  * file points elsewhere: a submodule's gitdir, or a linked worktree (`git worktree add`, common
  * for coding agents), whose HEAD is its own but whose objects and refs live in the main
- * repository's `commondir`. isomorphic-git knows the pointer but not `commondir`, so both are
- * resolved here once.
+ * repository's `commondir`. Both are resolved here once.
  */
 import { join, resolve as resolvePath } from 'node:path';
 import { gitErrorCode } from './errors.ts';

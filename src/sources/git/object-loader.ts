@@ -1,62 +1,64 @@
 /**
  * @module sources/git/object-loader
- * The TreeLoader both isomorphic-git sources share: once the objects of a commit are reachable
- * through some fs (a local `.git`, or a shallow fetch held in memory), walking the tree and
- * reading blobs is the same code.
+ * The TreeLoader over a commit's objects held in memory (the pack a remote sent, indexed by
+ * pack-index.ts): the commit's root tree walked to a flat listing, blobs read by id. An object a
+ * tree names that the pack does not hold (no object in it hashes to that id) or that is of
+ * another type fails the read with a {@link PermanentSourceError}: the server sent a pack that
+ * does not match its own commit, and will send the same one again.
  */
-import type { FsClient } from 'isomorphic-git';
 import { normalisePath } from '../paths.ts';
-import { isoFromEpochSeconds } from '../commit-info.ts';
+import { parseCommitObject } from '../commit-info.ts';
+import { PermanentSourceError } from '../permanent.ts';
 import type { CommitInfo } from '../snapshot.ts';
-import { isomorphicGit } from './isomorphic-git.ts';
+import type { ObjectType, RawObject } from './pack-entry.ts';
 import { kindOfMode } from './tree-mode.ts';
+import { parseTree } from './tree-object.ts';
 import type { FlatTreeEntry, TreeLoader } from '../tree-snapshot.ts';
 
 export interface GitObjectStore {
-  fs: FsClient;
-  gitdir: string;
-  /** isomorphic-git's pack cache; share one per repository so packs are parsed once. */
-  cache: object;
+  /** The object whose bytes hash to `oid`, or undefined when the store lacks it. */
+  read(oid: string): RawObject | undefined;
 }
 
 /**
- * Reads every entry under `commit`'s root tree. Sizes are left out: isomorphic-git can only
- * learn a blob's size by inflating it, and listings must not cost a read of every file.
+ * Reads every entry under `commit`'s root tree. Sizes are left out, as for every git loader: a
+ * listing must not cost a read of every file.
  */
-export async function walkCommitTree(store: GitObjectStore, commit: string, signal?: AbortSignal): Promise<FlatTreeEntry[]> {
-  const { readTree } = await isomorphicGit();
+export function walkCommitTree(store: GitObjectStore, commit: string, signal?: AbortSignal): FlatTreeEntry[] {
   const entries: FlatTreeEntry[] = [];
-  const walk = async (treeOid: string, prefix: string): Promise<void> => {
+  const pending: Array<[string, string]> = [[readCommitInfo(store, commit).tree, '']];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     signal?.throwIfAborted();
-    const { tree } = await readTree({ ...store, oid: treeOid });
-    const subtrees: Promise<void>[] = [];
-    for (const item of tree) {
+    const [treeOid, prefix] = next;
+    let items;
+    try {
+      items = parseTree(need(store, treeOid, 'tree').data);
+    } catch (error) {
+      if (error instanceof PermanentSourceError) throw error;
+      throw new PermanentSourceError(`tree ${treeOid} from the server does not parse: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    for (const item of items) {
       const kind = kindOfMode(item.mode);
-      const path = prefix === '' ? item.path : `${prefix}/${item.path}`;
+      const path = prefix === '' ? item.name : `${prefix}/${item.name}`;
       // A crafted tree may name an entry `..` or put a backslash in it; such a path could
       // never be read back safely, so it is left out of the listing altogether.
       const normal = normalisePath(path);
       if (!kind || !normal.ok || normal.path !== path) continue;
       entries.push({ path, kind, oid: item.oid });
-      if (kind === 'dir') subtrees.push(walk(item.oid, path));
+      if (kind === 'dir') pending.push([item.oid, path]);
     }
-    await Promise.all(subtrees);
-  };
-  // readTree peels a commit (or tag) oid to its root tree.
-  await walk(commit, '');
+  }
   return entries;
 }
 
-/** `objects` yields the store on demand (a local gitdir to locate, a remote commit to fetch). */
+/** `objects` yields the store on demand (a remote commit to fetch). */
 export function createGitObjectLoader(objects: (signal?: AbortSignal) => Promise<GitObjectStore>, commit: string): TreeLoader {
   return {
     loadTree: async (signal) => walkCommitTree(await objects(signal), commit, signal),
     async loadBlob(oid, signal) {
       const store = await objects(signal);
       signal?.throwIfAborted();
-      const { readBlob } = await isomorphicGit();
-      const { blob } = await readBlob({ ...store, oid });
-      return blob;
+      return need(store, oid, 'blob').data;
     },
     async loadCommit(signal) {
       const store = await objects(signal);
@@ -66,15 +68,18 @@ export function createGitObjectLoader(objects: (signal?: AbortSignal) => Promise
   };
 }
 
-/** A shallow fetch holds the commit object itself, so this works for remote snapshots too. */
-async function readCommitInfo(store: GitObjectStore, commit: string): Promise<CommitInfo> {
-  const { readCommit } = await isomorphicGit();
-  const { commit: object } = await readCommit({ ...store, oid: commit });
-  return {
-    commit,
-    tree: object.tree,
-    parents: object.parent,
-    committedAt: isoFromEpochSeconds(object.committer.timestamp),
-    authoredAt: isoFromEpochSeconds(object.author.timestamp),
-  };
+function readCommitInfo(store: GitObjectStore, commit: string): CommitInfo {
+  const object = need(store, commit, 'commit');
+  try {
+    return parseCommitObject(commit, new TextDecoder().decode(object.data));
+  } catch (error) {
+    throw new PermanentSourceError(`commit ${commit} from the server does not parse: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function need(store: GitObjectStore, oid: string, type: ObjectType): RawObject {
+  const object = store.read(oid);
+  if (!object) throw new PermanentSourceError(`the server's pack holds no ${type} ${oid} (no object in it hashes to that id)`);
+  if (object.type !== type) throw new PermanentSourceError(`${oid} is a ${object.type} in the server's pack, not a ${type}`);
+  return object;
 }

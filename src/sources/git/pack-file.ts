@@ -22,16 +22,10 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { byteLru } from '../../lib/byte-lru.ts';
 import { applyDelta } from './delta.ts';
+import { OBJECT_TYPES, OFS_DELTA, readEntryHeader, REF_DELTA, type ObjectType, type RawObject } from './pack-entry.ts';
 
-export type ObjectType = 'commit' | 'tree' | 'blob' | 'tag';
-export interface RawObject {
-  type: ObjectType;
-  data: Uint8Array;
-}
+export type { ObjectType, RawObject };
 
-const TYPES: Record<number, ObjectType> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
-const OFS_DELTA = 6;
-const REF_DELTA = 7;
 const IDX_MAGIC = 0xff744f63;
 /** Ids read around a lookup's guess; a bucket not much larger than that is read whole. */
 const ID_WINDOW = 128;
@@ -134,32 +128,25 @@ export function openPackFile(idxPath: string, packPath: string, options: PackFil
     const hit = cache.get(offset);
     if (hit) return hit;
     const head = readAt(offset, OBJECT_READ);
-    let byte = head[0] ?? 0;
-    const kind = (byte >> 4) & 7;
-    let size = byte & 15;
-    let at = 1;
-    for (let shift = 4; byte & 0x80; shift += 7) {
-      byte = head[at++] ?? 0;
-      size += (byte & 0x7f) * 2 ** shift;
+    let header;
+    try {
+      header = readEntryHeader(head, 0);
+    } catch (error) {
+      throw new Error(`${packPath}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    const { kind, size, length: at } = header;
     let object: RawObject;
     if (kind === OFS_DELTA) {
-      byte = head[at++] ?? 0;
-      let distance = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = head[at++] ?? 0;
-        distance = (distance + 1) * 128 + (byte & 0x7f);
-      }
-      const base = read(offset - distance, resolveExternal);
+      const base = read(offset - (header.baseDistance ?? 0), resolveExternal);
       object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at, size, head.subarray(at))) };
     } else if (kind === REF_DELTA) {
-      const baseOid = head.subarray(at, at + 20).toString('hex');
+      const baseOid = header.baseOid ?? '';
       const position = find(baseOid);
       const base = position === undefined ? resolveExternal(baseOid) : read(position, resolveExternal);
       if (!base) throw new Error(`${packPath}: delta base ${baseOid} is missing`);
-      object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at + 20, size, head.subarray(at + 20))) };
+      object = { type: base.type, data: applyDelta(base.data, inflateAt(offset + at, size, head.subarray(at))) };
     } else {
-      const type = TYPES[kind];
+      const type = OBJECT_TYPES[kind];
       if (!type) throw new Error(`${packPath}: unknown object kind ${kind} at ${offset}`);
       object = { type, data: inflateAt(offset + at, size, head.subarray(at)) };
     }

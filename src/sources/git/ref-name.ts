@@ -1,7 +1,8 @@
 /**
  * @module sources/git/ref-name
- * Ref names arrive from task requests and configuration. isomorphic-git turns a ref into file
- * paths under the gitdir, so a name is checked against git's own rules before any lookup.
+ * Ref names arrive from task requests, configuration and remotes' ref listings. A local ref
+ * becomes a file path under the gitdir and a remote one a line in a request, so a name is
+ * checked against git's own rules (`git check-ref-format`) before any lookup.
  */
 
 /** Characters git forbids in ref names (`git check-ref-format`), plus control characters. */

@@ -14,22 +14,22 @@
 import { untilAborted } from '../../lib/abortable.ts';
 import { createCachedLoader, type CachedLoaderOptions } from '../cached-loader.ts';
 import type { KeyValueStore } from '../key-value-store.ts';
-import { isPermanentStatus, PermanentSourceError } from '../permanent.ts';
+import { PermanentSourceError } from '../permanent.ts';
 import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../tree-snapshot.ts';
-import { budgetExceeded, createCappedHttpClient, createTransferBudget, type FetchLike } from './http-client.ts';
+import { budgetExceeded, createCappedHttpClient, createTransferBudget, GitHttpError, type FetchLike } from './http-client.ts';
 import { createGitObjectLoader, type GitObjectStore } from './object-loader.ts';
 import { fetchCommit } from './remote-fetch.ts';
 import { lookupRemoteRef } from './remote-refs.ts';
 import { followRedirects } from './redirects.ts';
 import { parseRemoteUrl, type BasicAuth } from './remote-url.ts';
-import { errorMessage, gitErrorCode } from './errors.ts';
+import { errorMessage } from './errors.ts';
 import { isValidRefName } from './ref-name.ts';
 import { gitPathUri } from './uri.ts';
 
 /**
- * isomorphic-git holds about three copies of a pack while indexing it, and a Worker has 128 MB,
- * so the default stays well below that.
+ * The answer's body and the pack taken out of it are both held while the pack is indexed, then
+ * the pack alone (pack-index.ts), and a Worker has 128 MB, so the default stays well below that.
  */
 export const DEFAULT_MAX_FETCH_BYTES = 16 * 1024 * 1024;
 
@@ -82,7 +82,7 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
         fetched = fetchCommit(request, budget).catch((error: unknown) => {
           if (budgetExceeded(budget)) throw new PermanentSourceError(capReason(`fetching ${repository} at ${commit}`));
           const reason = `fetching ${repository} at ${commit} failed: ${errorMessage(error)}`;
-          if (error instanceof PermanentSourceError || isPermanentHttpError(error) || options.failuresArePermanent) throw new PermanentSourceError(reason);
+          if (isPermanent(error) || options.failuresArePermanent) throw new PermanentSourceError(reason);
           // Other failures may be transient: forget them so the next read retries.
           fetched = undefined;
           throw new Error(reason);
@@ -111,7 +111,7 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
         if (signal?.aborted) throw signal.reason;
         if (budgetExceeded(budget)) return { status: 'failed', ref, reason: capReason(`listing refs of ${repository}`), permanent: true };
         const reason = `listing refs of ${repository} failed: ${errorMessage(error)}`;
-        return { status: 'failed', ref, reason, ...(isPermanentHttpError(error) ? { permanent: true } : {}) };
+        return { status: 'failed', ref, reason, ...(isPermanent(error) ? { permanent: true } : {}) };
       }
     },
 
@@ -124,9 +124,7 @@ export function createRemoteGitSource(url: string, options: RemoteGitSourceOptio
   };
 }
 
-/** isomorphic-git's HttpError carries the status; a 401, 403 or 404 will not change on retry. */
-function isPermanentHttpError(error: unknown): boolean {
-  if (gitErrorCode(error) !== 'HttpError' || typeof error !== 'object' || error === null || !('data' in error)) return false;
-  const { data } = error;
-  return typeof data === 'object' && data !== null && 'statusCode' in data && typeof data.statusCode === 'number' && isPermanentStatus(data.statusCode);
+/** A 401, 403 or 404 will not change on retry, nor will a server's refusal or an answer that is not git. */
+function isPermanent(error: unknown): boolean {
+  return error instanceof PermanentSourceError || (error instanceof GitHttpError && error.permanent);
 }

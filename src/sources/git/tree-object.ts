@@ -3,6 +3,7 @@
  * A git tree object's entries: `<mode> <name>\0<20-byte id>` repeated. A tree that does not parse
  * is an error: it is damage, not an empty directory.
  */
+import { Buffer } from 'node:buffer';
 
 export interface TreeObjectEntry {
   mode: string;
