@@ -19,6 +19,7 @@
  */
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { ValidatedAccessToken } from '@cloudflare/workers-oauth-provider';
+import { AUTH_WORKER_MARK } from './auth/auth-binding.ts';
 import { authorizationServer } from './auth/oauth-server.ts';
 import { oauthOrigin } from './auth/oauth-origin.ts';
 import type { GrantProps } from './auth/identity.ts';
@@ -26,8 +27,12 @@ import { getConfig } from './env.ts';
 import { app } from './routes/groups/auth.ts';
 
 export default class AuthServer extends WorkerEntrypoint<Env> {
-  override fetch(request: Request): Promise<Response> {
-    return Promise.resolve(app.fetch(request, this.env, this.ctx));
+  /** The forwarded request, answered with the mark the main Worker looks for (and removes). */
+  override async fetch(request: Request): Promise<Response> {
+    const response = await app.fetch(request, this.env, this.ctx);
+    const marked = new Response(response.body, response);
+    marked.headers.set(AUTH_WORKER_MARK, '1');
+    return marked;
   }
 
   /**

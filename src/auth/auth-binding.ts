@@ -15,6 +15,13 @@ export const AUTH_SERVER_BINDING = 'AUTH_SERVER';
 
 export type AuthServerBinding = Env['AUTH_SERVER'];
 
+/**
+ * Set by the authorization Worker on every answer and removed by the forward: an answer without it
+ * came from something else where the binding points (`wrangler dev` without wrangler.auth.toml
+ * answers "Worker … not found" itself, 503 text), which the forward reports as unreachable.
+ */
+export const AUTH_WORKER_MARK = 'x-groundwork-auth-worker';
+
 /** The binding, or undefined where wrangler.toml binds no authorization Worker. */
 export function authServerOf(env: Env): AuthServerBinding | undefined {
   // Typed as always present (wrangler types); a configuration without `[[services]]` has none.

@@ -58,6 +58,9 @@ describe('the authorization server behind the AUTH_SERVER binding', () => {
     const direct = await env.AUTH_SERVER.fetch(`${OAUTH_ORIGIN}${path}`);
     const document = await forwarded.json<Record<string, unknown>>();
     expect(document).toEqual(await direct.json());
+    // The authorization Worker's mark, which told the forward it answered, does not reach the client.
+    expect(direct.headers.get('x-groundwork-auth-worker')).toBe('1');
+    expect(forwarded.headers.get('x-groundwork-auth-worker')).toBeNull();
     expect(document).toMatchObject({ issuer: OAUTH_ORIGIN, authorization_endpoint: `${OAUTH_ORIGIN}/authorize`, token_endpoint: `${OAUTH_ORIGIN}/oauth/token`, registration_endpoint: `${OAUTH_ORIGIN}/oauth/register` });
   });
 
@@ -157,6 +160,20 @@ describe('without the AUTH_SERVER binding, or with one that does not answer', ()
         expect(error.message, `${label}: ${url}`).toContain('AUTH_SERVER');
       }
     }
+  });
+
+  it('answers 503 naming AUTH_SERVER when something else answers for the binding (wrangler dev without the authorization Worker)', async () => {
+    const impostor = new Proxy(env.AUTH_SERVER, {
+      get(target, name, receiver) {
+        if (name === 'fetch') return () => Promise.resolve(new Response('Worker "groundwork-auth" not found. Make sure it is running locally.', { status: 503 }));
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    const response = await mainWith(impostor)(`${OAUTH_ORIGIN}/.well-known/oauth-authorization-server`);
+    expect(response.status).toBe(503);
+    const error = await envelopeOf(response);
+    expect(error.code).toBe('not_configured');
+    expect(error.message).toMatch(/AUTH_SERVER.*answered 503 without being groundwork-auth \(Worker .groundwork-auth. not found/);
   });
 
   it('challenges a request without a token 401 when the binding is there but unreachable: nothing was asked of it, and the client’s discovery then gets the 503', async () => {

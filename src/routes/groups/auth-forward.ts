@@ -8,10 +8,11 @@
  * the endpoints in the discovery document and GitHub's callback URL stay this origin, and tokens
  * issued before the split stay valid (same issuer, same KV). Loaded on the first such request.
  *
- * Without the binding: where this deployment signs no one in (no GitHub App client secret, another
+ * An answer that is not the authorization Worker's (it marks each, auth/auth-binding) or a binding
+ * that throws is a 503 naming the binding. Without the binding: where this deployment signs no one in (no GitHub App client secret, another
  * origin), the same 404 the authorization Worker gives; where it does, a 503 naming the binding.
  */
-import { authServerOf, authServerUnavailable, unreachableReason } from '../../auth/auth-binding.ts';
+import { AUTH_WORKER_MARK, authServerOf, authServerUnavailable, unreachableReason } from '../../auth/auth-binding.ts';
 import { noOAuthHere } from '../../auth/no-oauth-here.ts';
 import { oauthOrigin } from '../../auth/oauth-origin.ts';
 import { getConfig } from '../../env.ts';
@@ -20,11 +21,19 @@ export const app = {
   async fetch(request: Request, env: Env): Promise<Response> {
     const server = authServerOf(env);
     if (server === undefined) return offered(env, request) ? authServerUnavailable() : noOAuthHere(new URL(request.url).pathname);
+    let response: Response;
     try {
-      return await server.fetch(request);
+      response = await server.fetch(request);
     } catch (error) {
       return authServerUnavailable(unreachableReason(error));
     }
+    if (response.headers.get(AUTH_WORKER_MARK) === null) {
+      const text = await response.text().catch(() => '');
+      return authServerUnavailable(`it answered ${response.status} without being groundwork-auth (${text.slice(0, 120) || 'no body'})`);
+    }
+    const forwarded = new Response(response.body, response);
+    forwarded.headers.delete(AUTH_WORKER_MARK);
+    return forwarded;
   },
 };
 
