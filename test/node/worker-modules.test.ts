@@ -75,6 +75,8 @@ describe("the Worker upload's module graph", () => {
   it("serves an API token's REST call, MCP call and task page without the OAuth provider, and forwards a sign-in without it", () => {
     const provider = 'node_modules/@cloudflare/workers-oauth-provider/';
     for (const use of ['GET /tasks', 'an MCP tool call', 'a task page', 'a sign-in (forwarded)'] as const) expect(chainTo(FIRST_USES[use], (module) => module.startsWith(provider)), use).toBe('');
+    // The forward is a few lines: not even the settings' zod loads with it (only where no binding is).
+    expect(chainTo(FIRST_USES['a sign-in (forwarded)'], (module) => module.includes('node_modules/zod/'))).toBe('');
     // Only a person's token loads it: the resource server, whose token check is the binding's RPC.
     expect(staticReach(metafile, FIRST_USES["a person's token (the resource server)"]).has(`${provider}dist/oauth-provider.js`)).toBe(true);
   });

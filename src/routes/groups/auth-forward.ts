@@ -15,12 +15,11 @@
 import { AUTH_WORKER_MARK, authServerOf, authServerUnavailable, unreachableReason } from '../../auth/auth-binding.ts';
 import { noOAuthHere } from '../../auth/no-oauth-here.ts';
 import { oauthOrigin } from '../../auth/oauth-origin.ts';
-import { getConfig } from '../../env.ts';
 
 export const app = {
   async fetch(request: Request, env: Env): Promise<Response> {
     const server = authServerOf(env);
-    if (server === undefined) return offered(env, request) ? authServerUnavailable() : noOAuthHere(new URL(request.url).pathname);
+    if (server === undefined) return (await offered(env, request)) ? authServerUnavailable() : noOAuthHere(new URL(request.url).pathname);
     let response: Response;
     try {
       response = await server.fetch(request);
@@ -37,8 +36,10 @@ export const app = {
   },
 };
 
-function offered(env: Env, request: Request): boolean {
+/** Whether this origin signs people in; the settings (and zod) load only here, where no binding is. */
+async function offered(env: Env, request: Request): Promise<boolean> {
   try {
+    const { getConfig } = await import('../../env.ts');
     return oauthOrigin(getConfig(env), request.url) !== undefined;
   } catch {
     // A configuration this Worker cannot read: say what is missing rather than pretend nothing is.
