@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
 import { boundsBindings } from './test/bounds/bindings.ts';
 import { TEST_API_TOKENS } from './test/support/api-tokens.ts';
+import { authWorker } from './test/setup/auth-worker.ts';
 import { TEST_LOCAL_REPOSITORIES } from './test/support/local-repositories.ts';
 import type { GitHubFixture } from './test/support/github-api-client.ts';
 import { WORKER_ALIASES } from './scripts/worker-aliases.ts';
@@ -24,22 +25,28 @@ function workersProject(name: string, include: string[], exclude: string[], isol
   return {
     plugins: [
       // A function, so the GitHub API server's port and App key from global setup can be bound.
-      cloudflareTest(async ({ inject }) => ({
-        // The sources, which vite transforms; wrangler.toml's `main` is the build's output.
-        main: './src/index.ts',
-        wrangler: { configPath: './wrangler.toml' },
-        miniflare: {
-          bindings: {
-            API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(','),
-            // Every git server of the tests listens on loopback.
-            GIT_ALLOWED_HOSTS: '127.0.0.1',
-            LOCAL_REPOSITORIES: JSON.stringify(TEST_LOCAL_REPOSITORIES),
-            ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
-            ...inspectorBindings(inject('githubFixture')),
-            ...extra(inject('githubApiPort'), inject('githubFixture')),
+      cloudflareTest(async ({ inject }) => {
+        const bindings = {
+          API_TOKENS: Object.entries(TEST_API_TOKENS).map(([tenant, token]) => `${tenant}=${token}`).join(','),
+          // Every git server of the tests listens on loopback.
+          GIT_ALLOWED_HOSTS: '127.0.0.1',
+          LOCAL_REPOSITORIES: JSON.stringify(TEST_LOCAL_REPOSITORIES),
+          ...triggerBindings(inject('githubApiPort'), inject('githubFixture')),
+          ...inspectorBindings(inject('githubFixture')),
+          ...extra(inject('githubApiPort'), inject('githubFixture')),
+        };
+        return {
+          // The sources, which vite transforms; wrangler.toml's `main` is the build's output.
+          main: './src/index.ts',
+          wrangler: { configPath: './wrangler.toml' },
+          miniflare: {
+            bindings,
+            // The authorization Worker (built), which wrangler.toml's AUTH_SERVER binding names; its
+            // settings are the main Worker's, as docs/deploy.md says to set them on both.
+            workers: [authWorker(bindings)],
           },
-        },
-      })),
+        };
+      }),
     ],
     resolve: { alias: BUNDLE_ALIASES },
     // The first test of a runner also pays for loading the Worker into workerd, which on a shared
@@ -84,7 +91,7 @@ const NOT_WORKERS = ['test/node/**', 'test/bounds/**', 'test/browser/**'];
 // code in Node, the inspector in Chromium.
 export default defineConfig({
   test: {
-    globalSetup: ['./test/setup/git-http-server.ts', './test/setup/github-server.ts', './test/setup/hooks-server.ts'],
+    globalSetup: ['./test/setup/auth-worker.ts', './test/setup/git-http-server.ts', './test/setup/github-server.ts', './test/setup/hooks-server.ts'],
     projects: [
       workersProject('workers', ['test/**/*.test.ts'], [...NOT_WORKERS, ...OWN_STORAGE], false),
       workersProject('workers-own-storage', OWN_STORAGE, [], true),

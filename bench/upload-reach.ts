@@ -22,8 +22,10 @@ export const FIRST_USES = {
   'a task page': ['src/index.ts', 'src/routes/groups/pages.ts', 'durable-objects/task.ts'],
   'an MCP tool call': ['src/index.ts', 'src/routes/groups/api.ts', 'durable-objects/task.ts'],
   'the first assembly (a Task object)': ['durable-objects/task.ts', 'durable-objects/task-wiring.ts'],
-  // The consent page, GitHub's callback and the token endpoint; a person's token on /mcp loads the same.
-  'a sign-in (the OAuth provider)': ['src/index.ts', 'src/routes/groups/auth.ts'],
+  // The consent page, GitHub's callback and the token endpoint: forwarded to the authorization Worker.
+  'a sign-in (forwarded)': ['src/index.ts', 'src/routes/groups/auth-forward.ts'],
+  // A person's access token on /mcp or the REST API: the resource server, which asks the authorization Worker.
+  "a person's token (the resource server)": ['src/index.ts', 'src/routes/groups/api.ts', 'src/auth/resource-server.ts'],
 } as const satisfies Record<string, readonly string[]>;
 
 /** Source modules evaluated with `roots`: their static imports, transitively, never an `import()`. */
@@ -46,10 +48,11 @@ export function outputBytes(metafile: Metafile, modules?: ReadonlySet<string>): 
   return bytes;
 }
 
-export async function builtMetafile(): Promise<Metafile> {
+/** The main Worker's build (src/index.ts), or the authorization Worker's (`src/auth-worker.ts`). */
+export async function builtMetafile(entry?: string): Promise<Metafile> {
   const out = mkdtempSync(join(tmpdir(), 'groundwork-bench-reach-'));
   try {
-    return (await buildWorker({ outdir: out })).metafile;
+    return (await buildWorker({ outdir: out, ...(entry === undefined ? {} : { entry }) })).metafile;
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

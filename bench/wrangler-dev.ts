@@ -2,9 +2,16 @@
  * `wrangler dev --local` as a child process the bench owns: free ports, its own `--persist-to`
  * temp directory, `--var` bindings, and a stop that kills the whole process group (wrangler runs
  * workerd as a child of its own) and removes the directory, also when the bench dies early.
+ *
+ * Groundwork runs as two Workers (wrangler.toml and wrangler.auth.toml, the authorization Worker
+ * its AUTH_SERVER binding names), started together as `npm run dev` does (`wrangler dev -c … -c …`,
+ * one workerd). wrangler 4.164.0 applies `--var` to the first configuration only (its multi-worker
+ * start passes the others' configurations alone), so the authorization Worker gets a configuration
+ * of its own in the state directory: wrangler.auth.toml with the same vars, and its upload built
+ * there from this checkout's sources.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -63,7 +70,9 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
   args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
   // Named, not found: wrangler looks for the configuration from a script's directory, and a build
   // of the bench's own lives in the state directory.
-  if (options.config || options.build) args.push('--config', options.config ?? join(root, 'wrangler.toml'));
+  if (options.config || options.build || existsSync(join(root, 'wrangler.auth.toml'))) args.push('--config', options.config ?? join(root, 'wrangler.toml'));
+  // The authorization Worker beside Groundwork's own configuration (not beside a bench reference's).
+  if (!options.config && existsSync(join(root, 'wrangler.auth.toml'))) args.push('--config', await authWorkerConfig(root, persistTo, vars, options.root === undefined));
   // Its own upload in the state directory: wrangler takes the chunks from beside the entry it runs.
   if (options.build) args.push(join((await buildWorker({ ...options.build, outdir: join(persistTo, 'upload') })).dir, ENTRY));
   args.push(...(options.args ?? []));
@@ -119,6 +128,24 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
     throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output}`);
   }
   return { origin, inspectorPort, cpuMs: () => (child.pid === undefined ? NaN : groupCpuMs(child.pid)), stop };
+}
+
+/**
+ * wrangler.auth.toml in `dir` with `vars` and its upload's absolute path: this checkout's sources
+ * built there (`build`), or another checkout's built dist/auth-worker. No `[build]`: it is built.
+ */
+async function authWorkerConfig(root: string, dir: string, vars: Record<string, string>, build: boolean): Promise<string> {
+  const upload = build ? (await buildWorker({ entry: 'src/auth-worker.ts', outdir: join(dir, 'auth-upload') })).dir : join(root, 'dist', 'auth-worker');
+  const toml = readFileSync(join(root, 'wrangler.auth.toml'), 'utf8')
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(join(upload, ENTRY))}`)
+    .replace(/^\[build\]\n(?:(?!\[).*\n)*/m, '');
+  // TOML's basic strings take JSON's escapes, so a PEM key's newlines survive.
+  const lines = Object.entries(vars).map(([key, value]) => `${key} = ${JSON.stringify(value)}`);
+  const configDir = join(dir, 'auth-config');
+  mkdirSync(configDir, { recursive: true });
+  const path = join(configDir, 'wrangler.auth.toml');
+  writeFileSync(path, `${toml}\n[vars]\n${lines.join('\n')}\n`);
+  return path;
 }
 
 async function untilHealthy(origin: string, running: () => boolean): Promise<void> {

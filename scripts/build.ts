@@ -11,6 +11,9 @@
  *   the chunks it imports on first use), which wrangler.toml deploys as it is, plus the Miniflare
  *   options wrangler derives from wrangler.toml, so `groundwork run` starts the deployed modules
  *   with the deployed bindings without loading wrangler at run time.
+ * - `dist/auth-worker/`: the authorization Worker's upload (src/auth-worker.ts, wrangler.auth.toml),
+ *   built the same way, with its Miniflare options, which `groundwork run` starts beside the main
+ *   Worker (the main Worker's AUTH_SERVER binding).
  * - `docs/openapi.json` and its copy `dist/assets/openapi.json`: the HTTP API's OpenAPI document,
  *   generated from the routes' zod schemas (src/openapi/), served by the Worker as an asset.
  * - `src/mcp/tool-schemas.json`: the MCP tools' input and output schemas as JSON Schema, made from
@@ -18,7 +21,8 @@
  *   carries no JSON Schema converter. Built before the Worker, which imports it.
  * The Worker is rebuilt only when an input is newer than it; `--force` always. `--worker` builds
  * only what wrangler serves (the OpenAPI asset, the tools' schemas and the Worker): wrangler.toml's
- * `[build]` command.
+ * `[build]` command; `--auth-worker` only the authorization Worker: wrangler.auth.toml's (`wrangler
+ * dev` with both configurations runs both commands at once, so neither writes the other's files).
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -30,6 +34,7 @@ import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './work
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 const workerDir = join(dist, 'worker');
+const authWorkerDir = join(dist, 'auth-worker');
 const force = process.argv.includes('--force');
 /**
  * Under `wrangler dev` the Worker's modules name their source maps, so its stack traces point at
@@ -39,13 +44,23 @@ const force = process.argv.includes('--force');
  */
 const sourceMapComments = process.env['WRANGLER_COMMAND'] === 'dev';
 const workerOnly = process.argv.includes('--worker');
+const authWorkerOnly = process.argv.includes('--auth-worker');
 
-// The tools' schemas first: the OpenAPI document registers ids for shared schemas in zod's global
-// registry (Knowledge, Error, …), which would turn them into `$defs` the Worker never serves.
-await writeToolSchemas();
-await writeOpenApi();
-if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
-if (force || workerIsStale()) await buildWorker();
+/** Each Worker's upload: its entry, its directory, its wrangler configuration. */
+const WORKERS = {
+  main: { entry: 'src/index.ts', dir: workerDir, config: 'wrangler.toml' },
+  auth: { entry: 'src/auth-worker.ts', dir: authWorkerDir, config: 'wrangler.auth.toml' },
+} as const;
+
+if (!authWorkerOnly) {
+  // The tools' schemas first: the OpenAPI document registers ids for shared schemas in zod's global
+  // registry (Knowledge, Error, …), which would turn them into `$defs` the Worker never serves.
+  await writeToolSchemas();
+  await writeOpenApi();
+  if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
+  if (force || workerIsStale(WORKERS.main)) await buildWorker(WORKERS.main);
+}
+if (!workerOnly && (force || workerIsStale(WORKERS.auth))) await buildWorker(WORKERS.auth);
 
 /**
  * docs/openapi.json from the routes' schemas (src/openapi/), and the copy the Worker serves at
@@ -152,12 +167,14 @@ async function buildCommandBundles(): Promise<void> {
   }
 }
 
-function workerIsStale(): boolean {
-  const bundle = join(workerDir, WORKER_ENTRY);
-  if (!existsSync(bundle) || !existsSync(join(workerDir, 'miniflare-options.json'))) return true;
+type WorkerTarget = (typeof WORKERS)[keyof typeof WORKERS];
+
+function workerIsStale(worker: WorkerTarget): boolean {
+  const bundle = join(worker.dir, WORKER_ENTRY);
+  if (!existsSync(bundle) || !existsSync(join(worker.dir, 'miniflare-options.json'))) return true;
   if (readFileSync(bundle, 'utf8').includes('//# sourceMappingURL=') !== sourceMapComments) return true;
   const built = statSync(bundle).mtimeMs;
-  const inputs = ['src', 'durable-objects', 'wrangler.toml', 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
+  const inputs = ['src', 'durable-objects', worker.config, 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
   return inputs.some((input) => newestMtime(input) > built);
 }
 
@@ -167,16 +184,16 @@ function newestMtime(path: string): number {
   return Math.max(stat.mtimeMs, ...readdirSync(path).map((name) => newestMtime(join(path, name))));
 }
 
-async function buildWorker(): Promise<void> {
-  await buildWorkerModules({ outdir: workerDir, sourceMapComments });
-  writeFileSync(join(workerDir, 'miniflare-options.json'), `${JSON.stringify(await miniflareOptionsFromWranglerToml(), null, 2)}\n`);
+async function buildWorker(worker: WorkerTarget): Promise<void> {
+  await buildWorkerModules({ entry: worker.entry, outdir: worker.dir, sourceMapComments });
+  writeFileSync(join(worker.dir, 'miniflare-options.json'), `${JSON.stringify(await miniflareOptionsFromWranglerToml(worker.config), null, 2)}\n`);
 }
 
-/** wrangler's own translation of wrangler.toml into Miniflare worker options (bindings, flags, date). */
-async function miniflareOptionsFromWranglerToml(): Promise<Record<string, unknown>> {
+/** wrangler's own translation of a wrangler configuration into Miniflare worker options (bindings, flags, date). */
+async function miniflareOptionsFromWranglerToml(config: string): Promise<Record<string, unknown>> {
   const { unstable_getMiniflareWorkerOptions } = await import('wrangler');
   // `groundwork run` names the modules itself (cli/run/worker-host), so wrangler's module rules
   // (and its root path, an absolute path of this machine) do not apply.
-  const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(join(root, 'wrangler.toml')).workerOptions;
+  const { rootPath: _rootPath, modulesRules: _modulesRules, ...options } = unstable_getMiniflareWorkerOptions(join(root, config)).workerOptions;
   return options;
 }

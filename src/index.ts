@@ -41,7 +41,7 @@ export type PullRequestTasks = PullRequestTasksClass;
 export const TaskIntake = lazyDurableObject<TaskIntakeClass>(() => import('../durable-objects/small-objects.ts').then((module) => module.TaskIntake), ['accept', 'pending', 'alarm']);
 export type TaskIntake = TaskIntakeClass;
 
-type Group = 'intake' | 'pages' | 'api' | 'auth' | 'service';
+type Group = 'intake' | 'pages' | 'api' | 'auth' | 'resource' | 'service';
 
 /** What a group answers with: a Hono app, or one behind the OAuth gate (auth/api-gate). */
 interface GroupApp {
@@ -53,8 +53,11 @@ const GROUPS: Record<Group, () => Promise<GroupApp>> = {
   intake: oncePromise(() => import('./routes/groups/intake.ts').then((module) => module.app)),
   pages: oncePromise(() => import('./routes/groups/pages.ts').then((module) => module.app)),
   api: oncePromise(() => import('./routes/groups/api.ts').then((module) => module.app)),
-  // Signing in with GitHub and the OAuth provider's endpoints: the provider loads with it.
-  auth: oncePromise(() => import('./routes/groups/auth.ts').then((module) => module.app)),
+  // Signing in with GitHub and the OAuth provider's endpoints: forwarded to the authorization
+  // Worker (src/auth-worker.ts) through the AUTH_SERVER Service Binding, paths unchanged.
+  auth: oncePromise(() => import('./routes/groups/auth-forward.ts').then((module) => module.app)),
+  // Each protected resource's metadata (RFC 9728), served here beside the resources.
+  resource: oncePromise(() => import('./routes/groups/resource-metadata.ts').then((module) => module.app)),
   // The health check, the OpenAPI document, and the 404 for any path the table does not name.
   service: oncePromise(() => import('./routes/groups/service.ts').then((module) => module.app)),
 };
@@ -80,8 +83,8 @@ const ROUTE_GROUPS: ReadonlyArray<readonly [path: string, group: Group]> = [
   ['/signout', 'auth'],
   ['/oauth/*', 'auth'],
   ['/.well-known/oauth-authorization-server', 'auth'],
-  ['/.well-known/oauth-protected-resource', 'auth'],
-  ['/.well-known/oauth-protected-resource/*', 'auth'],
+  ['/.well-known/oauth-protected-resource', 'resource'],
+  ['/.well-known/oauth-protected-resource/*', 'resource'],
 ];
 
 export default {

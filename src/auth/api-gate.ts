@@ -7,17 +7,20 @@
  * (`WWW-Authenticate: Bearer resource_metadata="…"`) and hands a valid one's person to the routes
  * as `ctx.props` (the reference pattern of Cloudflare's remote MCP server with GitHub login: the
  * provider outside, the API handler seeing only an authenticated `props`). Its bodiless refusals
- * get the API's error envelope, headers kept.
+ * get the API's error envelope, headers kept. The token itself is checked by the authorization
+ * Worker over the AUTH_SERVER binding (auth/resource-server); without the binding a person's
+ * request is a 503 naming it (auth/auth-binding), never passed on.
  */
 import { getConfig } from '../env.ts';
 import { tenantForToken } from '../http/bearer-auth.ts';
 import { envelope, type ErrorCode } from '../http/errors.ts';
 import { originAllowed } from '../mcp/allowed-origin.ts';
 import { oncePromise } from '../lib/once-promise.ts';
+import { authServerOf, authServerUnavailable } from './auth-binding.ts';
 import { oauthOrigin } from './oauth-origin.ts';
-import type { ApiHandler } from './oauth-server.ts';
+import type { ApiHandler } from './resource-server.ts';
 
-const loadOAuthServer = oncePromise(() => import('./oauth-server.ts'));
+const loadResourceServer = oncePromise(() => import('./resource-server.ts'));
 
 const REFUSED: Record<number, { code: ErrorCode; message: string }> = {
   401: { code: 'unauthorized', message: 'sign in: this needs an access token from this service (an MCP client signs in with GitHub by itself) or an API token' },
@@ -44,7 +47,8 @@ export function gateApi(app: ApiHandler): ApiHandler {
       if (path === '/mcp' && request.method !== 'OPTIONS' && !originAllowed(request.headers.get('origin') ?? undefined, policy)) return app.fetch(request, env, ctx);
       const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.get('authorization') ?? '')?.[1];
       if (bearer !== undefined && (await tenantForToken(bearer, getConfig(env).API_TOKENS)) !== undefined) return app.fetch(request, env, ctx);
-      const { protectedResource } = await loadOAuthServer();
+      if (authServerOf(env) === undefined) return authServerUnavailable();
+      const { protectedResource } = await loadResourceServer();
       const response = await protectedResource(origin, path, app).fetch(request, env, ctx);
       return withEnvelope(response);
     },

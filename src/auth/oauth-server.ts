@@ -1,6 +1,7 @@
 /**
  * @module auth/oauth-server
- * This deployment as an OAuth 2.1 authorization server and two protected resources, with
+ * The authorization Worker's (src/auth-worker.ts) OAuth 2.1 authorization server for two protected
+ * resources, with
  * @cloudflare/workers-oauth-provider 1.2.3 (its README and docs/, read in node_modules): the MCP
  * server (`<origin>/mcp`) and the REST API (`<origin>`, covering `/tasks` and `/knowledge`), one
  * issuer (`<origin>`). The provider serves RFC 8414 metadata, RFC 9728 metadata for each resource,
@@ -20,10 +21,10 @@
  * compatibility flag for them, which changes every outbound fetch of the Worker. Clients register
  * dynamically (Claude Code, VS Code, Cursor, the MCP Inspector do).
  *
- * Loaded on first use only (auth/api-gate, routes/groups/auth): the provider is most of this
- * module's size, and a request with an API token never needs it.
+ * Only the authorization Worker carries it: the main Worker's resources (auth/resource-server) ask
+ * this server's `validateToken` over the AUTH_SERVER Service Binding.
  */
-import { OAuthAuthorizationServer, OAuthError, OAuthResourceServer, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
+import { OAuthAuthorizationServer, OAuthError, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
 import { getConfig } from '../env.ts';
 import { refreshGitHubToken } from './github-user.ts';
 import { personOfProps, type GrantProps } from './identity.ts';
@@ -33,10 +34,6 @@ import { apiResource, mcpResource } from './oauth-origin.ts';
 export const ACCESS_TOKEN_TTL_SECONDS = 3600;
 /** Renew GitHub's token when it has less than this left beyond our new token's life. */
 const GITHUB_RENEW_MARGIN_MS = 5 * 60_000;
-
-export interface ApiHandler {
-  fetch(request: Request, env: Env, ctx: ExecutionContext): Response | Promise<Response>;
-}
 
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();
 
@@ -63,17 +60,6 @@ export function authorizationServer(origin: string): OAuthAuthorizationServer<En
 
 export function oauthHelpers(origin: string, env: Env): OAuthHelpers {
   return authorizationServer(origin).getOAuthApi(env);
-}
-
-/** `/mcp` or the REST API behind its resource's token check; `handler` sees the person as `ctx.props`. */
-export function protectedResource(origin: string, path: string, handler: ApiHandler): OAuthResourceServer<Env, GrantProps> {
-  const mcp = path === '/mcp' || path.startsWith('/mcp/') || path === '/.well-known/oauth-protected-resource/mcp';
-  const resource = mcp ? mcpResource(origin) : apiResource(origin);
-  return new OAuthResourceServer<Env, GrantProps>({
-    resourceMetadata: { resource, authorization_servers: [origin], resource_name: mcp ? 'Groundwork MCP server' : 'Groundwork REST API' },
-    validateToken: (env) => (target, token) => authorizationServer(origin).validateToken<GrantProps>(target, token, env),
-    handler,
-  });
 }
 
 async function renewGitHubToken(options: { grantType: string; props: unknown; env: Env }) {

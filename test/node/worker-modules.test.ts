@@ -5,7 +5,7 @@
 // else; this reads the real build's module graph and fails, naming the chain, when it happens.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Metafile } from 'esbuild';
-import { builtMetafile, FIRST_USES, staticReach } from '../../bench/upload-reach.ts';
+import { builtMetafile, FIRST_USES, outputBytes, staticReach } from '../../bench/upload-reach.ts';
 
 /** What only assembly, pages, MCP and checks use: none of it belongs to a delivery's first use. */
 const NOT_ON_THE_ACCEPT_PATH = [
@@ -26,9 +26,13 @@ const NOT_ON_THE_ACCEPT_PATH = [
 ];
 
 let metafile: Metafile;
+let authMetafile: Metafile;
 beforeAll(async () => {
-  metafile = await builtMetafile();
+  [metafile, authMetafile] = await Promise.all([builtMetafile(), builtMetafile('src/auth-worker.ts')]);
 }, 60_000);
+
+/** The authorization server's own code: the authorization Worker's (src/auth-worker.ts), never the main upload's. */
+const AUTHORIZATION_SERVER = ['src/auth/oauth-server.ts', 'src/routes/auth.tsx', 'src/routes/groups/auth.ts', 'src/views/consent-page.tsx', 'src/auth-worker.ts'];
 
 /** The import chain from `roots` to the first module `matches` finds, for the failure message. */
 function chainTo(roots: readonly string[], matches: (module: string) => boolean): string {
@@ -68,10 +72,25 @@ describe("the Worker upload's module graph", () => {
     expect(found).toEqual([]);
   });
 
-  it("serves an API token's REST call, MCP call and task page without the OAuth provider (only people's sign-ins load it)", () => {
+  it("serves an API token's REST call, MCP call and task page without the OAuth provider, and forwards a sign-in without it", () => {
     const provider = 'node_modules/@cloudflare/workers-oauth-provider/';
-    for (const use of ['GET /tasks', 'an MCP tool call', 'a task page'] as const) expect(chainTo(FIRST_USES[use], (module) => module.startsWith(provider)), use).toBe('');
-    expect(staticReach(metafile, FIRST_USES['a sign-in (the OAuth provider)']).has(`${provider}dist/oauth-provider.js`)).toBe(true);
+    for (const use of ['GET /tasks', 'an MCP tool call', 'a task page', 'a sign-in (forwarded)'] as const) expect(chainTo(FIRST_USES[use], (module) => module.startsWith(provider)), use).toBe('');
+    // The forward is a few lines: not even the settings' zod loads with it (only where no binding is).
+    expect(chainTo(FIRST_USES['a sign-in (forwarded)'], (module) => module.includes('node_modules/zod/'))).toBe('');
+    // Only a person's token loads it: the resource server, whose token check is the binding's RPC.
+    expect(staticReach(metafile, FIRST_USES["a person's token (the resource server)"]).has(`${provider}dist/oauth-provider.js`)).toBe(true);
+  });
+
+  it("carries no authorization server: its code and most of the provider are the authorization Worker's upload", () => {
+    const provider = 'node_modules/@cloudflare/workers-oauth-provider/dist/oauth-provider.js';
+    expect(AUTHORIZATION_SERVER.filter((module) => metafile.inputs[module] !== undefined)).toEqual([]);
+    const authReach = staticReach(authMetafile, ['src/auth-worker.ts']);
+    expect(AUTHORIZATION_SERVER.filter((module) => !authReach.has(module))).toEqual([]);
+    // OAuthResourceServer and OAuthError alone (8.8 KiB minified) against what the authorization
+    // Worker needs of it (117.8): esbuild shook the authorization server out of this upload.
+    const here = outputBytes(metafile, new Set([provider]));
+    expect(here).toBeGreaterThan(0);
+    expect(here).toBeLessThan(outputBytes(authMetafile, new Set([provider])) / 4);
   });
 
   it('loads the assembly code with the wiring, so the check above would see it if it moved', () => {
