@@ -109,7 +109,7 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // come from the build-time JSON, so mcp/input-schema's conversion cache is gone.
 // All three merged on the wave (issue 50 section 5 +8.5, issue 51 +4.6, the diet -5.1): 308.4, so
 // 300 -> 309. Issue 56's goal of 250 stays unmet: see docs/benchmarks.md.
-// 309 -> 280 at 279.6 (issue 56 goal 4, main f75c0c1 at 308.2, so -28.6): the remote git source
+// 309 -> 280 at 279.9 (issue 56 goal 4, main f75c0c1 at 308.2, so -28.3): the remote git source
 // speaks smart HTTP and indexes packs itself (src/sources/git/smart-http.ts, pack-index.ts, with
 // workerd's node:zlib and node:crypto) instead of isomorphic-git with pako, sha.js, crc-32 and
 // async-lock, and the six stand-ins those needed are gone (test/node/worker-modules.test.ts fails

@@ -52,6 +52,19 @@ describe('indexing a pack', () => {
     for (const content of ['quick brown fox', 'quick brown fox runs', base, 'the quick brown fox jumps']) expect(text(objects.read(blobId(content))?.data)).toBe(content);
   });
 
+  it('resolves a long chain of ref-deltas whose bases each come later (the chain reversed), and bounds its depth', () => {
+    // v0 is a blob at the end; v(i) is v(i-1) plus one letter, a ref-delta on v(i-1) placed BEFORE it.
+    const links = 250;
+    const contents = Array.from({ length: links + 1 }, (_, i) => 'x'.repeat(i + 1));
+    const entries: PackEntry[] = [];
+    for (let i = links; i >= 1; i--) entries.push({ kind: 7, data: delta(i, i + 1, copy(0, i), insert('x')), base: blobId(contents[i - 1] as string) });
+    entries.push(blob(contents[0] as string));
+    const objects = indexPack(makePack(entries).pack);
+    for (const content of [contents[0], contents[125], contents[links]] as string[]) expect(text(objects.read(blobId(content))?.data)).toBe(content);
+    // Deeper than the limit, in the same reversed order: refused once the chain is resolved that far.
+    expect(refusal(makePack(entries).pack, { maxDeltaDepth: 100 })).toContain('has a delta chain deeper than 100');
+  });
+
   it("reads a zlib stream larger than zlib's own would be (another deflater's flushes), however far the next entry starts", () => {
     const data = encoder.encode('abc');
     const { pack } = makePack([{ kind: 3, data, deflated: paddedZlib(data, 200) }, blob('after')]);

@@ -154,9 +154,14 @@ export function indexPack(pack: Uint8Array, limits: PackLimits = DEFAULT_PACK_LI
   };
 
   const resolved = new Set<number>();
+  /** What a delta waits for: its base's id (OBJ_REF_DELTA) or its base entry's offset (OBJ_OFS_DELTA). */
+  const baseKey = ({ offset, header }: Entry): string | number => header.baseOid ?? offset - (header.baseDistance ?? 0);
   /** Whether the entry's base is known: an earlier entry already resolved, or an id already hashed. */
-  const ready = ({ offset, header }: Entry): boolean => (header.baseOid === undefined ? resolved.has(offset - (header.baseDistance ?? 0)) : byOid.has(header.baseOid));
-  const record = (entry: Entry, object: RawObject): void => {
+  const ready = (entry: Entry): boolean => {
+    const key = baseKey(entry);
+    return typeof key === 'string' ? byOid.has(key) : resolved.has(key);
+  };
+  const record = (entry: Entry, object: RawObject): string => {
     // Bounded here, where each delta's base was resolved just before it, as well as where chains are walked.
     entry.depth = OBJECT_TYPES[entry.header.kind] ? 0 : (baseOf(entry).depth ?? 0) + 1;
     if (entry.depth > limits.maxDeltaDepth) throw refused(`has a delta chain deeper than ${limits.maxDeltaDepth} at ${entry.offset}`);
@@ -165,9 +170,31 @@ export function indexPack(pack: Uint8Array, limits: PackLimits = DEFAULT_PACK_LI
     // The first entry with an id keeps it: a later duplicate cannot redirect deltas already resolved.
     if (!byOid.has(oid)) byOid.set(oid, entry.offset);
     cache.set(entry.offset, object);
+    return oid;
   };
 
-  const pending: Array<{ entry: Entry; delta: Uint8Array }> = [];
+  /**
+   * A REF_DELTA may name a base that comes later in the pack, and deltas on a waiting delta wait
+   * with it. Each waits under its base's key and is resolved when that base is, so indexing stays
+   * linear in the entries whatever order a hostile pack puts its chains in.
+   */
+  const waiting = new Map<string | number, Array<{ entry: Entry; delta: Uint8Array }>>();
+  let waitingCount = 0;
+  const settle = (entry: Entry, object: RawObject): void => {
+    const queue: Array<[Entry, RawObject]> = [[entry, object]];
+    for (let next = queue.pop(); next; next = queue.pop()) {
+      const [done, doneObject] = next;
+      const oid = record(done, doneObject);
+      for (const key of [oid, done.offset]) {
+        const waiters = waiting.get(key);
+        if (!waiters) continue;
+        waiting.delete(key);
+        waitingCount -= waiters.length;
+        for (const waiter of waiters) queue.push([waiter.entry, objectAt(waiter.entry, waiter.delta)]);
+      }
+    }
+  };
+
   let at = HEADER;
   for (let i = 0; i < count; i++) {
     if (at >= end) throw refused(`ends after ${i} of the ${count} objects it claims`);
@@ -186,24 +213,19 @@ export function indexPack(pack: Uint8Array, limits: PackLimits = DEFAULT_PACK_LI
     entries.set(at, entry);
     at = entry.dataAt + consumed;
     const type = OBJECT_TYPES[header.kind];
-    if (type) record(entry, { type, data });
-    else if (ready(entry)) record(entry, objectAt(entry, data));
-    else pending.push({ entry, delta: data });
-  }
-  if (at !== end) throw refused(`has ${end - at} bytes after its last object`);
-  // A REF_DELTA may name a base that comes later in the pack (and deltas on it wait with it): resolve them as their bases appear.
-  for (let progress = true; pending.length > 0 && progress; ) {
-    progress = false;
-    for (let i = 0; i < pending.length; i++) {
-      const { entry, delta } = pending[i] as { entry: Entry; delta: Uint8Array };
-      if (!ready(entry)) continue;
-      record(entry, objectAt(entry, delta));
-      pending.splice(i--, 1);
-      progress = true;
+    if (type) settle(entry, { type, data });
+    else if (ready(entry)) settle(entry, objectAt(entry, data));
+    else {
+      const key = baseKey(entry);
+      const waiters = waiting.get(key);
+      if (waiters) waiters.push({ entry, delta: data });
+      else waiting.set(key, [{ entry, delta: data }]);
+      waitingCount += 1;
     }
   }
-  const [unresolved] = pending;
-  if (unresolved) throw refused(`has a delta at ${unresolved.entry.offset} whose base ${unresolved.entry.header.baseOid ?? 'chain'} is not in it (a thin pack, which was not asked for)`);
+  if (at !== end) throw refused(`has ${end - at} bytes after its last object`);
+  const [unresolved] = [...waiting.values()].flat();
+  if (unresolved) throw refused(`has a delta at ${unresolved.entry.offset} whose base ${unresolved.entry.header.baseOid ?? 'chain'} is not in it (a thin pack, which was not asked for; ${waitingCount} deltas wait for a base)`);
   indexing = false;
 
   return {
