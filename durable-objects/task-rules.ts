@@ -6,12 +6,18 @@
  * the working directory the task names, under a deadline. A task that reads no repository content
  * (untrusted) or whose rules provider is off gets no matrix, and says why; a read that fails is a
  * failure with its reason, never an empty matrix.
+ *
+ * The check run's matrix is for turn 0's focus at turn 0's commit, so it reads with turn 0's read
+ * plan (`plan`): what the task's read-ahead fetched (cached under that plan) serves it, and a
+ * pull request's report costs no request of its own for what turn 0 already read (issue 56).
+ * Paths asked for by name are another focus: they read without it.
  */
 import type { ClientName } from '../src/context/client.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { rulesMatrix } from '../src/providers/rules/rules-matrix.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -22,6 +28,8 @@ export const RULES_READ_DEADLINE_MS = 10_000;
 export interface TaskRulesDeps {
   store: TaskStore;
   openSource(request: TaskRequest): Promise<OpenedSource>;
+  /** Turn 0's read plan for the task (task-plan), when it can be worked out. */
+  turnZeroPlan?(task: TaskRow, opened: OpenedSource): ReadPlan | undefined;
 }
 
 export interface TaskRulesQuery {
@@ -44,7 +52,8 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
   try {
     const matrix = await withDeadline(RULES_READ_DEADLINE_MS, describe, async (signal) => {
       const opened = await deps.openSource(task.request);
-      return rulesMatrix(opened.source.snapshot(commit, { signal }), {
+      const plan = query.paths ? undefined : deps.turnZeroPlan?.(task, opened);
+      return rulesMatrix(opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal }), {
         cwd: task.request.cwd,
         paths,
         files,

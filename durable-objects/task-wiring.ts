@@ -31,7 +31,7 @@ import { readBackFreshness } from './task-freshness.ts';
 import { taskRulesMatrix, type TaskRulesQuery } from './task-rules.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { earlierTasksFor } from './task-history.ts';
-import type { TaskPlanDeps } from './task-plan.ts';
+import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
@@ -102,6 +102,6 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     check: (task, request) => checkTask(task, request, checkDeps),
     readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
-    rules: (task, query) => taskRulesMatrix(task, query, { store, openSource }),
+    rules: (task, query) => taskRulesMatrix(task, query, { store, openSource, turnZeroPlan: (row, opened) => turnZeroPlan(planDeps, row, agents, opened, store.turn(0)?.focus) }),
   };
 }
