@@ -7,10 +7,12 @@
  * (untrusted) or whose rules provider is off gets no matrix, and says why; a read that fails is a
  * failure with its reason, never an empty matrix.
  *
- * The check run's matrix is for turn 0's focus at turn 0's commit, so it reads with turn 0's read
- * plan (`plan`): what the task's read-ahead fetched (cached under that plan) serves it, and a
- * pull request's report costs no request of its own for what turn 0 already read (issue 56).
- * Paths asked for by name are another focus: they read without it.
+ * The check run's matrix is for turn 0's focus at turn 0's commit: it reads the very snapshot turn
+ * 0 was just assembled from when this object still holds it (`pinned`: its read-ahead, its tree if
+ * loaded, the blobs it read, all in memory), else a snapshot with turn 0's read plan, which what
+ * the task read ahead (cached under that plan) serves. Either way a pull request's report asks
+ * GitHub for nothing turn 0 already read (issue 56). Paths asked for by name are another focus:
+ * they read without either.
  */
 import type { ClientName } from '../src/context/client.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
@@ -18,6 +20,7 @@ import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { rulesMatrix } from '../src/providers/rules/rules-matrix.ts';
 import type { ReadPlan } from '../src/sources/read-plan.ts';
+import type { Snapshot } from '../src/sources/snapshot.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -30,6 +33,8 @@ export interface TaskRulesDeps {
   openSource(request: TaskRequest): Promise<OpenedSource>;
   /** Turn 0's read plan for the task (task-plan), when it can be worked out. */
   turnZeroPlan?(task: TaskRow, opened: OpenedSource): ReadPlan | undefined;
+  /** The snapshot turn 0 was assembled from, when this object still holds it. */
+  pinned?: Snapshot;
 }
 
 export interface TaskRulesQuery {
@@ -51,9 +56,7 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
   const describe = () => `reading the rule files at ${commit} did not finish within ${RULES_READ_DEADLINE_MS} ms`;
   try {
     const matrix = await withDeadline(RULES_READ_DEADLINE_MS, describe, async (signal) => {
-      const opened = await deps.openSource(task.request);
-      const plan = query.paths ? undefined : deps.turnZeroPlan?.(task, opened);
-      return rulesMatrix(opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal }), {
+      return rulesMatrix(await snapshotFor(task, commit, query, deps, signal), {
         cwd: task.request.cwd,
         paths,
         files,
@@ -66,4 +69,11 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
   } catch (error) {
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+async function snapshotFor(task: TaskRow, commit: string, query: TaskRulesQuery, deps: TaskRulesDeps, signal: AbortSignal): Promise<Snapshot> {
+  if (!query.paths && deps.pinned?.commit === commit) return deps.pinned;
+  const opened = await deps.openSource(task.request);
+  const plan = query.paths ? undefined : deps.turnZeroPlan?.(task, opened);
+  return opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal });
 }

@@ -30,6 +30,7 @@ import { readTaskSkillFile, taskSkillCatalog } from './task-skills.ts';
 import { readBackFreshness } from './task-freshness.ts';
 import { taskRulesMatrix, type TaskRulesQuery } from './task-rules.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
+import type { Snapshot } from '../src/sources/snapshot.ts';
 import { earlierTasksFor } from './task-history.ts';
 import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -70,6 +71,13 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
     },
   };
+  // The snapshot the last turn 0 was assembled from, until the pull request's report takes it.
+  let turnZero: Snapshot | undefined;
+  const takeTurnZero = (): Snapshot | undefined => {
+    const taken = turnZero;
+    turnZero = undefined;
+    return taken;
+  };
   const ledger = new TurnLedger({
     store,
     assemble: createTaskAssembler({
@@ -83,6 +91,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       earlierTasks: earlierTasksFor(env, config.PUBLIC_URL, { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }),
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
+      assembledFrom: (snapshot) => (turnZero = snapshot),
     }),
   });
   const checkDeps = {
@@ -102,6 +111,9 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     check: (task, request) => checkTask(task, request, checkDeps),
     readBack: (request, commit, agent) => readBackFreshness(request, commit, agent, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     notify: (target, result) => notifyTaskResult({ config, fetch: outbound, tokens: env.TENANTS }, target, result),
-    rules: (task, query) => taskRulesMatrix(task, query, { store, openSource, turnZeroPlan: (row, opened) => turnZeroPlan(planDeps, row, agents, opened, store.turn(0)?.focus) }),
+    rules: (task, query) => {
+      const pinned = query.paths ? undefined : takeTurnZero();
+      return taskRulesMatrix(task, query, { store, openSource, turnZeroPlan: (row, opened) => turnZeroPlan(planDeps, row, agents, opened, store.turn(0)?.focus), ...(pinned ? { pinned } : {}) });
+    },
   };
 }
