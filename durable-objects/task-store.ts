@@ -192,8 +192,12 @@ export class TaskStore {
     return row.next;
   }
 
+  /** `record` as its schema's output: the reads that follow (the report, the check run) need no parse. */
   putTurn(record: TurnRecord): void {
-    this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, JSON.stringify(record), record.createdAt);
+    const text = JSON.stringify(record);
+    this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, text, record.createdAt);
+    // What a later read would parse from the text just written, without validating it again.
+    this.#turns.set(record.turn, { text, record: deepFreeze(JSON.parse(text) as TurnRecord) });
   }
 
   /** What the model API reported for `turn`'s request, if a host posted it. */

@@ -79,6 +79,15 @@ describe('reading a stored turn', () => {
     });
   });
 
+  it('reads from another store the same record as the one the write kept', async () => {
+    await inFreshStore((store, sql) => {
+      const withOptional: TurnRecord = { ...record, focus: { paths: ['src'], files: [] }, moved: { through: 0, paths: [], skills: [], rules: [] } };
+      store.putTurn(withOptional);
+      expect(new TaskStore(sql).turn(0)).toEqual(store.turn(0));
+      expect(store.turn(0)).toEqual(withOptional);
+    });
+  });
+
   it('sees a turn written anew or deleted, and throws on every read of a corrupt one', async () => {
     await inFreshStore((store, sql) => {
       store.putTurn(record);
