@@ -53,6 +53,11 @@ export interface AssemblerDeps extends TaskPlanDeps {
   now(): number;
   /** Milliseconds one assembly may take, all its steps together (ASSEMBLY_TIMEOUT_MS). */
   deadlineMs: number;
+  /**
+   * Told the snapshot turn 0 was assembled from, with what it read ahead and read, once the turn
+   * is made: the pull request's report that follows reads it again (task-rules).
+   */
+  assembledFrom?(snapshot: Snapshot): void;
 }
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
@@ -128,6 +133,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const [item] = first.items;
       if (item?.type !== 'message') throw new Error('the first request has no task item');
+      deps.assembledFrom?.(snapshot);
       return {
         turn,
         digest: first.digest,

@@ -6,6 +6,7 @@
  * on every turn and in the read-back: they read the commit turn 0 read, so what the source
  * fetched ahead for it (cached under the plan) serves them too.
  */
+import type { AgentCatalog } from '../src/context/agent-catalog.ts';
 import type { AgentConfig } from '../src/context/agents.ts';
 import { clientOf } from '../src/context/client.ts';
 import type { KnowledgeReader } from '../src/context/knowledge.ts';
@@ -18,6 +19,8 @@ import type { ReadPlan } from '../src/sources/read-plan.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import { NO_FOCUS, type FocusPaths } from '../src/tasks/turn-focus.ts';
+import { storedAgent } from './stored-agent.ts';
+import type { TaskRow } from './task-store.ts';
 
 export interface TaskPlanDeps {
   registry: Registry;
@@ -69,4 +72,14 @@ export function planTask(deps: TaskPlanDeps, request: TaskRequest, agent: AgentC
   const available: Capability[] = ['repo:read', ...(opened.github ? (['github:api'] as const) : []), ...(knowledge ? (['knowledge:read'] as const) : [])];
   const plan = planReads({ registry: deps.registry, agent, task: view, turn: 0, available, settings, focusFiles: focus.files });
   return { view, available, settings, ...(knowledge ? { knowledge } : {}), plan };
+}
+
+/**
+ * The plan a stored task's turn 0 read with (its agent, settings and turn 0's focus): a later
+ * reader of the same commit for the same focus passes it to the snapshot and is served from what
+ * turn 0 read ahead. Undefined when the task's agent no longer resolves.
+ */
+export function turnZeroPlan(deps: TaskPlanDeps, task: Pick<TaskRow, 'agent_config' | 'request'>, agents: AgentCatalog, opened: Pick<OpenedSource, 'source' | 'github'>, focus: FocusPaths | undefined): ReadPlan | undefined {
+  const agent = storedAgent(task, agents);
+  return agent.ok ? planTask(deps, task.request, agent.agent, opened, focus ?? NO_FOCUS).plan : undefined;
 }

@@ -6,12 +6,21 @@
  * the working directory the task names, under a deadline. A task that reads no repository content
  * (untrusted) or whose rules provider is off gets no matrix, and says why; a read that fails is a
  * failure with its reason, never an empty matrix.
+ *
+ * The check run's matrix is for turn 0's focus at turn 0's commit: it reads the very snapshot turn
+ * 0 was just assembled from when this object still holds it (`pinned`: its read-ahead, its tree if
+ * loaded, the blobs it read, all in memory), else a snapshot with turn 0's read plan, which what
+ * the task read ahead (cached under that plan) serves. Either way a pull request's report asks
+ * GitHub for nothing turn 0 already read (issue 56). Paths asked for by name are another focus:
+ * they read without either.
  */
 import type { ClientName } from '../src/context/client.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { rulesMatrix } from '../src/providers/rules/rules-matrix.ts';
+import type { ReadPlan } from '../src/sources/read-plan.ts';
+import type { Snapshot } from '../src/sources/snapshot.ts';
 import type { OpenedSource } from '../src/tasks/open-source.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -22,6 +31,10 @@ export const RULES_READ_DEADLINE_MS = 10_000;
 export interface TaskRulesDeps {
   store: TaskStore;
   openSource(request: TaskRequest): Promise<OpenedSource>;
+  /** Turn 0's read plan for the task (task-plan), when it can be worked out. */
+  turnZeroPlan?(task: TaskRow, opened: OpenedSource): ReadPlan | undefined;
+  /** The snapshot turn 0 was assembled from, when this object still holds it. */
+  pinned?: Snapshot;
 }
 
 export interface TaskRulesQuery {
@@ -46,8 +59,7 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
   const describe = () => `reading the rule files at ${commit} did not finish within ${RULES_READ_DEADLINE_MS} ms`;
   try {
     const matrix = await withDeadline(RULES_READ_DEADLINE_MS, describe, async (signal) => {
-      const opened = await deps.openSource(task.request);
-      return rulesMatrix(opened.source.snapshot(commit, { signal }), {
+      return rulesMatrix(await snapshotFor(task, commit, query, deps, signal), {
         cwd: task.request.cwd,
         paths,
         files,
@@ -60,4 +72,11 @@ export async function taskRulesMatrix(task: TaskRow, query: TaskRulesQuery, deps
   } catch (error) {
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
   }
+}
+
+async function snapshotFor(task: TaskRow, commit: string, query: TaskRulesQuery, deps: TaskRulesDeps, signal: AbortSignal): Promise<Snapshot> {
+  if (!query.paths && deps.pinned?.commit === commit) return deps.pinned;
+  const opened = await deps.openSource(task.request);
+  const plan = query.paths ? undefined : deps.turnZeroPlan?.(task, opened);
+  return opened.source.snapshot(commit, { ...(plan ? { plan } : {}), signal });
 }

@@ -90,6 +90,8 @@ export class TaskStore {
   /** The transcript's only writer: every append goes through its cap check. */
   readonly transcript: TranscriptWriter;
   #documents: TaskDocuments | undefined;
+  /** Turn records as last parsed, by turn, with the text they were parsed from (see `#parsedTurn`). */
+  readonly #turns = new Map<number, { text: string; record: TurnRecord }>();
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
@@ -153,14 +155,28 @@ export class TaskStore {
 
   turn(turn: number): TurnRecord | undefined {
     const row = this.#sql.exec<{ record: string }>('SELECT record FROM turns WHERE turn = ?', turn).toArray()[0];
-    return row ? TurnRecordSchema.parse(JSON.parse(row.record)) : undefined;
+    return row ? this.#parsedTurn(turn, row.record) : undefined;
   }
 
   turns(): TurnRecord[] {
     return this.#sql
-      .exec<{ record: string }>('SELECT record FROM turns ORDER BY turn')
+      .exec<{ turn: number; record: string }>('SELECT turn, record FROM turns ORDER BY turn')
       .toArray()
-      .map((row) => TurnRecordSchema.parse(JSON.parse(row.record)));
+      .map((row) => this.#parsedTurn(row.turn, row.record));
+  }
+
+  /**
+   * A stored turn is never rewritten, yet finishing one reads it several times (the report, the
+   * check run, the index): the same text is parsed once, frozen, and handed out again (issue 56).
+   * The row is read every time, so a turn deleted or written anew is seen, and a corrupt one
+   * still throws on every read.
+   */
+  #parsedTurn(turn: number, text: string): TurnRecord {
+    const known = this.#turns.get(turn);
+    if (known && known.text === text) return known.record;
+    const record = deepFreeze(TurnRecordSchema.parse(JSON.parse(text)));
+    this.#turns.set(turn, { text, record });
+    return record;
   }
 
   /** Every entry of the turns before `turn`, oldest first, as the ledger recorded them. */
@@ -176,8 +192,12 @@ export class TaskStore {
     return row.next;
   }
 
+  /** `record` as its schema's output: the reads that follow (the report, the check run) need no parse. */
   putTurn(record: TurnRecord): void {
-    this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, JSON.stringify(record), record.createdAt);
+    const text = JSON.stringify(record);
+    this.#sql.exec('INSERT INTO turns (turn, record, created_at) VALUES (?, ?, ?)', record.turn, text, record.createdAt);
+    // What a later read would parse from the text just written, without validating it again.
+    this.#turns.set(record.turn, { text, record: deepFreeze(JSON.parse(text) as TurnRecord) });
   }
 
   /** What the model API reported for `turn`'s request, if a host posted it. */

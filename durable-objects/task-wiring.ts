@@ -28,8 +28,9 @@ import { readTaskSkillFile, taskSkillCatalog } from './task-skills.ts';
 import { readBackTask } from './task-freshness.ts';
 import { taskRulesMatrix, type TaskRulesQuery } from './task-rules.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
+import type { Snapshot } from '../src/sources/snapshot.ts';
 import { earlierTasksFor } from './task-history.ts';
-import type { TaskPlanDeps } from './task-plan.ts';
+import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
@@ -71,6 +72,13 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       return found.ok ? durableKnowledgeService(env).reader(found.scope) : undefined;
     },
   };
+  // The snapshot the last turn 0 was assembled from, until the pull request's report takes it.
+  let turnZero: Snapshot | undefined;
+  const takeTurnZero = (): Snapshot | undefined => {
+    const taken = turnZero;
+    turnZero = undefined;
+    return taken;
+  };
   const ledger = new TurnLedger({
     store,
     assemble: createTaskAssembler({
@@ -84,9 +92,13 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       earlierTasks: earlierTasksFor(env, config.PUBLIC_URL, { secret: config.VIEW_LINK_SECRET, ttlHours: config.VIEW_LINK_TTL_HOURS }),
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
+      assembledFrom: (snapshot) => (turnZero = snapshot),
     }),
   });
-  const rules = (task: TaskRow, query: TaskRulesQuery) => taskRulesMatrix(task, query, { store, openSource });
+  const rules = (task: TaskRow, query: TaskRulesQuery) => {
+    const pinned = query.paths ? undefined : takeTurnZero();
+    return taskRulesMatrix(task, query, { store, openSource, turnZeroPlan: (row, opened) => turnZeroPlan(planDeps, row, agents, opened, store.turn(0)?.focus), ...(pinned ? { pinned } : {}) });
+  };
   const checkDeps = {
     turns: () => store.turns(),
     log: checks,

@@ -107,6 +107,14 @@ export interface Snapshot {
   /** Human link or URI for a path at this commit, used as an entry's `source.uri`. */
   uri(path: string): string;
   list(dir: string, options?: { signal?: AbortSignal }): Promise<ListResult>;
+  /**
+   * The listing when the snapshot can give it from what it has loaded or is loading already (the
+   * planned read-ahead, the whole tree); undefined when only another request could. A reader
+   * that can do with part of the tree (a glob that one file proves alive) asks this first, so
+   * what the task read ahead serves it without a round trip. Sources whose every listing is
+   * cheap leave it out.
+   */
+  listed?(dir: string, options?: { signal?: AbortSignal }): Promise<ListResult | undefined>;
   read(path: string, options: ReadOptions): Promise<ReadResult>;
   /**
    * The blob's bytes, whatever they hold (text or not), resolving a symlink as `read` does; a blob

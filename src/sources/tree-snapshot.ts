@@ -57,6 +57,8 @@ export interface TreeLoader {
 interface TreeView {
   entry(path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined>;
   children(dir: string, signal?: AbortSignal): Promise<TreeEntry[]>;
+  /** Whether `entry` and `children` of `dir` are answered without another load. */
+  holds(dir: string): boolean;
 }
 
 /** `plan`: what the readers will ask for, answered from `loadPartial` where it can. `signal`: bounds the shared loads. */
@@ -187,27 +189,46 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     }
   };
 
+  const list = async (dir: string, { signal }: { signal?: AbortSignal } = {}): Promise<ListResult> => {
+    const normal = normalisePath(dir);
+    if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
+    const path = normal.path;
+    try {
+      const listed = (await loadPartial(signal))?.children(path);
+      if (listed) return { status: 'ok', path, entries: listed };
+      if (path !== '') {
+        const entry = await entryAt(path, signal);
+        if (!entry) return { status: 'missing', path };
+        if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
+      }
+      return { status: 'ok', path, entries: await tree.children(path, signal) };
+    } catch (error) {
+      return failure(path, error, signal);
+    }
+  };
+
   return {
     repository: options.repository,
     commit: options.commit,
     uri: options.uri,
 
-    async list(dir, { signal } = {}): Promise<ListResult> {
+    list,
+
+    async listed(dir, { signal } = {}): Promise<ListResult | undefined> {
       const normal = normalisePath(dir);
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       const path = normal.path;
       try {
-        const listed = (await loadPartial(signal))?.children(path);
+        const known = await loadPartial(signal);
+        const listed = known?.children(path);
         if (listed) return { status: 'ok', path, entries: listed };
-        if (path !== '') {
-          const entry = await entryAt(path, signal);
-          if (!entry) return { status: 'missing', path };
-          if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
-        }
-        return { status: 'ok', path, entries: await tree.children(path, signal) };
+        const entry = path === '' ? undefined : known?.entry(path);
+        if (entry === null) return { status: 'missing', path };
+        if (entry && entry.kind !== 'dir') return { status: 'not-a-directory', path };
       } catch (error) {
         return failure(path, error, signal);
       }
+      return tree.holds(path) ? list(path, signal ? { signal } : {}) : undefined;
     },
 
     async read(path, readOptions): Promise<ReadResult> {
@@ -262,6 +283,8 @@ function flatView(loader: TreeLoader, lifetime: AbortSignal | undefined): TreeVi
   return {
     entry: async (path, signal) => (await loadIndex(signal)).byPath.get(path),
     children: async (dir, signal) => (await loadIndex(signal)).children.get(dir) ?? [],
+    // Once the whole tree is on its way, every listing comes with it.
+    holds: () => index !== undefined,
   };
 }
 
@@ -285,6 +308,7 @@ function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>, lifet
   };
   const entryOf = async (path: string): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path)))?.byPath.get(path);
   return {
+    holds: (dir) => directories.has(dir) && (dir === '' || directories.has(parentOf(dir))),
     entry: (path, signal) => (signal?.aborted ? Promise.reject(signal.reason) : untilAborted(entryOf(path), signal)),
     children: async (dir, signal) => {
       signal?.throwIfAborted();

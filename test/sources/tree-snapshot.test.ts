@@ -218,3 +218,25 @@ describe('the tree a snapshot shares', () => {
     expect(await facts).toEqual({ status: 'failed', reason: 'assembly deadline' });
   });
 });
+
+describe('listings a snapshot already holds (listed)', () => {
+  it('answers from the planned read-ahead and from a listed parent, says undefined for the rest, and never loads the tree for it', async () => {
+    const { loader, calls } = await createMemoryTree(sample);
+    const whole = await loader.loadTree();
+    const entries = (dir: string) => whole.filter((entry) => entry.path.startsWith(dir === '' ? '' : `${dir}/`) && !entry.path.slice(dir === '' ? 0 : dir.length + 1).includes('/'));
+    calls.tree = 0;
+    const planned: TreeLoader = { ...loader, loadPartial: async () => ({ dirs: [{ path: '', entries: entries('') }, { path: 'src', entries: entries('src') }], entries: [], absent: [] }) };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: planned, plan: { dirs: ['', 'src'], files: [], walks: [] } });
+    expect(await snapshot.listed?.('src')).toMatchObject({ status: 'ok', entries: [{ name: 'deep', kind: 'dir' }] });
+    expect(await snapshot.listed?.('nope')).toEqual({ status: 'missing', path: 'nope' });
+    expect(await snapshot.listed?.('README.md')).toEqual({ status: 'not-a-directory', path: 'README.md' });
+    expect(await snapshot.listed?.('src/deep')).toBeUndefined();
+    expect(await snapshot.listed?.('docs')).toBeUndefined();
+    expect(calls.tree).toBe(0);
+    // Once a reader loaded the whole tree, every listing is held.
+    expect(await snapshot.list('docs')).toMatchObject({ status: 'ok' });
+    expect(calls.tree).toBe(1);
+    expect(await snapshot.listed?.('src/deep')).toMatchObject({ status: 'ok', entries: [{ name: 'file.ts' }] });
+    expect(calls.tree).toBe(1);
+  });
+});

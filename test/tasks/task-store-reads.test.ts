@@ -2,11 +2,12 @@
  * Every RPC and alarm step of a Task object reads its task row, so the row's JSON documents (the
  * request and the agent configuration, which never change after the insert) are parsed once per
  * text and shared, frozen, by every reader; a column that changes or goes bad is read afresh.
+ * Stored turns, which finishing a task reads several times, likewise.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { TaskStore } from '../../durable-objects/task-store.ts';
+import { TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
 import { agentHash, resolveAgent } from '../../src/context/agent-catalog.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 
@@ -58,6 +59,47 @@ describe('reading the task row', () => {
       sql.exec('UPDATE task SET agent_config = ? WHERE singleton = 1', '{"name":1}');
       sql.exec('UPDATE task SET request = ? WHERE singleton = 1', changed);
       expect(() => store.task()).toThrow();
+    });
+  });
+});
+
+describe('reading a stored turn', () => {
+  const record: TurnRecord = { turn: 0, digest: 'd', chars: 0, tokens: 0, item: null, agent: 'reviewer', commit: null, repository: null, system: [], tools: [], providers: [], entries: [], createdAt: 0 };
+
+  it('parses a turn once and hands every reader (turn and turns) the same frozen record', async () => {
+    await inFreshStore((store) => {
+      store.putTurn(record);
+      const first = store.turn(0);
+      expect(first).toEqual(record);
+      expect(store.turn(0)).toBe(first);
+      expect(store.turns()[0]).toBe(first);
+      expect(Object.isFrozen(first?.providers)).toBe(true);
+      expect(() => ((first as { digest: string }).digest = 'other')).toThrow(TypeError);
+      expect(store.turn(0)?.digest).toBe('d');
+    });
+  });
+
+  it('reads from another store the same record as the one the write kept', async () => {
+    await inFreshStore((store, sql) => {
+      const withOptional: TurnRecord = { ...record, focus: { paths: ['src'], files: [] }, moved: { through: 0, paths: [], skills: [], rules: [] } };
+      store.putTurn(withOptional);
+      expect(new TaskStore(sql).turn(0)).toEqual(store.turn(0));
+      expect(store.turn(0)).toEqual(withOptional);
+    });
+  });
+
+  it('sees a turn written anew or deleted, and throws on every read of a corrupt one', async () => {
+    await inFreshStore((store, sql) => {
+      store.putTurn(record);
+      expect(store.turn(0)?.digest).toBe('d');
+      sql.exec('UPDATE turns SET record = ? WHERE turn = 0', JSON.stringify({ ...record, digest: 'e' }));
+      expect(store.turn(0)?.digest).toBe('e');
+      sql.exec('UPDATE turns SET record = ? WHERE turn = 0', JSON.stringify({ turn: 'zero' }));
+      expect(() => store.turn(0)).toThrow();
+      expect(() => store.turns()).toThrow();
+      sql.exec('DELETE FROM turns');
+      expect(store.turn(0)).toBeUndefined();
+      expect(store.turns()).toEqual([]);
     });
   });
 });

@@ -1,0 +1,98 @@
+/**
+ * The rules report of a task's check run reads what turn 0 read: the snapshot it was assembled
+ * from while the Task object holds it, else a snapshot with turn 0's read plan (which a source
+ * serves from the read-ahead it cached under that plan). Counted on the source: which snapshots
+ * the report opened, with which plan, and whether it loaded the whole tree again.
+ */
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
+import { turnZeroPlan } from '../../durable-objects/task-plan.ts';
+import { taskRulesMatrix } from '../../durable-objects/task-rules.ts';
+import { FocusLog } from '../../durable-objects/focus-log.ts';
+import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
+import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
+import type { ReadPlan } from '../../src/sources/read-plan.ts';
+import type { RepositorySource, Snapshot } from '../../src/sources/snapshot.ts';
+import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
+import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
+import { createMemoryTree } from '../support/memory-tree.ts';
+import { taskStoreOf } from '../support/task-object.ts';
+
+const COMMIT = 'e'.repeat(40);
+const FILES = {
+  'AGENTS.md': 'Run the tests.\n',
+  'packages/api/AGENTS.md': 'Validate with zod.\n',
+  'packages/api/src/handler.ts': 'export {};\n',
+  '.cursor/rules/api.mdc': '---\nglobs: packages/api/**\n---\nUse the api client.\n',
+};
+
+/** A source whose snapshots say which plan they were opened with and how often the whole tree was loaded. */
+async function countingSource() {
+  const tree = await createMemoryTree(FILES);
+  const opened: Array<ReadPlan | undefined> = [];
+  const counts = { trees: 0 };
+  const loader: TreeLoader = {
+    loadTree: (signal) => {
+      counts.trees++;
+      return tree.loader.loadTree(signal);
+    },
+    loadBlob: (oid, signal) => tree.loader.loadBlob(oid, signal),
+    loadCommit: (signal) => tree.loader.loadCommit(signal),
+  };
+  const source: RepositorySource = {
+    repository: 'memory:report',
+    resolve: async () => ({ status: 'ok', commit: COMMIT }),
+    snapshot: (commit, options) => {
+      opened.push(options?.plan);
+      return createTreeSnapshot({ repository: 'memory:report', commit, uri: (path) => path, loader, ...options });
+    },
+  };
+  return { source, opened, counts };
+}
+
+async function reportAfterTurnZero(keep: boolean) {
+  const { source, opened, counts } = await countingSource();
+  const registry = createDefaultRegistry();
+  return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+    const store = taskStoreOf(state.storage.sql);
+    store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix the handler.', paths: ['packages/api/src/handler.ts'] }), 0, 1);
+    let pinned: Snapshot | undefined;
+    const ledger = new TurnLedger({
+      store,
+      assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000, assembledFrom: (snapshot) => (pinned = snapshot) }),
+    });
+    await ledger.begin(0);
+    const task = store.task();
+    if (!task) throw new Error('no task');
+    const assembled = opened.length;
+    const treesBefore = counts.trees;
+    const report = await taskRulesMatrix(task, { defaultClients: ['codex', 'cursor'] }, {
+      store,
+      openSource: async () => ({ source }),
+      turnZeroPlan: (row, open) => turnZeroPlan({ registry }, row, BUILTIN_AGENTS, open, store.turn(0)?.focus),
+      ...(keep && pinned ? { pinned } : {}),
+    });
+    return { report, assembledPlan: opened[0], reportPlans: opened.slice(assembled), trees: counts.trees - treesBefore };
+  });
+}
+
+describe("a check run's rules report after turn 0", () => {
+  it("reads the snapshot turn 0 was assembled from, opening none of its own", async () => {
+    const { report, reportPlans, trees } = await reportAfterTurnZero(true);
+    expect(report.status).toBe('ok');
+    if (report.status !== 'ok') return;
+    expect(report.matrix.files.map((file) => file.path)).toEqual(expect.arrayContaining(['AGENTS.md', 'packages/api/AGENTS.md', '.cursor/rules/api.mdc']));
+    expect(reportPlans).toEqual([]);
+    expect(trees).toBe(0);
+  });
+
+  it("opens a snapshot with turn 0's read plan when the object no longer holds that one", async () => {
+    const { report, assembledPlan, reportPlans } = await reportAfterTurnZero(false);
+    expect(report.status).toBe('ok');
+    expect(assembledPlan?.dirs).toContain('packages/api');
+    expect(reportPlans).toEqual([assembledPlan]);
+  });
+});
