@@ -122,8 +122,8 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // paths (routes/groups/auth-forward), the resources' RFC 9728 metadata and `OAuthResourceServer`
 // (auth/resource-server, about 3.6 KiB gzipped of the provider) whose token check is an RPC, and
 // the check that an answer came from the authorization Worker (its mark, auth/auth-binding).
-// Both on one branch (integration of issue 56's wave, with the rules settings' `clients`, +0.6): 248.5, so 249: within issue 56's goal of 250.
-const BUDGET_KIB = 249;
+// Both on one branch (integration of issue 56's wave, with the rules settings' `clients`, +0.6): 248.5; with the first turn's snapshot reuse (issue 56 goal 3) 249.0. The budget is the goal itself, 250: chunk-name hashes move the total by up to 0.4 KiB by luck.
+const BUDGET_KIB = 250;
 // The authorization Worker's own upload (dist/auth-worker): the provider (about 33 KiB gzipped),
 // the sign-in and consent pages with the Hono and JSX they need, and zod with env.ts (its settings
 // are read with the main Worker's schema), 80.7 at its first measure (issue 56).
