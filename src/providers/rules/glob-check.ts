@@ -14,63 +14,29 @@
  * nothing after the read-ahead when their globs match files it listed). A glob is called dead
  * only by the full walk, as before.
  */
+import { walkBreadthFirst } from '../../sources/breadth-first.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import type { RuleGlob } from './globs.ts';
 
 export async function globsMatchingNothing(snapshot: Snapshot, globs: readonly RuleGlob[], maxDirectories: number, signal: AbortSignal): Promise<Set<RuleGlob>> {
   const pending = new Set(globs);
-  if (snapshot.listed) await matchHeld(snapshot.listed.bind(snapshot), pending, maxDirectories, signal);
-  const exhausted = new Set<string>();
-  const bases = [...new Set(globs.map((glob) => glob.base))].sort();
-  let listed = 0;
-  for (const base of bases) {
-    const waiting = () => [...pending].filter((glob) => glob.base === base);
-    let level = [base];
-    let complete = true;
-    while (level.length > 0 && waiting().length > 0) {
-      if (listed + level.length > maxDirectories) {
-        complete = false;
-        break;
-      }
-      listed += level.length;
-      signal.throwIfAborted();
-      const listings = await Promise.all(level.map((dir) => snapshot.list(dir, { signal })));
-      const next: string[] = [];
-      for (const listing of listings) {
-        if (listing.status === 'failed') throw new Error(`could not list ${listing.path || '.'}: ${listing.reason}`);
-        if (listing.status !== 'ok') continue;
-        for (const entry of listing.entries) {
-          if (entry.kind === 'dir') next.push(entry.path);
-          else for (const glob of waiting()) if (glob.test(entry.path)) pending.delete(glob);
-        }
-      }
-      level = next.sort();
-    }
-    if (complete) exhausted.add(base);
-  }
+  if (snapshot.listed) await walkBases(snapshot.listed.bind(snapshot), pending, { bound: { left: maxDirectories }, signal, listing: 'as-far-as-it-goes', skipFailed: true });
+  const exhausted = await walkBases(snapshot.list.bind(snapshot), pending, { bound: { left: maxDirectories }, signal, listing: 'whole-levels' });
   return new Set([...pending].filter((glob) => exhausted.has(glob.base)));
 }
 
-/** Deletes from `pending` every glob a file in the listings `listed` already holds matches: at most `maxDirectories` of them, no request. */
-async function matchHeld(listed: NonNullable<Snapshot['listed']>, pending: Set<RuleGlob>, maxDirectories: number, signal: AbortSignal): Promise<void> {
-  let seen = 0;
+/**
+ * Walks from each base of the globs still pending, deleting each glob a file matches, until none
+ * of that base is left; answers the bases whose walk saw everything below them.
+ */
+async function walkBases(list: Parameters<typeof walkBreadthFirst>[0], pending: Set<RuleGlob>, options: Omit<Parameters<typeof walkBreadthFirst>[2], 'more'>): Promise<Set<string>> {
+  const exhausted = new Set<string>();
   for (const base of [...new Set([...pending].map((glob) => glob.base))].sort()) {
     const waiting = () => [...pending].filter((glob) => glob.base === base);
-    let level = [base];
-    while (level.length > 0 && waiting().length > 0 && seen < maxDirectories) {
-      level = level.slice(0, maxDirectories - seen);
-      seen += level.length;
-      signal.throwIfAborted();
-      const listings = await Promise.all(level.map((dir) => listed(dir, { signal })));
-      const next: string[] = [];
-      for (const listing of listings) {
-        if (listing?.status !== 'ok') continue;
-        for (const entry of listing.entries) {
-          if (entry.kind === 'dir') next.push(entry.path);
-          else for (const glob of waiting()) if (glob.test(entry.path)) pending.delete(glob);
-        }
-      }
-      level = next.sort();
-    }
+    const cut = await walkBreadthFirst(list, base, { ...options, more: () => waiting().length > 0 }, (listing) => {
+      for (const entry of listing.entries) if (entry.kind !== 'dir') for (const glob of waiting()) if (glob.test(entry.path)) pending.delete(glob);
+    });
+    if (!cut) exhausted.add(base);
   }
+  return exhausted;
 }
