@@ -22,6 +22,8 @@ import { openPackFile, type ObjectInfo, type ObjectType, type PackFile, type Raw
 const MAX_ALTERNATE_DEPTH = 5;
 /** Decoded objects one database keeps, by total size (an object over a quarter of it is not kept). */
 const KEPT_OBJECT_BYTES = 16 * 1024 * 1024;
+/** Object infos one database keeps ({@link ObjectDatabase.info}); a few dozen bytes each. */
+const KEPT_INFOS = 4096;
 /** Deflated bytes of a loose object inflated for its header ({@link ObjectDatabase.info}). */
 const LOOSE_PREFIX = 512;
 /** Repositories whose databases {@link sharedObjectDatabase} keeps open. */
@@ -128,16 +130,26 @@ export function openObjectDatabase(gitdir: string): ObjectDatabase {
     return undefined;
   };
 
+  // What headers said, by id (ids never change what they name): a warm server's next call reads none.
+  const infos = new Map<string, ObjectInfo>();
   const info = (oid: string): ObjectInfo | undefined => {
     const id = oid.toLowerCase();
     const known = kept.get(id);
     if (known) return { type: known.type, size: known.data.byteLength };
+    const said = infos.get(id);
+    if (said) return said;
+    let found: ObjectInfo | undefined;
     try {
-      return packedInfo(id) ?? looseInfo(id);
+      found = packedInfo(id) ?? looseInfo(id);
     } catch {
       // Damaged headers: reading the object reports the damage.
       return undefined;
     }
+    if (found) {
+      if (infos.size >= KEPT_INFOS) infos.clear();
+      infos.set(id, found);
+    }
+    return found;
   };
 
   const inPacks = (id: string): boolean => [...allPacks()].some((pack) => pack.find(id) !== undefined);
