@@ -81,6 +81,27 @@ Call assemble_context once at the start of a task, with the task's request (repo
 
 export function localToolSet(server: GroundworkMcpServer, options: LocalToolOptions): GroundworkMcpServer {
   const offered = new Set<string>([...ALWAYS, ...(options.knowledge ? KNOWLEDGE : [])]);
+  // The shared server answers every tools/list of a day with the same array (mcp/tool-methods):
+  // what is made of it here is made once, not per call (issue 56: a tools/list under 1 ms of CPU).
+  // The result is frozen, all of it, so the stdio transport serialises it once (cli/mcp-stdio).
+  const listings = new WeakMap<object, Map<string, Readonly<Record<string, unknown>>>>();
+  const localResult = (result: Record<string, unknown>): Record<string, unknown> => {
+    const { tools, ...rest } = result;
+    if (typeof tools !== 'object' || tools === null) return { ...result, tools: listed(tools, offered, options.repo) };
+    // The rest is the era's cache hints (a few bytes): the same tools, other hints, another result.
+    const hints = JSON.stringify(rest);
+    let byHints = listings.get(tools);
+    if (!byHints) {
+      byHints = new Map();
+      listings.set(tools, byHints);
+    }
+    let local = byHints.get(hints);
+    if (!local) {
+      local = deepFreeze({ ...result, tools: listed(tools, offered, options.repo) });
+      byHints.set(hints, local);
+    }
+    return local;
+  };
   return {
     async answer(message) {
       if (message.kind !== 'request') return server.answer(message);
@@ -105,7 +126,7 @@ export function localToolSet(server: GroundworkMcpServer, options: LocalToolOpti
       }
       const answer = await server.answer(message);
       if (answer === undefined || !('result' in answer)) return answer;
-      if (method === 'tools/list') return { ...answer, result: { ...answer.result, tools: listed(answer.result['tools'], offered, options.repo) } };
+      if (method === 'tools/list') return { ...answer, result: localResult(answer.result) };
       if ('instructions' in answer.result) return { ...answer, result: { ...answer.result, instructions: instructions(options.knowledge) } };
       return answer;
     },
@@ -166,4 +187,13 @@ function withParams(message: Extract<JsonRpcMessage, { kind: 'request' }>, param
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `value` and everything in it made read-only (JSON: objects and arrays). */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -6,9 +6,13 @@
  * (-32700); JSON that is not a JSON-RPC message gets Invalid Request (-32600), with its id when it
  * has a usable one; a line over the cap is refused as an invalid request and skipped, never held.
  * Serving ends when the input ends and every answer is written.
+ *
+ * A result a server hands out again and again unchanged (frozen: the local server's tools/list,
+ * cli/mcp-local-tools) is serialised once and kept by its identity, so a call costs no
+ * JSON.stringify of its 33 KB (issue 56: a tools/list under 1 ms of the server's CPU).
  */
 import type { Readable } from 'node:stream';
-import { errorAnswer, parseMessage, readableId, RPC } from '../mcp/json-rpc.ts';
+import { errorAnswer, parseMessage, readableId, RPC, type JsonRpcAnswer } from '../mcp/json-rpc.ts';
 import type { GroundworkMcpServer } from '../mcp/server.ts';
 
 export async function serveStdio(input: Readable, write: (line: string) => void, server: GroundworkMcpServer, maxLineBytes: number): Promise<void> {
@@ -27,7 +31,7 @@ export async function serveStdio(input: Readable, write: (line: string) => void,
       return;
     }
     const task = server.answer(message).then((reply) => {
-      if (reply) write(`${JSON.stringify(reply)}\n`);
+      if (reply) write(lineOf(reply));
     });
     pending.add(task);
     void task.finally(() => pending.delete(task));
@@ -65,4 +69,19 @@ export async function serveStdio(input: Readable, write: (line: string) => void,
   const last = Buffer.concat(buffered).toString('utf8').trim();
   if (!skipping && last !== '') answer(last);
   await Promise.all(pending);
+}
+
+/** Frozen results serialised, by identity. */
+const frozenResults = new WeakMap<object, string>();
+
+/** The answer's line: JSON.stringify's bytes, with a frozen result's text reused (the keys' order is the answer's own). */
+export function lineOf(reply: JsonRpcAnswer): string {
+  const keys = Object.keys(reply);
+  if (!('result' in reply) || !Object.isFrozen(reply.result) || keys.length !== 3 || keys[0] !== 'jsonrpc' || keys[1] !== 'id' || keys[2] !== 'result') return `${JSON.stringify(reply)}\n`;
+  let text = frozenResults.get(reply.result);
+  if (text === undefined) {
+    text = JSON.stringify(reply.result);
+    frozenResults.set(reply.result, text);
+  }
+  return `{"jsonrpc":${JSON.stringify(reply.jsonrpc)},"id":${JSON.stringify(reply.id)},"result":${text}}\n`;
 }

@@ -38,16 +38,27 @@ export function toolMethods(backend: GroundworkBackend, options: ServerOptions):
   const table = once(() => toolTable(backend));
   const annotations = (name: ToolName): ToolAnnotations => ({ ...TOOLS[name].annotations, openWorldHint: TOOLS[name].openWorld === 'always' || (TOOLS[name].openWorld === 'remote' && options.where === 'remote') });
 
+  /**
+   * The list for one day, built once: only `remember`'s default review date moves, with the day.
+   * A long-lived server (`groundwork mcp`) answers every tools/list with the same frozen array, and
+   * a layer above it can keep what it makes of it by its identity (cli/mcp-local-tools).
+   */
+  let listedOn: { today: string; tools: readonly unknown[] } | undefined;
+  const toolList = (today: string): readonly unknown[] => {
+    if (listedOn?.today !== today) {
+      const tools = [...table().keys()].map((name) => {
+        const schemas = toolSchemas(name, today);
+        return { name, title: TOOLS[name].title, description: TOOLS[name].description, icons: groundworkIcons(), inputSchema: schemas.input, outputSchema: schemas.output, annotations: annotations(name) };
+      });
+      listedOn = { today, tools: Object.freeze(tools) };
+    }
+    return listedOn.tools;
+  };
+
   return {
     'tools/list': async (params, call) => {
       refuseCursor(params, 'the tool list');
-      return {
-        tools: [...table().keys()].map((name) => {
-          const schemas = toolSchemas(name, backend.today());
-          return { name, title: TOOLS[name].title, description: TOOLS[name].description, icons: groundworkIcons(), inputSchema: schemas.input, outputSchema: schemas.output, annotations: annotations(name) };
-        }),
-        ...cacheHints(call, STABLE_TTL_MS, 'public'),
-      };
+      return { tools: toolList(backend.today()), ...cacheHints(call, STABLE_TTL_MS, 'public') };
     },
     'tools/call': async (params, call) => {
       const request = paramsOf(callParams(), params);

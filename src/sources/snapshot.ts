@@ -122,6 +122,11 @@ export interface Snapshot {
    * built on git objects offer it; a snapshot without it cannot serve files byte for byte.
    */
   readBytes?(path: string, options: { maxBytes: number; signal?: AbortSignal }): Promise<BytesResult>;
+  /**
+   * The size of the file `read` would read at `path`, when the source can tell it without reading
+   * the file (a git pack's object headers); undefined when it cannot, and the caller reads it.
+   */
+  fileSize?(path: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
   /** The pinned commit's own facts (dates, tree, parents); cached by commit like trees. */
   commitInfo(options?: { signal?: AbortSignal }): Promise<CommitInfoResult>;
 }

@@ -51,6 +51,8 @@ export interface TreeLoader {
    * the same way (credentials that cannot work): readers then fail with it at once.
    */
   loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
+  /** A blob's size without reading it, when the loader can tell (a local pack's headers); undefined when not. */
+  blobSize?(oid: string, signal?: AbortSignal): Promise<number | undefined>;
 }
 
 /** What list and read need from a tree: one entry by path, and the entries of one directory. */
@@ -243,6 +245,18 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         if (bytes.length > maxBytes) return { status: 'too-large', path: found.path, size: bytes.length };
         return { status: 'ok', path: found.path, bytes, blob: found.entry.oid, ...(found.resolvedFrom ? { resolvedFrom: found.resolvedFrom } : {}) };
       });
+    },
+
+    async fileSize(path, { signal } = {}): Promise<number | undefined> {
+      try {
+        const found = await fileAt(path, signal);
+        if (!('entry' in found)) return undefined;
+        const { size, oid } = found.entry;
+        return size ?? small.get(oid)?.byteLength ?? (await loader.blobSize?.(oid, signal));
+      } catch {
+        // Whatever went wrong, `read` meets it too and says what.
+        return undefined;
+      }
     },
 
     async commitInfo({ signal } = {}): Promise<CommitInfoResult> {

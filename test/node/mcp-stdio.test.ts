@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { serveStdio } from '../../src/cli/mcp-stdio.ts';
+import { lineOf, serveStdio } from '../../src/cli/mcp-stdio.ts';
 import type { JsonRpcAnswer, JsonRpcMessage } from '../../src/mcp/json-rpc.ts';
 import type { GroundworkMcpServer } from '../../src/mcp/server.ts';
 
@@ -93,5 +93,31 @@ describe('the stdio transport', () => {
     s.release();
     await s.done;
     expect(s.lines.map((line) => JSON.parse(line))).toEqual([{ jsonrpc: '2.0', id: 1, result: { method: 'slow' } }]);
+  });
+});
+
+describe('an answer line', () => {
+  const frozen = <T,>(value: T): T => {
+    if (typeof value === 'object' && value !== null) {
+      for (const inner of Object.values(value)) frozen(inner);
+      Object.freeze(value);
+    }
+    return value;
+  };
+
+  it('is JSON.stringify of the answer, whether its result is frozen (and kept serialised) or not', () => {
+    const result = frozen({ tools: [{ name: 'a', inputSchema: { type: 'object', properties: { x: { type: 'string', description: 'é "quoted" \u2028' } } } }], ttlMs: 5 });
+    for (const id of [1, 'req-"7"', 0]) {
+      const answer: JsonRpcAnswer = { jsonrpc: '2.0', id, result };
+      expect(lineOf(answer)).toBe(`${JSON.stringify(answer)}\n`);
+      // The second time from the kept text: the same bytes.
+      expect(lineOf(answer)).toBe(`${JSON.stringify(answer)}\n`);
+    }
+    const open: JsonRpcAnswer = { jsonrpc: '2.0', id: 2, result: { changing: [1] } };
+    expect(lineOf(open)).toBe(`${JSON.stringify(open)}\n`);
+    (open.result['changing'] as number[]).push(2);
+    expect(lineOf(open)).toBe('{"jsonrpc":"2.0","id":2,"result":{"changing":[1,2]}}\n');
+    const error: JsonRpcAnswer = { jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'Method not found' } };
+    expect(lineOf(error)).toBe(`${JSON.stringify(error)}\n`);
   });
 });

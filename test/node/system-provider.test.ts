@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentConfig } from '../../src/context/agents.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
@@ -214,6 +215,23 @@ describe('which file names the inventory counts as project files', () => {
     for (const name of ['package.jsonx', 'xpackage.json', 'packageXjson', 'requirements.md', 'aab(c).[x]', 'a+b(c)x[x]', 'nvmrc', 'my-readme', 'package.json\n']) expect(matches(name), name).toBe(false);
     // A line break is a character like any other for `*` (the `s` flag), so a name cannot end a pattern early.
     expect(matches('README\nnotes')).toBe(true);
+  });
+
+  it('answers as the case-insensitive expression of the patterns does, for any patterns and names', () => {
+    // The expression the matcher stood for before it compared names itself (issue 56).
+    const expression = (patterns: readonly string[]) => new RegExp(`^(?:${patterns.map((pattern) => pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')).join('|')})$`, 'is');
+    // Letters of both cases, the wildcard, characters special to an expression, a line break, and
+    // look-alikes whose upper case is ASCII (dotless i, long s, the Kelvin sign) or is not.
+    const alphabet = fc.constantFrom('a', 'A', 'b', 'B', 'i', 'I', 's', 'S', 'k', 'K', '*', '.', '+', '(', '\n', '\u0131', '\u017f', '\u212a', '\u00e9', '\u00c9');
+    const text = (max: number) => fc.array(alphabet, { maxLength: max }).map((chars) => chars.join(''));
+    fc.assert(
+      fc.property(fc.array(text(5), { minLength: 1, maxLength: 4 }), fc.array(text(7), { maxLength: 8 }), (patterns, names) => {
+        const matches = projectFileMatcher(patterns);
+        const reference = expression(patterns);
+        for (const name of names) expect(matches(name), `${JSON.stringify(patterns)} ${JSON.stringify(name)}`).toBe(reference.test(name));
+      }),
+      { numRuns: 3000 },
+    );
   });
 
   it('matches nothing with no patterns, and the defaults match what a project holds', () => {

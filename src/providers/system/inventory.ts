@@ -73,11 +73,17 @@ function line(name: string, entry: TreeEntry): string {
   }
 }
 
-/** Fills in sizes the listing lacks by reading zero bytes of each file (the read reports the blob's size). */
+/**
+ * Fills in sizes the listing lacks: from the source's object headers where it can tell (a local
+ * pack: workers-sdk's 1 MB `pnpm-lock.yaml` was inflated whole, delta chain and all, for its
+ * size), else by reading zero bytes of the file (the read reports the blob's size).
+ */
 async function withSizes(snapshot: Snapshot, entries: readonly TreeEntry[], signal: AbortSignal): Promise<TreeEntry[]> {
   return Promise.all(
     entries.map(async (entry): Promise<TreeEntry> => {
       if (entry.kind !== 'file' || entry.size !== undefined) return entry;
+      const size = await snapshot.fileSize?.(entry.path, { signal });
+      if (size !== undefined) return { ...entry, size };
       const read = await snapshot.read(entry.path, { maxBytes: 0, signal });
       return read.status === 'ok' || read.status === 'binary' ? { ...entry, size: read.size } : entry;
     }),

@@ -144,6 +144,12 @@ export function createLocalGitSource(dir: string): RepositorySource {
           if (object.type !== 'blob') throw new Error(`${oid} is a ${object.type}, not a file`);
           return object.data;
         },
+        async blobSize(oid, signal) {
+          const store = await repo();
+          signal?.throwIfAborted();
+          const info = store.db.info(oid);
+          return info?.type === 'blob' ? info.size : undefined;
+        },
         async loadCommit(signal) {
           const store = await repo();
           signal?.throwIfAborted();

@@ -14,19 +14,29 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { byteLru } from '../../lib/byte-lru.ts';
-import { openPackFile, type ObjectType, type PackFile, type RawObject } from './pack-file.ts';
+import { openPackFile, type ObjectInfo, type ObjectType, type PackFile, type RawObject } from './pack-file.ts';
 
 /** Git stops following alternates this deep. */
 const MAX_ALTERNATE_DEPTH = 5;
 /** Decoded objects one database keeps, by total size (an object over a quarter of it is not kept). */
 const KEPT_OBJECT_BYTES = 16 * 1024 * 1024;
+/** Object infos one database keeps ({@link ObjectDatabase.info}); a few dozen bytes each. */
+const KEPT_INFOS = 4096;
+/** Deflated bytes of a loose object inflated for its header ({@link ObjectDatabase.info}). */
+const LOOSE_PREFIX = 512;
 /** Repositories whose databases {@link sharedObjectDatabase} keeps open. */
 const SHARED_DATABASES = 8;
 
 export interface ObjectDatabase {
   read(oid: string): RawObject | undefined;
+  /**
+   * The object's type and size without reading all of it (a pack's headers, a loose object's
+   * first bytes); undefined when that cannot be told so (absent, or headers that do not say:
+   * reading the object then says why).
+   */
+  info(oid: string): ObjectInfo | undefined;
   /** Whether some store holds `oid`, without reading it (a pack's index, a loose file's name). */
   has(oid: string): boolean;
   /** Object ids that start with a short hex prefix, from every store. */
@@ -98,12 +108,57 @@ export function openObjectDatabase(gitdir: string): ObjectDatabase {
     return object;
   };
 
+  const looseInfo = (oid: string): ObjectInfo | undefined => {
+    for (const dir of directories) {
+      const path = join(dir, oid.slice(0, 2), oid.slice(2));
+      if (!existsSync(path)) continue;
+      // The header (`blob 1234\0`) is in what the first bytes inflate to (past a block's code
+      // tables); a cut stream is flushed, not an error.
+      const head = inflateSync(readFileSync(path).subarray(0, LOOSE_PREFIX), { finishFlush: constants.Z_SYNC_FLUSH });
+      const nul = head.indexOf(0);
+      const [type, size] = head.subarray(0, Math.max(0, nul)).toString('latin1').split(' ');
+      return nul > 0 && isObjectType(type) && /^\d+$/.test(size ?? '') ? { type, size: Number(size) } : undefined;
+    }
+    return undefined;
+  };
+
+  const packedInfo = (id: string): ObjectInfo | undefined => {
+    for (const pack of allPacks()) {
+      const offset = pack.find(id);
+      if (offset !== undefined) return pack.info(offset, info);
+    }
+    return undefined;
+  };
+
+  // What headers said, by id (ids never change what they name): a warm server's next call reads none.
+  const infos = new Map<string, ObjectInfo>();
+  const info = (oid: string): ObjectInfo | undefined => {
+    const id = oid.toLowerCase();
+    const known = kept.get(id);
+    if (known) return { type: known.type, size: known.data.byteLength };
+    const said = infos.get(id);
+    if (said) return said;
+    let found: ObjectInfo | undefined;
+    try {
+      found = packedInfo(id) ?? looseInfo(id);
+    } catch {
+      // Damaged headers: reading the object reports the damage.
+      return undefined;
+    }
+    if (found) {
+      if (infos.size >= KEPT_INFOS) infos.clear();
+      infos.set(id, found);
+    }
+    return found;
+  };
+
   const inPacks = (id: string): boolean => [...allPacks()].some((pack) => pack.find(id) !== undefined);
   const isLoose = (id: string): boolean => directories.some((dir) => existsSync(join(dir, id.slice(0, 2), id.slice(2))));
 
   return {
     directories,
     read,
+    info,
     has(oid) {
       const id = oid.toLowerCase();
       return kept.get(id) !== undefined || inPacks(id) || isLoose(id) || (refreshPacks() && inPacks(id));

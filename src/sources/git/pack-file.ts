@@ -19,7 +19,7 @@
  * read with its header in one read, and inflated into a buffer of the size its header gives.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { inflateSync } from 'node:zlib';
+import { constants, inflateSync } from 'node:zlib';
 import { byteLru } from '../../lib/byte-lru.ts';
 import { applyDelta } from './delta.ts';
 import { OBJECT_TYPES, OFS_DELTA, readEntryHeader, REF_DELTA, type ObjectType, type RawObject } from './pack-entry.ts';
@@ -31,8 +31,21 @@ const IDX_MAGIC = 0xff744f63;
 const ID_WINDOW = 128;
 /** Bytes read at an object's offset: its header and, for most trees, deltas and small files, all of it. */
 const OBJECT_READ = 4096;
+/** Deltas followed for an object's type before its headers are taken as damaged ({@link PackFile.info}). */
+const MAX_CHAIN = 4096;
 /** Trees and commits kept as delta bases, by total size: a long-lived process reads many. */
 const KEPT_BASE_BYTES = 16 * 1024 * 1024;
+
+/** An object's type and size, which its headers tell without inflating the object. */
+export interface ObjectInfo {
+  type: ObjectType;
+  size: number;
+}
+
+/** Bytes read at an object's offset for its headers alone: the type and size, then a delta's base (at most 30 bytes). */
+const HEADER_READ = 64;
+/** Deflated bytes of a delta inflated for the sizes it starts with (two varints): a block header and a few codes. */
+const DELTA_PREFIX = 512;
 
 export interface PackFileOptions {
   /** Ids per lookup window ({@link ID_WINDOW}); the tests make it small to walk every path on a small pack. */
@@ -46,6 +59,13 @@ export interface PackFile {
   matching(prefix: string): string[];
   /** `resolveExternal` reads a REF_DELTA base stored elsewhere (thin packs never reach disk, but be safe). */
   read(offset: number, resolveExternal: (oid: string) => RawObject | undefined): RawObject;
+  /**
+   * The type and size of the object at `offset` from its headers: a delta's chain of headers
+   * for the type and the first bytes of its delta for the size, never the whole object.
+   * `resolveExternal` answers for a REF_DELTA base stored elsewhere. Undefined when the headers
+   * cannot say (then read the object, which says why).
+   */
+  info(offset: number, resolveExternal: (oid: string) => ObjectInfo | undefined): ObjectInfo | undefined;
   close(): void;
 }
 
@@ -155,6 +175,41 @@ export function openPackFile(idxPath: string, packPath: string, options: PackFil
     return object;
   };
 
+  const info = (offset: number, resolveExternal: (oid: string) => ObjectInfo | undefined, depth = 0): ObjectInfo | undefined => {
+    const hit = cache.get(offset);
+    if (hit) return { type: hit.type, size: hit.data.byteLength };
+    // Git's own limit on a chain is far below this; a longer one is damage, which a read reports.
+    if (depth > MAX_CHAIN) return undefined;
+    const head = readAt(offset, HEADER_READ);
+    let byte = head[0] ?? 0;
+    const kind = (byte >> 4) & 7;
+    let size = byte & 15;
+    let at = 1;
+    for (let shift = 4; byte & 0x80; shift += 7) {
+      byte = head[at++] ?? 0;
+      size += (byte & 0x7f) * 2 ** shift;
+    }
+    const type = TYPES[kind];
+    if (type) return { type, size };
+    let base: ObjectInfo | undefined;
+    if (kind === OFS_DELTA) {
+      byte = head[at++] ?? 0;
+      let distance = byte & 0x7f;
+      while (byte & 0x80) {
+        byte = head[at++] ?? 0;
+        distance = (distance + 1) * 128 + (byte & 0x7f);
+      }
+      base = info(offset - distance, resolveExternal, depth + 1);
+    } else if (kind === REF_DELTA) {
+      const baseOid = head.subarray(at, at + 20).toString('hex');
+      const position = find(baseOid);
+      base = position === undefined ? resolveExternal(baseOid) : info(position, resolveExternal, depth + 1);
+      at += 20;
+    }
+    const resultSize = base && deltaResultSize(readAt(offset + at, DELTA_PREFIX));
+    return base && resultSize !== undefined ? { type: base.type, size: resultSize } : undefined;
+  };
+
   /** The index of `wanted` among `ids` (20-byte ids, sorted), or -1. */
   const search = (ids: Buffer, wanted: Buffer): number => {
     let low = 0;
@@ -206,12 +261,38 @@ export function openPackFile(idxPath: string, packPath: string, options: PackFil
       return found;
     },
     read,
+    info,
     close() {
       if (fd !== undefined) closeSync(fd);
       closeSync(idxFd);
       fd = undefined;
     },
   };
+}
+
+/**
+ * The size of a delta's result, from the start of its deflated stream: a delta begins with its
+ * base's size and its result's as varints, so inflating what a few hundred bytes give (a sync
+ * flush of a cut stream) is enough. Undefined when they do not give both varints.
+ */
+function deltaResultSize(deflated: Buffer): number | undefined {
+  let delta: Buffer;
+  try {
+    delta = inflateSync(deflated, { finishFlush: constants.Z_SYNC_FLUSH });
+  } catch {
+    return undefined;
+  }
+  let at = 0;
+  const varint = (): number | undefined => {
+    let value = 0;
+    for (let shift = 0; at < delta.byteLength; shift += 7) {
+      const byte = delta[at++] ?? 0;
+      value += (byte & 0x7f) * 2 ** shift;
+      if ((byte & 0x80) === 0) return value;
+    }
+    return undefined;
+  };
+  return varint() === undefined ? undefined : varint();
 }
 
 function positionedRead(fd: number, position: number, length: number): Buffer {
