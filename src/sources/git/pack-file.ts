@@ -180,31 +180,22 @@ export function openPackFile(idxPath: string, packPath: string, options: PackFil
     if (hit) return { type: hit.type, size: hit.data.byteLength };
     // Git's own limit on a chain is far below this; a longer one is damage, which a read reports.
     if (depth > MAX_CHAIN) return undefined;
-    const head = readAt(offset, HEADER_READ);
-    let byte = head[0] ?? 0;
-    const kind = (byte >> 4) & 7;
-    let size = byte & 15;
-    let at = 1;
-    for (let shift = 4; byte & 0x80; shift += 7) {
-      byte = head[at++] ?? 0;
-      size += (byte & 0x7f) * 2 ** shift;
+    let header;
+    try {
+      header = readEntryHeader(readAt(offset, HEADER_READ), 0);
+    } catch {
+      // A damaged header: the read of this object reports it.
+      return undefined;
     }
-    const type = TYPES[kind];
+    const { kind, size, length: at } = header;
+    const type = OBJECT_TYPES[kind];
     if (type) return { type, size };
     let base: ObjectInfo | undefined;
     if (kind === OFS_DELTA) {
-      byte = head[at++] ?? 0;
-      let distance = byte & 0x7f;
-      while (byte & 0x80) {
-        byte = head[at++] ?? 0;
-        distance = (distance + 1) * 128 + (byte & 0x7f);
-      }
-      base = info(offset - distance, resolveExternal, depth + 1);
-    } else if (kind === REF_DELTA) {
-      const baseOid = head.subarray(at, at + 20).toString('hex');
-      const position = find(baseOid);
-      base = position === undefined ? resolveExternal(baseOid) : info(position, resolveExternal, depth + 1);
-      at += 20;
+      base = info(offset - (header.baseDistance ?? 0), resolveExternal, depth + 1);
+    } else if (kind === REF_DELTA && header.baseOid !== undefined) {
+      const position = find(header.baseOid);
+      base = position === undefined ? resolveExternal(header.baseOid) : info(position, resolveExternal, depth + 1);
     }
     const resultSize = base && deltaResultSize(readAt(offset + at, DELTA_PREFIX));
     return base && resultSize !== undefined ? { type: base.type, size: resultSize } : undefined;
