@@ -12,6 +12,7 @@
  * parseReportClients(['codex', 'claude-code']) // { ok: true, clients: ['codex', 'claude-code'] }
  * parseReportClients(['copilot:vscode']).ok    // false: "copilot:vscode: a report has one column per client: name copilot"
  */
+import * as z from 'zod';
 import { CLIENT_NAMES, parseClient, type ClientName } from './client.ts';
 
 /** Every client but `none`, in `CLIENT_NAMES` order: the default columns. */
@@ -34,4 +35,19 @@ export function parseReportClients(names: readonly string[]): ParsedReportClient
     chosen.add(name);
   }
   return { ok: true, clients: chosen.size === 0 ? [...REPORT_CLIENTS] : CLIENT_NAMES.filter((name) => chosen.has(name)) };
+}
+
+/**
+ * A list of report columns as a field takes it (MCP `rules_for_paths`' `clients`, the rules
+ * settings' `clients`): each entry checked by parseReportClients, an issue naming the entry.
+ * `atLeastOne`: an empty list is refused rather than read as every client.
+ */
+export function reportClientsSchema(atLeastOne = false) {
+  const names = z.array(z.string().max(64)).max(16, 'at most 16 clients');
+  return (atLeastOne ? names.min(1, `name at least one client, each ${REPORT_CLIENT_RULE}`) : names).transform((given, ctx) => {
+    const parsed = parseReportClients(given);
+    if (parsed.ok) return parsed.clients;
+    ctx.addIssue({ code: 'custom', message: parsed.reason, path: [parsed.index] });
+    return z.NEVER;
+  });
 }

@@ -13,7 +13,7 @@ import { createKnowledgeSchema, RetireSchema } from '../knowledge/input.ts';
 import { ListQuerySchema } from '../routes/knowledge-inputs.ts';
 import { BeginTurnSchema, checkTaskFields, FocusPostSchema, FormatParam, MailboxPostSchema } from '../routes/task-inputs.ts';
 import { FocusPathsSchema, SkillNameSchema, TaskRequestSchema } from '../tasks/task-request.ts';
-import { parseReportClients, REPORT_CLIENT_RULE } from '../context/report-clients.ts';
+import { REPORT_CLIENT_RULE, reportClientsSchema } from '../context/report-clients.ts';
 import { once } from '../lib/once.ts';
 
 const taskIdSchema = once(() =>
@@ -91,15 +91,7 @@ export const rulesForPathsSchema = once(() =>
   z.strictObject({
     taskId: taskIdSchema(),
     paths: FocusPathsSchema.unwrap().min(1, 'name at least one path').meta({ description: 'Files or directories from the repository root (a change\'s files): the rule files on their way are reported.' }),
-    clients: z
-      .array(z.string().max(64))
-      .max(16, 'at most 16 clients')
-      .transform((names, ctx) => {
-        const parsed = parseReportClients(names);
-        if (parsed.ok) return parsed.clients;
-        ctx.addIssue({ code: 'custom', message: parsed.reason, path: [parsed.index] });
-        return z.NEVER;
-      })
+    clients: reportClientsSchema()
       .optional()
       .meta({ description: `The clients whose columns to show, each ${REPORT_CLIENT_RULE} (default: the clients the repository's rules settings name, else all of them).` }),
   }),

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../../context/focus.ts';
 import { formatConfigShape, FORMAT_LIMITS } from './format-config.ts';
-import { parseReportClients, REPORT_CLIENT_RULE } from '../../context/report-clients.ts';
+import { reportClientsSchema } from '../../context/report-clients.ts';
 
 /** In each directory the first present is its instruction file (Codex reads an override before AGENTS.md). */
 export const DEFAULT_RULE_FILES = ['AGENTS.override.md', 'AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md'];
@@ -37,17 +37,7 @@ export const RulesConfigSchema = lazySchema(() => z.object({
    * count, unless the caller names its own. Absent: every agent (the check run: the deployment's
    * `CHECK_RUN_CLIENTS`). It changes no turn's context: each task has its own client.
    */
-  clients: z
-    .array(z.string().max(64))
-    .min(1, `name at least one client, each ${REPORT_CLIENT_RULE}`)
-    .max(16, 'at most 16 clients')
-    .transform((names, ctx) => {
-      const parsed = parseReportClients(names);
-      if (parsed.ok) return parsed.clients;
-      ctx.addIssue({ code: 'custom', message: parsed.reason, path: [parsed.index] });
-      return z.NEVER;
-    })
-    .optional(),
+  clients: reportClientsSchema(true).optional(),
   ...formatConfigShape(),
 }));
 export type RulesConfig = z.output<typeof RulesConfigSchema>;
