@@ -47,7 +47,8 @@ export class FirstTurnAttempts {
    * (telling the index) when an alarm comes: one begun by a client, whose end outlasts the backoff,
    * or one a test's alarm call meets. That alarm joins it, and may be the very retry it armed, which
    * the runtime spends when the handler returns: the retry is armed again, or the task would stay
-   * pending with no alarm to run it.
+   * pending with no alarm to run it. (workerd deletes a handler's alarm when it returns unless the
+   * handler set one, at any time: `haveDeferredDelete` in src/workerd/io/actor-sqlite.c++.)
    */
   async fromAlarm(): Promise<void> {
     const armed = this.#current === undefined ? undefined : this.#retryAt;
