@@ -3,7 +3,8 @@
  * The first turn's bounded attempts: each counted before it runs, retried with backoff from the
  * object's alarm unless its failure cannot change (a permanent one, a task item over the cap),
  * never a fourth after an attempt a restart cut off. Concurrent callers (the alarm, an explicit
- * begin of turn 0) share one attempt; the ledger runs providers at most once per stored turn.
+ * begin of turn 0) share one attempt; the ledger runs providers at most once per stored turn. The
+ * alarm that joins an attempt after it armed its retry arms that retry again (`fromAlarm`).
  */
 import type { TurnResult } from '../src/tasks/task-results.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -28,6 +29,8 @@ export interface AttemptDeps {
 export class FirstTurnAttempts {
   readonly #deps: AttemptDeps;
   #current: Promise<TurnResult> | undefined;
+  /** When the latest attempt's retry is due, once it has armed one (until the next attempt begins). */
+  #retryAt: number | undefined;
 
   constructor(deps: AttemptDeps) {
     this.#deps = deps;
@@ -37,6 +40,20 @@ export class FirstTurnAttempts {
   run(): Promise<TurnResult> {
     this.#current ??= this.#attempt().finally(() => (this.#current = undefined));
     return this.#current;
+  }
+
+  /**
+   * For the object's alarm. An attempt that has already armed its retry may still be finishing
+   * (telling the index) when an alarm comes: one begun by a client, whose end outlasts the backoff,
+   * or one a test's alarm call meets. That alarm joins it, and may be the very retry it armed, which
+   * the runtime spends when the handler returns: the retry is armed again, or the task would stay
+   * pending with no alarm to run it. (workerd deletes a handler's alarm when it returns unless the
+   * handler set one, at any time: `haveDeferredDelete` in src/workerd/io/actor-sqlite.c++.)
+   */
+  async fromAlarm(): Promise<void> {
+    const armed = this.#current === undefined ? undefined : this.#retryAt;
+    await this.run();
+    if (armed !== undefined && this.#current === undefined && this.#deps.store.task()?.status === 'pending') await this.#deps.setAlarm(armed);
   }
 
   async #attempt(): Promise<TurnResult> {
@@ -49,6 +66,7 @@ export class FirstTurnAttempts {
       return { status: 'failed', reason };
     }
     const attempt = store.beginAttempt(Date.now());
+    this.#retryAt = undefined;
     // The index hears of the attempt while it runs: nothing here needs its answer, so the
     // assembly does not wait a round trip to another object first (issue 56). The report is
     // done before the next one goes out (the outcome's), so the index sees them in order.
@@ -69,7 +87,8 @@ export class FirstTurnAttempts {
       if (!(error instanceof PermanentAssemblyError) && attempt < MAX_ASSEMBLY_ATTEMPTS) {
         const delay = RETRY_BASE_MS * 2 ** (attempt - 1);
         store.setStatus('pending', `attempt ${attempt} failed: ${reason}; retrying in ${delay / 1000} s`, Date.now());
-        await this.#deps.setAlarm(Date.now() + delay);
+        this.#retryAt = Date.now() + delay;
+        await this.#deps.setAlarm(this.#retryAt);
         await this.#deps.reportToIndex();
         return { status: 'failed', reason };
       }

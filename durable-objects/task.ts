@@ -254,7 +254,7 @@ export class TaskObject extends DurableObject<Env> {
     const task = this.#store.task();
     if (!task) return;
     if (task.status === 'pending' || task.status === 'assembling') {
-      await this.#attempts.run();
+      await this.#attempts.fromAlarm();
       return;
     }
     if (Date.now() >= task.expires_at) {

@@ -23,7 +23,7 @@ import { AUTH_WORKER_MARK } from './auth/auth-binding.ts';
 import { authorizationServer } from './auth/oauth-server.ts';
 import { oauthOrigin } from './auth/oauth-origin.ts';
 import type { GrantProps } from './auth/identity.ts';
-import { getConfig } from './env.ts';
+import { getAuthSettings } from './auth/auth-settings.ts';
 import { app } from './routes/groups/auth.ts';
 
 export default class AuthServer extends WorkerEntrypoint<Env> {
@@ -42,7 +42,7 @@ export default class AuthServer extends WorkerEntrypoint<Env> {
    * which the caller answers with 503: a misconfiguration is never a refusal or an allow.
    */
   async validateToken(resource: string, token: string): Promise<ValidatedAccessToken<GrantProps> | null> {
-    const origin = oauthOrigin(getConfig(this.env), resource);
+    const origin = oauthOrigin(getAuthSettings(this.env), resource);
     if (origin === undefined) {
       throw new Error(`groundwork-auth does not issue tokens for ${resource}: set GITHUB_APP_CLIENT_ID, GITHUB_APP_CLIENT_SECRET and PUBLIC_URL alike in both Workers`);
     }

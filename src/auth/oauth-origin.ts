@@ -12,10 +12,13 @@
  */
 import type { Config } from '../env.ts';
 
+/** The settings that decide it: the main Worker's Config, or the authorization Worker's own read of them (auth/auth-settings). */
+export type OAuthOriginSettings = Pick<Config, 'GITHUB_APP_CLIENT_ID' | 'GITHUB_APP_CLIENT_SECRET' | 'PUBLIC_URL'>;
+
 const LOOPBACK = /^(?:localhost|127(?:\.\d{1,3}){3}|\[::1\])$/;
 
 /** The issuer and resource origin for a request, or undefined when OAuth is not offered there. */
-export function oauthOrigin(config: Config, requestUrl: string): string | undefined {
+export function oauthOrigin(config: OAuthOriginSettings, requestUrl: string): string | undefined {
   if (config.GITHUB_APP_CLIENT_ID === undefined || config.GITHUB_APP_CLIENT_SECRET === undefined) return undefined;
   const url = new URL(requestUrl);
   if (config.PUBLIC_URL !== undefined && config.PUBLIC_URL !== url.origin) return undefined;

@@ -25,7 +25,7 @@
  * this server's `validateToken` over the AUTH_SERVER Service Binding.
  */
 import { OAuthAuthorizationServer, OAuthError, type OAuthHelpers } from '@cloudflare/workers-oauth-provider';
-import { getConfig } from '../env.ts';
+import { getAuthSettings } from './auth-settings.ts';
 import { refreshGitHubToken } from './github-user.ts';
 import { personOfProps, type GrantProps } from './identity.ts';
 import { apiResource, mcpResource } from './oauth-origin.ts';
@@ -70,7 +70,7 @@ async function renewGitHubToken(options: { grantType: string; props: unknown; en
   let github = person.github;
   if (options.grantType === 'refresh_token' && lifeMs(github.expiresAt) < ACCESS_TOKEN_TTL_SECONDS * 1000 + GITHUB_RENEW_MARGIN_MS) {
     if (github.refreshToken === undefined) throw new OAuthError('invalid_grant', { description: 'the GitHub sign-in expired; sign in again' });
-    const config = getConfig(options.env);
+    const config = getAuthSettings(options.env);
     const renewed = await refreshGitHubToken(
       { clientId: config.GITHUB_APP_CLIENT_ID ?? '', clientSecret: config.GITHUB_APP_CLIENT_SECRET ?? '', apiUrl: config.GITHUB_API_URL, fetch: (input, init) => fetch(input, init), now: () => Date.now() },
       github.refreshToken,

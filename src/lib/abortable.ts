@@ -21,3 +21,13 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/**
+ * Starts a load every caller shares, under its owner's `lifetime`, unless that is already over.
+ *
+ * @example
+ * tree ??= startShared(assemblyDeadline, () => loader.loadTree(assemblyDeadline));
+ */
+export function startShared<T>(lifetime: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
+  return lifetime?.aborted ? Promise.reject(lifetime.reason) : start();
+}

@@ -25,7 +25,7 @@ import type { Person } from '../auth/identity.ts';
 import { oauthOrigin } from '../auth/oauth-origin.ts';
 import { oauthHelpers } from '../auth/oauth-server.ts';
 import { cookieValue, createSession, deleteSession, SESSION_COOKIE, sessionCookie, toBase64Url } from '../auth/session.ts';
-import { getConfig } from '../env.ts';
+import { getAuthSettings } from '../auth/auth-settings.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { secretsEqual } from '../http/constant-time.ts';
 import { fromThisSite } from '../http/same-origin-form.ts';
@@ -57,7 +57,7 @@ export function authRoutes(): Hono<AppEnv> {
   const notOffered = (c: Context<AppEnv>) =>
     problem(c, 404, 'Sign-in is not available here', 'This deployment signs no one in with GitHub at this address.', 'Its operator sets GITHUB_APP_CLIENT_ID and GITHUB_APP_CLIENT_SECRET (and PUBLIC_URL, where it is set, names the address).');
   const githubApp = (env: Env): GitHubOAuthApp => {
-    const config = getConfig(env);
+    const config = getAuthSettings(env);
     return { clientId: config.GITHUB_APP_CLIENT_ID ?? '', clientSecret: config.GITHUB_APP_CLIENT_SECRET ?? '', apiUrl: config.GITHUB_API_URL, fetch: (input, init) => fetch(input, init), now: () => Date.now() };
   };
   /** A refused authorization request as the provider says to answer it: back to a client it validated, else a page. */
@@ -80,7 +80,7 @@ export function authRoutes(): Hono<AppEnv> {
   };
 
   app.get('/authorize', async (c) => {
-    const origin = oauthOrigin(getConfig(c.env), c.req.url);
+    const origin = oauthOrigin(getAuthSettings(c.env), c.req.url);
     if (!origin) return notOffered(c);
     const oauth = oauthHelpers(origin, c.env);
     let request: AuthRequest;
@@ -89,14 +89,14 @@ export function authRoutes(): Hono<AppEnv> {
       const details = await oauth.describeConsent(request);
       const consent = await oauth.beginConsent(request);
       const model = { clientName: details.clientName, redirectHost: details.redirectHost, redirectIsLoopback: details.redirectIsLoopback, handle: consent.handle };
-      return page(c, (nonce) => <ConsentPage model={model} nonce={nonce} />, 200, consent.headers, [new URL(githubWebRoot(getConfig(c.env).GITHUB_API_URL)).origin, redirectOrigin(request.redirectUri)]);
+      return page(c, (nonce) => <ConsentPage model={model} nonce={nonce} />, 200, consent.headers, [new URL(githubWebRoot(getAuthSettings(c.env).GITHUB_API_URL)).origin, redirectOrigin(request.redirectUri)]);
     } catch (error) {
       return refused(c, error);
     }
   });
 
   app.post('/authorize', async (c) => {
-    const origin = oauthOrigin(getConfig(c.env), c.req.url);
+    const origin = oauthOrigin(getAuthSettings(c.env), c.req.url);
     if (!origin) return notOffered(c);
     const oauth = oauthHelpers(origin, c.env);
     const form = await c.req.raw.clone().formData();
@@ -117,7 +117,7 @@ export function authRoutes(): Hono<AppEnv> {
   });
 
   app.get('/signin', async (c) => {
-    const origin = oauthOrigin(getConfig(c.env), c.req.url);
+    const origin = oauthOrigin(getAuthSettings(c.env), c.req.url);
     if (!origin) return notOffered(c);
     const back = c.req.query('return') ?? '/view';
     if (!RETURN_PATH.test(back)) return problem(c, 400, 'Bad query', 'return: a path on this site to come back to, such as /view.');
@@ -130,7 +130,7 @@ export function authRoutes(): Hono<AppEnv> {
   });
 
   app.get('/oauth/callback', async (c) => {
-    const origin = oauthOrigin(getConfig(c.env), c.req.url);
+    const origin = oauthOrigin(getAuthSettings(c.env), c.req.url);
     if (!origin) return notOffered(c);
     const state = c.req.query('state') ?? '';
     if (state.startsWith('signin.')) return finishSignIn(c, origin, state);

@@ -19,7 +19,7 @@ import { CommitInfoSchema } from './commit-info.ts';
 import { cachedJson, cacheWrite, readCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
 import { PartialTreeSchema } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
-import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
+import type { FlatTreeEntry, TreeLoader } from './tree-loader.ts';
 
 /**
  * Bump when the shape of a cached tree or blob changes; it is part of every key and value.

@@ -9,7 +9,7 @@ import { lazySchema } from '../lib/lazy-schema.ts';
 import { CommitInfoSchema } from './commit-info.ts';
 import { normalisePath, parentOf } from './paths.ts';
 import type { CommitInfo, TreeEntry } from './snapshot.ts';
-import type { FlatTreeEntry } from './tree-snapshot.ts';
+import type { FlatTreeEntry } from './tree-loader.ts';
 
 const Path = lazySchema(() => z.string().refine((path) => {
   const normal = normalisePath(path);

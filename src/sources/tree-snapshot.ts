@@ -8,60 +8,22 @@
  * under the snapshot's own signal, e.g. an assembly's deadline; each call waits for it under its
  * caller's signal. So one reader giving up (a provider's timeout) neither cancels the load for the
  * others nor is held by it.
+ *
+ * The loader's contract is tree-loader; how the tree is read (whole, or directory by directory) and
+ * what a listing needs no load for is tree-view; blob reads, kept and joined, are blob-memo.
  */
 import { decodeBlob } from './decode.ts';
-import { indexPartialTree, isConsistent, type PartialIndex, type PartialTree } from './partial-tree.ts';
+import { indexPartialTree, isConsistent, type PartialIndex } from './partial-tree.ts';
 import { joinPath, normalisePath, parentOf } from './paths.ts';
-import { isEmptyPlan, type ReadPlan } from './read-plan.ts';
-import { untilAborted } from '../lib/abortable.ts';
+import { isEmptyPlan } from './read-plan.ts';
+import { startShared, untilAborted } from '../lib/abortable.ts';
 import { PermanentSourceError } from './permanent.ts';
-import type { BytesResult, CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry, TreeEntryKind } from './snapshot.ts';
+import { createBlobMemo } from './blob-memo.ts';
+import { SkippedRead, type FlatTreeEntry, type TreeLoader } from './tree-loader.ts';
+import { heldListing, treeView } from './tree-view.ts';
+import type { BytesResult, CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure } from './snapshot.ts';
 
-export interface FlatTreeEntry {
-  /** Normalised path from the root. */
-  path: string;
-  kind: TreeEntryKind;
-  /** Object id of the blob (files, symlinks), tree (dirs) or commit (submodules). */
-  oid: string;
-  size?: number;
-}
-
-/** Thrown by a loader that declines an optional read; the snapshot answers `skipped` with its message. */
-export class SkippedRead extends Error {
-  override readonly name = 'SkippedRead';
-}
-
-/** Loads git objects for one commit. Implementations may throw; the snapshot turns that into `failed`. */
-export interface TreeLoader {
-  loadTree(signal?: AbortSignal): Promise<FlatTreeEntry[]>;
-  /** `optional`: the reader can do without it, so a loader short of budget may throw SkippedRead. */
-  loadBlob(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
-  /** The commit object's facts (see {@link CommitInfo}). */
-  loadCommit(signal?: AbortSignal): Promise<CommitInfo>;
-  /**
-   * The entries of one directory (`tree` is its tree oid, undefined for the root). A loader for
-   * which reading a tree is cheap offers this, so a snapshot reads only the directories it is
-   * asked about instead of the whole commit (`loadTree` is then never called).
-   */
-  loadDirectory?(tree: string | undefined, path: string, signal?: AbortSignal): Promise<FlatTreeEntry[]>;
-  /**
-   * The part of the tree a plan needs, cheaper than the whole (and, for some loaders, with the
-   * planned blobs on board for `loadBlob`). Optional; a failure falls back to the whole tree,
-   * except a `PermanentSourceError`, which a loader throws only when the whole tree would fail
-   * the same way (credentials that cannot work): readers then fail with it at once.
-   */
-  loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
-  /** A blob's size without reading it, when the loader can tell (a local pack's headers); undefined when not. */
-  blobSize?(oid: string, signal?: AbortSignal): Promise<number | undefined>;
-}
-
-/** What list and read need from a tree: one entry by path, and the entries of one directory. */
-interface TreeView {
-  entry(path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined>;
-  children(dir: string, signal?: AbortSignal): Promise<TreeEntry[]>;
-  /** Whether `entry` and `children` of `dir` are answered without another load. */
-  holds(dir: string): boolean;
-}
+export { SkippedRead, type FlatTreeEntry, type TreeLoader } from './tree-loader.ts';
 
 /** `plan`: what the readers will ask for, answered from `loadPartial` where it can. `signal`: bounds the shared loads. */
 export interface TreeSnapshotOptions extends SnapshotOptions {
@@ -71,48 +33,13 @@ export interface TreeSnapshotOptions extends SnapshotOptions {
   loader: TreeLoader;
 }
 
-/** Blobs a snapshot keeps once read: rule files and links, not bundles. */
-const MAX_KEPT_BLOB_BYTES = 64 * 1024;
-const MAX_KEPT_BLOBS = 256;
-
-interface TreeIndex {
-  byPath: Map<string, FlatTreeEntry>;
-  children: Map<string, TreeEntry[]>;
-}
-
 export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const { loader, plan, signal: lifetime } = options;
-  const tree = loader.loadDirectory ? lazyView(loader.loadDirectory.bind(loader), lifetime) : flatView(loader, lifetime);
+  const tree = treeView(loader, lifetime);
+  const blobs = createBlobMemo(loader);
+  const loadBlob = blobs.load;
   let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
-  // Small blobs already read, by id: a symlink's target or a copy another reader read before
-  // (a CLAUDE.md linked to the AGENTS.md beside it) costs no second request. A read still under
-  // way is joined (each caller under its own signal) rather than started again: which reader
-  // asks first depends on timing, and the count of requests must not.
-  const small = new Map<string, Uint8Array>();
-  const reading = new Map<string, Promise<Uint8Array>>();
-  const loadBlob = async (oid: string, signal?: AbortSignal, blobOptions?: { optional?: boolean }): Promise<Uint8Array> => {
-    const known = small.get(oid);
-    if (known) return known;
-    const pending = reading.get(oid);
-    if (pending) {
-      const joined = await untilAborted(pending, signal).catch((error: unknown) => {
-        // Our own signal ended the wait: that is our failure. The other reader's failure is not.
-        if (signal?.aborted) throw error;
-        return undefined;
-      });
-      if (joined) return joined;
-    }
-    const read = loader.loadBlob(oid, signal, blobOptions);
-    reading.set(oid, read);
-    try {
-      const bytes = await read;
-      if (bytes.byteLength <= MAX_KEPT_BLOB_BYTES && small.size < MAX_KEPT_BLOBS) small.set(oid, bytes);
-      return bytes;
-    } finally {
-      if (reading.get(oid) === read) reading.delete(oid);
-    }
-  };
 
   /** The planned part of the tree, or undefined when there is no plan or it could not be read ahead. */
   const loadPartial = (signal?: AbortSignal): Promise<PartialIndex | undefined> => {
@@ -120,7 +47,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     if (signal?.aborted) return Promise.reject(signal.reason);
     const load = loader.loadPartial.bind(loader, plan);
     // A failed read-ahead only sends readers to the whole tree, which says why if it fails too.
-    partial ??= shared(lifetime, () => load(lifetime)).then(
+    partial ??= startShared(lifetime, () => load(lifetime)).then(
       (read) => (isConsistent(read) ? indexPartialTree(read) : undefined),
       (error: unknown) => (error instanceof PermanentSourceError ? Promise.reject(error) : undefined),
     );
@@ -220,17 +147,14 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       const normal = normalisePath(dir);
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       const path = normal.path;
+      let known: PartialIndex | undefined;
       try {
-        const known = await loadPartial(signal);
-        const listed = known?.children(path);
-        if (listed) return { status: 'ok', path, entries: listed };
-        const entry = path === '' ? undefined : known?.entry(path);
-        if (entry === null) return { status: 'missing', path };
-        if (entry && entry.kind !== 'dir') return { status: 'not-a-directory', path };
+        known = await loadPartial(signal);
       } catch (error) {
         return failure(path, error, signal);
       }
-      return tree.holds(path) ? list(path, signal ? { signal } : {}) : undefined;
+      const held = heldListing(known, tree, path);
+      return held === 'view' ? list(path, signal ? { signal } : {}) : held;
     },
 
     async read(path, readOptions): Promise<ReadResult> {
@@ -252,7 +176,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         const found = await fileAt(path, signal);
         if (!('entry' in found)) return undefined;
         const { size, oid } = found.entry;
-        return size ?? small.get(oid)?.byteLength ?? (await loader.blobSize?.(oid, signal));
+        return size ?? blobs.keptSize(oid) ?? (await loader.blobSize?.(oid, signal));
       } catch {
         // Whatever went wrong, `read` meets it too and says what.
         return undefined;
@@ -265,7 +189,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         if (!commitInfo) {
           // Shared by every caller, so it loads under the snapshot's signal. A read-ahead that
           // brought the commit's facts along saves a request for them.
-          commitInfo = shared(lifetime, async () => {
+          commitInfo = startShared(lifetime, async () => {
             const known = await loadPartial(lifetime);
             if (known?.commit?.commit === options.commit) return known.commit;
             lifetime?.throwIfAborted();
@@ -280,76 +204,6 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       }
     },
   };
-}
-
-/** The whole tree, loaded once (one request for the GitHub API, one fetch for a remote). */
-function flatView(loader: TreeLoader, lifetime: AbortSignal | undefined): TreeView {
-  let index: Promise<TreeIndex> | undefined;
-  const loadIndex = (signal?: AbortSignal): Promise<TreeIndex> => {
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    if (!index) {
-      index = shared(lifetime, () => loader.loadTree(lifetime)).then(buildIndex);
-      // A failed load is not memoised: the next call may succeed.
-      index.catch(() => (index = undefined));
-    }
-    return untilAborted(index, signal);
-  };
-  return {
-    entry: async (path, signal) => (await loadIndex(signal)).byPath.get(path),
-    children: async (dir, signal) => (await loadIndex(signal)).children.get(dir) ?? [],
-    // Once the whole tree is on its way, every listing comes with it.
-    holds: () => index !== undefined,
-  };
-}
-
-/** Directory by directory, each read once, only along the paths asked about. */
-function lazyView(loadDirectory: NonNullable<TreeLoader['loadDirectory']>, lifetime: AbortSignal | undefined): TreeView {
-  const directories = new Map<string, Promise<TreeIndex | undefined>>();
-  /** Shared by every caller, so it loads under the snapshot's signal. */
-  const directory = (dir: string): Promise<TreeIndex | undefined> => {
-    let loaded = directories.get(dir);
-    if (!loaded) {
-      loaded = (async () => {
-        lifetime?.throwIfAborted();
-        if (dir === '') return buildIndex(await loadDirectory(undefined, '', lifetime));
-        const self = await entryOf(dir);
-        return self?.kind === 'dir' ? buildIndex(await loadDirectory(self.oid, dir, lifetime)) : undefined;
-      })();
-      directories.set(dir, loaded);
-      loaded.catch(() => directories.delete(dir));
-    }
-    return loaded;
-  };
-  const entryOf = async (path: string): Promise<FlatTreeEntry | undefined> => (await directory(parentOf(path)))?.byPath.get(path);
-  return {
-    holds: (dir) => directories.has(dir) && (dir === '' || directories.has(parentOf(dir))),
-    entry: (path, signal) => (signal?.aborted ? Promise.reject(signal.reason) : untilAborted(entryOf(path), signal)),
-    children: async (dir, signal) => {
-      signal?.throwIfAborted();
-      return (await untilAborted(directory(dir), signal))?.children.get(dir) ?? [];
-    },
-  };
-}
-
-/** Starts a load every caller shares, unless its lifetime is already over. */
-function shared<T>(lifetime: AbortSignal | undefined, start: () => Promise<T>): Promise<T> {
-  return lifetime?.aborted ? Promise.reject(lifetime.reason) : start();
-}
-
-function buildIndex(entries: FlatTreeEntry[]): TreeIndex {
-  const byPath = new Map<string, FlatTreeEntry>();
-  const children = new Map<string, TreeEntry[]>();
-  for (const entry of entries) {
-    byPath.set(entry.path, entry);
-    const dir = parentOf(entry.path);
-    const name = entry.path.slice(dir === '' ? 0 : dir.length + 1);
-    const listed: TreeEntry = { name, path: entry.path, kind: entry.kind, oid: entry.oid, ...(entry.size === undefined ? {} : { size: entry.size }) };
-    const siblings = children.get(dir);
-    if (siblings) siblings.push(listed);
-    else children.set(dir, [listed]);
-  }
-  for (const list of children.values()) list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { byPath, children };
 }
 
 function failure(path: string, error: unknown, signal?: AbortSignal): SourceFailure {

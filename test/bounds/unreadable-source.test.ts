@@ -1,10 +1,24 @@
-import { runDurableObjectAlarm } from 'cloudflare:test';
-import { describe, expect, inject, it } from 'vitest';
-import { api, settled, waitForTask } from '../support/api.ts';
+import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { api } from '../support/api.ts';
+import { holdTaskAlarms, type HeldAlarms } from '../support/held-alarms.ts';
 import { BOUNDS_MAX_FETCH_BYTES } from './bindings.ts';
-import { describeTask, stubOf } from './support.ts';
+import { describeTask, holdDeadlines, stubOf, type HeldDeadlines } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
+
+// The test runs the task's one attempt itself (its alarms are held), and this project's one-second
+// assembly deadline is held too (never fired): on a loaded machine it could end the attempt before
+// the pack reached the cap, and the attempt would be retried instead.
+let alarms: HeldAlarms;
+let deadlines: HeldDeadlines;
+beforeEach(() => {
+  alarms = holdTaskAlarms();
+  deadlines = holdDeadlines();
+});
+afterEach(() => {
+  deadlines.release();
+  alarms.release();
+});
 
 describe('a repository that cannot be read', () => {
   it('fails the task at once, naming GIT_MAX_FETCH_BYTES, when the pack is over the cap; no turn says its rules were empty', async () => {
@@ -13,21 +27,15 @@ describe('a repository that cannot be read', () => {
     expect(bigBytes).toBeGreaterThan(BOUNDS_MAX_FETCH_BYTES);
     const created = await api('POST', '/tasks', { body: { repo, ref: big, request: 'Explain the build.' } });
     const id = String(created.json['id']);
-    await waitForTask(id, settled);
 
-    let task = await describeTask(id);
-    // On a loaded machine this project's one-second deadline can end an attempt before the pack
-    // reaches the cap; such an attempt is retried. The cap never is: raising it is the only fix,
-    // so the attempt that meets it fails the task.
-    for (let retries = 0; task.status === 'pending' && retries < 2; retries++) {
-      expect(task.reason).not.toContain('GIT_MAX_FETCH_BYTES');
-      await runDurableObjectAlarm(stubOf(id));
-      task = await describeTask(id);
-    }
-    expect(task).toMatchObject({ status: 'failed', commit: big, turns: [] });
+    // One attempt: the cap is never retried (raising it is the only fix).
+    const armed = await alarms.run(stubOf(id));
+    const task = await describeTask(id);
+    expect(task).toMatchObject({ status: 'failed', attempts: 1, commit: big, turns: [] });
     expect(task.reason).toBe(
       `could not read ${repo} at ${big}: fetching ${repo} at ${big} exceeded the size cap of ${BOUNDS_MAX_FETCH_BYTES} bytes (GIT_MAX_FETCH_BYTES); raise it to read this repository`,
     );
+    expect(armed).toEqual([Date.parse(task.expiresAt)]);
     const turn = await api('GET', `/tasks/${id}/turns/0`);
     expect(turn.status).toBe(404);
     expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })).status).toBe(409);

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CHECK_DEADLINE_MS } from '../../src/checks/run-check.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
-import { api } from '../support/api.ts';
+import { api, SETTLE_GUARD_MS } from '../support/api.ts';
 import { createApiScope, setCommitChecks } from '../support/github-api-client.ts';
 import { E2E_SCOPE } from './bindings.ts';
 import { check, pullRequestTask } from './support-checks.ts';
@@ -28,7 +28,7 @@ describe('a check against a GitHub that takes the request and never answers', ()
       async () => {
         expect((await matching()).filter((request) => request.abandoned === false)).toEqual([]);
       },
-      { timeout: 5_000 },
+      { timeout: SETTLE_GUARD_MS },
     );
     // push read the pull request; report-ci its check runs and the pull request: one attempt each, no retry.
     expect((await matching()).length - before).toBe(3);

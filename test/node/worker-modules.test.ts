@@ -86,6 +86,10 @@ describe("the Worker upload's module graph", () => {
     expect(AUTHORIZATION_SERVER.filter((module) => metafile.inputs[module] !== undefined)).toEqual([]);
     const authReach = staticReach(authMetafile, ['src/auth-worker.ts']);
     expect(AUTHORIZATION_SERVER.filter((module) => !authReach.has(module))).toEqual([]);
+    // It reads its four settings itself (auth/auth-settings): the main Worker's configuration
+    // schema, with every provider's settings and the agents, is not in its upload.
+    expect(authReach.has('src/auth/auth-settings.ts')).toBe(true);
+    expect(Object.keys(authMetafile.inputs).filter((module) => module === 'src/env.ts' || module.startsWith('src/providers/'))).toEqual([]);
     // OAuthResourceServer and OAuthError alone (8.8 KiB minified) against what the authorization
     // Worker needs of it (117.8): esbuild shook the authorization server out of this upload.
     const here = outputBytes(metafile, new Set([provider]));

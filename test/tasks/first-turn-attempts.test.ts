@@ -2,7 +2,8 @@
  * The first turn's attempt tells the tenant's index it is under way beside the assembly, not
  * before it (issue 56: a round trip to another object the assembly does not need), and the
  * outcome's report goes out only after that one is done, so the index hears them in order; an
- * index that cannot be told does not fail the attempt. Reports are held open by the test, never timed.
+ * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
+ * it armed its retry leaves the retry armed. Reports are held open by the test, never timed.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
@@ -67,6 +68,50 @@ describe('first turn attempts and the index report', () => {
         const result = await run;
         expect(result.status).toBe('ok');
         expect(events).toEqual(['report assembling', 'finish ready']);
+      });
+    });
+  }
+
+  // A client's begin ran the attempt; the alarm comes while the attempt tells the index how it ended.
+  for (const when of ['before', 'after'] as const) {
+    it(`leaves the retry armed when the alarm joins a failing attempt ${when} it armed its retry`, async () => {
+      const stub = env.TASKS.get(env.TASKS.newUniqueId());
+      await runInDurableObject(stub, async (_, state) => {
+        const store = taskStoreOf(state.storage.sql);
+        store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+        const armed: number[] = [];
+        const reports: Array<() => void> = [];
+        const attempts = new FirstTurnAttempts({
+          store,
+          ledger: async () => {
+            throw new Error('the network is down');
+          },
+          setAlarm: async (at) => void armed.push(at),
+          finish: async () => undefined,
+          reportToIndex: () => new Promise<boolean>((resolve) => reports.push(() => resolve(true))),
+        });
+
+        const begun = attempts.run();
+        // The attempt's first report (beside the assembly) is held; the outcome's comes after arming.
+        const reportsBeforeAlarm = when === 'before' ? 1 : 2;
+        while (reports.length < reportsBeforeAlarm) {
+          if (reports.length === 1) reports[0]?.();
+          await tick();
+        }
+        expect(armed).toHaveLength(when === 'before' ? 0 : 1);
+        const alarm = attempts.fromAlarm();
+        while (reports.length < 2) {
+          reports[0]?.();
+          await tick();
+        }
+        reports[1]?.();
+        expect((await begun).status).toBe('failed');
+        await alarm;
+        expect(store.task()).toMatchObject({ status: 'pending', attempts: 1 });
+        // Joined before the retry was armed, the alarm is not that retry; joined after, it may have been, and is armed again.
+        const retry = armed[0];
+        expect(retry).toBeGreaterThan(0);
+        expect(armed).toEqual(when === 'before' ? [retry] : [retry, retry]);
       });
     });
   }

@@ -1,9 +1,9 @@
 import { env } from 'cloudflare:workers';
-import { runDurableObjectAlarm } from 'cloudflare:test';
-import { describe, expect, inject, it, vi } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { gitHostAllowed } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
-import { api, SETTLE_GUARD_MS, settled, waitForTask } from '../support/api.ts';
+import { api, settled, waitForTask } from '../support/api.ts';
+import { holdTaskAlarms } from '../support/held-alarms.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 
@@ -27,25 +27,39 @@ describe('git host allowlist', () => {
     expect(task.status).toBe('ready');
   });
 
-  it('refuses to follow a redirect to a host outside the allowlist', async () => {
-    const created = await api('POST', '/tasks', { body: { repo: `${base()}/_redirect/localhost/sample.git`, request: 'x' } });
-    const id = String(created.json['id']);
-    const task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
-    expect(task.status).toBe('pending');
-    expect(task.reason).toContain('localhost is not an allowed git host (GIT_ALLOWED_HOSTS)');
-    // Let the remaining attempts run now, so no alarm outlives the test. An attempt the alarm began
-    // by itself may still be running when we ask, so keep asking until the task settles: however
-    // long a loaded machine takes, only the test's own guard ends the wait.
-    const stub = env.TASKS.get(env.TASKS.idFromString(id));
-    const last = await vi.waitFor(
-      async () => {
-        await runDurableObjectAlarm(stub);
-        const now = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
-        expect(now.status).toBe('failed');
-        return now;
-      },
-      { timeout: SETTLE_GUARD_MS, interval: 50 },
-    );
-    expect(last).toMatchObject({ status: 'failed', attempts: 3 });
+  // Every alarm of the task is held and the test runs each attempt from the object's own handler, to
+  // its end: none starts by itself, so however slow the machine, the task has made exactly the
+  // attempts the test ran (an attempt the runtime began could still be telling the index of its
+  // failure when the test's alarm came, which spent the retry it had armed).
+  it('refuses to follow a redirect to a host outside the allowlist, on each of its three attempts', async () => {
+    const alarms = holdTaskAlarms();
+    try {
+      const created = await api('POST', '/tasks', { body: { repo: `${base()}/_redirect/localhost/sample.git`, request: 'x' } });
+      const id = String(created.json['id']);
+      const stub = env.TASKS.get(env.TASKS.idFromString(id));
+      const refused = 'localhost is not an allowed git host (GIT_ALLOWED_HOSTS)';
+      for (const [attempt, retryMs] of [
+        [1, 2_000],
+        [2, 4_000],
+      ] as const) {
+        const before = Date.now();
+        const armed = await alarms.run(stub);
+        const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
+        expect(task).toMatchObject({ status: 'pending', attempts: attempt });
+        expect(task.reason).toContain(refused);
+        expect(task.reason).toContain(`retrying in ${retryMs / 1000} s`);
+        // One alarm, the retry, its backoff after the attempt.
+        expect(armed).toHaveLength(1);
+        expect(armed[0]).toBeGreaterThanOrEqual(before + retryMs);
+      }
+      const armed = await alarms.run(stub);
+      const task = TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json);
+      expect(task).toMatchObject({ status: 'failed', attempts: 3 });
+      expect(task.reason).toContain(refused);
+      // The last attempt arms only the task's retention cleanup, never a fourth attempt.
+      expect(armed).toEqual([Date.parse(task.expiresAt)]);
+    } finally {
+      alarms.release();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { taskAgent } from '../../src/tasks/task-agent.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
+import { holdTaskAlarms } from '../support/held-alarms.ts';
 import { ownTables } from '../support/task-object.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
@@ -166,59 +167,80 @@ describe('assembly failures and retention', () => {
     expect(task.reason).toContain('ref no-such-branch does not name a commit');
   });
 
+  // The tests below hold the tasks' alarms and run each attempt themselves, to its end: none starts
+  // by itself after a backoff the clock decides, so a task has made exactly the attempts the test ran.
   it('retries a failing repository with backoff, then fails with the reason', async () => {
-    // A git host that answers 503: a transient failure worth retrying.
-    const id = await create({ repo: `${base()}/_unavailable/nothing.git` });
-    let task = TaskDescriptionSchema.parse(await waitForTask(id, settled));
-    expect(task).toMatchObject({ status: 'pending', attempts: 1 });
-    expect(task.reason).toMatch(/^attempt 1 failed: .*; retrying in 2 s$/);
-    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
-    expect((await describeTask(id)).reason).toMatch(/^attempt 2 failed: .*; retrying in 4 s$/);
-    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
-    task = await describeTask(id);
-    expect(task).toMatchObject({ status: 'failed', attempts: 3 });
-    expect(task.reason).not.toContain('retrying');
-    // What is left scheduled is retention cleanup, not a fourth attempt.
-    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
-    expect(alarm).toBe(Date.parse(task.expiresAt));
+    const alarms = holdTaskAlarms();
+    try {
+      // A git host that answers 503: a transient failure worth retrying.
+      const id = await create({ repo: `${base()}/_unavailable/nothing.git` });
+      for (const [attempt, retryMs] of [
+        [1, 2_000],
+        [2, 4_000],
+      ] as const) {
+        const before = Date.now();
+        const armed = await alarms.run(stubOf(id));
+        const task = await describeTask(id);
+        expect(task).toMatchObject({ status: 'pending', attempts: attempt });
+        expect(task.reason).toMatch(new RegExp(`^attempt ${attempt} failed: .*; retrying in ${retryMs / 1000} s$`));
+        expect(armed).toHaveLength(1);
+        expect(armed[0]).toBeGreaterThanOrEqual(before + retryMs);
+      }
+      const armed = await alarms.run(stubOf(id));
+      const task = await describeTask(id);
+      expect(task).toMatchObject({ status: 'failed', attempts: 3 });
+      expect(task.reason).not.toContain('retrying');
+      // What is left scheduled is retention cleanup, not a fourth attempt.
+      expect(armed).toEqual([Date.parse(task.expiresAt)]);
+      const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+      expect(alarm).toBe(Date.parse(task.expiresAt));
+    } finally {
+      alarms.release();
+    }
   });
 
   it('refuses to begin turn 0 of a failed task again with 409 naming the status, so attempts stay bounded', async () => {
-    const id = await create({ repo: `${base()}/_unavailable/refused.git` });
-    await waitForTask(id, settled);
-    // Beginning turn 0 runs the next attempt at once; the third failure is final.
-    for (let i = 0; i < 4; i++) {
-      const task = await describeTask(id);
-      if (task.status === 'failed') break;
-      expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })).status).toBe(409);
-    }
-    const failed = await describeTask(id);
-    expect(failed).toMatchObject({ status: 'failed', attempts: 3 });
+    const alarms = holdTaskAlarms();
+    try {
+      const id = await create({ repo: `${base()}/_unavailable/refused.git` });
+      // Beginning turn 0 runs the next attempt at once; the third failure is final.
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        expect((await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })).status).toBe(409);
+        expect(await describeTask(id)).toMatchObject({ status: attempt < 3 ? 'pending' : 'failed', attempts: attempt });
+      }
+      const failed = await describeTask(id);
 
-    for (let i = 0; i < 3; i++) {
-      const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } });
-      expect(res.status).toBe(409);
-      expect(res.json.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/^the task is failed after 3 of 3 attempts \(.+\); a failed task is not assembled again: create a new task to try again$/) });
+      for (let i = 0; i < 3; i++) {
+        const res = await api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } });
+        expect(res.status).toBe(409);
+        expect(res.json.error).toMatchObject({ code: 'conflict', message: expect.stringMatching(/^the task is failed after 3 of 3 attempts \(.+\); a failed task is not assembled again: create a new task to try again$/) });
+      }
+      expect(await describeTask(id)).toMatchObject({ status: 'failed', attempts: 3, reason: failed.reason });
+      const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+      expect(alarm).toBe(Date.parse(failed.expiresAt));
+    } finally {
+      alarms.release();
     }
-    expect(await describeTask(id)).toMatchObject({ status: 'failed', attempts: 3, reason: failed.reason });
-    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
-    expect(alarm).toBe(Date.parse(failed.expiresAt));
   });
 
   it('gives a task whose last attempt was cut off mid-way no fourth attempt', async () => {
-    const id = await create({ repo: `${base()}/_unavailable/cut-off.git` });
-    await waitForTask(id, settled);
-    // As the object finds itself after restarting in the middle of its third attempt.
-    await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec("UPDATE task SET status = 'assembling', status_reason = NULL, attempts = 3"));
-    expect(await runDurableObjectAlarm(stubOf(id))).toBe(true);
-    const task = await describeTask(id);
-    expect(task).toMatchObject({
-      status: 'failed',
-      attempts: 3,
-      reason: 'attempt 3 of 3 ended without a result (the task object restarted while assembling); no attempts remain',
-    });
-    const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
-    expect(alarm).toBe(Date.parse(task.expiresAt));
+    const alarms = holdTaskAlarms();
+    try {
+      const id = await create({ repo: `${base()}/_unavailable/cut-off.git` });
+      // As the object finds itself after restarting in the middle of its third attempt.
+      await runInDurableObject(stubOf(id), (_, state) => state.storage.sql.exec("UPDATE task SET status = 'assembling', status_reason = NULL, attempts = 3"));
+      expect(await alarms.run(stubOf(id))).toHaveLength(1);
+      const task = await describeTask(id);
+      expect(task).toMatchObject({
+        status: 'failed',
+        attempts: 3,
+        reason: 'attempt 3 of 3 ended without a result (the task object restarted while assembling); no attempts remain',
+      });
+      const alarm = await runInDurableObject(stubOf(id), (_, state) => state.storage.getAlarm());
+      expect(alarm).toBe(Date.parse(task.expiresAt));
+    } finally {
+      alarms.release();
+    }
   });
 
   it('deletes an expired task when its retention alarm fires', async () => {

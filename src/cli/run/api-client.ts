@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { AssembledTurnSchema, type AssembledTurn } from '../../context/turn-schema.ts';
 import { TaskDescriptionSchema, type TaskDescription } from '../../tasks/task-results.ts';
 
-/** The local Worker answers in milliseconds; this only turns a hang into an error. */
+/** The local Worker answers in milliseconds (a long poll, after its wait); this only turns a hang into an error. */
 const REQUEST_TIMEOUT_MS = 60_000;
 
 /** `viewUrl`: the signed link to the task's inspector page (null when the service signs no links). */
@@ -33,18 +33,19 @@ export interface CreateTaskBody {
 
 export interface ApiClient {
   createTask(body: CreateTaskBody): Promise<{ id: string; viewUrl: string | null }>;
-  describe(id: string): Promise<TaskDescription>;
+  /** `waitSeconds`: the long poll, answered once the task is ready or failed, or after that many seconds. */
+  describe(id: string, options?: { waitSeconds?: number }): Promise<TaskDescription>;
   turn(id: string, turn: number): Promise<AssembledTurn>;
   beginTurn(id: string, turn: number): Promise<AssembledTurn>;
 }
 
 export function createApiClient(base: URL, token: string): ApiClient {
-  const call = async <T extends z.ZodType>(schema: T, path: string, body?: unknown): Promise<z.output<T>> => {
+  const call = async <T extends z.ZodType>(schema: T, path: string, body?: unknown, waitMs = 0): Promise<z.output<T>> => {
     const response = await fetch(new URL(path, base), {
       method: body === undefined ? 'GET' : 'POST',
       headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(waitMs + REQUEST_TIMEOUT_MS),
     });
     const json: unknown = await response.json().catch(() => undefined);
     if (!response.ok) {
@@ -58,7 +59,8 @@ export function createApiClient(base: URL, token: string): ApiClient {
       const created = await call(CreatedSchema, '/tasks', body);
       return { id: created.id, viewUrl: created.viewUrl ?? null };
     },
-    describe: (id) => call(TaskDescriptionSchema, `/tasks/${id}`),
+    describe: (id, { waitSeconds } = {}) =>
+      waitSeconds === undefined ? call(TaskDescriptionSchema, `/tasks/${id}`) : call(TaskDescriptionSchema, `/tasks/${id}?wait=${waitSeconds}`, undefined, waitSeconds * 1000),
     turn: (id, turn) => call(AssembledTurnSchema, `/tasks/${id}/turns/${turn}`),
     beginTurn: (id, turn) => call(AssembledTurnSchema, `/tasks/${id}/turns`, { turn }),
   };

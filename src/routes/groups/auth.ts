@@ -12,8 +12,8 @@
 import { authorizationServer } from '../../auth/oauth-server.ts';
 import type { ApiHandler } from '../../auth/resource-server.ts';
 import { oauthOrigin } from '../../auth/oauth-origin.ts';
-import { getConfig } from '../../env.ts';
-import { noOAuthHere } from '../../auth/no-oauth-here.ts';
+import { getAuthSettings } from '../../auth/auth-settings.ts';
+import { configErrorAnswer, noOAuthHere } from '../../auth/no-oauth-here.ts';
 import { routedApp } from '../../http/routed-app.ts';
 import { authRoutes } from '../auth.tsx';
 
@@ -26,10 +26,10 @@ export const app: ApiHandler = {
     if (PAGES.has(path)) return pages.fetch(request, env, ctx);
     let origin: string | undefined;
     try {
-      origin = oauthOrigin(getConfig(env), request.url);
-    } catch {
-      // A configuration error: the pages' app answers it with the 503 envelope.
-      return pages.fetch(request, env, ctx);
+      origin = oauthOrigin(getAuthSettings(env), request.url);
+    } catch (error) {
+      // A configuration error: the 503 envelope naming the settings, as the pages answer it.
+      return configErrorAnswer(error);
     }
     if (origin === undefined) return noOAuthHere(path);
     return authorizationServer(origin).fetch(request, env, ctx);

@@ -13,7 +13,7 @@ import type { CommitInfo } from '../snapshot.ts';
 import type { ObjectType, RawObject } from './pack-entry.ts';
 import { kindOfMode } from './tree-mode.ts';
 import { parseTree } from './tree-object.ts';
-import type { FlatTreeEntry, TreeLoader } from '../tree-snapshot.ts';
+import type { FlatTreeEntry, TreeLoader } from '../tree-loader.ts';
 
 export interface GitObjectStore {
   /** The object whose bytes hash to `oid`, or undefined when the store lacks it. */

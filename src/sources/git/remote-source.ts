@@ -16,7 +16,8 @@ import { createCachedLoader, type CachedLoaderOptions } from '../cached-loader.t
 import type { KeyValueStore } from '../key-value-store.ts';
 import { PermanentSourceError } from '../permanent.ts';
 import { COMMIT_SHA, type RepositorySource, type ResolveResult } from '../snapshot.ts';
-import { createTreeSnapshot, type TreeLoader } from '../tree-snapshot.ts';
+import type { TreeLoader } from '../tree-loader.ts';
+import { createTreeSnapshot } from '../tree-snapshot.ts';
 import { budgetExceeded, createCappedHttpClient, createTransferBudget, GitHttpError, type FetchLike } from './http-client.ts';
 import { createGitObjectLoader, type GitObjectStore } from './object-loader.ts';
 import { fetchCommit } from './remote-fetch.ts';

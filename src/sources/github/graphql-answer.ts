@@ -12,7 +12,7 @@ import type { PartialTree } from '../partial-tree.ts';
 import { normalisePath } from '../paths.ts';
 import { COMMIT_SHA } from '../snapshot.ts';
 import type { CommitInfo, TreeEntryKind } from '../snapshot.ts';
-import type { FlatTreeEntry } from '../tree-snapshot.ts';
+import type { FlatTreeEntry } from '../tree-loader.ts';
 import type { ReadAheadQuery } from './graphql-query.ts';
 
 interface RawObject {

@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { isoFromText } from '../commit-info.ts';
 import type { CommitInfo, CommitSha } from '../snapshot.ts';
-import type { TreeLoader } from '../tree-snapshot.ts';
+import type { TreeLoader } from '../tree-loader.ts';
 import { base64ToBytes } from './base64.ts';
 import { PermanentSourceError } from '../permanent.ts';
 import { describeFailure, isPermanentFailure, rethrowIfAborted } from './errors.ts';

@@ -8,7 +8,7 @@
  */
 import { normalisePath } from '../paths.ts';
 import type { TreeEntryKind } from '../snapshot.ts';
-import type { FlatTreeEntry } from '../tree-snapshot.ts';
+import type { FlatTreeEntry } from '../tree-loader.ts';
 
 export interface GitTreeItem {
   path: string;
