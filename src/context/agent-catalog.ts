@@ -97,6 +97,13 @@ export function agentHash(agent: AgentConfig): Promise<string> {
   return hash;
 }
 
+/**
+ * The built-ins, whose JSON is already what AgentConfigSchema makes of them, key order included
+ * (test/context/agents holds them to it), and which are frozen: hashing one builds no schema. The
+ * schema is some 40 zod objects built for nothing else on a CLI run or a session hook (issue 56).
+ */
+const canonical = new WeakSet<AgentConfig>(BUILTIN_AGENTS.values());
+
 async function hashOf(agent: AgentConfig): Promise<string> {
-  return `sha256:${await sha256Hex(JSON.stringify(AgentConfigSchema.parse(agent)))}`;
+  return `sha256:${await sha256Hex(JSON.stringify(canonical.has(agent) ? agent : AgentConfigSchema.parse(agent)))}`;
 }
