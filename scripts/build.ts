@@ -4,6 +4,8 @@
  * - `dist/cli.js` (+ `dist/demo.js`, `dist/start.js`, `dist/chunks/`): the CLI bundled by
  *   esbuild into plain JavaScript for Node 22+, so it needs neither type stripping nor npm's
  *   working directory. `miniflare` stays external: it is a dependency with its own binary.
+ * - `dist/cli.cjs`: the same CLI as one CommonJS script, which the launcher requires on a current
+ *   Node (no ES module loader starts on a run; cli/script-entry).
  * - `dist/groundwork.cjs`: the package's `bin`, which finds a Node that can run `dist/cli.js` (the
  *   one running it, the package's own, or one on PATH: cli/launcher). CommonJS for Node 14 and
  *   later, since the `node` that starts it may be older than the CLI needs.
@@ -28,7 +30,7 @@ import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { COMMAND_BUNDLES } from '../src/cli/command-bundles.ts';
+import { COMMAND_BUNDLES, type CommandBundle } from '../src/cli/command-bundles.ts';
 import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -57,7 +59,7 @@ if (!authWorkerOnly) {
   // registry (Knowledge, Error, …), which would turn them into `$defs` the Worker never serves.
   await writeToolSchemas();
   await writeOpenApi();
-  if (!workerOnly) await Promise.all([buildCli(), buildCommandBundles(), buildLauncher()]);
+  if (!workerOnly) await Promise.all([buildCli(), buildCliScript(), buildCommandBundles(), buildLauncher()]);
   if (force || workerIsStale(WORKERS.main)) await buildWorker(WORKERS.main);
 }
 if (!workerOnly && (force || workerIsStale(WORKERS.auth))) await buildWorker(WORKERS.auth);
@@ -114,6 +116,32 @@ async function buildCli(): Promise<void> {
     // chunks it imports on demand, comes without an import; an old Node has none and needs none.
     build({ ...common, entryPoints: { cli: 'src/cli/main.ts' }, banner: { js: 'const require = process.getBuiltinModule?.("node:module").createRequire(import.meta.url);' } }),
   ]);
+}
+
+/**
+ * `dist/cli.cjs`: the same commands as `dist/cli.js` as one CommonJS script (cli/script-entry),
+ * which the launcher requires, so no ES module loader starts on a run. It holds the dispatcher
+ * and the code-cache loader, never a command: those are the bundles below, and `import()`
+ * of `dist/cli.js` (for `groundwork run`) is the only import it makes at run time.
+ */
+async function buildCliScript(): Promise<void> {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: ['src/cli/script-entry.ts'],
+    outfile: join(dist, 'cli.cjs'),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node22',
+    legalComments: 'none',
+    minifyWhitespace: true,
+    minifySyntax: true,
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const inputs = Object.keys(result.metafile.inputs);
+  const command = inputs.find((input) => Object.values(COMMAND_BUNDLES).includes(input as (typeof COMMAND_BUNDLES)[CommandBundle]));
+  if (command) throw new Error(`dist/cli.cjs: a command is bundled into the dispatcher (${command}); commands load from dist/commands/`);
 }
 
 async function buildLauncher(): Promise<void> {

@@ -3,6 +3,7 @@
  * Turn 0 of a local repository at the commit it was opened at, as `groundwork context` prints it
  * and `groundwork freshness` compares it: one assembly, so both see the same sources.
  */
+import { withProviders } from '../context/agent-catalog.ts';
 import type { AgentConfig } from '../context/agents.ts';
 import type { ClientRef } from '../context/client.ts';
 import type { Capability } from '../context/provider.ts';
@@ -48,9 +49,9 @@ export const LOCAL_CAPABILITIES: readonly Capability[] = ['repo:read'];
 export function localProviders(agent: AgentConfig, registry: Registry): AgentConfig {
   const unavailable = registry.providers.filter((provider) => provider.requires.some((capability) => !LOCAL_CAPABILITIES.includes(capability))).map((provider) => provider.name);
   const { providers } = agent;
-  if (providers === 'all') return { ...agent, providers: { except: unavailable } };
-  if (Array.isArray(providers)) return { ...agent, providers: providers.filter((name) => !unavailable.includes(name)) };
-  return { ...agent, providers: { except: [...new Set([...providers.except, ...unavailable])] } };
+  if (providers === 'all') return withProviders(agent, { except: unavailable });
+  if (Array.isArray(providers)) return withProviders(agent, providers.filter((name) => !unavailable.includes(name)));
+  return withProviders(agent, { except: [...new Set([...providers.except, ...unavailable])] });
 }
 
 export function assembleLocalTurn(input: LocalTurnInput): Promise<AssembledTurn> {

@@ -6,8 +6,8 @@
  * (`refs/remotes/<remote>/<branch>`, git's default fetch mapping). Nothing is fetched: the answer
  * is as old as the last `git fetch`.
  */
-import { promises as fsPromises } from 'node:fs';
 import { join } from 'node:path';
+import { gitdirFs, readSmallText } from '../sources/git/fs-callbacks.ts';
 import { locateGitdir } from '../sources/git/gitdir.ts';
 
 export type Upstream =
@@ -22,7 +22,7 @@ export type Upstream =
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
 export async function localUpstream(root: string, branch: string | undefined): Promise<Upstream> {
-  const where = await locateGitdir(fsPromises, root);
+  const where = await locateGitdir(gitdirFs, root);
   if (!where.ok) return where;
   let name = branch;
   if (name === undefined) {
@@ -40,7 +40,7 @@ export async function localUpstream(root: string, branch: string | undefined): P
 
 /** The branch checked out in the working tree at `root`, or undefined when HEAD is detached or unreadable. */
 export async function checkedOutBranch(root: string): Promise<string | undefined> {
-  const where = await locateGitdir(fsPromises, root);
+  const where = await locateGitdir(gitdirFs, root);
   return where.ok ? headBranch(where.headGitdir) : undefined;
 }
 
@@ -55,7 +55,7 @@ async function headBranch(headGitdir: string): Promise<string | undefined> {
  * `ssh://git@github.com/OWNER/NAME(.git)`; undefined for any other host or no such remote.
  */
 export async function githubRepositoryOf(root: string, branch: string | undefined): Promise<string | undefined> {
-  const where = await locateGitdir(fsPromises, root);
+  const where = await locateGitdir(gitdirFs, root);
   if (!where.ok) return undefined;
   const text = (await readSmall(join(where.gitdir, 'config'))) ?? '';
   const name = branch ?? (await headBranch(where.headGitdir));
@@ -106,14 +106,7 @@ export function parseBranchConfig(text: string, name: string): { remote?: string
 
 async function readSmall(path: string): Promise<string | undefined> {
   try {
-    const handle = await fsPromises.open(path, 'r');
-    try {
-      const { size } = await handle.stat();
-      if (size > MAX_CONFIG_BYTES) return undefined;
-      return await handle.readFile({ encoding: 'utf8' });
-    } finally {
-      await handle.close();
-    }
+    return await readSmallText(path, MAX_CONFIG_BYTES);
   } catch {
     return undefined;
   }

@@ -5,8 +5,8 @@
  * it only feeds warnings. Paths are confined as in every source; `.git` is not part of the tree.
  */
 import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
 import { join } from 'node:path';
+import { readdirAsync, readFileAsync } from '../sources/git/fs-callbacks.ts';
 import { normalisePath } from '../sources/paths.ts';
 import type { CommitInfoResult, ListResult, ReadResult, Snapshot, TreeEntry } from '../sources/snapshot.ts';
 
@@ -21,7 +21,7 @@ export function createWorktreeSnapshot(root: string, commit: string): Snapshot {
       const normal = normalisePath(dir);
       if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
       try {
-        const items = await fs.readdir(pathOf(normal.path), { withFileTypes: true });
+        const items = await readdirAsync(pathOf(normal.path));
         const entries = items
           .filter((item) => !(normal.path === '' && item.name === '.git'))
           .map((item): TreeEntry | undefined => {
@@ -43,7 +43,7 @@ export function createWorktreeSnapshot(root: string, commit: string): Snapshot {
       const normal = normalisePath(path);
       if (!normal.ok) return { status: 'invalid-path', path, reason: normal.reason };
       try {
-        const bytes = await fs.readFile(pathOf(normal.path));
+        const bytes = await readFileAsync(pathOf(normal.path));
         const shown = bytes.subarray(0, maxBytes);
         return { status: 'ok', path: normal.path, text: shown.toString('utf8'), size: bytes.length, truncated: shown.length < bytes.length, blob: blobId(bytes) };
       } catch (error) {

@@ -19,6 +19,7 @@ import { lazySchema } from '../lib/lazy-schema.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import { deepFreeze } from '../lib/deep-freeze.ts';
 import { AgentConfigSchema, BUILTIN_AGENTS, type AgentConfig } from './agents.ts';
+import type { ProviderSelection } from './provider-selection.ts';
 
 export const MAX_DECLARED_AGENTS = 32;
 /**
@@ -97,6 +98,25 @@ export function agentHash(agent: AgentConfig): Promise<string> {
   return hash;
 }
 
+/**
+ * The built-ins, whose JSON is already what AgentConfigSchema makes of them, key order included
+ * (test/context/agents holds them to it), and which are frozen: hashing one builds no schema. The
+ * schema is some 40 zod objects built for nothing else on a CLI run or a session hook (issue 56).
+ */
+const canonical = new WeakSet<AgentConfig>(BUILTIN_AGENTS.values());
+
+/**
+ * `agent` with another provider selection (the CLI leaves out the providers a local run cannot
+ * serve), frozen like the catalog's. A selection is `all`, names, or `{ except: names }`, which
+ * the schema gives back as they are, in place of the old one: a built-in stays in the schema's
+ * form, so its hash still builds no schema.
+ */
+export function withProviders(agent: AgentConfig, providers: ProviderSelection): AgentConfig {
+  const derived = deepFreeze({ ...agent, providers });
+  if (canonical.has(agent)) canonical.add(derived);
+  return derived;
+}
+
 async function hashOf(agent: AgentConfig): Promise<string> {
-  return `sha256:${await sha256Hex(JSON.stringify(AgentConfigSchema.parse(agent)))}`;
+  return `sha256:${await sha256Hex(JSON.stringify(canonical.has(agent) ? agent : AgentConfigSchema.parse(agent)))}`;
 }

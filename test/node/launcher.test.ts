@@ -164,4 +164,25 @@ describe('the groundwork command on a Node new enough', () => {
     expect(launcher).not.toContain('NativeModule child_process');
     expect(launcher).not.toContain('NativeModule dgram');
   });
+
+  it('runs a command without starting the ES module loader (dist/cli.cjs), and from dist/cli.js alone when that is all a copy has', () => {
+    const preload = join(scratch, 'loaded-esm.cjs');
+    writeFileSync(preload, "process.on('exit', () => require('node:fs').writeSync(2, JSON.stringify(process.moduleLoadList)));\n");
+    const loaded = (launcher: string, args: string[]): { stdout: string; modules: string[] } => {
+      const child = spawnSync(process.execPath, ['--require', preload, launcher, ...args], { cwd: repo.dir, encoding: 'utf8', env: { ...process.env, GROUNDWORK_CODE_CACHE: 'off' } });
+      expect(child.status, child.stderr).toBe(0);
+      return { stdout: child.stdout, modules: z.array(z.string()).parse(JSON.parse(child.stderr.slice(child.stderr.lastIndexOf('["')))) };
+    };
+    const esModules = (modules: string[]) => modules.filter((name) => name === 'NativeModule internal/modules/esm/module_job');
+    const script = loaded(LAUNCHER, ['context', '--json']);
+    expect(esModules(script.modules)).toEqual([]);
+    // The repository's few small files are read with callback fs: fs.promises brings eight more of Node's modules.
+    expect(script.modules).not.toContain('NativeModule internal/fs/promises');
+    // A copy of the package whose dist has cli.js and no cli.cjs: the ES module runs the same command.
+    const copy = packageWithoutNode('esm-only');
+    const esm = loaded(join(copy, 'dist', 'groundwork.cjs'), ['context', '--json']);
+    expect(esModules(esm.modules)).toEqual(['NativeModule internal/modules/esm/module_job']);
+    const strip = (text: string) => text.replace(/"durationMs": \d+/g, '');
+    expect(strip(esm.stdout)).toBe(strip(script.stdout));
+  });
 });

@@ -65,7 +65,7 @@ afterAll(() => {
 describe('the packed package', () => {
   it('is groundwork-context, with the launcher, the CLI, the agent integrations and no sources', () => {
     expect(tarball).toMatch(/groundwork-context-\d+\.\d+\.\d+\.tgz$/);
-    for (const path of ['dist/groundwork.cjs', 'dist/cli.js', 'package.json', 'README.md', 'integrations/claude-code/.claude-plugin/plugin.json', 'integrations/gemini-cli/gemini-extension.json']) expect(packed).toContain(path);
+    for (const path of ['dist/groundwork.cjs', 'dist/cli.cjs', 'dist/cli.js', 'package.json', 'README.md', 'integrations/claude-code/.claude-plugin/plugin.json', 'integrations/gemini-cli/gemini-extension.json']) expect(packed).toContain(path);
     expect(packed.filter((path) => path.startsWith('src/') || path.startsWith('test/'))).toEqual([]);
   });
 

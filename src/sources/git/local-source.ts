@@ -14,7 +14,6 @@
  * const head = await source.resolve('HEAD');
  * if (head.status === 'ok') await source.snapshot(head.commit).read('AGENTS.md', { maxBytes: 65536 });
  */
-import { promises as fsPromises } from 'node:fs';
 import { resolve as resolvePath } from 'node:path';
 import { parseCommitObject } from '../commit-info.ts';
 import type { RepositorySource, ResolveResult } from '../snapshot.ts';
@@ -24,6 +23,7 @@ import { normalisePath } from '../paths.ts';
 import { byteLru } from '../../lib/byte-lru.ts';
 import { parseAncestry, walkAncestry } from './ancestry.ts';
 import { errorMessage } from './errors.ts';
+import { gitdirFs } from './fs-callbacks.ts';
 import { locateGitdir } from './gitdir.ts';
 import { kindOfMode } from './tree-mode.ts';
 import { sharedObjectDatabase, type ObjectDatabase } from './object-db.ts';
@@ -61,7 +61,7 @@ export function createLocalGitSource(dir: string): RepositorySource {
   let opened: Promise<Opened> | undefined;
   const open = (): Promise<Opened> => {
     // Only a found repository is remembered: a directory may become one later.
-    opened ??= locateGitdir(fsPromises, root).then((where): Opened => {
+    opened ??= locateGitdir(gitdirFs, root).then((where): Opened => {
       if (!where.ok) {
         opened = undefined;
         return where;
