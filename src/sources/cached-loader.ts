@@ -102,14 +102,22 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       return (await cachedJson(store, keyParts, commitSchema, compute, write)).info;
     },
 
+    ...(loader.heldBlob ? { heldBlob: (oid: string) => loader.heldBlob?.(oid) } : {}),
+
     async loadBlob(oid, signal, blobOptions): Promise<Uint8Array> {
       const key = await cacheKey(['gw', 'blob', version, scope.repository, oid]);
-      const cached = await readCachedJson(store, key, blobSchema);
-      if (cached.hit) {
-        const bytes = decodeBase64(cached.value.base64);
-        if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
+      // A blob the loader holds (a read-ahead's, hash-checked on arrival) is not looked up in the
+      // store: on a cold turn every one was a miss, a round trip each before the providers went on.
+      // It is still written, for the next reader of the cached read-ahead, which holds no blobs.
+      const held = loader.heldBlob?.(oid);
+      if (!held) {
+        const cached = await readCachedJson(store, key, blobSchema);
+        if (cached.hit) {
+          const bytes = decodeBase64(cached.value.base64);
+          if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
+        }
       }
-      const bytes = await loader.loadBlob(oid, signal, blobOptions);
+      const bytes = held ?? (await loader.loadBlob(oid, signal, blobOptions));
       if (bytes.byteLength <= maxBlobBytes) {
         await cacheWrite(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
       }
