@@ -55,6 +55,11 @@ export interface TaskWiring {
   report(task: TaskRow, outcome: { status: 'ready' | 'failed'; reason: string | null }): Promise<void>;
   /** The rules matrix at the task's commit: a check run's rules report, MCP `rules_for_paths`. */
   rules(task: TaskRow, query: TaskRulesQuery): Promise<RulesReportResult>;
+  /**
+   * Resolves once the cache writes of every assembly so far are done (never rejects): a turn is
+   * stored and reported without waiting for them, and the invocation that made it waits here.
+   */
+  writesDone(): Promise<void>;
 }
 
 /** `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks read and write. */
@@ -79,6 +84,11 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     turnZero = undefined;
     return taken;
   };
+  // The cache writes of assemblies, waited for after their turns are stored and reported.
+  const writes: Array<() => Promise<void>> = [];
+  const writesDone = async (): Promise<void> => {
+    while (writes.length > 0) await Promise.all(writes.splice(0).map((settled) => settled()));
+  };
   const ledger = new TurnLedger({
     store,
     assemble: createTaskAssembler({
@@ -93,6 +103,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       assembledFrom: (snapshot) => (turnZero = snapshot),
+      writesBehind: (settled) => void writes.push(settled),
     }),
   });
   const rules = (task: TaskRow, query: TaskRulesQuery) => {
@@ -116,6 +127,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     check: (task, input) => checkOnRequest(task, input, checkDeps),
     readBack: (task) => readBackTask(task, agents, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     rules,
+    writesDone,
     report: async (task, outcome) => {
       if (!task.request.notify) return;
       const report = outcome.status === 'ready' && task.request.notify.kind === 'github-check' ? await rules(task, { defaultClients: config.CHECK_RUN_CLIENTS }) : undefined;

@@ -87,6 +87,7 @@ export class TaskObject extends DurableObject<Env> {
       setAlarm: (at) => ctx.storage.setAlarm(at),
       finish: (status, reason) => this.#finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
+      writesDone: () => this.#writesDone(),
     });
   }
 
@@ -162,7 +163,7 @@ export class TaskObject extends DurableObject<Env> {
 
   async beginTurn(caller: TaskCaller, turn: number): Promise<TurnResult> {
     const task = await this.#owned(caller);
-    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger }) : { status: 'not-found' };
+    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger, writesDone: () => this.#writesDone() }) : { status: 'not-found' };
   }
 
   async readTurn(caller: TaskCaller, turn: number): Promise<TurnResult> {
@@ -281,6 +282,11 @@ export class TaskObject extends DurableObject<Env> {
     this.#readiness.settle();
     await this.ctx.storage.setAlarm(task.expires_at);
     if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
+  }
+
+  /** The cache writes of the assemblies so far, done (task-wiring); nothing to wait for when the wiring cannot load. */
+  #writesDone(): Promise<void> {
+    return this.#wiring().then((wiring) => wiring.writesDone(), () => undefined);
   }
 
   /** Brings the task's listings up to date (task-listings); false when one failed (the alarm retries). */
