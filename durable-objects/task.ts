@@ -12,7 +12,7 @@ import { getConfig } from '../src/env.ts';
 import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
-import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import type { ClientName } from '../src/context/client.ts';
 import { REPORT_CLIENTS } from '../src/context/report-clients.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
@@ -38,6 +38,7 @@ import { beginTurn, storedTurn } from './turn-begin.ts';
 import { appendClientItems } from './client-items.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
+import { readIntakeEntry } from './intake-entry.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
@@ -104,17 +105,48 @@ export class TaskObject extends DurableObject<Env> {
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
-    const id = this.ctx.id.toString();
-    const existing = this.#store.task();
-    if (existing) return { id, status: existing.status, created: false };
-    const request = TaskRequestSchema.parse(input);
+    const existing = this.#existing();
+    if (existing) return existing;
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
+    return this.#insert(TaskRequestSchema.parse(input), AgentConfigSchema.parse(agent), { ...options, ...(entry ? { pullRequestEntry: entry } : {}) });
+  }
+
+  /**
+   * A trigger's delivery as its intake shard stored it: `create`'s arguments as JSON text, read
+   * here once and not before (the shard only carries it). Read with its schema all the same: the
+   * Worker that wrote it may be another version of this code. `refused` says why when it cannot
+   * be read (nothing is stored; the shard keeps it and says so), else null: created, now or before.
+   */
+  async createFromIntake(text: string): Promise<{ refused: string | null }> {
+    if (this.#existing()) return { refused: null };
+    let entry: ReturnType<typeof readIntakeEntry>;
+    try {
+      entry = readIntakeEntry(text);
+    } catch (error) {
+      return { refused: error instanceof Error ? error.message : String(error) };
+    }
+    await this.#insert(entry.request, entry.agent, entry.options);
+    return { refused: null };
+  }
+
+  #existing(): CreateResult | undefined {
+    const existing = this.#store.task();
+    return existing ? { id: this.ctx.id.toString(), status: existing.status, created: false } : undefined;
+  }
+
+  /** Stores a task whose arguments were read with their schemas, and arms its alarm. */
+  async #insert(request: TaskRequest, agent: AgentConfig, options: { indexReport?: CreateOptions['indexReport']; pullRequestEntry?: PendingEntry | undefined }): Promise<CreateResult> {
+    const id = this.ctx.id.toString();
     const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
-    if (entry) this.#listings.owePullRequestEntry(entry);
+    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, agent);
+    if (options.pullRequestEntry) this.#listings.owePullRequestEntry(options.pullRequestEntry);
     // Stored and armed: from here the task survives this isolate, and the alarm reports it.
     await this.ctx.storage.setAlarm(now);
     if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
+    // The alarm assembles turn 0 next, with the wiring: loaded from here, it loads while the alarm
+    // is on its way instead of after it (a delivery's create is its shard's, off GitHub's clock).
+    // A load that fails is the alarm's to try again.
+    void this.#wiring().catch(() => undefined);
     return { id, status: 'pending', created: true };
   }
 
@@ -305,9 +337,13 @@ export class TaskObject extends DurableObject<Env> {
   async #current(): Promise<TaskRow | undefined> {
     const stored = this.#store.task();
     if (stored) return stored;
-    const entry = await pendingIntakeEntry(this.env, this.ctx.id.toString());
-    // Read again either way: the shard's own create may have come in while this one asked.
-    if (entry) await this.create(entry.request, entry.agent, entry.options);
+    const text = await pendingIntakeEntry(this.env, this.ctx.id.toString());
+    // Read again either way: the shard's own create may have come in while this one asked. What
+    // cannot be read throws here: an error for the caller, never a task that does not exist.
+    if (text !== null && !this.#store.task()) {
+      const entry = readIntakeEntry(text);
+      await this.#insert(entry.request, entry.agent, entry.options);
+    }
     return this.#store.task();
   }
 
