@@ -69,6 +69,9 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const agents = getAgents();
   const outbound = explainNetworkErrors((input, init) => fetch(input, init));
   const openSource = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS });
+  // An assembly's cache writes start once its turn is stored and reported (`writesDone`), so they
+  // do not keep KV busy while it waits on its own reads.
+  const openForAssembly = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true });
   const planDeps: TaskPlanDeps = {
     registry: createDefaultRegistry(),
     deployment: config.PROVIDER_CONFIG,
@@ -93,7 +96,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     store,
     assemble: createTaskAssembler({
       ...planDeps,
-      openSource,
+      openSource: openForAssembly,
       pinCommit: (commit) => store.pinCommit(commit),
       history: (turn) => store.history(turn),
       record: (turn) => store.turn(turn),

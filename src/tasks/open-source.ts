@@ -33,6 +33,11 @@ export interface OpenSourceDeps {
   cache?: KeyValueStore;
   /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
   tokens?: KeyValueStore;
+  /**
+   * Start no cache write before `settled` is asked (sources/write-behind `hold`): for an assembly,
+   * whose host always asks once its turn is stored and reported. Any other reader writes as it reads.
+   */
+  holdWrites?: boolean;
 }
 
 export interface OpenedSource {
@@ -50,8 +55,9 @@ export interface OpenedSource {
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
-  const behind = deps.cache && writeBehind(deps.cache);
-  const tokens = deps.tokens && writeBehind(deps.tokens);
+  const hold = { hold: deps.holdWrites === true };
+  const behind = deps.cache && writeBehind(deps.cache, hold);
+  const tokens = deps.tokens && writeBehind(deps.tokens, hold);
   const opened = await openSource(request, { ...deps, ...(behind ? { cache: behind } : {}), ...(tokens ? { tokens } : {}) });
   if (!behind && !tokens) return opened;
   return { ...opened, settled: async () => void (await Promise.all([behind?.settled(), tokens?.settled()])) };
