@@ -17,7 +17,7 @@ import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';
 import { cachedJson, cacheWrite, readCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
-import { PartialTreeSchema } from './partial-tree.ts';
+import { PartialTreeSchema, type PartialTree } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-snapshot.ts';
 
@@ -63,7 +63,20 @@ const treeSchema = lazySchema(() => z.object({
 
 const commitSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), info: CommitInfoSchema });
 
-const partialSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), tree: PartialTreeSchema });
+/**
+ * A read-ahead's part of the tree, and the blobs it brought (base64, at most
+ * {@link MAX_CARRIED_BLOB_BYTES} in all): the next reader of the same plan gets both from one
+ * value instead of one KV read per blob. Its own version, 3: values before it carried no blobs.
+ */
+const PARTIAL_CACHE_SCHEMA = 3;
+const partialSchema = lazySchema(() => z.object({
+  schema: z.literal(PARTIAL_CACHE_SCHEMA),
+  tree: PartialTreeSchema,
+  blobs: z.array(z.object({ oid: z.string().min(1), size: z.number().int().nonnegative(), base64: z.string() })),
+}));
+
+/** The blobs a cached read-ahead carries, together: well under KV's value limit, as rules and skill files are. */
+export const MAX_CARRIED_BLOB_BYTES = 4 * 1024 * 1024;
 
 const blobSchema = lazySchema(() => z.object({
   schema: z.literal(SOURCE_CACHE_SCHEMA),
@@ -77,15 +90,22 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
   const maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_CACHED_BLOB_BYTES;
 
   const { loadPartial } = loader;
+  /** Blobs a cached read-ahead carried, by oid, checked against their oid when first read. */
+  const carried = new Map<string, { size: number; base64: string }>();
   return {
     // The part of a tree a plan read ahead, under repository + commit + the plan: the same plan
-    // at the same commit is served from here, with its blobs from the blob cache below.
+    // at the same commit is served from here, with the blobs it brought.
     ...(loadPartial
       ? {
           async loadPartial(plan, signal) {
-            const keyParts = ['gw', 'partial', version, scope.repository, scope.commit, await sha256Hex(JSON.stringify(plan))];
-            const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, tree: await loadPartial.call(loader, plan, signal) }) as const;
-            return (await cachedJson(store, keyParts, partialSchema, compute, write)).tree;
+            const keyParts = ['gw', 'partial', `v${PARTIAL_CACHE_SCHEMA}`, scope.repository, scope.commit, await sha256Hex(JSON.stringify(plan))];
+            const compute = async () => {
+              const tree = await loadPartial.call(loader, plan, signal);
+              return { schema: PARTIAL_CACHE_SCHEMA, tree, blobs: heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES)) } as const;
+            };
+            const value = await cachedJson(store, keyParts, partialSchema, compute, write);
+            for (const blob of value.blobs) carried.set(blob.oid, { size: blob.size, base64: blob.base64 });
+            return value.tree;
           },
         }
       : {}),
@@ -110,6 +130,12 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       // store: on a cold turn every one was a miss, a round trip each before the providers went on.
       // It is still written, for the next reader of the cached read-ahead, which holds no blobs.
       const held = loader.heldBlob?.(oid);
+      // A blob the cached read-ahead carried, checked as a cached blob is: no read at all.
+      const brought = held ? undefined : carried.get(oid);
+      if (brought) {
+        const bytes = decodeBase64(brought.base64);
+        if (bytes && bytes.byteLength === brought.size && (await matchesOid(bytes, oid))) return bytes;
+      }
       if (!held) {
         const cached = await readCachedJson(store, key, blobSchema);
         if (cached.hit) {
@@ -124,6 +150,23 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       return bytes;
     },
   };
+}
+
+/** The blobs of a read-ahead's files the loader holds, in tree order, until `maxBytes` in all. */
+function heldBlobs(loader: TreeLoader, tree: PartialTree, maxBytes: number): Array<{ oid: string; size: number; base64: string }> {
+  if (!loader.heldBlob) return [];
+  const blobs: Array<{ oid: string; size: number; base64: string }> = [];
+  const seen = new Set<string>();
+  let bytes = 0;
+  for (const entry of [...tree.dirs.flatMap((dir) => dir.entries), ...tree.entries]) {
+    if (entry.kind === 'dir' || entry.kind === 'submodule' || seen.has(entry.oid)) continue;
+    const held = loader.heldBlob(entry.oid);
+    if (!held || bytes + held.byteLength > maxBytes) continue;
+    seen.add(entry.oid);
+    bytes += held.byteLength;
+    blobs.push({ oid: entry.oid, size: held.byteLength, base64: encodeBase64(held) });
+  }
+  return blobs;
 }
 
 /**
