@@ -12,7 +12,7 @@ import { getConfig } from '../src/env.ts';
 import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
-import { TaskRequestSchema, type MailboxPost, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import { TaskRequestSchema, type MailboxPost, type TaskRequestInput } from '../src/tasks/task-request.ts';
 import type { ClientName } from '../src/context/client.ts';
 import { REPORT_CLIENTS } from '../src/context/report-clients.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
@@ -25,7 +25,7 @@ import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayReadTask, ownsTask, type TaskCaller } from '../src/auth/task-caller.ts';
 import { describeTask } from './task-description.ts';
 import { inspectTask, linkRefusal } from './task-inspection.ts';
-import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
+import { PendingEntrySchema } from './pull-request-entry.ts';
 import { TaskListings } from './task-listings.ts';
 import { durablePullRequestIndex } from '../src/tasks/durable-pull-request-index.ts';
 import { FocusLog } from './focus-log.ts';
@@ -39,23 +39,13 @@ import { appendClientItems } from './client-items.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
 import { readIntakeEntry } from './intake-entry.ts';
+import { insertTask, readDelivery, type CreateOptions, type CreateResult, type TaskCreateDeps } from './task-create.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
-const DAY_MS = 86_400_000;
 
-export type CreateResult = { id: string; status: TaskStatus; created: boolean };
-export interface CreateOptions {
-  /**
-   * `with-assembly`: answer as soon as the task is stored; the tenant's index first hears of it
-   * from the assembly the alarm starts (a webhook's accept path, which GitHub times). `now`
-   * (the default): before answering, so the API's own task list shows what it just created.
-   */
-  indexReport?: 'now' | 'with-assembly';
-  /** A review task's entry in its pull request's index, made from the first attempt (see pull-request-entry). */
-  pullRequestEntry?: PendingEntry;
-}
+export type { CreateOptions, CreateResult } from './task-create.ts';
 type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
@@ -108,7 +98,7 @@ export class TaskObject extends DurableObject<Env> {
     const existing = this.#existing();
     if (existing) return existing;
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
-    return this.#insert(TaskRequestSchema.parse(input), AgentConfigSchema.parse(agent), { ...options, ...(entry ? { pullRequestEntry: entry } : {}) });
+    return insertTask(this.#creating(), { request: TaskRequestSchema.parse(input), agent: AgentConfigSchema.parse(agent), options: { ...options, ...(entry ? { pullRequestEntry: entry } : {}) } });
   }
 
   /**
@@ -119,13 +109,9 @@ export class TaskObject extends DurableObject<Env> {
    */
   async createFromIntake(text: string): Promise<{ refused: string | null }> {
     if (this.#existing()) return { refused: null };
-    let entry: ReturnType<typeof readIntakeEntry>;
-    try {
-      entry = readIntakeEntry(text);
-    } catch (error) {
-      return { refused: error instanceof Error ? error.message : String(error) };
-    }
-    await this.#insert(entry.request, entry.agent, entry.options);
+    const read = readDelivery(text);
+    if ('refused' in read) return read;
+    await insertTask(this.#creating(), read.task);
     return { refused: null };
   }
 
@@ -134,20 +120,17 @@ export class TaskObject extends DurableObject<Env> {
     return existing ? { id: this.ctx.id.toString(), status: existing.status, created: false } : undefined;
   }
 
-  /** Stores a task whose arguments were read with their schemas, and arms its alarm. */
-  async #insert(request: TaskRequest, agent: AgentConfig, options: { indexReport?: CreateOptions['indexReport']; pullRequestEntry?: PendingEntry | undefined }): Promise<CreateResult> {
-    const id = this.ctx.id.toString();
-    const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, agent);
-    if (options.pullRequestEntry) this.#listings.owePullRequestEntry(options.pullRequestEntry);
-    // Stored and armed: from here the task survives this isolate, and the alarm reports it.
-    await this.ctx.storage.setAlarm(now);
-    if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
-    // The alarm assembles turn 0 next, with the wiring: loaded from here, it loads while the alarm
-    // is on its way instead of after it (a delivery's create is its shard's, off GitHub's clock).
-    // A load that fails is the alarm's to try again.
-    void this.#wiring().catch(() => undefined);
-    return { id, status: 'pending', created: true };
+  #creating(): TaskCreateDeps {
+    return {
+      id: this.ctx.id.toString(),
+      store: this.#store,
+      listings: this.#listings,
+      retentionDays: getConfig(this.env).TASK_RETENTION_DAYS,
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      reportToIndex: () => this.#reportToIndex(),
+      // A load that fails is the alarm's to try again.
+      preload: () => void this.#wiring().catch(() => undefined),
+    };
   }
 
   /**
@@ -340,10 +323,7 @@ export class TaskObject extends DurableObject<Env> {
     const text = await pendingIntakeEntry(this.env, this.ctx.id.toString());
     // Read again either way: the shard's own create may have come in while this one asked. What
     // cannot be read throws here: an error for the caller, never a task that does not exist.
-    if (text !== null && !this.#store.task()) {
-      const entry = readIntakeEntry(text);
-      await this.#insert(entry.request, entry.agent, entry.options);
-    }
+    if (text !== null && !this.#store.task()) await insertTask(this.#creating(), readIntakeEntry(text));
     return this.#store.task();
   }
 
