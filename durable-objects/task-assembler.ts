@@ -63,7 +63,7 @@ export interface AssemblerDeps extends TaskPlanDeps {
    * starts, so its turn is stored and reported without waiting for them; the host waits before its
    * invocation ends (first-turn-attempts, turn-begin). Without it the turn waits for them itself.
    */
-  writesBehind?(settled: () => Promise<void>): void;
+  writesBehind?(settled: (options: { deadlineMs: number }) => Promise<void>): void;
 }
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {

@@ -34,6 +34,9 @@ import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
+/** How long an assembly's invocation waits for its cache writes once its turn is reported. */
+const WRITES_DEADLINE_MS = 10_000;
+
 export interface TaskWiring {
   agents: ReturnType<typeof getAgents>;
   ledger: TurnLedger;
@@ -87,10 +90,11 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     turnZero = undefined;
     return taken;
   };
-  // The cache writes of assemblies, waited for after their turns are stored and reported.
-  const writes: Array<() => Promise<void>> = [];
+  // The cache writes of assemblies, waited for after their turns are stored and reported, each
+  // assembly's for at most WRITES_DEADLINE_MS (a store that does not answer leaves a later miss).
+  const writes: Array<(options: { deadlineMs: number }) => Promise<void>> = [];
   const writesDone = async (): Promise<void> => {
-    while (writes.length > 0) await Promise.all(writes.splice(0).map((settled) => settled()));
+    while (writes.length > 0) await Promise.all(writes.splice(0).map((settled) => settled({ deadlineMs: WRITES_DEADLINE_MS })));
   };
   const ledger = new TurnLedger({
     store,

@@ -23,8 +23,11 @@ import type { KeyValueStore } from './key-value-store.ts';
 
 export interface WriteBehindStore extends KeyValueStore {
   defer(write: () => Promise<unknown>): void;
-  /** Starts any held writes; resolves once every write deferred so far (and any deferred while waiting) is done. */
-  settled(): Promise<void>;
+  /**
+   * Starts any held writes; resolves once every write deferred so far (and any deferred while
+   * waiting) is done, or after `deadlineMs` with some still running (they are only a cache).
+   */
+  settled(options?: { deadlineMs?: number }): Promise<void>;
 }
 
 export interface WriteBehindOptions {
@@ -46,11 +49,17 @@ export function writeBehind(store: KeyValueStore, options: WriteBehindOptions = 
       if (held) held.push(write);
       else start(write);
     },
-    async settled() {
+    async settled({ deadlineMs } = {}) {
       const released = held ?? [];
       held = undefined;
       for (const write of released) start(write);
-      while (pending.size > 0) await Promise.all(pending);
+      const done = (async () => {
+        while (pending.size > 0) await Promise.all(pending);
+      })();
+      if (deadlineMs === undefined) return done;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
+      clearTimeout(timer);
     },
   };
 }

@@ -44,8 +44,8 @@ export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
-  /** Resolves once every cache write of this task's reads so far is done (they do not hold the reads up). */
-  settled?: () => Promise<void>;
+  /** Resolves once every cache write of this task's reads so far is done (they do not hold the reads up), or at `deadlineMs`. */
+  settled?: (options?: { deadlineMs?: number }) => Promise<void>;
   /** What this task's GitHub reads have cost so far (GitHub sources only). */
   usage?: () => GitHubUsage;
   /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
@@ -60,7 +60,7 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   const tokens = deps.tokens && writeBehind(deps.tokens, hold);
   const opened = await openSource(request, { ...deps, ...(behind ? { cache: behind } : {}), ...(tokens ? { tokens } : {}) });
   if (!behind && !tokens) return opened;
-  return { ...opened, settled: async () => void (await Promise.all([behind?.settled(), tokens?.settled()])) };
+  return { ...opened, settled: async (options) => void (await Promise.all([behind?.settled(options), tokens?.settled(options)])) };
 }
 
 async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {

@@ -73,6 +73,19 @@ describe('cache writes behind a task\'s reads', () => {
     await cache.settled();
   });
 
+  it('stops waiting at its deadline for a store that does not answer, the write still pending', async () => {
+    const store = heldStore();
+    const cache = writeBehind(store, { hold: true });
+    await cachedJson(cache, ['gw', 'test', 'stuck'], schema, async () => ({ files: ['a'] }));
+    await cache.settled({ deadlineMs: 1 });
+    // Started, never answered: the wait ended without it, and nothing was stored.
+    expect(store.pending()).toBe(1);
+    expect(store.values.size).toBe(0);
+    store.release();
+    await cache.settled();
+    expect(store.values.size).toBe(1);
+  });
+
   it('settles when a write fails, leaving a miss for the next reader', async () => {
     const store = heldStore();
     const cache = writeBehind(store);

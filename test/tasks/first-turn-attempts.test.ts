@@ -85,7 +85,7 @@ describe('first turn attempts and the cache writes of their reads', () => {
       // The source's writes behind, held open until the test lets them through.
       let release = (): void => undefined;
       const writes = new Promise<void>((resolve) => (release = resolve));
-      const handed: Array<() => Promise<void>> = [];
+      const handed: Array<(options: { deadlineMs: number }) => Promise<void>> = [];
       const events: string[] = [];
       const ledger = new TurnLedger({
         store,
@@ -109,7 +109,7 @@ describe('first turn attempts and the cache writes of their reads', () => {
         reportToIndex: async () => true,
         writesDone: async () => {
           events.push('waits for the writes');
-          await Promise.all(handed.map((settled) => settled()));
+          await Promise.all(handed.map((settled) => settled({ deadlineMs: 60_000 })));
         },
       });
 
