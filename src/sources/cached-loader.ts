@@ -122,8 +122,6 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       return (await cachedJson(store, keyParts, commitSchema, compute, write)).info;
     },
 
-    ...(loader.heldBlob ? { heldBlob: (oid: string) => loader.heldBlob?.(oid) } : {}),
-
     async loadBlob(oid, signal, blobOptions): Promise<Uint8Array> {
       const key = await cacheKey(['gw', 'blob', version, scope.repository, oid]);
       // A blob the loader holds (a read-ahead's, hash-checked on arrival) is not looked up in the
@@ -155,18 +153,14 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
 /** The blobs of a read-ahead's files the loader holds, in tree order, until `maxBytes` in all. */
 function heldBlobs(loader: TreeLoader, tree: PartialTree, maxBytes: number): Array<{ oid: string; size: number; base64: string }> {
   if (!loader.heldBlob) return [];
-  const blobs: Array<{ oid: string; size: number; base64: string }> = [];
-  const seen = new Set<string>();
+  const blobs = new Map<string, { oid: string; size: number; base64: string }>();
   let bytes = 0;
-  for (const entry of [...tree.dirs.flatMap((dir) => dir.entries), ...tree.entries]) {
-    if (entry.kind === 'dir' || entry.kind === 'submodule' || seen.has(entry.oid)) continue;
-    const held = loader.heldBlob(entry.oid);
-    if (!held || bytes + held.byteLength > maxBytes) continue;
-    seen.add(entry.oid);
-    bytes += held.byteLength;
-    blobs.push({ oid: entry.oid, size: held.byteLength, base64: encodeBase64(held) });
+  for (const { kind, oid } of [...tree.dirs.flatMap((dir) => dir.entries), ...tree.entries]) {
+    const held = kind === 'dir' || blobs.has(oid) ? undefined : loader.heldBlob(oid);
+    if (!held || (bytes += held.byteLength) > maxBytes) continue;
+    blobs.set(oid, { oid, size: held.byteLength, base64: encodeBase64(held) });
   }
-  return blobs;
+  return [...blobs.values()];
 }
 
 /**

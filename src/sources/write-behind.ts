@@ -19,6 +19,7 @@
  * await report(turn);
  * await cache.settled();
  */
+import { untilAborted } from '../lib/abortable.ts';
 import type { KeyValueStore } from './key-value-store.ts';
 
 export interface WriteBehindStore extends KeyValueStore {
@@ -56,10 +57,9 @@ export function writeBehind(store: KeyValueStore, options: WriteBehindOptions = 
       const done = (async () => {
         while (pending.size > 0) await Promise.all(pending);
       })();
-      if (deadlineMs === undefined) return done;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([done, new Promise<void>((resolve) => (timer = setTimeout(resolve, deadlineMs)))]);
-      clearTimeout(timer);
+      // At the deadline the wait ends; the writes still running are left to land or not.
+      if (deadlineMs !== undefined) await untilAborted(done, AbortSignal.timeout(deadlineMs)).catch(() => undefined);
+      else await done;
     },
   };
 }
