@@ -24,6 +24,11 @@ export interface AttemptDeps {
   finish(status: 'ready' | 'failed', reason: string | null): Promise<void>;
   /** Tells the tenant's index the task's current state. */
   reportToIndex(): Promise<boolean>;
+  /**
+   * Resolves once the cache writes of the attempt's reads are done (never rejects). The turn is
+   * stored and reported without them; the attempt, and so the alarm that runs it, ends after them.
+   */
+  writesDone(): Promise<void>;
 }
 
 export class FirstTurnAttempts {
@@ -38,7 +43,9 @@ export class FirstTurnAttempts {
 
   /** The attempt under way, or a new one. */
   run(): Promise<TurnResult> {
-    this.#current ??= this.#attempt().finally(() => (this.#current = undefined));
+    this.#current ??= this.#attempt()
+      .finally(() => this.#deps.writesDone())
+      .finally(() => (this.#current = undefined));
     return this.#current;
   }
 

@@ -2,7 +2,9 @@
  * @module durable-objects/intake-entry
  * What a trigger's delivery leaves in its intake shard (task-intake) until its Task object has
  * it: the arguments of that object's `create`, as JSON. The Worker validated them before storing;
- * they are parsed again on the way out because storage is read back across deploys.
+ * the Task object parses them again when it takes them (`createFromIntake`; the shard hands the
+ * text on unread), because storage is read back across deploys and the object may run another
+ * version than the Worker that wrote them: once, at the reader, not at every hop.
  */
 import * as z from 'zod';
 import { AgentConfigSchema } from '../src/context/agents.ts';

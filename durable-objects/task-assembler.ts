@@ -58,6 +58,12 @@ export interface AssemblerDeps extends TaskPlanDeps {
    * is made: the pull request's report that follows reads it again (task-rules).
    */
   assembledFrom?(snapshot: Snapshot): void;
+  /**
+   * Handed the wait for the cache writes of an assembly's reads (sources/write-behind) as it
+   * starts, so its turn is stored and reported without waiting for them; the host waits before its
+   * invocation ends (first-turn-attempts, turn-begin). Without it the turn waits for them itself.
+   */
+  writesBehind?(settled: (options: { deadlineMs: number }) => Promise<void>): void;
 }
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
@@ -73,6 +79,11 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
     const hash = await agentHash(agent.agent);
     const { source, cache, usage, github, settled } = await deps.openSource(request);
+    // Handed over at once, so the host waits for them also when the assembly fails.
+    if (settled && deps.writesBehind) deps.writesBehind(settled);
+    const waitForWrites = async (): Promise<void> => {
+      if (settled && !deps.writesBehind) await settled();
+    };
     const opened = { source, ...(github ? { github } : {}) };
     const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
     assertInstallationUsable(focus);
@@ -127,8 +138,9 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
 
     if (turn === 0) {
       const first = await assembleFirstTurn(input);
-      // The cache writes of its reads ran beside it; the turn is kept once they are done.
-      await settled?.();
+      // The cache writes of its reads ran beside it and may still run: a cache, so nothing the turn
+      // or its report needs (a write that never lands is a later miss, sources/cached-json).
+      await waitForWrites();
       if (first.settings) assertSettingsRead(first.settings);
       if (reads) assertSomeRead(first.providers, deps.registry, snapshot);
       const [item] = first.items;
@@ -158,7 +170,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     }
 
     const gathered = await gatherContext(input);
-    await settled?.();
+    await waitForWrites();
     assertSettingsRead(gathered.settings);
     if (reads) assertSomeRead(gathered.outcomes, deps.registry, snapshot);
     const content = renderContext(gathered.entries, gathered.notices);

@@ -11,7 +11,6 @@
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
-import { readIntakeEntry } from './intake-entry.ts';
 import { applyMigrations, type Migration } from './sqlite-migrations.ts';
 
 /** Rows forwarded per alarm; a longer queue re-arms the alarm at once. */
@@ -81,9 +80,10 @@ export class TaskIntake extends DurableObject<Env> {
 
   async #forward(row: { task_id: string; entry: string | null; attempts: number }): Promise<void> {
     try {
-      const { request, agent, options } = readIntakeEntry(row.entry ?? 'null');
+      // Handed on as stored: the Task object reads it, once (a parse here was a second one).
       const stub = this.env.TASKS.get(this.env.TASKS.idFromString(row.task_id));
-      await withDeadline(FORWARD_DEADLINE_MS, () => `no answer in ${FORWARD_DEADLINE_MS / 1000} s`, () => stub.create(request, agent, options));
+      const made = await withDeadline(FORWARD_DEADLINE_MS, () => `no answer in ${FORWARD_DEADLINE_MS / 1000} s`, () => stub.createFromIntake(row.entry ?? 'null'));
+      if (made.refused !== null) throw new Error(made.refused);
       this.#sql.exec('UPDATE deliveries SET entry = NULL, due_at = NULL, last_error = NULL WHERE task_id = ?', row.task_id);
     } catch (error) {
       const attempts = row.attempts + 1;

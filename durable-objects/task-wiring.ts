@@ -34,6 +34,9 @@ import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
 
+/** How long an assembly's invocation waits for its cache writes once its turn is reported. */
+const WRITES_DEADLINE_MS = 10_000;
+
 export interface TaskWiring {
   agents: ReturnType<typeof getAgents>;
   ledger: TurnLedger;
@@ -55,6 +58,11 @@ export interface TaskWiring {
   report(task: TaskRow, outcome: { status: 'ready' | 'failed'; reason: string | null }): Promise<void>;
   /** The rules matrix at the task's commit: a check run's rules report, MCP `rules_for_paths`. */
   rules(task: TaskRow, query: TaskRulesQuery): Promise<RulesReportResult>;
+  /**
+   * Resolves once the cache writes of every assembly so far are done (never rejects): a turn is
+   * stored and reported without waiting for them, and the invocation that made it waits here.
+   */
+  writesDone(): Promise<void>;
 }
 
 /** `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks read and write. */
@@ -64,6 +72,9 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const agents = getAgents();
   const outbound = explainNetworkErrors((input, init) => fetch(input, init));
   const openSource = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS });
+  // An assembly's cache writes start once its turn is stored and reported (`writesDone`), so they
+  // do not keep KV busy while it waits on its own reads.
+  const openForAssembly = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true });
   const planDeps: TaskPlanDeps = {
     registry: createDefaultRegistry(),
     deployment: config.PROVIDER_CONFIG,
@@ -79,11 +90,17 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     turnZero = undefined;
     return taken;
   };
+  // The cache writes of assemblies, waited for after their turns are stored and reported, each
+  // assembly's for at most WRITES_DEADLINE_MS (a store that does not answer leaves a later miss).
+  const writes: Array<(options: { deadlineMs: number }) => Promise<void>> = [];
+  const writesDone = async (): Promise<void> => {
+    while (writes.length > 0) await Promise.all(writes.splice(0).map((settled) => settled({ deadlineMs: WRITES_DEADLINE_MS })));
+  };
   const ledger = new TurnLedger({
     store,
     assemble: createTaskAssembler({
       ...planDeps,
-      openSource,
+      openSource: openForAssembly,
       pinCommit: (commit) => store.pinCommit(commit),
       history: (turn) => store.history(turn),
       record: (turn) => store.turn(turn),
@@ -93,6 +110,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       assembledFrom: (snapshot) => (turnZero = snapshot),
+      writesBehind: (settled) => void writes.push(settled),
     }),
   });
   const rules = (task: TaskRow, query: TaskRulesQuery) => {
@@ -116,6 +134,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     check: (task, input) => checkOnRequest(task, input, checkDeps),
     readBack: (task) => readBackTask(task, agents, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     rules,
+    writesDone,
     report: async (task, outcome) => {
       if (!task.request.notify) return;
       const report = outcome.status === 'ready' && task.request.notify.kind === 'github-check' ? await rules(task, { defaultClients: config.CHECK_RUN_CLIENTS }) : undefined;

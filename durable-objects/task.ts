@@ -12,7 +12,7 @@ import { getConfig } from '../src/env.ts';
 import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
-import { TaskRequestSchema, type MailboxPost, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
+import { TaskRequestSchema, type MailboxPost, type TaskRequestInput } from '../src/tasks/task-request.ts';
 import type { ClientName } from '../src/context/client.ts';
 import { REPORT_CLIENTS } from '../src/context/report-clients.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
@@ -25,7 +25,7 @@ import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayReadTask, ownsTask, type TaskCaller } from '../src/auth/task-caller.ts';
 import { describeTask } from './task-description.ts';
 import { inspectTask, linkRefusal } from './task-inspection.ts';
-import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
+import { PendingEntrySchema } from './pull-request-entry.ts';
 import { TaskListings } from './task-listings.ts';
 import { durablePullRequestIndex } from '../src/tasks/durable-pull-request-index.ts';
 import { FocusLog } from './focus-log.ts';
@@ -38,23 +38,14 @@ import { beginTurn, storedTurn } from './turn-begin.ts';
 import { appendClientItems } from './client-items.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
+import { readIntakeEntry } from './intake-entry.ts';
+import { insertTask, readDelivery, type CreateOptions, type CreateResult, type TaskCreateDeps } from './task-create.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
 const INDEX_RETRY_MS = 60_000;
-const DAY_MS = 86_400_000;
 
-export type CreateResult = { id: string; status: TaskStatus; created: boolean };
-export interface CreateOptions {
-  /**
-   * `with-assembly`: answer as soon as the task is stored; the tenant's index first hears of it
-   * from the assembly the alarm starts (a webhook's accept path, which GitHub times). `now`
-   * (the default): before answering, so the API's own task list shows what it just created.
-   */
-  indexReport?: 'now' | 'with-assembly';
-  /** A review task's entry in its pull request's index, made from the first attempt (see pull-request-entry). */
-  pullRequestEntry?: PendingEntry;
-}
+export type { CreateOptions, CreateResult } from './task-create.ts';
 type Denied = { status: 'not-found' };
 
 export class TaskObject extends DurableObject<Env> {
@@ -87,6 +78,7 @@ export class TaskObject extends DurableObject<Env> {
       setAlarm: (at) => ctx.storage.setAlarm(at),
       finish: (status, reason) => this.#finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
+      writesDone: () => this.#writesDone(),
     });
   }
 
@@ -103,18 +95,42 @@ export class TaskObject extends DurableObject<Env> {
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
-    const id = this.ctx.id.toString();
-    const existing = this.#store.task();
-    if (existing) return { id, status: existing.status, created: false };
-    const request = TaskRequestSchema.parse(input);
+    const existing = this.#existing();
+    if (existing) return existing;
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
-    const now = Date.now();
-    this.#store.insertTask(id, request, now, now + getConfig(this.env).TASK_RETENTION_DAYS * DAY_MS, AgentConfigSchema.parse(agent));
-    if (entry) this.#listings.owePullRequestEntry(entry);
-    // Stored and armed: from here the task survives this isolate, and the alarm reports it.
-    await this.ctx.storage.setAlarm(now);
-    if (options.indexReport !== 'with-assembly') await this.#reportToIndex();
-    return { id, status: 'pending', created: true };
+    return insertTask(this.#creating(), { request: TaskRequestSchema.parse(input), agent: AgentConfigSchema.parse(agent), options: { ...options, ...(entry ? { pullRequestEntry: entry } : {}) } });
+  }
+
+  /**
+   * A trigger's delivery as its intake shard stored it: `create`'s arguments as JSON text, read
+   * here once and not before (the shard only carries it). Read with its schema all the same: the
+   * Worker that wrote it may be another version of this code. `refused` says why when it cannot
+   * be read (nothing is stored; the shard keeps it and says so), else null: created, now or before.
+   */
+  async createFromIntake(text: string): Promise<{ refused: string | null }> {
+    if (this.#existing()) return { refused: null };
+    const read = readDelivery(text);
+    if ('refused' in read) return read;
+    await insertTask(this.#creating(), read.task);
+    return { refused: null };
+  }
+
+  #existing(): CreateResult | undefined {
+    const existing = this.#store.task();
+    return existing ? { id: this.ctx.id.toString(), status: existing.status, created: false } : undefined;
+  }
+
+  #creating(): TaskCreateDeps {
+    return {
+      id: this.ctx.id.toString(),
+      store: this.#store,
+      listings: this.#listings,
+      retentionDays: getConfig(this.env).TASK_RETENTION_DAYS,
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      reportToIndex: () => this.#reportToIndex(),
+      // A load that fails is the alarm's to try again.
+      preload: () => void this.#wiring().catch(() => undefined),
+    };
   }
 
   /**
@@ -162,7 +178,7 @@ export class TaskObject extends DurableObject<Env> {
 
   async beginTurn(caller: TaskCaller, turn: number): Promise<TurnResult> {
     const task = await this.#owned(caller);
-    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger }) : { status: 'not-found' };
+    return task ? beginTurn(task, turn, { store: this.#store, attempts: this.#attempts, ledger: async () => (await this.#wiring()).ledger, writesDone: () => this.#writesDone() }) : { status: 'not-found' };
   }
 
   async readTurn(caller: TaskCaller, turn: number): Promise<TurnResult> {
@@ -283,6 +299,11 @@ export class TaskObject extends DurableObject<Env> {
     if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
   }
 
+  /** The cache writes of the assemblies so far, done (task-wiring); nothing to wait for when the wiring cannot load. */
+  #writesDone(): Promise<void> {
+    return this.#wiring().then((wiring) => wiring.writesDone(), () => undefined);
+  }
+
   /** Brings the task's listings up to date (task-listings); false when one failed (the alarm retries). */
   async #reportToIndex(): Promise<boolean> {
     const task = this.#store.task();
@@ -299,9 +320,10 @@ export class TaskObject extends DurableObject<Env> {
   async #current(): Promise<TaskRow | undefined> {
     const stored = this.#store.task();
     if (stored) return stored;
-    const entry = await pendingIntakeEntry(this.env, this.ctx.id.toString());
-    // Read again either way: the shard's own create may have come in while this one asked.
-    if (entry) await this.create(entry.request, entry.agent, entry.options);
+    const text = await pendingIntakeEntry(this.env, this.ctx.id.toString());
+    // Read again either way: the shard's own create may have come in while this one asked. What
+    // cannot be read throws here: an error for the caller, never a task that does not exist.
+    if (text !== null && !this.#store.task()) await insertTask(this.#creating(), readIntakeEntry(text));
     return this.#store.task();
   }
 

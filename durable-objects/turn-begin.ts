@@ -17,6 +17,8 @@ export interface TurnBeginDeps {
   attempts: FirstTurnAttempts;
   /** Loaded and built on first use (the Task object's wiring). */
   ledger(): Promise<TurnLedger>;
+  /** The cache writes of the turn's reads, done: the turn is stored first, the answer waits for them (first-turn-attempts). */
+  writesDone(): Promise<void>;
 }
 
 export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps): Promise<TurnResult> {
@@ -38,6 +40,8 @@ export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps
   } catch (error) {
     // Nothing was stored; the client may begin the turn again.
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
+  } finally {
+    await deps.writesDone();
   }
   if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
   if (result.status === 'too-large') return { status: 'conflict', message: `turn ${turn} cannot begin: its context item: ${result.message}` };

@@ -19,7 +19,7 @@ import type { TaskObject as TaskObjectClass } from '../durable-objects/task.ts';
 
 export const TaskObject = lazyDurableObject<TaskObjectClass>(
   () => import('../durable-objects/task.ts').then((module) => module.TaskObject),
-  ['create', 'repository', 'describe', 'inspect', 'beginTurn', 'readTurn', 'append', 'mailbox', 'focusOn', 'reportUsage', 'freshness', 'readSkill', 'readSource', 'rulesFor', 'skillCatalog', 'readSkillFile', 'check', 'alarm'],
+  ['create', 'createFromIntake', 'repository', 'describe', 'inspect', 'beginTurn', 'readTurn', 'append', 'mailbox', 'focusOn', 'reportUsage', 'freshness', 'readSkill', 'readSource', 'rulesFor', 'skillCatalog', 'readSkillFile', 'check', 'alarm'],
 );
 export type TaskObject = TaskObjectClass;
 

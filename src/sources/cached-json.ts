@@ -88,6 +88,6 @@ export async function cachedJson<T>(
  * one after another, issue 56); else before returning, as a write of its own.
  */
 export async function cacheWrite(store: KeyValueStore, key: string, value: unknown, options: CacheWriteOptions = {}): Promise<void> {
-  if (store.defer) store.defer(writeCachedJson(store, key, value, options));
+  if (store.defer) store.defer(() => writeCachedJson(store, key, value, options));
   else await writeCachedJson(store, key, value, options);
 }

@@ -17,7 +17,7 @@ import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';
 import { cachedJson, cacheWrite, readCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
-import { PartialTreeSchema } from './partial-tree.ts';
+import { PartialTreeSchema, type PartialTree } from './partial-tree.ts';
 import { normalisePath } from './paths.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-loader.ts';
 
@@ -63,7 +63,20 @@ const treeSchema = lazySchema(() => z.object({
 
 const commitSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), info: CommitInfoSchema });
 
-const partialSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), tree: PartialTreeSchema });
+/**
+ * A read-ahead's part of the tree, and the blobs it brought (base64, at most
+ * {@link MAX_CARRIED_BLOB_BYTES} in all): the next reader of the same plan gets both from one
+ * value instead of one KV read per blob. Its own version, 3: values before it carried no blobs.
+ */
+const PARTIAL_CACHE_SCHEMA = 3;
+const partialSchema = lazySchema(() => z.object({
+  schema: z.literal(PARTIAL_CACHE_SCHEMA),
+  tree: PartialTreeSchema,
+  blobs: z.array(z.object({ oid: z.string().min(1), size: z.number().int().nonnegative(), base64: z.string() })),
+}));
+
+/** The blobs a cached read-ahead carries, together: well under KV's value limit, as rules and skill files are. */
+export const MAX_CARRIED_BLOB_BYTES = 4 * 1024 * 1024;
 
 const blobSchema = lazySchema(() => z.object({
   schema: z.literal(SOURCE_CACHE_SCHEMA),
@@ -77,15 +90,22 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
   const maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_CACHED_BLOB_BYTES;
 
   const { loadPartial } = loader;
+  /** Blobs a cached read-ahead carried, by oid, checked against their oid when first read. */
+  const carried = new Map<string, { size: number; base64: string }>();
   return {
     // The part of a tree a plan read ahead, under repository + commit + the plan: the same plan
-    // at the same commit is served from here, with its blobs from the blob cache below.
+    // at the same commit is served from here, with the blobs it brought.
     ...(loadPartial
       ? {
           async loadPartial(plan, signal) {
-            const keyParts = ['gw', 'partial', version, scope.repository, scope.commit, await sha256Hex(JSON.stringify(plan))];
-            const compute = async () => ({ schema: SOURCE_CACHE_SCHEMA, tree: await loadPartial.call(loader, plan, signal) }) as const;
-            return (await cachedJson(store, keyParts, partialSchema, compute, write)).tree;
+            const keyParts = ['gw', 'partial', `v${PARTIAL_CACHE_SCHEMA}`, scope.repository, scope.commit, await sha256Hex(JSON.stringify(plan))];
+            const compute = async () => {
+              const tree = await loadPartial.call(loader, plan, signal);
+              return { schema: PARTIAL_CACHE_SCHEMA, tree, blobs: heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES)) } as const;
+            };
+            const value = await cachedJson(store, keyParts, partialSchema, compute, write);
+            for (const blob of value.blobs) carried.set(blob.oid, { size: blob.size, base64: blob.base64 });
+            return value.tree;
           },
         }
       : {}),
@@ -104,18 +124,43 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
 
     async loadBlob(oid, signal, blobOptions): Promise<Uint8Array> {
       const key = await cacheKey(['gw', 'blob', version, scope.repository, oid]);
-      const cached = await readCachedJson(store, key, blobSchema);
-      if (cached.hit) {
-        const bytes = decodeBase64(cached.value.base64);
-        if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
+      // A blob the loader holds (a read-ahead's, hash-checked on arrival) is not looked up in the
+      // store: on a cold turn every one was a miss, a round trip each before the providers went on.
+      // It is still written, for the next reader of the cached read-ahead, which holds no blobs.
+      const held = loader.heldBlob?.(oid);
+      // A blob the cached read-ahead carried, checked as a cached blob is: no read at all.
+      const brought = held ? undefined : carried.get(oid);
+      if (brought) {
+        const bytes = decodeBase64(brought.base64);
+        if (bytes && bytes.byteLength === brought.size && (await matchesOid(bytes, oid))) return bytes;
       }
-      const bytes = await loader.loadBlob(oid, signal, blobOptions);
+      if (!held) {
+        const cached = await readCachedJson(store, key, blobSchema);
+        if (cached.hit) {
+          const bytes = decodeBase64(cached.value.base64);
+          if (bytes && bytes.byteLength === cached.value.size && (await matchesOid(bytes, oid))) return bytes;
+        }
+      }
+      const bytes = held ?? (await loader.loadBlob(oid, signal, blobOptions));
       if (bytes.byteLength <= maxBlobBytes) {
         await cacheWrite(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
       }
       return bytes;
     },
   };
+}
+
+/** The blobs of a read-ahead's files the loader holds, in tree order, until `maxBytes` in all. */
+function heldBlobs(loader: TreeLoader, tree: PartialTree, maxBytes: number): Array<{ oid: string; size: number; base64: string }> {
+  if (!loader.heldBlob) return [];
+  const blobs = new Map<string, { oid: string; size: number; base64: string }>();
+  let bytes = 0;
+  for (const { kind, oid } of [...tree.dirs.flatMap((dir) => dir.entries), ...tree.entries]) {
+    const held = kind === 'dir' || blobs.has(oid) ? undefined : loader.heldBlob(oid);
+    if (!held || (bytes += held.byteLength) > maxBytes) continue;
+    blobs.set(oid, { oid, size: held.byteLength, base64: encodeBase64(held) });
+  }
+  return [...blobs.values()];
 }
 
 /**

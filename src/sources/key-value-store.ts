@@ -7,8 +7,9 @@ export interface KeyValueStore {
   get(key: string, type: 'text'): Promise<string | null>;
   put(key: string, value: string, options?: { expirationTtl?: number }): Promise<void>;
   /**
-   * A store that lets a reader go on before a cache write is done takes the write here (see
-   * sources/write-behind); without it, the cache writes where it read, as the read's last step.
+   * A store that lets a reader go on before a cache write is done takes the write here, to start
+   * now or later (see sources/write-behind); without it, the cache writes where it read, as the
+   * read's last step.
    */
-  defer?(write: Promise<unknown>): void;
+  defer?(write: () => Promise<unknown>): void;
 }

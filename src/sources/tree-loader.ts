@@ -42,6 +42,12 @@ export interface TreeLoader {
    * the same way (credentials that cannot work): readers then fail with it at once.
    */
   loadPartial?(plan: ReadPlan, signal?: AbortSignal): Promise<PartialTree>;
+  /**
+   * A blob this loader holds in memory already (what `loadPartial` brought on board), else
+   * undefined; no read. A loader in front of this one (the KV cache, sources/cached-loader) asks
+   * it before its own store, so a blob in hand costs no round trip to look it up there.
+   */
+  heldBlob?(oid: string): Uint8Array | undefined;
   /** A blob's size without reading it, when the loader can tell (a local pack's headers); undefined when not. */
   blobSize?(oid: string, signal?: AbortSignal): Promise<number | undefined>;
 }

@@ -33,14 +33,19 @@ export interface OpenSourceDeps {
   cache?: KeyValueStore;
   /** Where App installation tokens are shared across isolates (the `TENANTS` namespace). */
   tokens?: KeyValueStore;
+  /**
+   * Start no cache write before `settled` is asked (sources/write-behind `hold`): for an assembly,
+   * whose host always asks once its turn is stored and reported. Any other reader writes as it reads.
+   */
+  holdWrites?: boolean;
 }
 
 export interface OpenedSource {
   source: RepositorySource;
   /** The cache for this task's reads, scoped to the credential that reads the repository. */
   cache?: KeyValueStore;
-  /** Resolves once every cache write of this task's reads so far is done (they do not hold the reads up). */
-  settled?: () => Promise<void>;
+  /** Resolves once every cache write of this task's reads so far is done (they do not hold the reads up), or at `deadlineMs`. */
+  settled?: (options?: { deadlineMs?: number }) => Promise<void>;
   /** What this task's GitHub reads have cost so far (GitHub sources only). */
   usage?: () => GitHubUsage;
   /** GitHub reads for `owner/name` repositories (the `github:api` capability); none for git URLs. */
@@ -50,11 +55,12 @@ export interface OpenedSource {
 }
 
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
-  const behind = deps.cache && writeBehind(deps.cache);
-  const tokens = deps.tokens && writeBehind(deps.tokens);
+  const hold = { hold: deps.holdWrites === true };
+  const behind = deps.cache && writeBehind(deps.cache, hold);
+  const tokens = deps.tokens && writeBehind(deps.tokens, hold);
   const opened = await openSource(request, { ...deps, ...(behind ? { cache: behind } : {}), ...(tokens ? { tokens } : {}) });
   if (!behind && !tokens) return opened;
-  return { ...opened, settled: async () => void (await Promise.all([behind?.settled(), tokens?.settled()])) };
+  return { ...opened, settled: async (options) => void (await Promise.all([behind?.settled(options), tokens?.settled(options)])) };
 }
 
 async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {

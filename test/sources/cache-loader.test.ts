@@ -118,6 +118,28 @@ describe('the revision-keyed cache', () => {
     expect(await env.CACHE.get(await cacheKey(['gw', 'blob', `v${SOURCE_CACHE_SCHEMA}`, scope.repository, tree.oidOf('big.md')]), 'text')).toBeNull();
   });
 
+  it('serves a blob the loader holds without looking it up in the store, and still stores it for the next reader', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    const heldOid = tree.oidOf('docs/AGENTS.md');
+    const held = new TextEncoder().encode('# Rules\n');
+    const gets: string[] = [];
+    const counting: KeyValueStore = { get: (key, type) => (gets.push(key), env.CACHE.get(key, type)), put: (key, value, options) => env.CACHE.put(key, value, options) };
+    const holding: TreeLoader = { ...tree.loader, heldBlob: (oid) => (oid === heldOid ? held : undefined) };
+    const heldKey = await cacheKey(['gw', 'blob', `v${SOURCE_CACHE_SCHEMA}`, scope.repository, heldOid]);
+    const otherKey = await cacheKey(['gw', 'blob', `v${SOURCE_CACHE_SCHEMA}`, scope.repository, tree.oidOf('skills/review/SKILL.md')]);
+
+    const snapshot = snapshotWith(holding, scope, counting);
+    expect(await snapshot.read('docs/AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: '# Rules\n' });
+    expect(await snapshot.read('skills/review/SKILL.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: 'Review carefully.\n' });
+    // The held blob asked neither the store nor the loader's read; the other one asked both.
+    expect(gets).not.toContain(heldKey);
+    expect(gets).toContain(otherKey);
+    expect(tree.calls.blobs).toEqual([tree.oidOf('skills/review/SKILL.md')]);
+    // Stored all the same: a reader whose loader holds nothing finds it in the store.
+    expect(await env.CACHE.get(heldKey, 'text')).toBe(JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, size: 8, base64: btoa('# Rules\n') }));
+  });
+
   it('falls back to the loader when the store itself fails', async () => {
     const tree = await createMemoryTree(files);
     const broken: KeyValueStore = {

@@ -84,4 +84,22 @@ describe('warm reads through the KV cache', () => {
     await assemble(scope, 'graphql', { ...DEEP, ref: 'v1' }, env.CACHE);
     expect((await scope.stats()).requests.slice(cold).map((request) => request.path)).toEqual(['/graphql']);
   });
+
+  it('reads a cached read-ahead with its blobs in one KV read: none per blob, and no blob looked up cold', async () => {
+    const scope = await scoped();
+    const gets: string[] = [];
+    // Under a prefix of its own: the other tests here cache the same repository and commit.
+    const own = `one-read-${crypto.randomUUID()}:`;
+    const counting: KeyValueStore = { get: (key, type) => (gets.push(key), env.CACHE.get(own + key, type)), put: (key, value, options) => env.CACHE.put(own + key, value, options) };
+    const kinds = (keys: string[]) => ({ partial: keys.filter((key) => key.startsWith('gw:partial:')).length, blobs: keys.filter((key) => key.startsWith('gw:blob:')).length });
+    const first = await assemble(scope, 'graphql', { ...DEEP, ref: fx.commits.first }, counting);
+    // Cold: the read-ahead's blobs were in hand, so none was looked up in KV.
+    expect(kinds(gets)).toEqual({ partial: 1, blobs: 0 });
+    const cold = gets.length;
+    const before = (await scope.stats()).count;
+    const again = await assemble(scope, 'graphql', { ...DEEP, ref: fx.commits.first }, counting);
+    expect(again.digest).toBe(first.digest);
+    expect((await scope.stats()).count).toBe(before);
+    expect(kinds(gets.slice(cold))).toEqual({ partial: 1, blobs: 0 });
+  });
 });

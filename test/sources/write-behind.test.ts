@@ -1,7 +1,7 @@
 /**
  * A task's cache writes go behind its reads (sources/write-behind): a read-through returns what it
  * read without waiting for the store, an installation token is used before it is sealed and
- * stored, and the task waits for all of it once (`settled`). A store without write-behind is
+ * stored, and the task waits for all of it once (`settled`); a held store starts them only then. A store without write-behind is
  * written before the read returns, as before. Writes are held open by the test, never timed.
  */
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,42 @@ describe('cache writes behind a task\'s reads', () => {
     expect([...store.values.values()]).toEqual(['{"files":["AGENTS.md"]}']);
     // The next reader finds it: no compute.
     expect(await cachedJson(cache, ['gw', 'test', 'a'], schema, async () => ({ files: ['other'] }))).toEqual({ files: ['AGENTS.md'] });
+  });
+
+  it('held, starts no write (the token\'s neither) until settled is asked, then starts them all and waits for them', async () => {
+    const store = heldStore();
+    const cache = writeBehind(store, { hold: true });
+    const tokens = writeBehind(store, { hold: true });
+    await cachedJson(cache, ['gw', 'test', 'held-1'], schema, async () => ({ files: ['a'] }));
+    await cachedJson(cache, ['gw', 'test', 'held-2'], schema, async () => ({ files: ['b'] }));
+    const value = `ghs_held|${new Date().toISOString()}|${new Date(Date.now() + 3_600_000).toISOString()}|all||`;
+    await createTokenCache({ store: tokens, scope: 'https://api.github.test 1', secret: 'an App key', memory: new Map() }).set('4243', value);
+    for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(store.pending()).toBe(0);
+    const settled = Promise.all([cache.settled(), tokens.settled()]);
+    while (store.pending() < 3) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(await settledYet(settled)).toBe(false);
+    store.release();
+    await settled;
+    expect(store.values.size).toBe(3);
+    // Released: a write deferred from now on starts at once.
+    await cachedJson(cache, ['gw', 'test', 'held-3'], schema, async () => ({ files: ['c'] }));
+    expect(store.pending()).toBe(1);
+    store.release();
+    await cache.settled();
+  });
+
+  it('stops waiting at its deadline for a store that does not answer, the write still pending', async () => {
+    const store = heldStore();
+    const cache = writeBehind(store, { hold: true });
+    await cachedJson(cache, ['gw', 'test', 'stuck'], schema, async () => ({ files: ['a'] }));
+    await cache.settled({ deadlineMs: 1 });
+    // Started, never answered: the wait ended without it, and nothing was stored.
+    expect(store.pending()).toBe(1);
+    expect(store.values.size).toBe(0);
+    store.release();
+    await cache.settled();
+    expect(store.values.size).toBe(1);
   });
 
   it('settles when a write fails, leaving a miss for the next reader', async () => {

@@ -3,7 +3,9 @@
  * before it (issue 56: a round trip to another object the assembly does not need), and the
  * outcome's report goes out only after that one is done, so the index hears them in order; an
  * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
- * it armed its retry leaves the retry armed. Reports are held open by the test, never timed.
+ * it armed its retry leaves the retry armed. The cache writes of the attempt's reads do not hold
+ * up the stored turn and its report; the attempt ends after them. Reports and writes are held open
+ * by the test, never timed.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
@@ -56,6 +58,7 @@ describe('first turn attempts and the index report', () => {
               events.push(`report ${store.task()?.status}`);
               reports.push({ status: store.task()?.status, answer: () => (answer === 'answers' ? resolve(true) : reject(new Error('the index is down'))) });
             }),
+          writesDone: async () => undefined,
         });
 
         const run = attempts.run();
@@ -89,6 +92,7 @@ describe('first turn attempts and the index report', () => {
           setAlarm: async (at) => void armed.push(at),
           finish: async () => undefined,
           reportToIndex: () => new Promise<boolean>((resolve) => reports.push(() => resolve(true))),
+          writesDone: async () => undefined,
         });
 
         const begun = attempts.run();
@@ -115,4 +119,58 @@ describe('first turn attempts and the index report', () => {
       });
     });
   }
+});
+
+describe('first turn attempts and the cache writes of their reads', () => {
+  it('stores and reports turn 0 while the writes are held, and ends the attempt only after them', async () => {
+    const source = await memorySource();
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (_, state) => {
+      const store = taskStoreOf(state.storage.sql);
+      store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+      // The source's writes behind, held open until the test lets them through.
+      let release = (): void => undefined;
+      const writes = new Promise<void>((resolve) => (release = resolve));
+      const handed: Array<(options: { deadlineMs: number }) => Promise<void>> = [];
+      const events: string[] = [];
+      const ledger = new TurnLedger({
+        store,
+        assemble: createTaskAssembler({
+          registry: createDefaultRegistry(),
+          openSource: async () => ({ source, settled: () => (events.push('writes asked'), writes) }),
+          pinCommit: (c) => store.pinCommit(c),
+          history: (turn) => store.history(turn),
+          record: (turn) => store.turn(turn),
+          posted: new FocusLog(state.storage.sql),
+          now: () => Date.now(),
+          deadlineMs: 10_000,
+          writesBehind: (settled) => void handed.push(settled),
+        }),
+      });
+      const attempts = new FirstTurnAttempts({
+        store,
+        ledger: async () => ledger,
+        setAlarm: async () => undefined,
+        finish: async (status) => void events.push(`finish ${status} with turn 0 ${store.turn(0) ? 'stored' : 'missing'}`),
+        reportToIndex: async () => true,
+        writesDone: async () => {
+          events.push('waits for the writes');
+          await Promise.all(handed.map((settled) => settled({ deadlineMs: 60_000 })));
+        },
+      });
+
+      let ended = false;
+      const run = attempts.run().finally(() => (ended = true));
+      while (!events.includes('writes asked')) await tick();
+      for (let i = 0; i < 5; i++) await tick();
+      // Stored and reported (the check run is posted from `finish`), the writes still running.
+      expect(events).toEqual(['finish ready with turn 0 stored', 'waits for the writes', 'writes asked']);
+      expect(ended).toBe(false);
+      release();
+      expect((await run).status).toBe('ok');
+      expect(store.turn(0)?.item?.content).toContain('Use tabs.');
+      // The assembler handed them over and never waited itself.
+      expect(handed).toHaveLength(1);
+    });
+  });
 });

@@ -107,7 +107,7 @@ describe('task assembler', () => {
     });
   });
 
-  it('stores turn 0 only once the cache writes of its reads are done (they run beside the assembly)', async () => {
+  it('stores turn 0 only once the cache writes of its reads are done when its host does not take them (they run beside the assembly)', async () => {
     const { source } = await memorySource(REPOSITORY);
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {

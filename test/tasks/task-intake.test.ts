@@ -7,7 +7,9 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { IntakeEntry } from '../../durable-objects/intake-entry.ts';
+import { IntakeEntrySchema, type IntakeEntry } from '../../durable-objects/intake-entry.ts';
+import { PendingEntrySchema } from '../../durable-objects/pull-request-entry.ts';
+import { AgentConfigSchema } from '../../src/context/agents.ts';
 import { getAgents, getConfig } from '../../src/env.ts';
 import { durableTaskService } from '../../src/tasks/durable-task-service.ts';
 import { taskAgent } from '../../src/tasks/task-agent.ts';
@@ -61,6 +63,24 @@ describe('an intake shard', () => {
     expect(await intakeRow(taskId)).toEqual({ entry: null, due_at: null, attempts: 0, last_error: null });
     expect(await describeTask(taskId)).toMatchObject({ id: taskId, request: { request: 'Review forwarded.' } });
     expect((await acceptHeld(taskId, JSON.stringify(entry))).answer).toBe('forwarded');
+  });
+
+  it('hands the stored text on unread, and its Task object reads it once, with the whole entry\'s schema', async () => {
+    const { taskId, entry } = delivery('read-once');
+    const stored = { ...entry, options: { ...entry.options, pullRequestEntry: { pullRequest: { installationId: 1, repo: 'acme/widgets', number: 7 }, delivery: 'delivery-read-once' } } };
+    await acceptHeld(taskId, JSON.stringify(stored));
+    const parses = [
+      vi.spyOn(IntakeEntrySchema, 'parse'),
+      vi.spyOn(TaskRequestSchema, 'parse'),
+      vi.spyOn(AgentConfigSchema, 'parse'),
+      vi.spyOn(PendingEntrySchema, 'parse'),
+    ];
+    await runAlarm(taskId);
+    expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null, attempts: 0 });
+    // The entry once (the request, agent and pull request entry inside it), nothing again.
+    expect(parses.map((parse) => parse.mock.calls.length)).toEqual([1, 0, 0, 0]);
+    vi.restoreAllMocks();
+    expect(await describeTask(taskId)).toMatchObject({ id: taskId, request: { request: 'Review read-once.' } });
   });
 
   it('gives a Task object asked before its alarm the stored task, which the forwarding then finds and leaves', async () => {

@@ -138,6 +138,7 @@ export function createGitHubSource(options: GitHubSourceOptions): RepositorySour
       const rest = createGitHubLoader(octokit, { owner, repo, commit });
       const blobs = new Map<string, Uint8Array>();
       const loader: TreeLoader = {
+        heldBlob: (oid) => blobs.get(oid),
         loadTree: (signal) => rest.loadTree(signal),
         loadCommit: (signal) => rest.loadCommit(signal),
         loadBlob: (oid, signal, blobOptions) => {

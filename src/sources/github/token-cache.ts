@@ -131,16 +131,18 @@ export function createTokenCache(options: TokenCacheOptions): InstallationTokenC
       const storeKey = store && (await tokenStoreKey(scope, cacheKey));
       const ttl = Math.floor((until - clock()) / 1000);
       if (!store || !storeKey || ttl < MIN_STORE_TTL_SECONDS) return;
-      const write = (async () => {
-        const sealed = await seal(await key(), storeKey, value);
-        await untilAborted(store.put(storeKey, sealed, { expirationTtl: ttl }), AbortSignal.timeout(STORE_TIMEOUT_MS));
-      })().catch(() => {
-        // The store is an optimisation: the token in hand still serves this task.
-      });
+      const write = async (): Promise<void> => {
+        try {
+          const sealed = await seal(await key(), storeKey, value);
+          await untilAborted(store.put(storeKey, sealed, { expirationTtl: ttl }), AbortSignal.timeout(STORE_TIMEOUT_MS));
+        } catch {
+          // The store is an optimisation: the token in hand still serves this task.
+        }
+      };
       // A store that writes behind (a task's, sources/write-behind) lets the first request go
       // out with the token while it is sealed and stored; another store is written first.
       if (store.defer) store.defer(write);
-      else await write;
+      else await write();
     },
   };
 }
