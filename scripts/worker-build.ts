@@ -86,7 +86,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
       'global.process.env.NODE_ENV': '"production"',
       'globalThis.process.env.NODE_ENV': '"production"',
     },
-    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), nodeBuiltins(), packageVersionOnly()],
+    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure()],
     logLevel: 'warning',
   });
   const modules = Object.keys(result.metafile.outputs)
@@ -150,6 +150,41 @@ export function jsonSchemaStandIn(source: string, name: string): string {
   const refuse = `function refuse() { throw new Error(${JSON.stringify(`zod's JSON Schema converter is not part of the Worker bundle (${name}, scripts/worker-build): the MCP tools' JSON Schemas are made at build time (src/mcp/tool-json-schemas)`)}); }`;
   const lines = exports.map((id) => (/^create\w*Method$/.test(id) ? `export const ${id} = () => refuse;` : `export const ${id} = refuse;`));
   return `${refuse}\n${lines.join('\n')}\n`;
+}
+
+/**
+ * js-yaml 5 builds its tags and schemas at its module's top level (`var binaryTag =
+ * defineScalarTag(…)`, `var YAML11_SCHEMA = new Schema([…])`, `DUMP_SCHEMA = YAML11_SCHEMA.withTags(…)`).
+ * Those calls only make objects, but esbuild cannot know that, so every schema and tag stayed in the
+ * upload although lib/yaml-1.2 uses the core and failsafe schemas alone (YAML 1.1's timestamps,
+ * binary, sets and the dumper's schema). Marked pure, the unused ones are dropped.
+ */
+const YAML_CONSTANT = /^(var [\w$]+ = )((?:defineScalarTag|defineSequenceTag|defineMappingTag)\(|new Schema\()/gm;
+
+/**
+ * A tag, schema or options object that spreads something (`var YAML11_SCHEMA = new
+ * Schema([...FAILSAFE_SCHEMA.tags, …])`, `DUMP_SCHEMA = YAML11_SCHEMA.withTags({ ...intYaml11Tag,
+ * … })`, `implicitFirstChars: [..."0123456789"]`, `DEFAULT_DUMP_OPTIONS = { ...DEFAULT_PRESENTER_OPTIONS,
+ * … }`): esbuild keeps a spread even in a pure call's arguments (it may run a getter or an
+ * iterator), so such an initializer becomes the answer of a pure function.
+ */
+const YAML_DERIVED = /^var ([\w$]+) = (new Schema\(\[[\s\S]*?\n\]\)|(?:define(?:Scalar|Sequence|Mapping)Tag|[\w$]+_SCHEMA\.withTags)\([\s\S]*?\n\}\)|\{\n[\s\S]*?\n\});$/gm;
+
+function pureDerived(whole: string, name: string, value: string): string {
+  const spreadsOrCalls = value.includes('...') || (value.startsWith('{') && value.includes('('));
+  return spreadsOrCalls ? `var ${name} = /* @__PURE__ */ (() => (${value}))();` : whole;
+}
+
+export function yamlConstantsPure(): Plugin {
+  return {
+    name: 'yaml-constants-pure',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]js-yaml[\\/]dist[\\/]js-yaml\.mjs$/ }, (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(YAML_DERIVED, pureDerived).replace(YAML_CONSTANT, '$1/* @__PURE__ */ $2'),
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /**
