@@ -4,14 +4,16 @@
  * arrived: the task row, the pull request entry it owes, and the alarm that assembles turn 0.
  * `create`'s arguments come from the API's task service as RPC arguments; a delivery's come as
  * its intake shard stored them (JSON text, handed on unread) and are read once, here, since that
- * is storage read back across deploys, possibly written by another version of this code.
+ * is storage read back across deploys, possibly written by another version of this code. A
+ * caller may also come before the task does (a delivery is answered once its shard has it): the
+ * object then creates the task from what the shard holds (`current`).
  */
-import type { AgentConfig } from '../src/context/agents.ts';
-import type { TaskRequest, TaskStatus } from '../src/tasks/task-request.ts';
+import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
+import { TaskRequestSchema, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
 import { readIntakeEntry } from './intake-entry.ts';
-import type { PendingEntry } from './pull-request-entry.ts';
+import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
 import type { TaskListings } from './task-listings.ts';
-import type { TaskStore } from './task-store.ts';
+import type { TaskRow, TaskStore } from './task-store.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -38,15 +40,65 @@ export interface TaskCreateDeps {
   id: string;
   store: TaskStore;
   listings: TaskListings;
-  retentionDays: number;
+  /** Read when a task is stored (the deployment's setting). */
+  retentionDays(): number;
   setAlarm(at: number): Promise<void>;
   reportToIndex(): Promise<boolean>;
   /** Starts loading what the alarm assembles with (the wiring), while the alarm is on its way. */
   preload(): void;
+  /** This task's delivery as its intake shard still holds it (JSON text), else null (intake-pending). */
+  pendingEntry(): Promise<string | null>;
+}
+
+/** How a task comes to be in its object: the API's create, its shard's hand-off, or a caller who came first. */
+export class TaskCreation {
+  readonly #deps: TaskCreateDeps;
+
+  constructor(deps: TaskCreateDeps) {
+    this.#deps = deps;
+  }
+
+  /** The answer to a create when the object holds its task already (a create is idempotent). */
+  existing(): CreateResult | undefined {
+    const existing = this.#deps.store.task();
+    return existing ? { id: this.#deps.id, status: existing.status, created: false } : undefined;
+  }
+
+  async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions): Promise<CreateResult> {
+    const existing = this.existing();
+    if (existing) return existing;
+    const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
+    return insertTask(this.#deps, { request: TaskRequestSchema.parse(input), agent: AgentConfigSchema.parse(agent), options: { ...options, ...(entry ? { pullRequestEntry: entry } : {}) } });
+  }
+
+  /** `refused` says why the shard's text cannot be read (nothing is stored), else null: created, now or before. */
+  async fromIntake(text: string): Promise<{ refused: string | null }> {
+    if (this.existing()) return { refused: null };
+    const read = readDelivery(text);
+    if ('refused' in read) return read;
+    await insertTask(this.#deps, read.task);
+    return { refused: null };
+  }
+
+  /**
+   * The task, which may come before the task does: an object with no task asks its shard and
+   * creates the task from what is stored there (the shard's own forwarding then finds it). A shard
+   * that cannot be asked, or a text that cannot be read, is an error for the caller, never a task
+   * that does not exist.
+   */
+  async current(): Promise<TaskRow | undefined> {
+    const { store } = this.#deps;
+    const stored = store.task();
+    if (stored) return stored;
+    const text = await this.#deps.pendingEntry();
+    // Read again either way: the shard's own create may have come in while this one asked.
+    if (text !== null && !store.task()) await insertTask(this.#deps, readIntakeEntry(text));
+    return store.task();
+  }
 }
 
 /** A delivery's entry as its shard stored it, read; `refused` says why it cannot be (nothing is stored then). */
-export function readDelivery(text: string): { task: ReadTask } | { refused: string } {
+function readDelivery(text: string): { task: ReadTask } | { refused: string } {
   try {
     return { task: readIntakeEntry(text) };
   } catch (error) {
@@ -55,9 +107,9 @@ export function readDelivery(text: string): { task: ReadTask } | { refused: stri
 }
 
 /** Stores the task and arms its alarm; the caller made sure the object holds no task yet. */
-export async function insertTask(deps: TaskCreateDeps, { request, agent, options }: ReadTask): Promise<CreateResult> {
+async function insertTask(deps: TaskCreateDeps, { request, agent, options }: ReadTask): Promise<CreateResult> {
   const now = Date.now();
-  deps.store.insertTask(deps.id, request, now, now + deps.retentionDays * DAY_MS, agent);
+  deps.store.insertTask(deps.id, request, now, now + deps.retentionDays() * DAY_MS, agent);
   if (options.pullRequestEntry) deps.listings.owePullRequestEntry(options.pullRequestEntry);
   // Stored and armed: from here the task survives this isolate, and the alarm reports it.
   await deps.setAlarm(now);

@@ -11,8 +11,8 @@ import type { TaskWiring } from './task-wiring.ts';
 import { getConfig } from '../src/env.ts';
 import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
-import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
-import { TaskRequestSchema, type MailboxPost, type TaskRequestInput } from '../src/tasks/task-request.ts';
+import type { AgentConfig } from '../src/context/agents.ts';
+import type { MailboxPost, TaskRequestInput } from '../src/tasks/task-request.ts';
 import type { ClientName } from '../src/context/client.ts';
 import { REPORT_CLIENTS } from '../src/context/report-clients.ts';
 import type { AppendResult, CheckResultRpc, FocusPost, FocusResult, FreshnessResult, MailboxResult, RulesMatrixResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult, TaskDescription, TurnResult, UsageResult } from '../src/tasks/task-results.ts';
@@ -25,7 +25,6 @@ import { taskIndexStub } from '../src/tasks/durable-task-index.ts';
 import { mayReadTask, ownsTask, type TaskCaller } from '../src/auth/task-caller.ts';
 import { describeTask } from './task-description.ts';
 import { inspectTask, linkRefusal } from './task-inspection.ts';
-import { PendingEntrySchema } from './pull-request-entry.ts';
 import { TaskListings } from './task-listings.ts';
 import { durablePullRequestIndex } from '../src/tasks/durable-pull-request-index.ts';
 import { FocusLog } from './focus-log.ts';
@@ -38,8 +37,7 @@ import { beginTurn, storedTurn } from './turn-begin.ts';
 import { appendClientItems } from './client-items.ts';
 import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
-import { readIntakeEntry } from './intake-entry.ts';
-import { insertTask, readDelivery, type CreateOptions, type CreateResult, type TaskCreateDeps } from './task-create.ts';
+import { TaskCreation, type CreateOptions, type CreateResult } from './task-create.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
 
 /** How soon a finished task reports itself to its tenant's index again after a report failed. */
@@ -55,6 +53,7 @@ export class TaskObject extends DurableObject<Env> {
   readonly #listings: TaskListings;
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
+  readonly #creation: TaskCreation;
   /** Callers of `describe` waiting for the task to settle; answered from `#finish`. */
   readonly #readiness: TaskReadiness;
 
@@ -80,6 +79,17 @@ export class TaskObject extends DurableObject<Env> {
       reportToIndex: () => this.#reportToIndex(),
       writesDone: () => this.#writesDone(),
     });
+    this.#creation = new TaskCreation({
+      id: ctx.id.toString(),
+      store: this.#store,
+      listings: this.#listings,
+      retentionDays: () => getConfig(env).TASK_RETENTION_DAYS,
+      setAlarm: (at) => ctx.storage.setAlarm(at),
+      reportToIndex: () => this.#reportToIndex(),
+      // A load that fails is the alarm's to try again.
+      preload: () => void this.#wiring().catch(() => undefined),
+      pendingEntry: () => pendingIntakeEntry(env, ctx.id.toString()),
+    });
   }
 
   /**
@@ -95,42 +105,16 @@ export class TaskObject extends DurableObject<Env> {
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
-    const existing = this.#existing();
-    if (existing) return existing;
-    const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
-    return insertTask(this.#creating(), { request: TaskRequestSchema.parse(input), agent: AgentConfigSchema.parse(agent), options: { ...options, ...(entry ? { pullRequestEntry: entry } : {}) } });
+    return this.#creation.create(input, agent, options);
   }
 
   /**
    * A trigger's delivery as its intake shard stored it: `create`'s arguments as JSON text, read
-   * here once and not before (the shard only carries it). Read with its schema all the same: the
-   * Worker that wrote it may be another version of this code. `refused` says why when it cannot
-   * be read (nothing is stored; the shard keeps it and says so), else null: created, now or before.
+   * here once and not before (the shard only carries it), with their schema all the same: the
+   * Worker that wrote it may be another version of this code (task-create).
    */
   async createFromIntake(text: string): Promise<{ refused: string | null }> {
-    if (this.#existing()) return { refused: null };
-    const read = readDelivery(text);
-    if ('refused' in read) return read;
-    await insertTask(this.#creating(), read.task);
-    return { refused: null };
-  }
-
-  #existing(): CreateResult | undefined {
-    const existing = this.#store.task();
-    return existing ? { id: this.ctx.id.toString(), status: existing.status, created: false } : undefined;
-  }
-
-  #creating(): TaskCreateDeps {
-    return {
-      id: this.ctx.id.toString(),
-      store: this.#store,
-      listings: this.#listings,
-      retentionDays: getConfig(this.env).TASK_RETENTION_DAYS,
-      setAlarm: (at) => this.ctx.storage.setAlarm(at),
-      reportToIndex: () => this.#reportToIndex(),
-      // A load that fails is the alarm's to try again.
-      preload: () => void this.#wiring().catch(() => undefined),
-    };
+    return this.#creation.fromIntake(text);
   }
 
   /**
@@ -310,21 +294,9 @@ export class TaskObject extends DurableObject<Env> {
     return task ? this.#listings.report(task) : true;
   }
 
-  /**
-   * The task for a caller, which may come before the task does: a trigger's delivery is answered
-   * once its intake shard has it, and the shard creates the task here just after. An object with
-   * no task asks its shard, and creates the task from what is stored there (`create` is idempotent,
-   * so the shard's own forwarding then finds it). A shard that cannot be asked is an error, not a
-   * task that does not exist.
-   */
-  async #current(): Promise<TaskRow | undefined> {
-    const stored = this.#store.task();
-    if (stored) return stored;
-    const text = await pendingIntakeEntry(this.env, this.ctx.id.toString());
-    // Read again either way: the shard's own create may have come in while this one asked. What
-    // cannot be read throws here: an error for the caller, never a task that does not exist.
-    if (text !== null && !this.#store.task()) await insertTask(this.#creating(), readIntakeEntry(text));
-    return this.#store.task();
+  /** The task, created from its intake shard's entry when a caller comes first (task-create). */
+  #current(): Promise<TaskRow | undefined> {
+    return this.#creation.current();
   }
 
   async #owned(caller: TaskCaller): Promise<TaskRow | undefined> {
