@@ -6,6 +6,21 @@
  */
 import { ConfigError } from '../config-error.ts';
 import { envelope } from '../http/errors.ts';
+import { oauthOrigin, type OAuthOriginSettings } from './oauth-origin.ts';
+
+/**
+ * The request's OAuth origin (auth/oauth-origin), else its answer: the 404 where this deployment
+ * signs no one in, the 503 for settings it cannot read. `settings` is read here, so that error is one.
+ */
+export function originOrAnswer(settings: () => OAuthOriginSettings, request: Request): string | Response {
+  let origin: string | undefined;
+  try {
+    origin = oauthOrigin(settings(), request.url);
+  } catch (error) {
+    return configErrorAnswer(error);
+  }
+  return origin ?? noOAuthHere(new URL(request.url).pathname);
+}
 
 export function noOAuthHere(path: string): Response {
   const requestId = crypto.randomUUID();

@@ -288,7 +288,6 @@ export interface ProviderResult {
   verdicts?: RuleVerdictInput[];
 }
 
-/** Identity helper that keeps the config type flowing from the schema into `run`. */
 /**
  * What a provider declares about its settings, apart from how it runs: the settings layers and
  * their caps (context/settings) read only this, so a host checks a deployment's or a task's
@@ -296,6 +295,7 @@ export interface ProviderResult {
  */
 export type ProviderSettings<S extends z.ZodObject = z.ZodObject> = Pick<Provider<S>, 'name' | 'category' | 'position' | 'config' | 'limits' | 'uncapped' | 'budget'>;
 
+/** Identity helper that keeps the config type flowing from the schema into `run`. */
 export function defineProvider<S extends z.ZodObject>(provider: Provider<S>): Provider<S> {
   return provider;
 }

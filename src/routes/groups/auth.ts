@@ -11,9 +11,8 @@
  */
 import { authorizationServer } from '../../auth/oauth-server.ts';
 import type { ApiHandler } from '../../auth/resource-server.ts';
-import { oauthOrigin } from '../../auth/oauth-origin.ts';
 import { getAuthSettings } from '../../auth/auth-settings.ts';
-import { configErrorAnswer, noOAuthHere } from '../../auth/no-oauth-here.ts';
+import { originOrAnswer } from '../../auth/no-oauth-here.ts';
 import { routedApp } from '../../http/routed-app.ts';
 import { authRoutes } from '../auth.tsx';
 
@@ -24,14 +23,8 @@ export const app: ApiHandler = {
   async fetch(request, env, ctx) {
     const path = new URL(request.url).pathname;
     if (PAGES.has(path)) return pages.fetch(request, env, ctx);
-    let origin: string | undefined;
-    try {
-      origin = oauthOrigin(getAuthSettings(env), request.url);
-    } catch (error) {
-      // A configuration error: the 503 envelope naming the settings, as the pages answer it.
-      return configErrorAnswer(error);
-    }
-    if (origin === undefined) return noOAuthHere(path);
-    return authorizationServer(origin).fetch(request, env, ctx);
+    // A configuration error is the 503 envelope naming the settings, as the pages answer it.
+    const origin = originOrAnswer(() => getAuthSettings(env), request);
+    return origin instanceof Response ? origin : authorizationServer(origin).fetch(request, env, ctx);
   },
 };

@@ -6,22 +6,15 @@
  * authorization server's own (routes/groups/auth-forward). Serving it asks nothing of the
  * authorization Worker, so it answers without the AUTH_SERVER binding too. Loaded on first use.
  */
-import { configErrorAnswer, noOAuthHere } from '../../auth/no-oauth-here.ts';
-import { oauthOrigin } from '../../auth/oauth-origin.ts';
+import { originOrAnswer } from '../../auth/no-oauth-here.ts';
 import { protectedResource, type ApiHandler } from '../../auth/resource-server.ts';
 import { getConfig } from '../../env.ts';
 
 export const app: ApiHandler = {
   fetch(request, env, ctx) {
-    const path = new URL(request.url).pathname;
-    let origin: string | undefined;
-    try {
-      origin = oauthOrigin(getConfig(env), request.url);
-    } catch (error) {
-      return configErrorAnswer(error);
-    }
-    if (origin === undefined) return noOAuthHere(path);
+    const origin = originOrAnswer(() => getConfig(env), request);
+    if (origin instanceof Response) return origin;
     // Only the metadata is served here; the resources themselves are the API group's.
-    return protectedResource(origin, path, { fetch: () => new Response(null, { status: 404 }) }).fetch(request, env, ctx);
+    return protectedResource(origin, new URL(request.url).pathname, { fetch: () => new Response(null, { status: 404 }) }).fetch(request, env, ctx);
   },
 };
