@@ -153,9 +153,9 @@ export function jsonSchemaStandIn(source: string, name: string): string {
 }
 
 /**
- * js-yaml 5 builds its tags and schemas at its module's top level (`var binaryTag =
- * defineScalarTag(…)`, `var YAML11_SCHEMA = new Schema([…])`, `DUMP_SCHEMA = YAML11_SCHEMA.withTags(…)`).
- * Those calls only make objects, but esbuild cannot know that, so every schema and tag stayed in the
+ * js-yaml 5 (5.5.0's dist/js-yaml.mjs, the file this rewrites) builds its tags and schemas at its
+ * module's top level (`var binaryTag = defineScalarTag(…)`, `var YAML11_SCHEMA = new Schema([…])`,
+ * `DUMP_SCHEMA = YAML11_SCHEMA.withTags(…)`). Those calls only make objects, but esbuild cannot know that, so every schema and tag stayed in the
  * upload although lib/yaml-1.2 uses the core and failsafe schemas alone (YAML 1.1's timestamps,
  * binary, sets and the dumper's schema). Marked pure, the unused ones are dropped.
  */
