@@ -17,9 +17,11 @@ export interface BlobMemo {
   load(oid: string, signal?: AbortSignal, options?: { optional?: boolean }): Promise<Uint8Array>;
   /** The size of a blob kept from an earlier read, without a request; undefined when not kept. */
   keptSize(oid: string): number | undefined;
+  /** The blob's bytes when they are in memory (kept here, or held by the loader), else undefined; no read. */
+  held(oid: string): Uint8Array | undefined;
 }
 
-export function createBlobMemo(loader: Pick<TreeLoader, 'loadBlob'>): BlobMemo {
+export function createBlobMemo(loader: Pick<TreeLoader, 'loadBlob' | 'heldBlob'>): BlobMemo {
   const small = new Map<string, Uint8Array>();
   const reading = new Map<string, Promise<Uint8Array>>();
   return {
@@ -46,5 +48,6 @@ export function createBlobMemo(loader: Pick<TreeLoader, 'loadBlob'>): BlobMemo {
       }
     },
     keptSize: (oid) => small.get(oid)?.byteLength,
+    held: (oid) => small.get(oid) ?? loader.heldBlob?.(oid),
   };
 }

@@ -90,9 +90,14 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
   const maxBlobBytes = options.maxBlobBytes ?? DEFAULT_MAX_CACHED_BLOB_BYTES;
 
   const { loadPartial } = loader;
-  /** Blobs a cached read-ahead carried, by oid, checked against their oid when first read. */
-  const carried = new Map<string, { size: number; base64: string }>();
+  /**
+   * Blobs a cached read-ahead carried, by oid, checked against their oid as it is read: held in
+   * memory from then on, as the read-ahead's own are (a snapshot's held view reads them).
+   */
+  const carried = new Map<string, Uint8Array>();
+  const heldBlob = (oid: string): Uint8Array | undefined => loader.heldBlob?.(oid) ?? carried.get(oid);
   return {
+    heldBlob,
     // The part of a tree a plan read ahead, under repository + commit + the plan: the same plan
     // at the same commit is served from here, with the blobs it brought.
     ...(loadPartial
@@ -104,7 +109,14 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
               return { schema: PARTIAL_CACHE_SCHEMA, tree, blobs: heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES)) } as const;
             };
             const value = await cachedJson(store, keyParts, partialSchema, compute, write);
-            for (const blob of value.blobs) carried.set(blob.oid, { size: blob.size, base64: blob.base64 });
+            await Promise.all(
+              value.blobs.map(async ({ oid, size, base64 }) => {
+                // Those just read ahead are held by the loader already (this value was computed).
+                if (loader.heldBlob?.(oid)) return;
+                const bytes = decodeBase64(base64);
+                if (bytes && bytes.byteLength === size && (await matchesOid(bytes, oid))) carried.set(oid, bytes);
+              }),
+            );
             return value.tree;
           },
         }
@@ -128,12 +140,9 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       // store: on a cold turn every one was a miss, a round trip each before the providers went on.
       // It is still written, for the next reader of the cached read-ahead, which holds no blobs.
       const held = loader.heldBlob?.(oid);
-      // A blob the cached read-ahead carried, checked as a cached blob is: no read at all.
+      // A blob the cached read-ahead carried (checked as a cached blob is): no read at all.
       const brought = held ? undefined : carried.get(oid);
-      if (brought) {
-        const bytes = decodeBase64(brought.base64);
-        if (bytes && bytes.byteLength === brought.size && (await matchesOid(bytes, oid))) return bytes;
-      }
+      if (brought) return brought;
       if (!held) {
         const cached = await readCachedJson(store, key, blobSchema);
         if (cached.hit) {

@@ -129,6 +129,14 @@ export interface Snapshot {
   fileSize?(path: string, options?: { signal?: AbortSignal }): Promise<number | undefined>;
   /** The pinned commit's own facts (dates, tree, parents); cached by commit like trees. */
   commitInfo(options?: { signal?: AbortSignal }): Promise<CommitInfoResult>;
+  /**
+   * The same snapshot answering only from what it holds (the read-ahead's listings and blobs,
+   * what was read before, loads already on their way): anything else is `failed`, and no load
+   * starts. A reader whose answer is cached by commit (the skills index) builds from this first,
+   * so a cold task whose read-ahead brought every file needs no cache lookup to learn it has to
+   * build. Sources that hold nothing leave it out.
+   */
+  held?(): Snapshot;
 }
 
 export type ResolveResult =

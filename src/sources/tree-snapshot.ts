@@ -18,10 +18,10 @@ import { joinPath, normalisePath, parentOf } from './paths.ts';
 import { isEmptyPlan } from './read-plan.ts';
 import { startShared, untilAborted } from '../lib/abortable.ts';
 import { PermanentSourceError } from './permanent.ts';
-import { createBlobMemo } from './blob-memo.ts';
+import { createBlobMemo, type BlobMemo } from './blob-memo.ts';
 import { SkippedRead, type FlatTreeEntry, type TreeLoader } from './tree-loader.ts';
-import { heldListing, treeView } from './tree-view.ts';
-import type { BytesResult, CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure } from './snapshot.ts';
+import { heldListing, treeView, type TreeView } from './tree-view.ts';
+import type { BytesResult, CommitInfo, CommitInfoResult, CommitSha, ListResult, ReadOptions, ReadResult, Snapshot, SnapshotOptions, SourceFailure, TreeEntry } from './snapshot.ts';
 
 export { SkippedRead, type FlatTreeEntry, type TreeLoader } from './tree-loader.ts';
 
@@ -37,7 +37,6 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
   const { loader, plan, signal: lifetime } = options;
   const tree = treeView(loader, lifetime);
   const blobs = createBlobMemo(loader);
-  const loadBlob = blobs.load;
   let commitInfo: Promise<CommitInfo> | undefined;
   let partial: Promise<PartialIndex | undefined> | undefined;
 
@@ -54,11 +53,84 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     return untilAborted(partial, signal);
   };
 
+  /** Every load a read may start. */
+  const loading: Access = {
+    partial: loadPartial,
+    tree: (path, signal) => tree.entry(path, signal),
+    children: (dir, signal) => tree.children(dir, signal),
+    blob: (oid, signal, optional) => blobs.load(oid, signal, optional ? { optional } : undefined),
+    size: (oid, signal) => loader.blobSize?.(oid, signal) ?? Promise.resolve(undefined),
+  };
+  /** Only what is loaded or on its way: anything else is NotHeld, which a read answers as `failed`. */
+  const holding: Access = {
+    partial: (signal) => (partial ? untilAborted(partial, signal) : Promise.resolve(undefined)),
+    tree: (path, signal) => (tree.holds(parentOf(path)) ? tree.entry(path, signal) : Promise.reject(new NotHeld(path))),
+    children: (dir, signal) => (tree.holds(dir) ? tree.children(dir, signal) : Promise.reject(new NotHeld(dir))),
+    blob: (oid) => {
+      const held = blobs.held(oid);
+      return held ? Promise.resolve(held) : Promise.reject(new NotHeld(oid));
+    },
+    size: () => Promise.resolve(undefined),
+  };
+
+  const commitInfoOf = async (signal?: AbortSignal): Promise<CommitInfoResult> => {
+    try {
+      signal?.throwIfAborted();
+      if (!commitInfo) {
+        // Shared by every caller, so it loads under the snapshot's signal. A read-ahead that
+        // brought the commit's facts along saves a request for them.
+        commitInfo = startShared(lifetime, async () => {
+          const known = await loadPartial(lifetime);
+          if (known?.commit?.commit === options.commit) return known.commit;
+          lifetime?.throwIfAborted();
+          return loader.loadCommit(lifetime);
+        });
+        commitInfo.catch(() => (commitInfo = undefined));
+      }
+      return { status: 'ok', info: await untilAborted(commitInfo, signal) };
+    } catch (error) {
+      const { reason } = failure(options.commit, error, signal);
+      return { status: 'failed', reason };
+    }
+  };
+  const heldCommitInfo = async (signal?: AbortSignal): Promise<CommitInfoResult> => {
+    const known = await holding.partial(signal).catch(() => undefined);
+    if (known?.commit?.commit === options.commit) return { status: 'ok', info: known.commit };
+    return commitInfo ? commitInfoOf(signal) : { status: 'failed', reason: new NotHeld('the commit').message };
+  };
+
+  const identity = { repository: options.repository, commit: options.commit, uri: options.uri };
+  const held: Snapshot = { ...identity, ...reader(holding, tree, blobs), commitInfo: ({ signal } = {}) => heldCommitInfo(signal) };
+  return { ...identity, ...reader(loading, tree, blobs), commitInfo: ({ signal } = {}) => commitInfoOf(signal), held: () => held };
+}
+
+/** How a reader gets at the tree and its blobs: loading what it lacks, or only what is held. */
+interface Access {
+  partial(signal?: AbortSignal): Promise<PartialIndex | undefined>;
+  /** The entry at a normalised path, from the tree (the read-ahead was asked first). */
+  tree(path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined>;
+  children(dir: string, signal?: AbortSignal): Promise<TreeEntry[]>;
+  blob(oid: string, signal?: AbortSignal, optional?: boolean): Promise<Uint8Array>;
+  size(oid: string, signal?: AbortSignal): Promise<number | undefined>;
+}
+
+/** Thrown by a held view for what only a load could answer; the read answers `failed` with it. */
+class NotHeld extends Error {
+  override readonly name = 'NotHeld';
+  constructor(what: string) {
+    super(`${what || 'the root'} is not held by this snapshot yet (a held view starts no load)`);
+  }
+}
+
+type Reads = Pick<Snapshot, 'list' | 'listed' | 'read' | 'readBytes' | 'fileSize'>;
+
+/** Listing, confinement, symlink policy and decoding, over one way of getting at the objects. */
+function reader(access: Access, tree: TreeView, blobs: BlobMemo): Reads {
   /** The entry at a normalised path, from the read-ahead when it knows (null there means absent). */
   const entryAt = async (path: string, signal?: AbortSignal): Promise<FlatTreeEntry | undefined> => {
-    const known = (await loadPartial(signal))?.entry(path);
+    const known = (await access.partial(signal))?.entry(path);
     if (known !== undefined) return known ?? undefined;
-    return tree.entry(path, signal);
+    return access.tree(path, signal);
   };
 
   const readBlob = async (
@@ -67,7 +139,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     { maxBytes, signal, optional }: ReadOptions,
     resolvedFrom?: { link: string; target: string },
   ): Promise<ReadResult> => {
-    const bytes = await loadBlob(entry.oid, signal, optional ? { optional } : undefined);
+    const bytes = await access.blob(entry.oid, signal, optional);
     const decoded = decodeBlob(bytes, maxBytes);
     if (decoded.kind === 'binary') return { status: 'binary', path: requested, size: bytes.length, reason: decoded.reason };
     return {
@@ -80,7 +152,6 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       ...(resolvedFrom ? { resolvedFrom } : {}),
     };
   };
-
   type Found = { entry: FlatTreeEntry; path: string; resolvedFrom?: { link: string; target: string } };
   type NotFound = Exclude<ReadResult, { status: 'ok' } | { status: 'binary' } | { status: 'skipped' } | SourceFailure>;
 
@@ -95,7 +166,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     if (entry.kind !== 'symlink') return { status: 'not-a-file', path: requested, kind: entry.kind };
 
     // A link's blob is its target path; never hand that to a model as file content.
-    const target = new TextDecoder().decode(await loadBlob(entry.oid, signal));
+    const target = new TextDecoder().decode(await access.blob(entry.oid, signal));
     // An absolute target must be refused, not re-rooted under the link's directory.
     const resolved = target.startsWith('/') ? normalisePath(target) : joinPath(parentOf(requested), target);
     if (!resolved.ok) return { status: 'unresolved-symlink', path: requested, target, reason: resolved.reason };
@@ -123,24 +194,20 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     if (!normal.ok) return { status: 'invalid-path', path: dir, reason: normal.reason };
     const path = normal.path;
     try {
-      const listed = (await loadPartial(signal))?.children(path);
+      const listed = (await access.partial(signal))?.children(path);
       if (listed) return { status: 'ok', path, entries: listed };
       if (path !== '') {
         const entry = await entryAt(path, signal);
         if (!entry) return { status: 'missing', path };
         if (entry.kind !== 'dir') return { status: 'not-a-directory', path };
       }
-      return { status: 'ok', path, entries: await tree.children(path, signal) };
+      return { status: 'ok', path, entries: await access.children(path, signal) };
     } catch (error) {
       return failure(path, error, signal);
     }
   };
 
   return {
-    repository: options.repository,
-    commit: options.commit,
-    uri: options.uri,
-
     list,
 
     async listed(dir, { signal } = {}): Promise<ListResult | undefined> {
@@ -149,7 +216,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
       const path = normal.path;
       let known: PartialIndex | undefined;
       try {
-        known = await loadPartial(signal);
+        known = await access.partial(signal);
       } catch (error) {
         return failure(path, error, signal);
       }
@@ -165,7 +232,7 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     async readBytes(path, { maxBytes, signal }): Promise<BytesResult> {
       return withFile(path, signal, async (found) => {
         if (found.entry.size !== undefined && found.entry.size > maxBytes) return { status: 'too-large', path: found.path, size: found.entry.size };
-        const bytes = await loadBlob(found.entry.oid, signal);
+        const bytes = await access.blob(found.entry.oid, signal);
         if (bytes.length > maxBytes) return { status: 'too-large', path: found.path, size: bytes.length };
         return { status: 'ok', path: found.path, bytes, blob: found.entry.oid, ...(found.resolvedFrom ? { resolvedFrom: found.resolvedFrom } : {}) };
       });
@@ -176,31 +243,10 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
         const found = await fileAt(path, signal);
         if (!('entry' in found)) return undefined;
         const { size, oid } = found.entry;
-        return size ?? blobs.keptSize(oid) ?? (await loader.blobSize?.(oid, signal));
+        return size ?? blobs.keptSize(oid) ?? (await access.size(oid, signal));
       } catch {
         // Whatever went wrong, `read` meets it too and says what.
         return undefined;
-      }
-    },
-
-    async commitInfo({ signal } = {}): Promise<CommitInfoResult> {
-      try {
-        signal?.throwIfAborted();
-        if (!commitInfo) {
-          // Shared by every caller, so it loads under the snapshot's signal. A read-ahead that
-          // brought the commit's facts along saves a request for them.
-          commitInfo = startShared(lifetime, async () => {
-            const known = await loadPartial(lifetime);
-            if (known?.commit?.commit === options.commit) return known.commit;
-            lifetime?.throwIfAborted();
-            return loader.loadCommit(lifetime);
-          });
-          commitInfo.catch(() => (commitInfo = undefined));
-        }
-        return { status: 'ok', info: await untilAborted(commitInfo, signal) };
-      } catch (error) {
-        const { reason } = failure(options.commit, error, signal);
-        return { status: 'failed', reason };
       }
     },
   };

@@ -140,6 +140,53 @@ describe('the revision-keyed cache', () => {
     expect(await env.CACHE.get(heldKey, 'text')).toBe(JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, size: 8, base64: btoa('# Rules\n') }));
   });
 
+  it('holds the blobs a cached read-ahead carried once they check out against their ids, so a held view reads them', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    const oids = { rules: tree.oidOf('docs/AGENTS.md'), skill: tree.oidOf('skills/review/SKILL.md') };
+    const bytes = new Map([[oids.rules, new TextEncoder().encode('# Rules\n')], [oids.skill, new TextEncoder().encode('Review carefully.\n')]]);
+    const whole = await tree.loader.loadTree();
+    const planned = (held: boolean): TreeLoader => ({
+      ...tree.loader,
+      loadPartial: async () => ({ dirs: [{ path: 'docs', entries: whole.filter((entry) => entry.path === 'docs/AGENTS.md') }, { path: 'skills/review', entries: whole.filter((entry) => entry.path === 'skills/review/SKILL.md') }], entries: [], absent: [] }),
+      ...(held ? { heldBlob: (oid: string) => bytes.get(oid) } : {}),
+    });
+    const plan = { dirs: ['docs', 'skills/review'], files: [], walks: [] };
+    const snapshotOf = (loader: TreeLoader) => createTreeSnapshot({ ...scope, uri: (path) => path, loader: createCachedLoader(loader, env.CACHE, scope), plan });
+
+    // The first reader read ahead with the blobs in hand: its cached read-ahead carries them.
+    expect(await snapshotOf(planned(true)).list('docs')).toMatchObject({ status: 'ok' });
+
+    const second = snapshotOf(planned(false));
+    expect(await second.list('docs')).toMatchObject({ status: 'ok' });
+    const held = second.held?.();
+    expect(await held?.read('docs/AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: '# Rules\n' });
+    expect(await held?.read('skills/review/SKILL.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: 'Review carefully.\n' });
+    expect(tree.calls.blobs).toEqual([]);
+  });
+
+  it('does not hold a carried blob whose bytes do not hash to its id', async () => {
+    const tree = await createMemoryTree(files);
+    const scope = uniqueScope();
+    const oid = tree.oidOf('docs/AGENTS.md');
+    const whole = await tree.loader.loadTree();
+    const forged = new TextEncoder().encode('# Forged\n');
+    const planned = (heldBlob?: (oid: string) => Uint8Array | undefined): TreeLoader => ({
+      ...tree.loader,
+      loadPartial: async () => ({ dirs: [{ path: 'docs', entries: whole.filter((entry) => entry.path === 'docs/AGENTS.md') }], entries: [], absent: [] }),
+      ...(heldBlob ? { heldBlob } : {}),
+    });
+    const plan = { dirs: ['docs'], files: [], walks: [] };
+    const snapshotOf = (loader: TreeLoader) => createTreeSnapshot({ ...scope, uri: (path) => path, loader: createCachedLoader(loader, env.CACHE, scope), plan });
+    // A read-ahead that brought other bytes under the id (stored as they came).
+    expect(await snapshotOf(planned((asked) => (asked === oid ? forged : undefined))).list('docs')).toMatchObject({ status: 'ok' });
+
+    const second = snapshotOf(planned());
+    expect(await second.list('docs')).toMatchObject({ status: 'ok' });
+    expect(await second.held?.().read('docs/AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'failed' });
+    expect(await second.read('docs/AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: '# Rules\n' });
+  });
+
   it('falls back to the loader when the store itself fails', async () => {
     const tree = await createMemoryTree(files);
     const broken: KeyValueStore = {

@@ -240,3 +240,55 @@ describe('listings a snapshot already holds (listed)', () => {
     expect(calls.tree).toBe(1);
   });
 });
+
+describe('the held view (held): what a snapshot holds, and no load', () => {
+  it('answers listings and reads from the read-ahead, the loader’s held blobs and earlier reads, and failed for the rest, starting no load', async () => {
+    const { loader, calls, oidOf } = await createMemoryTree(sample);
+    const whole = await loader.loadTree();
+    const entries = (dir: string) => whole.filter((entry) => entry.path.startsWith(dir === '' ? '' : `${dir}/`) && !entry.path.slice(dir === '' ? 0 : dir.length + 1).includes('/'));
+    calls.tree = 0;
+    const readme = oidOf('README.md');
+    const brought = new Map([[readme, await loader.loadBlob(readme)]]);
+    calls.blobs = [];
+    const planned: TreeLoader = {
+      ...loader,
+      loadPartial: async () => ({ dirs: [{ path: '', entries: entries('') }, { path: 'src', entries: entries('src') }], entries: [], absent: [] }),
+      heldBlob: (oid) => brought.get(oid),
+    };
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: planned, plan: { dirs: ['', 'src'], files: [], walks: [] } });
+    const held = snapshot.held?.();
+    if (!held) throw new Error('a tree snapshot offers a held view');
+
+    // Before the read-ahead is asked for, the view holds nothing, and asking it does not start it.
+    expect(await held.list('src')).toMatchObject({ status: 'failed', path: 'src' });
+    expect(await snapshot.list('')).toMatchObject({ status: 'ok' });
+
+    expect(await held.list('src')).toMatchObject({ status: 'ok', entries: [{ name: 'deep', kind: 'dir' }] });
+    expect(await held.list('nope')).toEqual({ status: 'missing', path: 'nope' });
+    expect(await held.read('README.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: 'hello\n', blob: readme });
+    expect(await held.listed?.('src/deep')).toBeUndefined();
+    expect(await held.list('src/deep')).toMatchObject({ status: 'failed', path: 'src/deep', reason: expect.stringContaining('not held') });
+    // Listed by the read-ahead, its blob neither held by the loader nor read yet.
+    expect(await held.read('AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'failed', path: 'AGENTS.md' });
+    expect(await held.readBytes?.('AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'failed' });
+    expect(calls).toMatchObject({ tree: 0, blobs: [], commits: 0 });
+
+    // What the snapshot read since, it holds: the link's blob, then its target's listing with the whole tree.
+    expect(await snapshot.read('AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: '# Rules\n' });
+    const loads = { tree: calls.tree, blobs: calls.blobs.length };
+    expect(await held.read('AGENTS.md', { maxBytes: 100 })).toMatchObject({ status: 'ok', text: '# Rules\n', resolvedFrom: { link: 'AGENTS.md', target: 'docs/AGENTS.md' } });
+    expect(await held.list('src/deep')).toMatchObject({ status: 'ok', entries: [{ name: 'file.ts' }] });
+    expect({ tree: calls.tree, blobs: calls.blobs.length }).toEqual(loads);
+  });
+
+  it('gives the commit’s facts only once they are loaded or read ahead', async () => {
+    const { loader, calls } = await createMemoryTree(sample);
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader });
+    const held = snapshot.held?.();
+    expect(await held?.commitInfo()).toMatchObject({ status: 'failed', reason: expect.stringContaining('not held') });
+    expect(calls.commits).toBe(0);
+    expect(await snapshot.commitInfo()).toMatchObject({ status: 'ok' });
+    expect(await held?.commitInfo()).toMatchObject({ status: 'ok', info: { committedAt: '2026-01-01T00:00:00Z' } });
+    expect(calls.commits).toBe(1);
+  });
+});
