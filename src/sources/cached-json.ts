@@ -91,3 +91,17 @@ export async function cacheWrite(store: KeyValueStore, key: string, value: unkno
   if (store.defer) store.defer(() => writeCachedJson(store, key, value, options));
   else await writeCachedJson(store, key, value, options);
 }
+
+/**
+ * Stores a value a reader built without asking the store (from what it held), unless a readable
+ * value is stored already: the store is read first, so a value other readers share is written
+ * once, not by every reader that could build it. Both steps go through `defer` when the store
+ * takes deferred writes, so the reader waits for neither; else they run before this returns.
+ */
+export async function fillCache<T>(store: KeyValueStore, key: string, schema: z.ZodType<T>, value: T, options: CacheWriteOptions = {}): Promise<void> {
+  const fill = async (): Promise<void> => {
+    if (!(await readCachedJson(store, key, schema)).hit) await writeCachedJson(store, key, value, options);
+  };
+  if (store.defer) store.defer(fill);
+  else await fill();
+}

@@ -8,6 +8,7 @@ import { assembleFirstTurn } from '../../src/context/turn.ts';
 import { SkillsConfigSchema } from '../../src/providers/skills/config.ts';
 import { skillIndexKey, SKILLS_INDEX_SCHEMA } from '../../src/providers/skills/index-cache.ts';
 import { createSkillsProvider } from '../../src/providers/skills/provider.ts';
+import type { KeyValueStore } from '../../src/sources/key-value-store.ts';
 import type { Snapshot } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
 import { taskView } from '../support/task.ts';
@@ -32,7 +33,7 @@ function snapshotAt(repository: string, commit: string, loader: TreeLoader): Sna
   return createTreeSnapshot({ repository, commit, uri: (path) => `${repository}/${path}@${commit}`, loader });
 }
 
-async function run(snapshot: Snapshot, options: { request?: string; config?: unknown } = {}): Promise<RunResult> {
+async function run(snapshot: Snapshot, options: { request?: string; config?: unknown; cache?: KeyValueStore } = {}): Promise<RunResult> {
   return runProviders({
     registry: createRegistry([createSkillsProvider()]),
     selection: 'all',
@@ -41,7 +42,7 @@ async function run(snapshot: Snapshot, options: { request?: string; config?: unk
     capabilities: grantCapabilities({ agent: { name: 'entry', capabilities: ['repo:read'] }, trusted: true, available: ['repo:read'] }),
     setups: options.config === undefined ? {} : { skills: { config: options.config } },
     snapshot,
-    cache: env.CACHE,
+    cache: options.cache ?? env.CACHE,
     totalBudget: 10_000,
   });
 }
@@ -122,6 +123,43 @@ describe('the skills index cache in KV', () => {
     failing = false;
     const second = await run(snapshotAt(repository, commitOf(1), flaky));
     expect(second.entries[0]?.body).toContain('- lint: Run the linter.');
+  });
+
+  it('builds the index from what the snapshot holds without asking the store, and stores it after (once) through the deferred writes', async () => {
+    const tree = await createMemoryTree(FILES);
+    const repository = uniqueRepository();
+    const blobs = new Map<string, Uint8Array>();
+    for (const path of Object.keys(FILES)) blobs.set(tree.oidOf(path), await tree.loader.loadBlob(tree.oidOf(path)));
+    // The loader holds every blob (as a read-ahead's are held) and the whole tree is loaded.
+    const holding: TreeLoader = { ...tree.loader, heldBlob: (oid) => blobs.get(oid) };
+    const gets: string[] = [];
+    const puts: string[] = [];
+    const deferred: Array<() => Promise<unknown>> = [];
+    const store: KeyValueStore = {
+      get: (key, type) => (gets.push(key), env.CACHE.get(key, type)),
+      put: (key, value, options) => (puts.push(key), env.CACHE.put(key, value, options)),
+      defer: (write) => void deferred.push(write),
+    };
+    const runWith = async (snapshot: Snapshot) => {
+      await snapshot.list('');
+      tree.calls.blobs.length = 0;
+      return run(snapshot, { cache: store });
+    };
+
+    const built = await runWith(snapshotAt(repository, commitOf(1), holding));
+    expect(built.entries[0]?.body).toContain('- lint: Run the linter.');
+    expect({ gets: gets.length, puts: puts.length, loads: tree.calls.blobs.length }).toEqual({ gets: 0, puts: 0, loads: 0 });
+    // The deferred step reads the store first and writes what it lacks.
+    await Promise.all(deferred.splice(0).map((write) => write()));
+    expect({ gets: gets.length, puts: puts.length }).toEqual({ gets: 1, puts: 1 });
+
+    // A snapshot that holds nothing is served by the store; one that holds it all builds again, and writes nothing new.
+    const served = await run(snapshotAt(repository, commitOf(1), tree.loader), { cache: store });
+    expect(served.entries[0]?.body).toBe(built.entries[0]?.body);
+    expect(tree.calls.blobs).toEqual([]);
+    await runWith(snapshotAt(repository, commitOf(1), holding));
+    await Promise.all(deferred.splice(0).map((write) => write()));
+    expect({ gets: gets.length, puts: puts.length }).toEqual({ gets: 3, puts: 1 });
   });
 
   it('reads nothing for an untrusted task and renders a notice instead', async () => {

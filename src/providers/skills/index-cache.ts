@@ -10,7 +10,7 @@ import * as z from 'zod';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { sha256Hex } from '../../lib/sha256.ts';
 import { cacheKey } from '../../sources/cache-key.ts';
-import { cacheWrite, readCachedJson } from '../../sources/cached-json.ts';
+import { cacheWrite, fillCache, readCachedJson } from '../../sources/cached-json.ts';
 import type { KeyValueStore } from '../../sources/key-value-store.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
 import type { SkillsConfig } from './config.ts';
@@ -38,6 +38,14 @@ export async function skillIndexKey(snapshot: Snapshot, config: SkillsConfig, sc
 export async function cachedSkillIndex(store: KeyValueStore | undefined, snapshot: Snapshot, config: SkillsConfig, scope: IndexScope, signal: AbortSignal): Promise<LoadedIndex> {
   if (!store) return loadSkillIndex(snapshot, config, scope, signal);
   const key = await skillIndexKey(snapshot, config, scope);
+  // What the snapshot holds (the read-ahead brought the listings and SKILL.md files a plan
+  // names) builds the same index as the store would give, without waiting on the store: on a
+  // new commit that wait was a miss, the slowest read KV has, on the first turn's path (issue 56).
+  const held = await heldIndex(snapshot, config, scope, signal);
+  if (held) {
+    await fillCache(store, key, CachedIndexSchema, { schema: SKILLS_INDEX_SCHEMA, ...held.index }, { expirationTtl: CACHE_TTL_SECONDS });
+    return held;
+  }
   const cached = await readCachedJson(store, key, CachedIndexSchema);
   if (cached.hit) return { index: { skills: cached.value.skills, warnings: cached.value.warnings, roots: cached.value.roots }, files: new Map() };
 
@@ -45,4 +53,18 @@ export async function cachedSkillIndex(store: KeyValueStore | undefined, snapsho
   const loaded = await loadSkillIndex(snapshot, config, scope, signal);
   await cacheWrite(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
   return loaded;
+}
+
+/** The index built from the snapshot's held view alone; undefined when it needs a load (or the snapshot holds nothing). */
+async function heldIndex(snapshot: Snapshot, config: SkillsConfig, scope: IndexScope, signal: AbortSignal): Promise<LoadedIndex | undefined> {
+  const held = snapshot.held?.();
+  if (!held) return undefined;
+  try {
+    return await loadSkillIndex(held, config, scope, signal);
+  } catch (error) {
+    // A listing or read the held view could not give throws (as an unreadable source does):
+    // the store, then the source, answer instead. Our own deadline is no such case.
+    if (signal.aborted) throw error;
+    return undefined;
+  }
 }
