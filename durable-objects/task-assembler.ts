@@ -15,6 +15,8 @@ import { clientLabel } from '../src/context/client.ts';
 import { digestContext } from '../src/context/digest.ts';
 import { BUILTIN_AGENTS } from '../src/context/agents.ts';
 import type { ProviderOutcome } from '../src/context/outcome.ts';
+import { selects } from '../src/context/provider-selection.ts';
+import { MAX_HISTORY_TASKS } from '../src/providers/history/settings.ts';
 import type { Registry } from '../src/context/registry.ts';
 import type { SettingsReport } from '../src/context/settings/report.ts';
 import type { Capability, EarlierEntry, TaskView } from '../src/context/provider.ts';
@@ -46,8 +48,11 @@ export interface AssemblerDeps extends TaskPlanDeps {
   posted: PostedFocus;
   /** This deployment's agents, for tasks stored before their configuration was kept with them. */
   agents?: AgentCatalog;
-  /** The tenant's earlier tasks on the task's repository (`tasks:read`), when this host keeps an index of them. */
-  earlierTasks?(task: TaskRow): TaskHistoryReader | undefined;
+  /**
+   * The tenant's earlier tasks on the task's repository (`tasks:read`), when this host keeps an
+   * index of them; `ahead`: ask the index for that many now (tasks/earlier-tasks).
+   */
+  earlierTasks?(task: TaskRow, ahead?: number): TaskHistoryReader | undefined;
   /** Stores the commit the first time; returns the pinned one. */
   pinCommit(commit: string): string;
   now(): number;
@@ -77,6 +82,10 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const { request } = task;
     const agent = storedAgent(task, deps.agents ?? BUILTIN_AGENTS);
     if (!agent.ok) throw new PermanentAssemblyError(agent.error);
+    // Turn 0's earlier tasks are asked for now, beside the source's first reads, not after them;
+    // the most the history provider may show, since the repository's settings are not read yet.
+    const ahead = turn === 0 && selects(agent.agent.providers, 'history') ? MAX_HISTORY_TASKS : undefined;
+    const tasks = deps.earlierTasks?.(task, ahead);
     const hash = await agentHash(agent.agent);
     const { source, cache, usage, github, settled } = await deps.openSource(request);
     // Handed over at once, so the host waits for them also when the assembly fails.
@@ -91,7 +100,6 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const planFocus = turn === 0 ? focus : (deps.record(0)?.focus ?? NO_FOCUS);
     const { view: planned, available: capabilities, settings, knowledge, plan } = planTask(deps, request, agent.agent, opened, planFocus);
     const unpinned: TaskView = { ...planned, focusPaths: focus.paths, skills: focus.skills };
-    const tasks = deps.earlierTasks?.(task);
     const available: Capability[] = [...capabilities, ...(tasks ? (['tasks:read'] as const) : [])];
     // The plan lets the source fetch what turn 0 reads with the ref's resolution.
     let commit = task.commit_sha;

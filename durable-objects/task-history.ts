@@ -14,11 +14,11 @@ import type { TaskRow } from './task-store.ts';
  * `publicUrl`: the deployment's PUBLIC_URL, over the origin each task was created at; `links`:
  * how the earlier tasks' page links are signed (VIEW_LINK_SECRET, VIEW_LINK_TTL_HOURS).
  */
-export function earlierTasksFor(env: Env, publicUrl: string | undefined, links: ViewLinkSettings): (task: TaskRow) => TaskHistoryReader {
-  return (task) =>
+export function earlierTasksFor(env: Env, publicUrl: string | undefined, links: ViewLinkSettings): (task: TaskRow, ahead?: number) => TaskHistoryReader {
+  return (task, ahead) =>
     earlierTasksReader(
       taskIndexStub(env, task.request.tenant),
       { taskId: task.task_id, tenant: task.request.tenant, repo: displayRepo(task.request.repo), createdAt: task.created_at, pullRequest: task.request.pullRequest?.number },
-      { origin: publicUrl ?? task.request.publicUrl, links, now: () => Date.now() },
+      { origin: publicUrl ?? task.request.publicUrl, links, now: () => Date.now(), ...(ahead === undefined ? {} : { ahead }) },
     );
 }

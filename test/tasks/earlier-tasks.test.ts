@@ -88,6 +88,29 @@ describe('earlier tasks across tenants and repositories', () => {
 describe('earlierTasksReader', () => {
   const subject = { taskId: id(9), tenant: 'api:acme', repo: 'acme/widgets', createdAt: row(9).createdAt, pullRequest: 7 };
 
+  it('asks the index once, when made, with `ahead`, and answers a question for at most as many from it', async () => {
+    const tenant = `api:ahead-${crypto.randomUUID()}`;
+    const stub = await indexWith(tenant, [1, 2, 3, 4].map((n) => row(n, { tenant, pullRequest: n % 2 === 0 ? 7 : undefined })));
+    const queries: unknown[] = [];
+    const index: EarlierTasksIndex = { earlier: (query) => (queries.push(query), stub.earlier(query)) };
+    const own = { ...subject, tenant };
+    const reader = earlierTasksReader(index, own, { now: () => NOW, ahead: 20 });
+    expect(queries).toEqual([expect.objectContaining({ limit: 20, pullRequest: 7 })]);
+    const plain = earlierTasksReader(stub, own, { now: () => NOW });
+    for (const limit of [1, 3, 20]) expect(await reader.earlier({ limit })).toEqual(await plain.earlier({ limit }));
+    expect(queries).toHaveLength(1);
+    // More than it asked for is a question of its own.
+    await reader.earlier({ limit: 21 });
+    expect(queries).toEqual([expect.objectContaining({ limit: 20 }), expect.objectContaining({ limit: 21 })]);
+  });
+
+  it('reports a failed early question to the reader who asks, and to no one when no one asks', async () => {
+    const index: EarlierTasksIndex = { earlier: () => Promise.reject(new Error('index unavailable')) };
+    const unasked = earlierTasksReader(index, subject, { now: () => NOW, ahead: 20 });
+    expect(unasked).toBeDefined();
+    await expect(earlierTasksReader(index, subject, { now: () => NOW, ahead: 20 }).earlier({ limit: 5 })).rejects.toThrow('index unavailable');
+  });
+
   it('drops any row of another tenant or of the task itself, whatever the index answers', async () => {
     const index: EarlierTasksIndex = { earlier: async () => [row(1), row(2, { tenant: 'api:globex' }), row(9), row(3, { tenant: 'slack:T1' })] };
     const earlier = await earlierTasksReader(index, subject, { origin: 'https://groundwork.example.com', now: () => NOW }).earlier({ limit: 5 });
