@@ -25,10 +25,26 @@ const loaded = new WeakMap<object, AgentsLoad>();
 export function loadDeploymentAgents(file: object = declared): AgentsLoad {
   const cached = loaded.get(file);
   if (cached) return cached;
+  // A file that declares no agents (the bundled one, unless a deployment adds its own) gives the
+  // built-ins, as its parse would, without building the file's schema: a CLI run loads it every time.
+  if (declaresNone(file)) {
+    const none: AgentsLoad = { ok: true, catalog: createAgentCatalog([]) };
+    loaded.set(file, none);
+    return none;
+  }
   const parsed = AgentsFileSchema.safeParse(file);
   const result: AgentsLoad = parsed.success
     ? { ok: true, catalog: createAgentCatalog(parsed.data.agents) }
     : { ok: false, issues: parsed.error.issues.map((issue) => ({ field: `${AGENTS_FILE} ${fieldPath('', issue.path)}`, message: issue.message })) };
   loaded.set(file, result);
   return result;
+}
+
+/** Exactly `{ "agents": [] }`: a plain object whose one key holds an empty list. Anything else is the schema's to judge. */
+function declaresNone(file: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(file);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  const keys = Reflect.ownKeys(file);
+  const agents: unknown = keys.length === 1 && keys[0] === 'agents' ? Reflect.get(file, 'agents') : undefined;
+  return Array.isArray(agents) && agents.length === 0;
 }

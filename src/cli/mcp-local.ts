@@ -23,11 +23,11 @@ import { freshnessAnswer, turnAnswer } from '../mcp/answers.ts';
 import { refusal, type GroundworkBackend, type ListedResource, type ResourceAnswer } from '../mcp/backend.ts';
 import { skillAnswer } from '../mcp/skill-answer.ts';
 import { rulesAnswer } from '../mcp/rules-answer.ts';
-import { RulesConfigSchema } from '../providers/rules/config.ts';
+import { RULES_DEFAULTS, RulesConfigSchema } from '../providers/rules/config.ts';
 import { rulesMatrix } from '../providers/rules/rules-matrix.ts';
 import type { SkillsBackend } from '../mcp/skill-entries.ts';
 import { turnUri } from '../mcp/uris.ts';
-import { SkillsConfigSchema } from '../providers/skills/config.ts';
+import { SKILLS_DEFAULTS } from '../providers/skills/config.ts';
 import { readSkill } from '../providers/skills/read-skill.ts';
 import { narrowTools, resolveAgent, type AgentCatalog } from '../context/agent-catalog.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
@@ -142,7 +142,7 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       if (!task.trusted) return refusal('the task is untrusted: it reads no repository content, so no skill is read for it', { taskId: args.taskId, status: 'conflict' });
       const cwd = task.opened.cwd;
       const scope = cwd === '' ? { configured: true } : { configured: true, chain: { targets: [cwd], label: `the working directory ${cwd}` } };
-      const read = await readSkill(task.snapshot, SkillsConfigSchema.parse({}), scope, args.name, AbortSignal.timeout(READ_DEADLINE_MS));
+      const read = await readSkill(task.snapshot, SKILLS_DEFAULTS, scope, args.name, AbortSignal.timeout(READ_DEADLINE_MS));
       if (!read.ok) return refusal(`read_skill ${args.name}: ${read.reason}`, { taskId: args.taskId, status: 'missing' });
       const { ok: _ok, ...skill } = read;
       return skillAnswer(args.taskId, skill);
@@ -156,7 +156,7 @@ export function localBackend(options: LocalBackendOptions): Omit<GroundworkBacke
       if (effective && !effective.enabled) return refusal('rules_for_paths: the rules provider is off for this task', { taskId: args.taskId, status: 'skipped' });
       const config = RulesConfigSchema.safeParse(effective?.config ?? {});
       try {
-        const matrix = await rulesMatrix(task.snapshot, { cwd: task.opened.cwd, paths: args.paths, ...(args.clients ? { clients: args.clients } : {}), config: config.success ? config.data : RulesConfigSchema.parse({}), signal: AbortSignal.timeout(READ_DEADLINE_MS) });
+        const matrix = await rulesMatrix(task.snapshot, { cwd: task.opened.cwd, paths: args.paths, ...(args.clients ? { clients: args.clients } : {}), config: config.success ? config.data : RULES_DEFAULTS, signal: AbortSignal.timeout(READ_DEADLINE_MS) });
         return rulesAnswer(args.taskId, matrix);
       } catch (error) {
         // A read of this machine's repository that failed or ran out of time: said, never an empty matrix.

@@ -7,7 +7,7 @@
  * request looks again and nothing is cached beyond the commit it read (`ttlMs` 0). Outside a
  * repository the listing is empty and says why.
  */
-import { SkillsConfigSchema } from '../providers/skills/config.ts';
+import { SKILLS_DEFAULTS } from '../providers/skills/config.ts';
 import { servedFile, skillMdPath } from '../providers/skills/served-files.ts';
 import { skillCatalog, type SkillCatalog } from '../providers/skills/skill-catalog.ts';
 import { MAX_SKILL_TOTAL_BYTES } from '../providers/skills/skill-manifest.ts';
@@ -36,7 +36,7 @@ export function localSkillTools(options: LocalSkillsOptions = {}): SkillsBackend
     if (last?.key === key) return last.loaded;
     const snapshot = opened.source.snapshot(opened.commit);
     const scope = opened.cwd === '' ? { configured: true } : { configured: true, chain: { targets: [opened.cwd], label: `the working directory ${opened.cwd}` } };
-    const loaded = skillCatalog(undefined, snapshot, SkillsConfigSchema.parse({}), scope, AbortSignal.timeout(READ_DEADLINE_MS)).then((catalog): Loaded => ({ ok: true, snapshot, catalog }));
+    const loaded = skillCatalog(undefined, snapshot, SKILLS_DEFAULTS, scope, AbortSignal.timeout(READ_DEADLINE_MS)).then((catalog): Loaded => ({ ok: true, snapshot, catalog }));
     last = { key, loaded };
     // A failed read is not kept: the next request tries again.
     loaded.catch(() => (last?.loaded === loaded ? (last = undefined) : undefined));

@@ -8,7 +8,7 @@
 import { DEFAULT_RULE_FILES } from '../providers/rules/provider.ts';
 import { FOCUS_LIMITS } from '../context/focus.ts';
 import { focusDirectories, listDirectories } from '../providers/rules/chain.ts';
-import { configuredRoots, SkillsConfigSchema } from '../providers/skills/config.ts';
+import { configuredRoots, SKILLS_DEFAULTS, SkillsConfigSchema } from '../providers/skills/config.ts';
 import { discoverSkills } from '../providers/skills/discover.ts';
 import type { Snapshot } from '../sources/snapshot.ts';
 
@@ -28,7 +28,7 @@ export interface WorktreeComparison {
 
 export async function uncommittedChanges(input: WorktreeComparison): Promise<string[]> {
   const signal = AbortSignal.timeout(10_000);
-  const config = SkillsConfigSchema.parse(input.skillRoots.length > 0 ? { roots: input.skillRoots } : {});
+  const config = input.skillRoots.length > 0 ? SkillsConfigSchema.parse({ roots: input.skillRoots }) : SKILLS_DEFAULTS;
   const interesting = async (snapshot: Snapshot): Promise<Set<string>> => {
     const [chain, skills] = await Promise.all([
       listDirectories(snapshot, focusDirectories(input.cwd, input.focusPaths ?? [], { max: FOCUS_LIMITS.directories }).dirs, DEFAULT_RULE_FILES, signal),

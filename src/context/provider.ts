@@ -211,8 +211,20 @@ export interface ProviderRequest<C = unknown> {
 export interface Provider<S extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly category: Category;
-  /** An object of named fields, so that each settings layer can set some of them (see context/settings). */
-  readonly config: S;
+  /**
+   * An object of named fields, so that each settings layer can set some of them (see
+   * context/settings): the schema, or a `lazySchema` of it (lib/lazy-schema), built only when
+   * something must read it (a settings layer names the provider). Either way the host reaches it
+   * through context/provider-config, which checks the declaration when the schema is built.
+   */
+  readonly config: S | z.ZodLazy<S>;
+  /**
+   * The config a run gets when no settings layer sets a field of it: what `config` gives for `{}`,
+   * as a constant, so such a run does not build the schema to learn it. The check of the built
+   * schema refuses defaults that differ (key for key, in order); the built-in providers'
+   * are held by test/providers/provider-defaults.test.ts. Absent: the host parses `{}` each run.
+   */
+  readonly defaults?: z.output<S>;
   /**
    * Numeric config fields that bound work, time or memory. The host's value (default or
    * deployment setting) is their cap: repository and task settings may only lower them.
@@ -293,7 +305,7 @@ export interface ProviderResult {
  * their caps (context/settings) read only this, so a host checks a deployment's or a task's
  * settings without loading the providers themselves (each provider's `settings.ts`).
  */
-export type ProviderSettings<S extends z.ZodObject = z.ZodObject> = Pick<Provider<S>, 'name' | 'category' | 'position' | 'config' | 'limits' | 'uncapped' | 'budget'>;
+export type ProviderSettings<S extends z.ZodObject = z.ZodObject> = Pick<Provider<S>, 'name' | 'category' | 'position' | 'config' | 'defaults' | 'limits' | 'uncapped' | 'budget'>;
 
 /** Identity helper that keeps the config type flowing from the schema into `run`. */
 export function defineProvider<S extends z.ZodObject>(provider: Provider<S>): Provider<S> {

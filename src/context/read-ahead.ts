@@ -12,6 +12,7 @@ import { EMPTY_PLAN, mergePlans, type ReadPlan } from '../sources/read-plan.ts';
 import type { AgentConfig } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
 import { NOT_MOVED, type Capability, type Moved, type TaskView } from './provider.ts';
+import { configFor } from './provider-config.ts';
 import { selects } from './provider-selection.ts';
 import { runsOnTurn } from './turn-policy.ts';
 import type { Registry } from './registry.ts';
@@ -53,7 +54,7 @@ export function planReads(input: PlanInput): ReadPlan {
     if (!runsOnTurn(provider.turns, input.turn, input.moved ?? NOT_MOVED)) return [];
     const setup = setups[provider.name];
     if (setup?.disabled) return [];
-    const config = provider.config.safeParse(setup?.config ?? {});
+    const config = configFor(provider, setup?.config ?? {});
     return config.success ? [provider.plan({ task, config: config.data, focusFiles: input.focusFiles ?? [] })] : [];
   });
   if (plans.length === 0) return EMPTY_PLAN;
@@ -83,7 +84,7 @@ export function pullRequestFilesNeeded(input: PlanInput): number {
     if (!runsOnTurn(provider.turns, input.turn, input.moved ?? NOT_MOVED)) return [];
     const setup = setups[provider.name];
     if (setup?.disabled) return [];
-    const config = provider.config.safeParse(setup?.config ?? {});
+    const config = configFor(provider, setup?.config ?? {});
     return config.success ? [provider.pullRequestFilesNeeded(config.data)] : [];
   });
   return Math.max(0, ...counts);

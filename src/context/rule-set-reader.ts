@@ -19,6 +19,7 @@ import type { Snapshot } from '../sources/snapshot.ts';
 import type { AgentConfig } from './agents.ts';
 import { grantCapabilities } from './capabilities.ts';
 import type { Capability, TaskView } from './provider.ts';
+import { configFor } from './provider-config.ts';
 import { selects } from './provider-selection.ts';
 import { planReads } from './read-ahead.ts';
 import type { Registry } from './registry.ts';
@@ -67,7 +68,7 @@ export function createRuleSetReader(input: RuleSetReaderInput): RuleSetReader | 
         providers.map(async (provider): Promise<RuleSet['providers'][number] | { failed: string }> => {
           const setup = settled.setups[provider.name];
           if (setup?.disabled) return { provider: provider.name, files: [], reads: [setup.disabled] };
-          const config = provider.config.safeParse(setup?.config ?? {});
+          const config = configFor(provider, setup?.config ?? {});
           if (!config.success) return { provider: provider.name, files: [], reads: [`settings not valid: ${config.error.issues[0]?.message ?? 'invalid'}`] };
           try {
             const answer = await provider.ruleSet?.({ snapshot, task: pinned, focusFiles, config: config.data, signal });

@@ -19,6 +19,7 @@ import { droppedNotice, type Notice } from './notices.ts';
 import type { TaskHistoryReader } from './task-history.ts';
 import { CAPABILITIES, NOT_MOVED, type Capability, type EarlierEntry, type HostView, type Moved, type Provider, type ProviderRequest, type TaskView } from './provider.ts';
 import { selects, type ProviderSelection } from './provider-selection.ts';
+import { configFor } from './provider-config.ts';
 import type { Registry } from './registry.ts';
 import type { RuleSetReader } from './rule-set.ts';
 import { runProvider } from './run-provider.ts';
@@ -162,7 +163,7 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
 
   const setup = input.setups?.[provider.name] ?? {};
   if (setup.disabled) return gated('disabled', setup.disabled);
-  const config = provider.config.safeParse(setup.config ?? {});
+  const config = configFor(provider, setup.config ?? {});
   if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
   const budget = Math.min(provider.budget, setup.budget ?? provider.budget);
   // Turn first: a provider that would not run on this turn anyway is not missing anything, so

@@ -3,6 +3,7 @@ import codingAgents from '../../examples/agents/coding-agents.json' with { type:
 import { agentHash, AgentsFileSchema, createAgentCatalog, narrowTools, resolveAgent } from '../../src/context/agent-catalog.ts';
 import { BUILTIN_AGENTS, type AgentConfig } from '../../src/context/agents.ts';
 import { describeIssues } from '../../src/context/zod-issues.ts';
+import { loadDeploymentAgents } from '../../src/deployment-agents.ts';
 
 const tool = (name: string, extra: Record<string, unknown> = {}) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object', properties: {} }, ...extra });
 const agent = (tools: unknown[], extra: Record<string, unknown> = {}) => ({ name: 'custom', instructions: 'Do it.', providers: 'all', capabilities: ['repo:read'], totalBudget: 8_000, tools, ...extra });
@@ -102,3 +103,23 @@ function deepSchema(depth: number): Record<string, unknown> {
   for (let level = 0; level < depth; level++) schema = { type: 'object', properties: { inner: schema } };
   return schema;
 }
+
+describe("the deployment's agents file", () => {
+  it('declaring no agents gives the built-ins, as its parse does', () => {
+    const loaded = loadDeploymentAgents({ agents: [] });
+    expect(loaded.ok).toBe(true);
+    const parsed = createAgentCatalog(AgentsFileSchema.parse({ agents: [] }).agents);
+    expect(loaded.ok && [...loaded.catalog]).toEqual([...parsed]);
+    expect(loaded.ok && [...loaded.catalog.keys()]).toEqual([...BUILTIN_AGENTS.keys()]);
+  });
+
+  it.each([
+    ['an empty list beside another key', { agents: [], extra: true }, 'agents.json (root)'],
+    ['no list', { agents: 'none' }, 'agents.json agents'],
+    ['an agent', { agents: [agent([tool('read.file')])] }, 'agents.json agents[0].tools[0].name'],
+  ])('declaring anything else is parsed and refused by field: %s', (_, file, field) => {
+    const loaded = loadDeploymentAgents(file);
+    expect(loaded.ok).toBe(false);
+    expect(loaded.ok ? [] : loaded.issues.map((issue) => issue.field)).toContain(field);
+  });
+});

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineProvider, type Provider } from '../../src/context/provider.ts';
+import { configSchema } from '../../src/context/provider-config.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { hostCaps } from '../../src/context/settings/caps.ts';
 import { numericFields } from '../../src/context/settings/numeric-fields.ts';
@@ -20,7 +21,7 @@ const effective = (resolved: ReturnType<typeof resolveSettings>, name: string) =
 
 /** A value above `cap` the field's own schema accepts, or undefined when the schema stops at the cap. */
 function above(provider: Provider, field: string, cap: number): number | undefined {
-  const schema = provider.config.shape[field];
+  const schema = configSchema(provider).shape[field];
   for (const value of [cap + 1, cap * 2, cap * 10]) if (schema?.safeParse(value).success) return value;
   return undefined;
 }
@@ -28,7 +29,7 @@ function above(provider: Provider, field: string, cap: number): number | undefin
 describe('caps on every numeric setting', () => {
   it('holds for every provider of the default registry: each numeric field is a limit or declared safe with a reason', () => {
     const undeclared = registry.providers.flatMap((provider) =>
-      numericFields(provider.config)
+      numericFields(configSchema(provider))
         .filter(({ field }) => !(provider.limits ?? []).includes(field) && !Object.entries(provider.uncapped ?? {}).some(([name, why]) => name === field && why?.trim()))
         .map(({ field }) => `${provider.name}.${field}`),
     );
@@ -50,11 +51,11 @@ describe('caps on every numeric setting', () => {
         expect(raised.warnings.join('\n')).toContain(`${name}.${field}: ${over} is above this host's cap of ${cap}`);
       }
       const lowered = resolveSettings({ registry, selection: 'all', layers: { [layer]: { [name]: { [field]: cap - 1 } } } });
-      if (provider.config.shape[field]?.safeParse(cap - 1).success) expect(effective(lowered, name)[field]).toBe(cap - 1);
+      if (configSchema(provider).shape[field]?.safeParse(cap - 1).success) expect(effective(lowered, name)[field]).toBe(cap - 1);
     }
     // The deployment is the host: what it sets is the cap for the layers above it.
     const deployment = { [name]: { [field]: cap - 1 } };
-    if (provider.config.shape[field]?.safeParse(cap - 1).success) {
+    if (configSchema(provider).shape[field]?.safeParse(cap - 1).success) {
       const capped = resolveSettings({ registry, selection: 'all', layers: { deployment, repository: { [name]: { [field]: cap } } } });
       expect(effective(capped, name)[field]).toBe(cap - 1);
     }

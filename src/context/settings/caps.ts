@@ -6,6 +6,7 @@
  * the deployment's setting. Repository and task settings may lower a cap, never raise it.
  */
 import type { ProviderSettings } from '../provider.ts';
+import { configFor } from '../provider-config.ts';
 import type { SettingsRegistry } from '../registry.ts';
 import { splitBlock, type ProviderBlock, type SettingsLayer } from './layer.ts';
 
@@ -19,8 +20,8 @@ export interface CapProblem {
 export function hostCaps(provider: ProviderSettings, deployment: ProviderBlock | undefined): Map<string, number> {
   const host = deployment ? splitBlock(deployment) : { config: {} };
   const caps = new Map<string, number>([['budget', Math.min(provider.budget, host.budget ?? provider.budget)]]);
-  const parsed = provider.config.safeParse(host.config);
-  const values: Record<string, unknown> = parsed.success ? parsed.data : (provider.config.safeParse({}).data ?? {});
+  const parsed = configFor(provider, host.config);
+  const values: Record<string, unknown> = parsed.success ? parsed.data : (configFor(provider, {}).data ?? {});
   for (const field of provider.limits ?? []) {
     const value = values[field];
     if (typeof value === 'number') caps.set(field, value);

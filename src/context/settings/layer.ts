@@ -13,6 +13,7 @@
  */
 import * as z from 'zod';
 import type { ProviderSettings } from '../provider.ts';
+import { configSchema } from '../provider-config.ts';
 import type { SettingsRegistry } from '../registry.ts';
 
 /** The fields a block sets for one provider, as parsed. */
@@ -20,13 +21,10 @@ export type ProviderBlock = Readonly<Record<string, unknown>>;
 /** Provider name -> block. */
 export type SettingsLayer = Readonly<Record<string, ProviderBlock>>;
 
-/** Fields the host adds to every provider's block; a provider's own config may not use these names. */
-export const HOST_FIELDS = ['budget', 'enabled'] as const;
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function blockSchema(provider: ProviderSettings) {
-  return provider.config
+  return configSchema(provider)
     .partial()
     .extend({
       budget: z.number().int().positive().optional(),

@@ -7,6 +7,7 @@
  * not select.
  */
 import { selects, type ProviderSelection } from '../provider-selection.ts';
+import { configFor } from '../provider-config.ts';
 import type { Registry } from '../registry.ts';
 import type { ProviderSetup } from '../runner.ts';
 import { capLayer } from './caps.ts';
@@ -66,7 +67,7 @@ export function resolveSettings({ registry, selection, layers }: ResolveInput): 
         set['enabled'] = disabledBy;
       }
     }
-    const parsed = provider.config.safeParse(fields);
+    const parsed = configFor(provider, fields);
     // An invalid merge is left for the runner, which reports it as the provider's `invalid` outcome.
     const config: Record<string, unknown> = parsed.success ? parsed.data : fields;
     providers.push({ name: provider.name, enabled: disabledBy === undefined, budget, config, set });

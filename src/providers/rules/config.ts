@@ -5,13 +5,25 @@
  * of one turn's reads. Every numeric field is a limit the host caps (see context/settings).
  */
 import * as z from 'zod';
+import { deepFreeze } from '../../lib/deep-freeze.ts';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { FOCUS_LIMITS } from '../../context/focus.ts';
-import { formatConfigShape, FORMAT_LIMITS } from './format-config.ts';
+import { FORMAT_DEFAULTS, formatConfigShape, FORMAT_LIMITS } from './format-config.ts';
 import { reportClientsSchema } from '../../context/report-clients.ts';
 
 /** In each directory the first present is its instruction file (Codex reads an override before AGENTS.md). */
 export const DEFAULT_RULE_FILES = ['AGENTS.override.md', 'AGENTS.md', 'AGENTS.MD', 'CLAUDE.md', 'CLAUDE.MD', 'GEMINI.md'];
+
+/**
+ * What a run gets when no settings layer sets a field (see context/provider `defaults`), in the
+ * schema's order; the schema's defaults are these. `clients` has none: absent is every agent.
+ */
+export const RULES_DEFAULTS = deepFreeze({
+  filenames: [...DEFAULT_RULE_FILES],
+  maxFileBytes: 1024 * 1024,
+  maxDirectories: FOCUS_LIMITS.directories,
+  ...FORMAT_DEFAULTS,
+});
 
 export const RulesConfigSchema = lazySchema(() => z.object({
   /** In each directory the first of these names present is the instruction file. */
@@ -26,11 +38,11 @@ export const RulesConfigSchema = lazySchema(() => z.object({
     )
     .min(1)
     .max(16)
-    .default(DEFAULT_RULE_FILES),
+    .default(RULES_DEFAULTS.filenames),
   /** Bytes read from one file; larger files are read up to this and say so. */
-  maxFileBytes: z.number().int().positive().default(1024 * 1024),
+  maxFileBytes: z.number().int().positive().default(RULES_DEFAULTS.maxFileBytes),
   /** Directories of the working directory's and focus paths' chains read on one turn. */
-  maxDirectories: z.number().int().min(1).max(1_024).default(FOCUS_LIMITS.directories),
+  maxDirectories: z.number().int().min(1).max(1_024).default(RULES_DEFAULTS.maxDirectories),
   /**
    * The coding agents this repository is worked on with: a rules report's columns (the pull
    * request's check run, MCP `rules_for_paths`, `groundwork rules`) and the agents its lints

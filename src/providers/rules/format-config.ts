@@ -5,6 +5,24 @@
  * cause (capped by the host: repository and task settings may only lower them).
  */
 import * as z from 'zod';
+import { deepFreeze } from '../../lib/deep-freeze.ts';
+
+/** What a run gets for these fields when no settings layer sets them (part of the rules provider's `defaults`). */
+export const FORMAT_DEFAULTS = deepFreeze({
+  copilotInstructions: true,
+  githubInstructions: true,
+  cursorRules: true,
+  legacyCursorRules: true,
+  claudeMemory: true,
+  claudeRules: true,
+  imports: true,
+  reviewAgents: ['reviewer'],
+  maxRuleFiles: 200,
+  maxRuleDepth: 4,
+  maxImportDepth: 5,
+  maxImports: 32,
+  maxGlobCheckDirectories: 2_000,
+});
 
 const on = () => z.boolean().default(true);
 
@@ -25,17 +43,17 @@ export const formatConfigShape = () => ({
   /** `@path` imports in CLAUDE.md (and `.claude/CLAUDE.md`), GEMINI.md, Claude rules and Cursor rules. */
   imports: on(),
   /** Agents that Copilot's `excludeAgent: code-review` means; every other agent is its `coding-agent`. */
-  reviewAgents: z.array(z.string().min(1).max(64)).max(32).default(['reviewer']),
+  reviewAgents: z.array(z.string().min(1).max(64)).max(32).default(FORMAT_DEFAULTS.reviewAgents),
   /** Rule files (scoped formats together) read in one run. */
-  maxRuleFiles: z.number().int().min(0).max(1_000).default(200),
+  maxRuleFiles: z.number().int().min(0).max(1_000).default(FORMAT_DEFAULTS.maxRuleFiles),
   /** Directory levels below a rules directory that are searched. */
-  maxRuleDepth: z.number().int().min(0).max(8).default(4),
+  maxRuleDepth: z.number().int().min(0).max(8).default(FORMAT_DEFAULTS.maxRuleDepth),
   /** Levels of imports followed (Claude Code and Gemini CLI follow 5). */
-  maxImportDepth: z.number().int().min(0).max(5).default(5),
+  maxImportDepth: z.number().int().min(0).max(5).default(FORMAT_DEFAULTS.maxImportDepth),
   /** Files imported in one run, over every importer. */
-  maxImports: z.number().int().min(0).max(200).default(32),
+  maxImports: z.number().int().min(0).max(200).default(FORMAT_DEFAULTS.maxImports),
   /** Directories listed to check that a glob no focus path matched still matches some file; 0 skips the check. */
-  maxGlobCheckDirectories: z.number().int().min(0).max(20_000).default(2_000),
+  maxGlobCheckDirectories: z.number().int().min(0).max(20_000).default(FORMAT_DEFAULTS.maxGlobCheckDirectories),
 });
 
 export const FORMAT_LIMITS = ['maxRuleFiles', 'maxRuleDepth', 'maxImportDepth', 'maxImports', 'maxGlobCheckDirectories'] as const;

@@ -5,13 +5,14 @@
  */
 import type { ProviderSettings } from '../../context/provider.ts';
 import type { Built } from '../../lib/lazy-schema.ts';
-import { RULES_LIMITS, RulesConfigSchema } from './config.ts';
+import { RULES_DEFAULTS, RULES_LIMITS, RulesConfigSchema } from './config.ts';
 
 export function rulesSettings(): ProviderSettings<Built<typeof RulesConfigSchema>> {
   return {
     name: 'rules',
     category: 'rules',
-    config: RulesConfigSchema.unwrap(),
+    config: RulesConfigSchema,
+    defaults: RULES_DEFAULTS,
     limits: [...RULES_LIMITS],
     budget: 8_000,
   };

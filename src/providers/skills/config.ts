@@ -9,6 +9,7 @@
  * matcher whose behaviour a newcomer has to guess.
  */
 import * as z from 'zod';
+import { deepFreeze } from '../../lib/deep-freeze.ts';
 import { lazySchema } from '../../lib/lazy-schema.ts';
 import { normalisePath } from '../../sources/paths.ts';
 
@@ -54,24 +55,39 @@ export const DEFAULT_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/', '.
 /** Where a sub-project keeps its own skills, as Claude Code discovers nested `.claude/skills/`. */
 export const NESTED_SKILL_ROOTS = ['.agents/skills/*/', '.claude/skills/*/'];
 
+/** What a run gets when no settings layer sets a field (see context/provider `defaults`), in the schema's order; the schema's defaults are these. */
+export const SKILLS_DEFAULTS = deepFreeze({
+  roots: [...DEFAULT_SKILL_ROOTS],
+  maxDepth: 4,
+  maxDirectories: 200,
+  maxSkillBytes: 65_536,
+  maxSelectedTokens: 8_000,
+  maxIndexTokens: 6_000,
+  minIndexTokens: 1_000,
+  nestedRoots: [...NESTED_SKILL_ROOTS],
+  maxChainDirectories: 64,
+  maxBundledFiles: 40,
+  maxBundledDepth: 3,
+});
+
 export const SkillsConfigSchema = lazySchema(() => z.object({
   /** Directory patterns whose matches hold a SKILL.md. */
-  roots: z.array(RootSchema).min(1).max(16).default(DEFAULT_SKILL_ROOTS),
+  roots: z.array(RootSchema).min(1).max(16).default(SKILLS_DEFAULTS.roots),
   /** Directory levels discovery may descend below a root's literal prefix. */
-  maxDepth: z.number().int().min(0).max(16).default(4),
+  maxDepth: z.number().int().min(0).max(16).default(SKILLS_DEFAULTS.maxDepth),
   /** Directories listed in one run, over all roots together. */
-  maxDirectories: z.number().int().min(1).max(10_000).default(200),
+  maxDirectories: z.number().int().min(1).max(10_000).default(SKILLS_DEFAULTS.maxDirectories),
   /** Bytes read of one SKILL.md; frontmatter must close inside them. */
-  maxSkillBytes: z.number().int().min(256).max(1_048_576).default(65_536),
+  maxSkillBytes: z.number().int().min(256).max(1_048_576).default(SKILLS_DEFAULTS.maxSkillBytes),
   /**
    * Tokens one selected skill may take, instructions and file listing together: room for a skill
    * written to the Agent Skills guidance (SKILL.md under 500 lines, about 5,000 tokens).
    */
-  maxSelectedTokens: z.number().int().min(1).default(8_000),
+  maxSelectedTokens: z.number().int().min(1).default(SKILLS_DEFAULTS.maxSelectedTokens),
   /** Tokens the index may take at most, whatever is left of the budget. */
-  maxIndexTokens: z.number().int().min(1).default(6_000),
+  maxIndexTokens: z.number().int().min(1).default(SKILLS_DEFAULTS.maxIndexTokens),
   /** Tokens kept for the index however many skills are selected (capped at half the budget). */
-  minIndexTokens: z.number().int().min(0).default(1_000),
+  minIndexTokens: z.number().int().min(0).default(SKILLS_DEFAULTS.minIndexTokens),
   /**
    * Skill roots looked up in every directory on the way from the repository root to the working
    * directory and to each focus path (a sub-project's own skills), relative to that directory.
@@ -80,13 +96,13 @@ export const SkillsConfigSchema = lazySchema(() => z.object({
   nestedRoots: z
     .array(RootSchema.refine((text) => nestedHead(text) !== '', 'must start with a directory name, e.g. .agents/skills/*/'))
     .max(8)
-    .default(NESTED_SKILL_ROOTS),
+    .default(SKILLS_DEFAULTS.nestedRoots),
   /** Directories of those chains listed to find nested roots, for the working directory's chain and for the focus paths' each. */
-  maxChainDirectories: z.number().int().min(0).max(1_000).default(64),
+  maxChainDirectories: z.number().int().min(0).max(1_000).default(SKILLS_DEFAULTS.maxChainDirectories),
   /** Files listed with a selected skill (and directories listed to find them); 0 lists none. */
-  maxBundledFiles: z.number().int().min(0).max(200).default(40),
+  maxBundledFiles: z.number().int().min(0).max(200).default(SKILLS_DEFAULTS.maxBundledFiles),
   /** Levels below a selected skill's directory whose files are listed. */
-  maxBundledDepth: z.number().int().min(1).max(8).default(3),
+  maxBundledDepth: z.number().int().min(1).max(8).default(SKILLS_DEFAULTS.maxBundledDepth),
 }));
 export type SkillsConfig = z.output<typeof SkillsConfigSchema>;
 
