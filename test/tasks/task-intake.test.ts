@@ -9,6 +9,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IntakeEntrySchema, type IntakeEntry } from '../../durable-objects/intake-entry.ts';
 import { PendingEntrySchema } from '../../durable-objects/pull-request-entry.ts';
+import { TaskCreation } from '../../durable-objects/task-create.ts';
 import { AgentConfigSchema } from '../../src/context/agents.ts';
 import { getAgents, getConfig } from '../../src/env.ts';
 import { durableTaskService } from '../../src/tasks/durable-task-service.ts';
@@ -17,7 +18,8 @@ import { intakeStub } from '../../src/tasks/task-intake.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
-import { handedOn, intakeRow } from '../support/intake.ts';
+import { holdFirstAttemptStarts, holdTaskAlarms } from '../support/held-alarms.ts';
+import { handedOn, intakeRow, withoutHandOff } from '../support/intake.ts';
 
 const DAY_MS = 86_400_000;
 const TENANT = 'api:acme';
@@ -29,10 +31,13 @@ function delivery(name: string): { taskId: string; entry: IntakeEntry } {
   return { taskId: env.TASKS.idFromName(`intake-test:${name}`).toString(), entry: { request, agent: agent.agent, options: { indexReport: 'with-assembly' } } };
 }
 
-/** Accepts `entry` and disarms the shard in one step, so only the test runs its alarm. */
+/**
+ * Accepts `entry`, holding the hand-off the accept begins, and disarms the shard in one step, so
+ * only the test runs its alarm.
+ */
 function acceptHeld(taskId: string, entry: string) {
   return runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
-    const answer = await shard.accept(taskId, entry);
+    const { answer } = await withoutHandOff(() => shard.accept(taskId, entry));
     const armed = await state.storage.getAlarm();
     await state.storage.deleteAlarm();
     return { answer, armed };
@@ -65,6 +70,20 @@ describe('an intake shard', () => {
     expect((await acceptHeld(taskId, JSON.stringify(entry))).answer).toBe('forwarded');
   });
 
+  it('hands the delivery on, and its Task object begins turn 0 in that invocation, not from its alarm', async () => {
+    const { taskId, entry } = delivery('begun');
+    await acceptHeld(taskId, JSON.stringify(entry));
+    const alarms = holdTaskAlarms({ starts: 'run' });
+    try {
+      await runAlarm(taskId);
+      // Begun before the hand-off was answered; the Task object's alarm is held and has run nothing.
+      expect((await describeTask(taskId)).attempts).toBe(1);
+      expect(alarms.starts).toBe(0);
+    } finally {
+      alarms.release();
+    }
+  });
+
   it('hands the stored text on unread, and its Task object reads it once, with the whole entry\'s schema', async () => {
     const { taskId, entry } = delivery('read-once');
     const stored = { ...entry, options: { ...entry.options, pullRequestEntry: { pullRequest: { installationId: 1, repo: 'acme/widgets', number: 7 }, delivery: 'delivery-read-once' } } };
@@ -75,7 +94,13 @@ describe('an intake shard', () => {
       vi.spyOn(AgentConfigSchema, 'parse'),
       vi.spyOn(PendingEntrySchema, 'parse'),
     ];
-    await runAlarm(taskId);
+    // The first attempt the creation begins is held: it reads what it owes its pull request's index.
+    const starts = holdFirstAttemptStarts();
+    try {
+      await runAlarm(taskId);
+    } finally {
+      starts.release();
+    }
     expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null, attempts: 0 });
     // The entry once (the request, agent and pull request entry inside it), nothing again.
     expect(parses.map((parse) => parse.mock.calls.length)).toEqual([1, 0, 0, 0]);
@@ -157,6 +182,92 @@ describe('an intake shard', () => {
     // The recent delivery's shard wakes once it is due to be forgotten.
     const received = await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.sql.exec<{ at: number }>('SELECT MIN(received_at) AS at FROM deliveries').one().at);
     expect(await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.getAlarm())).toBe(received + retention);
+  });
+});
+
+/** Holds every Task object's hand-off answer open until `open`; counts the hand-offs that reached one. */
+function gateHandOffs() {
+  const fromIntake = TaskCreation.prototype.fromIntake;
+  let open = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  const reached = vi.spyOn(TaskCreation.prototype, 'fromIntake').mockImplementation(async function (this: TaskCreation, text: string) {
+    await gate;
+    return fromIntake.call(this, text);
+  });
+  return { reached: () => reached.mock.calls.length, open: () => open() };
+}
+
+/** `count` deliveries whose tasks share one intake shard (the first hex digit of their ids). */
+function sameShard(name: string, count: number): Array<{ taskId: string; entry: IntakeEntry }> {
+  const found: Array<{ taskId: string; entry: IntakeEntry }> = [];
+  for (let i = 0; found.length < count; i++) {
+    const one = delivery(`${name}-${i}`);
+    if (one.taskId[0] === found[0]?.taskId[0] || found.length === 0) found.push(one);
+  }
+  return found;
+}
+
+// Issue 56: the hand-off begins in the invocation that accepted the delivery, beside its answer;
+// the shard's alarm stays the backstop. The Task objects' first attempts are held throughout.
+describe("an intake shard's hand-off at acceptance", () => {
+  it("hands the delivery on with the shard's alarm taken away, once, and the alarm then finds nothing due", async () => {
+    const starts = holdFirstAttemptStarts();
+    try {
+      const { taskId, entry } = delivery('at-acceptance');
+      const handOffs = vi.spyOn(TaskCreation.prototype, 'fromIntake');
+      const answer = await runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
+        const accepted = await shard.accept(taskId, JSON.stringify(entry));
+        await state.storage.deleteAlarm();
+        return accepted;
+      });
+      expect(answer).toBe('accepted');
+      await handedOn(taskId);
+      await runAlarm(taskId);
+      expect(handOffs.mock.calls.length).toBe(1);
+      expect(await describeTask(taskId)).toMatchObject({ id: taskId, request: { request: 'Review at-acceptance.' } });
+    } finally {
+      starts.release();
+    }
+  });
+
+  it('has its alarm join a hand-off under way instead of handing the delivery on twice', async () => {
+    const starts = holdFirstAttemptStarts();
+    try {
+      const { taskId, entry } = delivery('joined');
+      const gate = gateHandOffs();
+      await runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
+        await shard.accept(taskId, JSON.stringify(entry));
+        await state.storage.deleteAlarm();
+        // The hand-off cannot end while the gate holds: the alarm, begun now, finds it under way.
+        const ran = shard.alarm();
+        gate.open();
+        await ran;
+      });
+      expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null, attempts: 0 });
+      expect(gate.reached()).toBe(1);
+    } finally {
+      starts.release();
+    }
+  });
+
+  it(`begins at most ${8} hand-offs at acceptance; the alarm hands on the rest of a burst`, async () => {
+    const starts = holdFirstAttemptStarts();
+    try {
+      const burst = sameShard('burst', 9);
+      const gate = gateHandOffs();
+      await runInDurableObject(intakeStub(env, burst[0]!.taskId), async (shard, state) => {
+        for (const { taskId, entry } of burst) await shard.accept(taskId, JSON.stringify(entry));
+        await state.storage.deleteAlarm();
+      });
+      gate.open();
+      for (const { taskId } of burst.slice(0, 8)) await handedOn(taskId);
+      expect((await intakeRow(burst[8]!.taskId))?.due_at).not.toBeNull();
+      await runAlarm(burst[8]!.taskId);
+      expect(await intakeRow(burst[8]!.taskId)).toMatchObject({ due_at: null });
+      expect(gate.reached()).toBe(9);
+    } finally {
+      starts.release();
+    }
   });
 });
 
