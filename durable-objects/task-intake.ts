@@ -3,9 +3,7 @@
  * One intake shard (src/tasks/task-intake): the deliveries of triggers, stored as they are
  * accepted and handed to their Task objects after the answer. A delivery is accepted with one
  * insert into a warm object and, for the first of a burst, one alarm; the Task object, new for
- * every delivery, is created after the answer instead of on the sender's clock (issue 28): by a
- * hand-off the accepting invocation begins and does not wait for (intake-hand-offs, issue 56),
- * else by this object's alarm, which joins a hand-off under way and hands on what is still due.
+ * every delivery, is created by this object's alarm instead of on the sender's clock (issue 28).
  * Forwarding is at-least-once (`create` is idempotent), so a shard that dies mid-batch repeats
  * some of it and loses none. A forwarded row keeps only its task id, to answer a redelivery as a
  * duplicate, for as long as a task is retained.
@@ -13,12 +11,11 @@
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
-import { IntakeHandOffs, type DueDelivery } from './intake-hand-offs.ts';
 import { applyMigrations, type Migration } from './sqlite-migrations.ts';
 
 /** Rows forwarded per alarm; a longer queue re-arms the alarm at once. */
 const FORWARD_BATCH = 64;
-/** Task objects being created at once by one shard's alarm, and begun at acceptance. */
+/** Task objects being created at once by one shard. */
 const FORWARD_CONCURRENCY = 8;
 /** A Task object's `create` is a few inserts; one that takes this long is stuck and is tried again. */
 const FORWARD_DEADLINE_MS = 10_000;
@@ -39,7 +36,6 @@ export type IntakeAnswer = 'accepted' | 'pending' | 'forwarded';
 
 export class TaskIntake extends DurableObject<Env> {
   readonly #sql: SqlStorage;
-  readonly #handOffs = new IntakeHandOffs((row) => this.#forward(row), FORWARD_CONCURRENCY);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -59,8 +55,6 @@ export class TaskIntake extends DurableObject<Env> {
     // getAlarm answers null, so a delivery accepted meanwhile arms the next run.
     const armed = await this.ctx.storage.getAlarm();
     if (armed === null || armed > now) await this.ctx.storage.setAlarm(now);
-    // Stored and armed: the hand-off begins now, beside the answer (not waited for by it); the alarm joins it.
-    this.#handOffs.begin({ task_id: taskId, entry, attempts: 0 });
     return 'accepted';
   }
 
@@ -73,18 +67,18 @@ export class TaskIntake extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     const now = Date.now();
     const due = this.#sql
-      .exec<DueDelivery>('SELECT task_id, entry, attempts FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, FORWARD_BATCH)
+      .exec<{ task_id: string; entry: string | null; attempts: number }>('SELECT task_id, entry, attempts FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, FORWARD_BATCH)
       .toArray();
     let next = 0;
     const worker = async () => {
-      for (let row = due[next++]; row !== undefined; row = due[next++]) await this.#handOffs.join(row);
+      for (let row = due[next++]; row !== undefined; row = due[next++]) await this.#forward(row);
     };
     await Promise.all(Array.from({ length: Math.min(FORWARD_CONCURRENCY, due.length) }, worker));
     this.#prune(Date.now());
     await this.#rearm();
   }
 
-  async #forward(row: DueDelivery): Promise<void> {
+  async #forward(row: { task_id: string; entry: string | null; attempts: number }): Promise<void> {
     try {
       // Handed on as stored: the Task object reads it, once (a parse here was a second one).
       const stub = this.env.TASKS.get(this.env.TASKS.idFromString(row.task_id));

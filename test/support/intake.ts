@@ -1,10 +1,10 @@
 /**
- * An intake shard's row for a delivery, read in the shard (tests only), a wait for the shard to
- * hand the delivery on by itself, and an intake that holds deliveries until the test hands them on.
+ * An intake shard's row for a delivery, read in the shard (tests only), a wait for the shard's
+ * own alarm to hand the delivery on, and an intake that holds deliveries until the test hands
+ * them on itself.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { IntakeHandOffs } from '../../durable-objects/intake-hand-offs.ts';
 import { intakeStub, type DeliveryIntake } from '../../src/tasks/task-intake.ts';
 import { SETTLE_GUARD_MS } from './api.ts';
 
@@ -23,28 +23,7 @@ export function intakeRow(taskId: string): Promise<IntakeRow | undefined> {
 }
 
 /**
- * Runs `accept` (a shard's accept, inside the shard) with the hand-off it would begin held: only the
- * shard's alarm hands the delivery on. Answers what `accept` did and how many hand-offs were held.
- */
-export async function withoutHandOff<T>(accept: () => Promise<T>): Promise<{ answer: T; held: number }> {
-  const begin = Object.getOwnPropertyDescriptor(IntakeHandOffs.prototype, 'begin');
-  let held = 0;
-  Object.defineProperty(IntakeHandOffs.prototype, 'begin', {
-    configurable: true,
-    writable: true,
-    value: () => {
-      held++;
-    },
-  });
-  try {
-    return { answer: await accept(), held };
-  } finally {
-    if (begin) Object.defineProperty(IntakeHandOffs.prototype, 'begin', begin);
-  }
-}
-
-/**
- * Waits for the shard (the hand-off its accept began, or its alarm) to hand the delivery on, without
+ * Waits for the shard's alarm, which the runtime fires by itself, to hand the delivery on, without
  * asking the Task object (which would fetch it). The guard only catches a hang (SETTLE_GUARD_MS).
  */
 export async function handedOn(taskId: string): Promise<void> {
@@ -56,16 +35,15 @@ export async function handedOn(taskId: string): Promise<void> {
 }
 
 /**
- * The intake shards, except that each delivery is stored, the hand-off its accept begins held and
- * its shard's alarm taken away in one step (nothing else runs in the object in between), so
- * nothing is handed on until the test calls
+ * The intake shards, except that each delivery is stored and its shard's alarm taken away in one
+ * step (nothing else runs in the object in between), so nothing is handed on until the test calls
  * `handOn`. For `durableTaskService(env, agents, heldIntake)`. A file that holds shards has storage
  * of its own (vitest.config.ts OWN_STORAGE): another file's delivery would re-arm a shard it holds.
  */
 export const heldIntake: DeliveryIntake = {
   accept: (taskId, entry) =>
     runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
-      const { answer } = await withoutHandOff(() => shard.accept(taskId, entry));
+      const answer = await shard.accept(taskId, entry);
       await state.storage.deleteAlarm();
       return answer;
     }),

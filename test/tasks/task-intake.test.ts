@@ -9,7 +9,6 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IntakeEntrySchema, type IntakeEntry } from '../../durable-objects/intake-entry.ts';
 import { PendingEntrySchema } from '../../durable-objects/pull-request-entry.ts';
-import { TaskCreation } from '../../durable-objects/task-create.ts';
 import { AgentConfigSchema } from '../../src/context/agents.ts';
 import { getAgents, getConfig } from '../../src/env.ts';
 import { durableTaskService } from '../../src/tasks/durable-task-service.ts';
@@ -19,7 +18,7 @@ import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
 import { holdFirstAttemptStarts, holdTaskAlarms } from '../support/held-alarms.ts';
-import { handedOn, intakeRow, withoutHandOff } from '../support/intake.ts';
+import { handedOn, intakeRow } from '../support/intake.ts';
 
 const DAY_MS = 86_400_000;
 const TENANT = 'api:acme';
@@ -31,13 +30,10 @@ function delivery(name: string): { taskId: string; entry: IntakeEntry } {
   return { taskId: env.TASKS.idFromName(`intake-test:${name}`).toString(), entry: { request, agent: agent.agent, options: { indexReport: 'with-assembly' } } };
 }
 
-/**
- * Accepts `entry`, holding the hand-off the accept begins, and disarms the shard in one step, so
- * only the test runs its alarm.
- */
+/** Accepts `entry` and disarms the shard in one step, so only the test runs its alarm. */
 function acceptHeld(taskId: string, entry: string) {
   return runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
-    const { answer } = await withoutHandOff(() => shard.accept(taskId, entry));
+    const answer = await shard.accept(taskId, entry);
     const armed = await state.storage.getAlarm();
     await state.storage.deleteAlarm();
     return { answer, armed };
@@ -182,92 +178,6 @@ describe('an intake shard', () => {
     // The recent delivery's shard wakes once it is due to be forgotten.
     const received = await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.sql.exec<{ at: number }>('SELECT MIN(received_at) AS at FROM deliveries').one().at);
     expect(await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.getAlarm())).toBe(received + retention);
-  });
-});
-
-/** Holds every Task object's hand-off answer open until `open`; counts the hand-offs that reached one. */
-function gateHandOffs() {
-  const fromIntake = TaskCreation.prototype.fromIntake;
-  let open = (): void => undefined;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const reached = vi.spyOn(TaskCreation.prototype, 'fromIntake').mockImplementation(async function (this: TaskCreation, text: string) {
-    await gate;
-    return fromIntake.call(this, text);
-  });
-  return { reached: () => reached.mock.calls.length, open: () => open() };
-}
-
-/** `count` deliveries whose tasks share one intake shard (the first hex digit of their ids). */
-function sameShard(name: string, count: number): Array<{ taskId: string; entry: IntakeEntry }> {
-  const found: Array<{ taskId: string; entry: IntakeEntry }> = [];
-  for (let i = 0; found.length < count; i++) {
-    const one = delivery(`${name}-${i}`);
-    if (one.taskId[0] === found[0]?.taskId[0] || found.length === 0) found.push(one);
-  }
-  return found;
-}
-
-// Issue 56: the hand-off begins in the invocation that accepted the delivery, beside its answer;
-// the shard's alarm stays the backstop. The Task objects' first attempts are held throughout.
-describe("an intake shard's hand-off at acceptance", () => {
-  it("hands the delivery on with the shard's alarm taken away, once, and the alarm then finds nothing due", async () => {
-    const starts = holdFirstAttemptStarts();
-    try {
-      const { taskId, entry } = delivery('at-acceptance');
-      const handOffs = vi.spyOn(TaskCreation.prototype, 'fromIntake');
-      const answer = await runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
-        const accepted = await shard.accept(taskId, JSON.stringify(entry));
-        await state.storage.deleteAlarm();
-        return accepted;
-      });
-      expect(answer).toBe('accepted');
-      await handedOn(taskId);
-      await runAlarm(taskId);
-      expect(handOffs.mock.calls.length).toBe(1);
-      expect(await describeTask(taskId)).toMatchObject({ id: taskId, request: { request: 'Review at-acceptance.' } });
-    } finally {
-      starts.release();
-    }
-  });
-
-  it('has its alarm join a hand-off under way instead of handing the delivery on twice', async () => {
-    const starts = holdFirstAttemptStarts();
-    try {
-      const { taskId, entry } = delivery('joined');
-      const gate = gateHandOffs();
-      await runInDurableObject(intakeStub(env, taskId), async (shard, state) => {
-        await shard.accept(taskId, JSON.stringify(entry));
-        await state.storage.deleteAlarm();
-        // The hand-off cannot end while the gate holds: the alarm, begun now, finds it under way.
-        const ran = shard.alarm();
-        gate.open();
-        await ran;
-      });
-      expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null, attempts: 0 });
-      expect(gate.reached()).toBe(1);
-    } finally {
-      starts.release();
-    }
-  });
-
-  it(`begins at most ${8} hand-offs at acceptance; the alarm hands on the rest of a burst`, async () => {
-    const starts = holdFirstAttemptStarts();
-    try {
-      const burst = sameShard('burst', 9);
-      const gate = gateHandOffs();
-      await runInDurableObject(intakeStub(env, burst[0]!.taskId), async (shard, state) => {
-        for (const { taskId, entry } of burst) await shard.accept(taskId, JSON.stringify(entry));
-        await state.storage.deleteAlarm();
-      });
-      gate.open();
-      for (const { taskId } of burst.slice(0, 8)) await handedOn(taskId);
-      expect((await intakeRow(burst[8]!.taskId))?.due_at).not.toBeNull();
-      await runAlarm(burst[8]!.taskId);
-      expect(await intakeRow(burst[8]!.taskId)).toMatchObject({ due_at: null });
-      expect(gate.reached()).toBe(9);
-    } finally {
-      starts.release();
-    }
   });
 });
 
