@@ -2,9 +2,10 @@
  * @module durable-objects/first-turn-attempts
  * The first turn's bounded attempts: each counted before it runs, retried with backoff from the
  * object's alarm unless its failure cannot change (a permanent one, a task item over the cap),
- * never a fourth after an attempt a restart cut off. Concurrent callers (the alarm, an explicit
- * begin of turn 0) share one attempt; the ledger runs providers at most once per stored turn. The
- * alarm that joins an attempt after it armed its retry arms that retry again (`fromAlarm`).
+ * never a fourth after an attempt a restart cut off. Concurrent callers (the invocation that
+ * created the task, the alarm, an explicit begin of turn 0) share one attempt; the ledger runs
+ * providers at most once per stored turn. The alarm that joins an attempt after it armed its retry
+ * arms that retry again (`fromAlarm`).
  */
 import type { TurnResult } from '../src/tasks/task-results.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
@@ -47,6 +48,21 @@ export class FirstTurnAttempts {
       .finally(() => this.#deps.writesDone())
       .finally(() => (this.#current = undefined));
     return this.#current;
+  }
+
+  /**
+   * For the invocation that stored the task: the first attempt begins now, not one alarm hop later
+   * (issue 56), and the caller (the API's create, the intake shard's hand-off) is not held for it.
+   * The alarm the creation armed for now stays the at-least-once backstop: it joins this attempt
+   * (`fromAlarm`), so its event is in flight for as long as the attempt runs and the runtime retries
+   * it if the attempt fails or the object is reset; an attempt that ended before the alarm came
+   * leaves a finished task, or a retry armed in the alarm's place. Nothing here needs `waitUntil`:
+   * a Durable Object stays active while it waits on outbound I/O, and `ctx.waitUntil` has no effect
+   * on its lifetime (developers.cloudflare.com/durable-objects/api/state, "waitUntil").
+   */
+  start(): void {
+    // Its failure is the alarm's, which joins this attempt, fails with it and is retried.
+    this.run().catch((error: unknown) => console.error(`first attempt begun at creation: ${error instanceof Error ? error.message : String(error)} (its alarm runs it again)`));
   }
 
   /**

@@ -1,7 +1,8 @@
 /**
  * @module durable-objects/task-create
  * Storing a new task in its Task object, from arguments read with their schemas where they
- * arrived: the task row, the pull request entry it owes, and the alarm that assembles turn 0.
+ * arrived: the task row, the pull request entry it owes, and the alarm that assembles turn 0 if
+ * the first attempt, which begins in the same invocation, does not (first-turn-attempts `start`).
  * `create`'s arguments come from the API's task service as RPC arguments; a delivery's come as
  * its intake shard stored them (JSON text, handed on unread) and are read once, here, since that
  * is storage read back across deploys, possibly written by another version of this code. A
@@ -21,7 +22,7 @@ export type CreateResult = { id: string; status: TaskStatus; created: boolean };
 export interface CreateOptions {
   /**
    * `with-assembly`: answer as soon as the task is stored; the tenant's index first hears of it
-   * from the assembly the alarm starts (a webhook's accept path, which GitHub times). `now`
+   * from its first attempt (a webhook's accept path, which GitHub times). `now`
    * (the default): before answering, so the API's own task list shows what it just created.
    */
   indexReport?: 'now' | 'with-assembly';
@@ -44,8 +45,8 @@ export interface TaskCreateDeps {
   retentionDays(): number;
   setAlarm(at: number): Promise<void>;
   reportToIndex(): Promise<boolean>;
-  /** Starts loading what the alarm assembles with (the wiring), while the alarm is on its way. */
-  preload(): void;
+  /** Begins turn 0's first attempt, or joins the one under way, without waiting for it (first-turn-attempts `start`). */
+  startFirstTurn(): void;
   /** This task's delivery as its intake shard still holds it (JSON text), else null (intake-pending). */
   pendingEntry(): Promise<string | null>;
 }
@@ -106,7 +107,11 @@ function readDelivery(text: string): { task: ReadTask } | { refused: string } {
   }
 }
 
-/** Stores the task and arms its alarm; the caller made sure the object holds no task yet. */
+/**
+ * Stores the task, arms its alarm and begins its first attempt; the caller made sure the object
+ * holds no task yet. Answered once stored and armed: the caller (an RPC from the API or the intake
+ * shard) does not wait for the attempt.
+ */
 async function insertTask(deps: TaskCreateDeps, { request, agent, options }: ReadTask): Promise<CreateResult> {
   const now = Date.now();
   deps.store.insertTask(deps.id, request, now, now + deps.retentionDays() * DAY_MS, agent);
@@ -114,8 +119,7 @@ async function insertTask(deps: TaskCreateDeps, { request, agent, options }: Rea
   // Stored and armed: from here the task survives this isolate, and the alarm reports it.
   await deps.setAlarm(now);
   if (options.indexReport !== 'with-assembly') await deps.reportToIndex();
-  // The alarm assembles turn 0 next: what it assembles with loads while the alarm is on its way
-  // instead of after it (a delivery's create is its shard's, off GitHub's clock).
-  deps.preload();
+  // After the index heard of it (`now`), so the attempt's own report comes second.
+  deps.startFirstTurn();
   return { id: deps.id, status: 'pending', created: true };
 }

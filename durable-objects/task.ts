@@ -1,8 +1,9 @@
 /**
  * @module durable-objects/task
  * One Durable Object per Task: the SQLite ledger of its objective, transcript and per-turn
- * context. Creating a task only persists it and arms an alarm; the alarm assembles turn 0 off the
- * request path (at-least-once, so idempotent) with bounded retries, then arms retention cleanup.
+ * context. Creating a task persists it, arms an alarm and begins assembling turn 0 without holding
+ * the caller; the alarm joins that attempt and is its at-least-once backstop (idempotent), with
+ * bounded retries, then arms retention cleanup.
  * Every RPC takes the caller (a tenant, or a person with the repository GitHub said they may read:
  * auth/task-caller) and answers `not-found` for a task that caller may not see. What it reads and
  * assembles with in a deployment is wired in task-wiring.
@@ -86,8 +87,7 @@ export class TaskObject extends DurableObject<Env> {
       retentionDays: () => getConfig(env).TASK_RETENTION_DAYS,
       setAlarm: (at) => ctx.storage.setAlarm(at),
       reportToIndex: () => this.#reportToIndex(),
-      // A load that fails is the alarm's to try again.
-      preload: () => void this.#wiring().catch(() => undefined),
+      startFirstTurn: () => this.#attempts.start(),
       pendingEntry: () => pendingIntakeEntry(env, ctx.id.toString()),
     });
   }

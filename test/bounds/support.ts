@@ -18,6 +18,7 @@ import { taskAgent } from '../../src/tasks/task-agent.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema, type TaskDescription } from '../../src/tasks/task-results.ts';
 import { api, SETTLE_GUARD_MS } from '../support/api.ts';
+import { withoutFirstAttempt } from '../support/held-alarms.ts';
 import { holdTimers, type HeldTimers } from '../support/held-timers.ts';
 import { BOUNDS_ASSEMBLY_TIMEOUT_MS } from './bindings.ts';
 
@@ -58,9 +59,9 @@ export function holdDeadlines(): HeldDeadlines {
 }
 
 /**
- * Creates the REST task `body` describes in a new Task object and takes away the alarm creating
- * arms, in one step (nothing in between lets the alarm in): no attempt starts until the test or a
- * client starts one.
+ * Creates the REST task `body` describes in a new Task object, holding the first attempt creating
+ * begins, and takes away the alarm creating arms, in one step (nothing in between lets the alarm
+ * in): no attempt starts until the test or a client starts one.
  */
 export async function createHeld(body: { repo: string; ref?: string | undefined }): Promise<string> {
   const request = TaskRequestSchema.parse({ origin: 'api', tenant: TENANT, request: 'Explain the build.', ...body });
@@ -68,7 +69,7 @@ export async function createHeld(body: { repo: string; ref?: string | undefined 
   if (!agent.ok) throw new Error(agent.message);
   const stub = env.TASKS.get(env.TASKS.newUniqueId());
   const armed = await runInDurableObject(stub, async (task, state) => {
-    expect(await task.create(request, agent.agent, { indexReport: 'with-assembly' })).toMatchObject({ status: 'pending', created: true });
+    expect(await withoutFirstAttempt(() => task.create(request, agent.agent, { indexReport: 'with-assembly' }))).toMatchObject({ status: 'pending', created: true });
     const at = await state.storage.getAlarm();
     await state.storage.deleteAlarm();
     return at;

@@ -1,5 +1,5 @@
 import { env } from 'cloudflare:workers';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { appInstallationAuth, createGitHubSource, forgetInstallationTokens } from '../../src/sources/github/index.ts';
 import type { AppInstallationAuthOptions } from '../../src/sources/github/index.ts';
 import { createTokenCache, tokenStoreKey } from '../../src/sources/github/token-cache.ts';
@@ -71,6 +71,46 @@ describe('installation tokens shared across isolates through KV', () => {
     expect(await env.TENANTS.list({ prefix: `installation-token:v1:${fx.installationId}:` })).toMatchObject({ keys: [] });
     await coldTask(scope, env.TENANTS);
     expect(await scope.count('/access_tokens')).toBe(2);
+  });
+});
+
+// Issue 56: the App's JWT is signed while the store is read, not after its miss, and once for the
+// exchange (auth-app signed again for the exchange request itself). Counted: RSA signatures made
+// while the store's read is held open by the test, and in all.
+describe("the App's JWT beside the token store's read", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is signed while the store has not answered, and that one signature serves the whole exchange', async () => {
+    const scope = createApiScope();
+    const sign = crypto.subtle.sign.bind(crypto.subtle);
+    const signatures = vi.spyOn(crypto.subtle, 'sign').mockImplementation((algorithm, key, data) => sign(algorithm, key, data));
+    const rsa = () => signatures.mock.calls.filter(([algorithm]) => (typeof algorithm === 'string' ? algorithm : algorithm.name) === 'RSASSA-PKCS1-v1_5').length;
+    let answer = (): void => undefined;
+    const held: KeyValueStore = {
+      get: async () => {
+        await new Promise<void>((resolve) => (answer = resolve));
+        return null;
+      },
+      put: async () => undefined,
+    };
+    const task = coldTask(scope, held);
+    await vi.waitFor(() => expect(rsa()).toBe(1));
+    expect(await scope.count('/access_tokens')).toBe(0);
+    answer();
+    expect(await task).toMatchObject({ status: 'ok' });
+    expect(rsa()).toBe(1);
+    expect(await scope.count('/access_tokens')).toBe(1);
+  });
+
+  it('is not signed for a token the store holds', async () => {
+    const scope = createApiScope();
+    await coldTask(scope, env.TENANTS);
+    const sign = crypto.subtle.sign.bind(crypto.subtle);
+    const signatures = vi.spyOn(crypto.subtle, 'sign').mockImplementation((algorithm, key, data) => sign(algorithm, key, data));
+    expect(await coldTask(scope, env.TENANTS)).toMatchObject({ status: 'ok' });
+    expect(await scope.count('/access_tokens')).toBe(1);
+    // Signed beside the read (it cannot know the answer yet); the exchange it was for never came.
+    expect(signatures.mock.calls.length).toBeLessThanOrEqual(1);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * @module test/support/held-alarms
- * Holds the runtime's alarms of every Task object, so no task assembles by itself in the
- * background: each alarm that comes due finds a handler that only counts it, and is spent. A file
+ * Holds the runtime's alarms of every Task object, and the first attempt a task's creation begins
+ * (first-turn-attempts `start`), so no task assembles by itself in the background: each alarm that
+ * comes due finds a handler that only counts it, and is spent; each start is only counted. A file
  * that creates many tasks only to list them otherwise has every one of them assembling at once in
  * its runner, and on a loaded machine the one task a test waits on is then as slow as all of them
  * together. A test that needs a task assembled begins its turn 0 (POST /tasks/:id/turns), which
@@ -10,11 +11,56 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { vi } from 'vitest';
+import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
 import { TaskObject } from '../../src/index.ts';
+
+export interface HeldStarts {
+  /** First attempts a creation would have begun while held. */
+  readonly count: number;
+  /** Lets creations begin their first attempt again. */
+  release(): void;
+}
+
+/**
+ * Holds the first attempt every task's creation begins: the task is stored and its alarm armed as
+ * always, and nothing assembles it until its alarm or a client's begin of turn 0 does. One hold at a
+ * time: it replaces the method on the class every Task object uses.
+ */
+export function holdFirstAttemptStarts(): HeldStarts {
+  const start = Object.getOwnPropertyDescriptor(FirstTurnAttempts.prototype, 'start');
+  let count = 0;
+  Object.defineProperty(FirstTurnAttempts.prototype, 'start', {
+    configurable: true,
+    writable: true,
+    value: () => {
+      count++;
+    },
+  });
+  return {
+    get count() {
+      return count;
+    },
+    release() {
+      if (start) Object.defineProperty(FirstTurnAttempts.prototype, 'start', start);
+    },
+  };
+}
+
+/** Runs `create` (a creation, inside a Task object) with the first attempt it would begin held. */
+export async function withoutFirstAttempt<T>(create: () => Promise<T>): Promise<T> {
+  const starts = holdFirstAttemptStarts();
+  try {
+    return await create();
+  } finally {
+    starts.release();
+  }
+}
 
 export interface HeldAlarms {
   /** Alarms that came due while held. */
   readonly due: number;
+  /** First attempts creations would have begun while held (0 when `starts` is `run`). */
+  readonly starts: number;
   /**
    * Runs the object's own alarm handler once, to its end, as the runtime would when its alarm came
    * due, and answers the times the handler armed (they are armed too; one that comes due while
@@ -25,8 +71,12 @@ export interface HeldAlarms {
   release(): void;
 }
 
-/** One hold at a time: it replaces the handler on the class the Worker exports. */
-export function holdTaskAlarms(): HeldAlarms {
+/**
+ * One hold at a time: it replaces the handler on the class the Worker exports. `starts: 'run'`
+ * leaves the first attempt a creation begins to run (a test of that start); held by default.
+ */
+export function holdTaskAlarms(options: { starts?: 'held' | 'run' } = {}): HeldAlarms {
+  const starts = options.starts === 'run' ? undefined : holdFirstAttemptStarts();
   const handler = Object.getOwnPropertyDescriptor(TaskObject.prototype, 'alarm');
   const alarm = TaskObject.prototype.alarm;
   let due = 0;
@@ -40,6 +90,9 @@ export function holdTaskAlarms(): HeldAlarms {
   return {
     get due() {
       return due;
+    },
+    get starts() {
+      return starts?.count ?? 0;
     },
     run: (stub) =>
       runInDurableObject(stub, async (task, state) => {
@@ -58,6 +111,7 @@ export function holdTaskAlarms(): HeldAlarms {
       }),
     release() {
       if (handler) Object.defineProperty(TaskObject.prototype, 'alarm', handler);
+      starts?.release();
     },
   };
 }

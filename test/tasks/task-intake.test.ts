@@ -17,6 +17,7 @@ import { intakeStub } from '../../src/tasks/task-intake.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
+import { holdFirstAttemptStarts, holdTaskAlarms } from '../support/held-alarms.ts';
 import { handedOn, intakeRow } from '../support/intake.ts';
 
 const DAY_MS = 86_400_000;
@@ -65,6 +66,20 @@ describe('an intake shard', () => {
     expect((await acceptHeld(taskId, JSON.stringify(entry))).answer).toBe('forwarded');
   });
 
+  it('hands the delivery on, and its Task object begins turn 0 in that invocation, not from its alarm', async () => {
+    const { taskId, entry } = delivery('begun');
+    await acceptHeld(taskId, JSON.stringify(entry));
+    const alarms = holdTaskAlarms({ starts: 'run' });
+    try {
+      await runAlarm(taskId);
+      // Begun before the hand-off was answered; the Task object's alarm is held and has run nothing.
+      expect((await describeTask(taskId)).attempts).toBe(1);
+      expect(alarms.starts).toBe(0);
+    } finally {
+      alarms.release();
+    }
+  });
+
   it('hands the stored text on unread, and its Task object reads it once, with the whole entry\'s schema', async () => {
     const { taskId, entry } = delivery('read-once');
     const stored = { ...entry, options: { ...entry.options, pullRequestEntry: { pullRequest: { installationId: 1, repo: 'acme/widgets', number: 7 }, delivery: 'delivery-read-once' } } };
@@ -75,7 +90,13 @@ describe('an intake shard', () => {
       vi.spyOn(AgentConfigSchema, 'parse'),
       vi.spyOn(PendingEntrySchema, 'parse'),
     ];
-    await runAlarm(taskId);
+    // The first attempt the creation begins is held: it reads what it owes its pull request's index.
+    const starts = holdFirstAttemptStarts();
+    try {
+      await runAlarm(taskId);
+    } finally {
+      starts.release();
+    }
     expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null, attempts: 0 });
     // The entry once (the request, agent and pull request entry inside it), nothing again.
     expect(parses.map((parse) => parse.mock.calls.length)).toEqual([1, 0, 0, 0]);

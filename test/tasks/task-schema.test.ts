@@ -6,6 +6,7 @@ import { migrate, SCHEMA_VERSION } from '../../durable-objects/task-schema.ts';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
+import { withoutFirstAttempt } from '../support/held-alarms.ts';
 import { ownTables } from '../support/task-object.ts';
 
 const ALL_TABLES = ['checks', 'focus', 'mailbox', 'meta', 'task', 'transcript', 'turns', 'usage'];
@@ -88,7 +89,7 @@ describe("a task's creation", () => {
   it('on a new object answers a second delivery with the task the first stored', async () => {
     await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (task, state) => {
       const request = { origin: 'api' as const, tenant: 'api:acme', repo: 'acme/widgets', request: 'Review the change.', agent: 'reviewer' };
-      const first = await task.create(request, reviewer.agent, { indexReport: 'with-assembly' });
+      const first = await withoutFirstAttempt(() => task.create(request, reviewer.agent, { indexReport: 'with-assembly' }));
       await state.storage.deleteAlarm();
       const again = await task.create({ ...request, request: 'A redelivery.' }, reviewer.agent, { indexReport: 'with-assembly' });
       expect(again).toEqual({ id: first.id, status: 'pending', created: false });

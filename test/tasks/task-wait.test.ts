@@ -15,12 +15,13 @@ import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, checkedFetch, SETTLE_GUARD_MS } from '../support/api.ts';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
+import { withoutFirstAttempt } from '../support/held-alarms.ts';
 import { callTool, connectMcp, type McpConnection } from '../support/mcp-client.ts';
 
 const gitUrl = (name: string) => `http://127.0.0.1:${inject('gitHttpPort')}/${name}.git`;
 const stubOf = (id: string) => env.TASKS.get(env.TASKS.idFromString(id));
 
-/** A task of acme's stored with its alarm taken away in the same step: pending until `release`. */
+/** A task of acme's stored, its first attempt held and its alarm taken away in the same step: pending until `release`. */
 async function heldTask(fields: { repo?: string; ref?: string } = {}): Promise<string> {
   const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: gitUrl('sample'), request: 'Explain the build.', ...fields });
   const agent = taskAgent(getAgents(), request);
@@ -28,7 +29,7 @@ async function heldTask(fields: { repo?: string; ref?: string } = {}): Promise<s
   const id = env.TASKS.newUniqueId();
   await runInDurableObject(env.TASKS.get(id), async (task, state) => {
     // Answered once stored and armed (no index report, whose round trip would let the alarm in).
-    await task.create(request, agent.agent, { indexReport: 'with-assembly' });
+    await withoutFirstAttempt(() => task.create(request, agent.agent, { indexReport: 'with-assembly' }));
     await state.storage.deleteAlarm();
   });
   return id.toString();

@@ -7,7 +7,7 @@ import { taskAgent } from '../../src/tasks/task-agent.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, settled, waitForTask } from '../support/api.ts';
-import { holdTaskAlarms } from '../support/held-alarms.ts';
+import { holdFirstAttemptStarts, holdTaskAlarms, withoutFirstAttempt } from '../support/held-alarms.ts';
 import { ownTables } from '../support/task-object.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
@@ -23,16 +23,54 @@ async function describeTask(id: string) {
 }
 
 describe('turns', () => {
-  it('begins turn 0 on demand when the alarm has not run yet, and only once', async () => {
-    const id = await create();
-    const [a, b] = await Promise.all([api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } }), api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })]);
-    expect(a.status).toBe(200);
-    expect(AssembledTurnSchema.parse(a.json).digest).toBe(AssembledTurnSchema.parse(b.json).digest);
-    const task = await describeTask(id);
-    expect(task).toMatchObject({ status: 'ready', attempts: 1 });
-    // The alarm still fires; it must find the work done and not assemble again.
-    await waitForTask(id, settled);
-    expect(await describeTask(id)).toMatchObject({ status: 'ready', attempts: 1 });
+  it('begins turn 0 on demand when neither the creation nor the alarm has begun it, and only once', async () => {
+    const alarms = holdTaskAlarms();
+    try {
+      const id = await create();
+      const [a, b] = await Promise.all([api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } }), api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } })]);
+      expect(a.status).toBe(200);
+      expect(AssembledTurnSchema.parse(a.json).digest).toBe(AssembledTurnSchema.parse(b.json).digest);
+      expect(await describeTask(id)).toMatchObject({ status: 'ready', attempts: 1 });
+      // The alarm still comes; it must find the work done and not assemble again.
+      await alarms.run(stubOf(id));
+      expect(await describeTask(id)).toMatchObject({ status: 'ready', attempts: 1 });
+      expect(alarms.starts).toBe(1);
+    } finally {
+      alarms.release();
+    }
+  });
+
+  // Issue 56: the first attempt begins in the invocation that stores the task, not one alarm hop
+  // later; the alarm, held here, is its backstop. Counted: attempts, and the git host's requests.
+  it('begins turn 0 in the invocation that creates the task; the creation, two begins and the alarm make one attempt', async () => {
+    const alarms = holdTaskAlarms({ starts: 'run' });
+    try {
+      const tag = crypto.randomUUID();
+      const id = await create({ repo: `${base()}/_tag/${tag}/sample.git` });
+      // Begun before the create answered, with no alarm run.
+      expect((await describeTask(id)).attempts).toBe(1);
+      const [a, b, armed] = await Promise.all([api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } }), api('POST', `/tasks/${id}/turns`, { body: { turn: 0 } }), alarms.run(stubOf(id))]);
+      expect(AssembledTurnSchema.parse(a.json).digest).toBe(AssembledTurnSchema.parse(b.json).digest);
+      expect(await describeTask(id)).toMatchObject({ status: 'ready', attempts: 1 });
+      // The alarm joined the attempt or found it done: what it armed is retention, never a retry.
+      const expiresAt = Date.parse((await describeTask(id)).expiresAt);
+      expect(armed.filter((at) => at !== expiresAt)).toEqual([]);
+      // One attempt's requests: as many as a task whose one attempt a client began.
+      const once = crypto.randomUUID();
+      const starts = holdFirstAttemptStarts();
+      let alone: string;
+      try {
+        alone = await create({ repo: `${base()}/_tag/${once}/sample.git` });
+      } finally {
+        starts.release();
+      }
+      expect((await api('POST', `/tasks/${alone}/turns`, { body: { turn: 0 } })).status).toBe(200);
+      const seen = async (t: string) => (await (await fetch(`${base()}/_control/seen/${t}`)).json<unknown[]>()).length;
+      expect(await seen(once)).toBeGreaterThan(0);
+      expect(await seen(tag)).toBe(await seen(once));
+    } finally {
+      alarms.release();
+    }
   });
 
   it('refuses a turn that is not next with 409', async () => {
@@ -69,13 +107,13 @@ describe('turns', () => {
   });
 
   it('says turn 0 is still being assembled, and the status, to a read before it is', async () => {
-    // Stored with its alarm taken away in the same step: a task whose first attempt has not run.
+    // Stored, its first attempt held and its alarm taken away in the same step: a task whose first attempt has not run.
     const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: `${base()}/sample.git`, request: 'Explain the build.' });
     const agent = taskAgent(getAgents(), request);
     if (!agent.ok) throw new Error(agent.message);
     const objectId = env.TASKS.newUniqueId();
     await runInDurableObject(env.TASKS.get(objectId), async (task, state) => {
-      await task.create(request, agent.agent, { indexReport: 'with-assembly' });
+      await withoutFirstAttempt(() => task.create(request, agent.agent, { indexReport: 'with-assembly' }));
       await state.storage.deleteAlarm();
     });
     const id = objectId.toString();

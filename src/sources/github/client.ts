@@ -8,6 +8,7 @@ import { createAppAuth } from '@octokit/auth-app';
 import { Octokit } from '@octokit/core';
 import * as z from 'zod';
 import { checkAppKey } from './app-key.ts';
+import { appJwtInAdvance } from './app-jwt.ts';
 import { untilAborted } from '../../lib/abortable.ts';
 import { DEFAULT_EXCHANGE_TIMEOUT_MS, describeTokenFailure } from './auth.ts';
 import type { AppInstallationAuth, GitHubAuth } from './auth.ts';
@@ -66,8 +67,10 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
 
   const privateKey = auth.key.pkcs8;
   const { tokenStore, ...tokenOptions } = auth.tokens;
-  const cache = createTokenCache({ ...tokenOptions, ...(tokenStore ? { store: tokenStore } : {}), scope: `${baseUrl} ${auth.issuer}`, secret: privateKey });
-  const octokit = new Octokit({ ...common, authStrategy: createAppAuth, auth: { appId: auth.issuer, privateKey, installationId: auth.installationId, cache } });
+  // The JWT is signed while the cache reads the store, not after its miss (app-jwt).
+  const jwt = appJwtInAdvance(auth.issuer, privateKey);
+  const cache = createTokenCache({ ...tokenOptions, ...(tokenStore ? { store: tokenStore } : {}), scope: `${baseUrl} ${auth.issuer}`, secret: privateKey, onStoreRead: jwt.signNow });
+  const octokit = new Octokit({ ...common, authStrategy: createAppAuth, auth: { appId: auth.issuer, createJwt: jwt.take, installationId: auth.installationId, cache } });
 
   // Registered after the auth strategy's hook, so this one wraps it and sees the token step fail.
   octokit.hook.wrap('request', async (request, endpoint) => {

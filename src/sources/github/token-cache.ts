@@ -60,6 +60,8 @@ export interface TokenCacheOptions {
   clock?: () => number;
   /** Stop using a token this long before `expires_at`. Default 5 minutes. */
   refreshMarginMs?: number;
+  /** Told as a read goes to the store, which a miss then follows with an exchange (app-jwt signs beside it). */
+  onStoreRead?: () => void;
 }
 
 export const TOKEN_KEY_PREFIX = 'installation-token:v1:';
@@ -111,6 +113,7 @@ export function createTokenCache(options: TokenCacheOptions): InstallationTokenC
       if (local && clock() < local.usableUntil) return local.value;
       const storeKey = store && (await tokenStoreKey(scope, cacheKey));
       if (!store || !storeKey) return '';
+      options.onStoreRead?.();
       let sealed: string | null;
       try {
         sealed = await untilAborted(store.get(storeKey, 'text'), AbortSignal.timeout(STORE_TIMEOUT_MS));
