@@ -31,7 +31,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { COMMAND_BUNDLES, type CommandBundle } from '../src/cli/command-bundles.ts';
-import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
+import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY, yamlConstantsPure } from './worker-build.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -187,6 +187,9 @@ async function buildCommandBundles(): Promise<void> {
     minifyWhitespace: true,
     minifySyntax: true,
     metafile: true,
+    // js-yaml's YAML 1.1 tags and schemas and its dumper's schema, which lib/yaml-1.2 never uses,
+    // are built at its top level: dropped as from the Worker, so no run evaluates them (issue 56).
+    plugins: [yamlConstantsPure()],
     logLevel: 'warning',
   });
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
