@@ -16,6 +16,7 @@
  * what it asks for.
  */
 import type { CommandBundle } from './command-bundles.ts';
+import { setCommandFlags } from './command-flags.ts';
 import { runMain, type CommandLoader, type CommandModules, type LoadedCommand } from './dispatch.ts';
 import { nodeVersionProblem, supportedNode } from './node-version.ts';
 import { processIo, processSignals } from './stdio.ts';
@@ -61,6 +62,8 @@ await runMain(process.argv.slice(2), loader);
 async function loadCommand<K extends CommandBundle>(name: K): Promise<LoadedCommand<CommandModules[K]>> {
   const bundle = fileURLToPath(new URL(`./commands/${name}.cjs`, import.meta.url));
   if (!existsSync(bundle)) return { module: await SOURCES[name](), finished: (code) => code };
+  // The same V8 flags as through dist/cli.cjs, so the two entries share the bundle's code cache.
+  setCommandFlags(name, (flags) => process.getBuiltinModule('node:v8').setFlagsFromString(flags));
   // Built beside the commands (scripts/build): a CommonJS script, so it imports no ESM facade.
   const { runCachedScript } = nodeModule.createRequire(bundle)('./code-cache.cjs') as typeof import('./code-cache.ts');
   const script = runCachedScript<CommandModules[K]>(bundle);

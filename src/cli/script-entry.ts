@@ -14,6 +14,7 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { runCachedScript } from './code-cache.ts';
+import { setCommandFlags } from './command-flags.ts';
 import type { CommandBundle } from './command-bundles.ts';
 import { runMain, type CommandLoader, type CommandModules, type LoadedCommand } from './dispatch.ts';
 
@@ -30,8 +31,13 @@ const loader: CommandLoader = {
 
 void runMain(process.argv.slice(2), loader);
 
-/** A command's bundle (`dist/commands/<name>.cjs`) run with its code cache, kept after the first run that succeeded. */
+/**
+ * A command's bundle (`dist/commands/<name>.cjs`) run with its code cache, kept after the first
+ * run that succeeded; first the command's V8 flags (cli/command-flags), which the cache is
+ * checked against.
+ */
 async function loadCommand<K extends CommandBundle>(name: K): Promise<LoadedCommand<CommandModules[K]>> {
+  setCommandFlags(name, (flags) => process.getBuiltinModule('node:v8').setFlagsFromString(flags));
   const script = runCachedScript<CommandModules[K]>(join(__dirname, 'commands', `${name}.cjs`));
   return {
     module: script.exports,

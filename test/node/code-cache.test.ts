@@ -3,15 +3,16 @@
  * directory that is this user's alone, keyed by the bundle's text, and never in the way of the
  * command when anything about it is wrong.
  */
+import { isAscii } from 'node:buffer';
 import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, lchownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CacheStatus } from '../../src/cli/code-cache.ts';
+import { SCRIPT_END, SCRIPT_START, type CacheStatus } from '../../src/cli/code-cache.ts';
 import { BUILT_CLI } from './cli-support.ts';
 import { createGitRepo } from '../support/git-fixtures.ts';
 
@@ -61,13 +62,15 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 /** A bundle whose text differs from another version's only in one digit (so V8's length check cannot tell them apart). */
 function sampleSource(value: number, functions = 0): string {
   const work = Array.from({ length: functions }, (_, i) => `function f${i}(x) { let s = 0; for (let j = 0; j < x; j++) s += (j * ${i}) % 7; return s; }`);
-  return [
+  const body = [
     `exports.value = () => ${value};`,
     'exports.url = __importMetaUrl;',
     "exports.join = require('node:path').join;",
     ...work,
     `exports.work = () => ${functions === 0 ? '0' : work.map((_, i) => `f${i}(3)`).join(' + ')};`,
   ].join('\n');
+  // As scripts/build writes a command bundle.
+  return `${SCRIPT_START}\n${body}\n${SCRIPT_END}\n`;
 }
 
 describe('runCachedScript', () => {
@@ -119,6 +122,29 @@ describe('runCachedScript', () => {
 
     expect(runCachedScript(bundle, { env: env(), call: true }).work).toBeGreaterThan(0);
     expect(statSync(join(cacheDir, cached()[0] ?? '')).size).toBeGreaterThan(loadedOnly);
+  });
+
+  it('refuses a file that is not a command bundle (not wrapped as scripts/build writes one)', () => {
+    writeFileSync(bundle, 'exports.value = () => 1;\n');
+    expect(() => runCachedScript(bundle, { env: env() })).toThrow(/is not a command bundle/);
+    expect(readdirSync(root)).not.toContain('cache');
+  });
+
+  it("compiles the built bundles' text as it was read, one byte a character, with nothing joined to it (V8 would copy it whole)", () => {
+    // ASCII, so the text is a one-byte string (scripts/build escapes what esbuild leaves in regular expressions).
+    for (const name of readdirSync(join(dirname(BUILT_CLI), 'commands'))) expect(isAscii(readFileSync(join(dirname(BUILT_CLI), 'commands', name))), name).toBe(true);
+    const recorder = join(root, 'record.cjs');
+    const record = join(root, 'record.log');
+    writeFileSync(
+      recorder,
+      `const vm = require('node:vm'); const fs = require('node:fs'); const Script = vm.Script;
+       vm.Script = class extends Script { constructor(source, options) { fs.appendFileSync(${JSON.stringify(record)}, require('node:path').basename(options.filename) + ' ' + (source === fs.readFileSync(options.filename, 'latin1')) + '\\n'); super(source, options); } };`,
+    );
+    for (const command of ['hook', 'context']) {
+      const child = spawnSync(process.execPath, ['-r', recorder, join(dirname(BUILT_CLI), 'groundwork.cjs'), command, '--help'], { encoding: 'utf8', env: { ...process.env, GROUNDWORK_CODE_CACHE: cacheDir } });
+      expect(child.status, child.stderr).toBe(0);
+    }
+    expect(readFileSync(record, 'utf8')).toBe('hook.cjs true\ncontext.cjs true\n');
   });
 
   it('runs without a cache V8 rejects, and writes a good one', () => {

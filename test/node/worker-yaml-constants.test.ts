@@ -2,11 +2,14 @@
 // constructions pure (scripts/worker-build `yamlConstantsPure`) so the YAML 1.1 schema, its tags
 // and the dumper's schema, which lib/yaml-1.2 never uses, leave the upload. The reader is bundled
 // here with and without the plugin from the installed js-yaml, so a js-yaml that changes its shape
-// (or a construction that was not pure after all) fails here.
+// (or a construction that was not pure after all) fails here. The CLI's command bundles
+// (scripts/build) are built with it too: a hook or context run no longer evaluates them.
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { build, type Plugin } from 'esbuild';
 import { parseYaml12 } from '../../src/lib/yaml-1.2.ts';
 import { yamlConstantsPure } from '../../scripts/worker-build.ts';
+import { COMMAND_BUNDLES } from '../../src/cli/command-bundles.ts';
 
 async function bundleReader(plugins: Plugin[]): Promise<string> {
   const result = await build({ entryPoints: ['src/lib/yaml-1.2.ts'], bundle: true, format: 'esm', write: false, minify: true, plugins });
@@ -35,5 +38,15 @@ describe("the Worker build's js-yaml", () => {
     const pure = await bundleReader([yamlConstantsPure()]);
     const bundled = (await import(`data:text/javascript;base64,${Buffer.from(pure).toString('base64')}`)) as { parseYaml12: typeof parseYaml12 };
     for (const text of DOCUMENTS) expect(bundled.parseYaml12(text)).toEqual(parseYaml12(text));
+  });
+});
+
+describe("the CLI's command bundles", () => {
+  it("hold no YAML 1.1 tag or dumper's schema, and still read YAML (dist/commands, as built)", () => {
+    for (const name of Object.keys(COMMAND_BUNDLES)) {
+      const bundle = readFileSync(new URL(`../../dist/commands/${name}.cjs`, import.meta.url), 'utf8');
+      for (const unused of ['tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:binary', 'tag:yaml.org,2002:omap', 'tag:yaml.org,2002:set']) expect(bundle, name).not.toContain(unused);
+      if (bundle.includes('tag:yaml.org,2002:')) expect(bundle, name).toContain('tag:yaml.org,2002:int');
+    }
   });
 });

@@ -1,0 +1,54 @@
+/**
+ * @module cli/command-flags
+ * V8 settings for a command that lives a fraction of a second (`context`, `hook`, `rules`,
+ * `check`, `freshness`), set in the process before its bundle is compiled (cli/script-entry,
+ * cli/main). Not for `mcp`: a server that runs for hours wants V8's defaults.
+ *
+ * What they save, measured on the hook (issue 56; docs/benchmarks.md, branch hook-flags):
+ * - TurboFan: a session-start hook makes V8 optimise one function, the boundary hash of
+ *   context/section (a loop over some 17,000 characters), twice (on-stack replacement and then
+ *   whole), on a background thread: some 10 ms of CPU, and its compiler's memory, for a process
+ *   that ends a few ms later. Ten times V8's invocation counts before TurboFan (and before
+ *   on-stack replacement) leave such a loop to Sparkplug's code; a command that does run long
+ *   still gets its hot code optimised, only later.
+ * - New space: V8 doubles the young generation as it fills (1 MB, 2, 4…); almost everything
+ *   a command allocates lives to its end, so each doubling only adds fresh pages to fault in,
+ *   scavenges copy the same objects, and the process touches some 2 MB more memory. A growth
+ *   factor of 1 keeps it at its first size.
+ *
+ * V8 reads these where it uses them (tiering budgets, new space growth), so setting them after
+ * start takes effect; Node's docs warn that a flag set at run time may do nothing or worse
+ * (`v8.setFlagsFromString`, Node 22), so only these, which were measured, and only on the V8
+ * they were measured on: an unknown flag makes V8 print an error, and another V8 may read them
+ * differently. They are part of V8's flag hash, which a code cache is checked against, so they
+ * are set before the bundle's cache is read, the same way every run of that command.
+ */
+import type { CommandBundle } from './command-bundles.ts';
+
+/** Short-lived commands' settings (see the module comment); V8's defaults are 3000, 800 (Node 22) and 2. */
+export const SHORT_LIVED_V8_FLAGS: readonly string[] = ['--invocation-count-for-turbofan=30000', '--invocation-count-for-osr=8000', '--semi-space-growth-factor=1'];
+
+export const COMMAND_V8_FLAGS: { readonly [K in CommandBundle]: readonly string[] } = {
+  context: SHORT_LIVED_V8_FLAGS,
+  freshness: SHORT_LIVED_V8_FLAGS,
+  rules: SHORT_LIVED_V8_FLAGS,
+  check: SHORT_LIVED_V8_FLAGS,
+  hook: SHORT_LIVED_V8_FLAGS,
+  mcp: [],
+};
+
+/** The V8 majors the flags were measured on: Node 22's V8 12.4. */
+const MEASURED_V8_MAJORS: readonly number[] = [12];
+
+/** The flags a command runs with on this V8 (none on one they were not measured on). */
+export function commandFlags(name: CommandBundle, v8Version: string = process.versions.v8): readonly string[] {
+  const major = Number(v8Version.split('.')[0]);
+  return MEASURED_V8_MAJORS.includes(major) ? COMMAND_V8_FLAGS[name] : [];
+}
+
+/** Sets the command's flags in this process, before its bundle is compiled; returns them. */
+export function setCommandFlags(name: CommandBundle, setFlags: (flags: string) => void): readonly string[] {
+  const flags = commandFlags(name);
+  if (flags.length > 0) setFlags(flags.join(' '));
+  return flags;
+}

@@ -1,0 +1,105 @@
+/**
+ * cli/command-flags: the commands that live a fraction of a second run with V8 settings for that
+ * (no TurboFan for a loop that ends in a few ms, a young generation that does not grow), set in
+ * the process before the command's bundle is compiled, through either entry of the CLI; the MCP
+ * server, which runs for hours, keeps V8's defaults.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMAND_BUNDLES, type CommandBundle } from '../../src/cli/command-bundles.ts';
+import { COMMAND_V8_FLAGS, commandFlags, SHORT_LIVED_V8_FLAGS } from '../../src/cli/command-flags.ts';
+import { BUILT_CLI } from './cli-support.ts';
+
+const DIST = dirname(BUILT_CLI);
+let scratch: string;
+let recorder: string;
+
+beforeAll(() => {
+  scratch = mkdtempSync(join(tmpdir(), 'groundwork-command-flags-'));
+  // Records, in order, each V8 flag string the process sets and each script it compiles.
+  recorder = join(scratch, 'record.cjs');
+  writeFileSync(
+    recorder,
+    `const v8 = require('node:v8'); const vm = require('node:vm'); const fs = require('node:fs');
+     const log = (line) => fs.appendFileSync(process.env.RECORD, line + '\\n');
+     const set = v8.setFlagsFromString; v8.setFlagsFromString = (flags) => { log('flags ' + flags); set(flags); };
+     const Script = vm.Script; vm.Script = class extends Script { constructor(source, options) { log('script ' + require('node:path').basename(options?.filename ?? '?')); super(source, options); } };`,
+  );
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** What `groundwork <command> --help` set and compiled, in order, started through `entry`. */
+function recorded(entry: string, command: CommandBundle): string[] {
+  const record = join(scratch, `${command}-${entry.replace(/\W/g, '_')}.log`);
+  writeFileSync(record, '');
+  const child = spawnSync(process.execPath, ['-r', recorder, join(DIST, entry), command, '--help'], { encoding: 'utf8', input: '', env: { ...process.env, RECORD: record, GROUNDWORK_CODE_CACHE: 'off' }, timeout: 60_000 });
+  expect(child.status, child.stderr).toBe(0);
+  return readFileSync(record, 'utf8').trim().split('\n').filter(Boolean);
+}
+
+describe('which commands get which flags', () => {
+  it('gives every command but the MCP server the short-lived settings, on the V8 they were measured on', () => {
+    for (const name of Object.keys(COMMAND_BUNDLES) as CommandBundle[]) expect(commandFlags(name, '12.4.254.21-node.33')).toEqual(name === 'mcp' ? [] : SHORT_LIVED_V8_FLAGS);
+    expect(COMMAND_V8_FLAGS.mcp).toEqual([]);
+  });
+
+  it('sets none on another V8, whose flags may differ', () => {
+    expect(commandFlags('hook', '13.6.233.10-node.20')).toEqual([]);
+    expect(commandFlags('context', '11.3.244.8')).toEqual([]);
+  });
+});
+
+describe.skipIf(commandFlags('hook').length === 0)('the bin on this Node', () => {
+  for (const entry of ['groundwork.cjs', 'cli.js']) {
+    it(`sets the hook's and context's flags before their bundle is compiled (${entry})`, () => {
+      for (const command of ['hook', 'context'] as const) {
+        const lines = recorded(entry, command);
+        expect(lines).toContain(`flags ${SHORT_LIVED_V8_FLAGS.join(' ')}`);
+        expect(lines.indexOf(`flags ${SHORT_LIVED_V8_FLAGS.join(' ')}`)).toBeLessThan(lines.indexOf(`script ${command}.cjs`));
+      }
+    });
+
+    it(`leaves the MCP server with V8's defaults (${entry})`, () => {
+      const lines = recorded(entry, 'mcp');
+      expect(lines).toContain('script mcp.cjs');
+      expect(lines.filter((line) => line.startsWith('flags'))).toEqual([]);
+    });
+  }
+
+  /**
+   * A child with TurboFan synchronous (so whether a function was optimised does not depend on
+   * a background thread's timing) runs the hook's pattern: a hash loop over ~17,000 characters
+   * in 8 calls (context/section's boundaries) and 200,000 objects kept; then the same hash 2,000
+   * times more, as a long run would.
+   */
+  function probe(flags: readonly string[]): { shortRunOptimised: boolean; longRunOptimised: boolean; newSpace: number } {
+    const program = `
+      const v8 = require('node:v8');
+      ${flags.length > 0 ? `v8.setFlagsFromString(${JSON.stringify(flags.join(' '))});` : ''}
+      function hash(text) { let a = 0x811c9dc5; for (let i = 0; i < text.length; i++) a = Math.imul(a ^ text.charCodeAt(i), 0x01000193); return a >>> 0; }
+      const text = 'x'.repeat(2100);
+      for (let i = 0; i < 8; i++) hash(text);
+      const shortRunOptimised = %ActiveTierIsTurbofan(hash);
+      const kept = [];
+      for (let i = 0; i < 200000; i++) kept.push({ i, s: 'k' + i });
+      const newSpace = v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_size;
+      for (let i = 0; i < 2000; i++) hash(text);
+      process.stdout.write(JSON.stringify({ shortRunOptimised, longRunOptimised: %ActiveTierIsTurbofan(hash), newSpace, kept: kept.length }));`;
+    const child = spawnSync(process.execPath, ['--allow-natives-syntax', '--no-concurrent-recompilation', '--no-concurrent-osr', '-e', program], { encoding: 'utf8', timeout: 60_000 });
+    expect(child.status, child.stderr).toBe(0);
+    return JSON.parse(child.stdout) as { shortRunOptimised: boolean; longRunOptimised: boolean; newSpace: number };
+  }
+
+  it('keeps a short hash loop out of TurboFan, not a long one, and the young generation at its first size', () => {
+    const defaults = probe([]);
+    const shortLived = probe(SHORT_LIVED_V8_FLAGS);
+    expect(defaults.shortRunOptimised).toBe(true);
+    expect(shortLived.shortRunOptimised).toBe(false);
+    expect(shortLived.longRunOptimised).toBe(true);
+    expect(shortLived.newSpace).toBeLessThan(defaults.newSpace);
+    expect(shortLived.newSpace).toBeLessThanOrEqual(2 * 1024 * 1024);
+  });
+});
