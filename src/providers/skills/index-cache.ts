@@ -40,7 +40,10 @@ export async function cachedSkillIndex(store: KeyValueStore | undefined, snapsho
   const key = await skillIndexKey(snapshot, config, scope);
   // What the snapshot holds (the read-ahead brought the listings and SKILL.md files a plan
   // names) builds the same index as the store would give, without waiting on the store: on a
-  // new commit that wait was a miss, the slowest read KV has, on the first turn's path (issue 56).
+  // new commit that wait was a miss on the first turn's path (issue 56), and a key no location
+  // has cached is read from KV's central stores, its slowest read ("Requests which are not in
+  // cache and need to access the central stores can experience higher latencies",
+  // developers.cloudflare.com/kv/concepts/how-kv-works, read 2026-12-06).
   const held = await heldIndex(snapshot, config, scope, signal);
   if (held) {
     await fillCache(store, key, CachedIndexSchema, { schema: SKILLS_INDEX_SCHEMA, ...held.index }, { expirationTtl: CACHE_TTL_SECONDS });
