@@ -6,23 +6,17 @@
  * joins that attempt instead of beginning a second: one attempt, one request, one retry armed.
  */
 import { env } from 'cloudflare:workers';
-import { afterEach, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { durableTaskService } from '../../src/tasks/durable-task-service.ts';
 import { api } from '../support/api.ts';
 import { holdTaskAlarms } from '../support/held-alarms.ts';
 import { warmWorker } from '../support/warm-worker.ts';
-import { describeTask, endAttempt, gitHostHolds, holdDeadlines, seenByGitHost, type HeldDeadlines } from './support.ts';
+import { describeTask, endAttempt, gitHostHolds, holdDeadlinesEachTest, seenByGitHost } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 
 beforeAll(warmWorker);
-let deadlines: HeldDeadlines;
-beforeEach(() => {
-  deadlines = holdDeadlines();
-});
-afterEach(() => {
-  deadlines.release();
-});
+const deadlines = holdDeadlinesEachTest();
 
 async function created(way: 'the API' | 'a delivery', repo: string, key: string): Promise<string> {
   const body = { origin: 'api', tenant: 'api:acme', repo, request: 'Explain the build.' } as const;
@@ -45,7 +39,7 @@ describe('the first attempt a creation begins', () => {
         alarms.release();
       }
       // The alarm joins the attempt under way; at its deadline it fails and arms one retry.
-      const ended = await endAttempt(id, deadlines);
+      const ended = await endAttempt(id, deadlines());
       expect(ended.armed).toHaveLength(1);
       expect(await describeTask(id)).toMatchObject({ status: 'pending', attempts: 1 });
       expect((await seenByGitHost(tag)).filter((request) => request.held)).toHaveLength(1);

@@ -1,7 +1,7 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
 import { warmWorker } from '../support/warm-worker.ts';
-import { createHeld, expectAnswersWhileWaiting, gitHostHolds, holdDeadlines, overdue, runRetries, seenByGitHost, type HeldDeadlines } from './support.ts';
+import { createHeld, expectAnswersWhileWaiting, gitHostHolds, holdDeadlinesEachTest, overdue, runRetries, seenByGitHost } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 const head = () => inject('gitHttpFixtures').sample.head;
@@ -18,13 +18,7 @@ const cases = [
 ];
 
 beforeAll(warmWorker);
-let deadlines: HeldDeadlines;
-beforeEach(() => {
-  deadlines = holdDeadlines();
-});
-afterEach(() => {
-  deadlines.release();
-});
+const deadlines = holdDeadlinesEachTest();
 
 describe('a git host that never answers or drips', () => {
   it.each(cases.map((c) => [c.round, c.remote, c] as const))('fails the task at its deadline when %s %s, naming the host and the step, with bounded attempts, while the API keeps answering', async (_round, _remote, { path, ref, waitsOn, step }) => {
@@ -33,9 +27,9 @@ describe('a git host that never answers or drips', () => {
     const repo = `${base()}/_tag/${tag}/${path}/sample.git`;
     const id = await createHeld({ repo, ref: ref?.() });
     const reason = overdue(step(repo));
-    await expectAnswersWhileWaiting(id, reason, deadlines, gitHostHolds(tag, waitsOn));
+    await expectAnswersWhileWaiting(id, reason, deadlines(), gitHostHolds(tag, waitsOn));
 
-    const failed = await runRetries(id, reason, deadlines, gitHostHolds(tag, waitsOn));
+    const failed = await runRetries(id, reason, deadlines(), gitHostHolds(tag, waitsOn));
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason, commit: ref === head ? head() : null, turns: [] });
     // The Worker hung up on every request it gave up on rather than leaving it open; the host sees
     // each hang-up when its connection closes.

@@ -1,9 +1,9 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, inject, it, vi } from 'vitest';
+import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
 import { warmWorker } from '../support/warm-worker.ts';
 import { createApiScope, githubFixture, type Fault } from '../support/github-api-client.ts';
 import { BOUNDS_SCOPE } from './bindings.ts';
-import { createHeld, expectAnswersWhileWaiting, holdDeadlines, overdue, runRetries, type HeldDeadlines, type RemoteHolds } from './support.ts';
+import { createHeld, expectAnswersWhileWaiting, holdDeadlinesEachTest, overdue, runRetries, type RemoteHolds } from './support.ts';
 
 const fx = githubFixture();
 // This project's GITHUB_API_URL points into the scope; tests in this file run one after another.
@@ -59,7 +59,7 @@ function apiHolds(heldBefore: number, waitsOn: number | string): RemoteHolds {
         const now = (await held()).length;
         if (typeof waitsOn === 'number') expect(now).toBe(heldBefore + attempt * waitsOn);
         else {
-          expect(deadlines.providers.count).toBeGreaterThan(0);
+          expect(deadlines().providers.count).toBeGreaterThan(0);
           expect(now).toBeGreaterThan(heldThen);
         }
         heldThen = now;
@@ -69,13 +69,7 @@ function apiHolds(heldBefore: number, waitsOn: number | string): RemoteHolds {
 }
 
 beforeAll(warmWorker);
-let deadlines: HeldDeadlines;
-beforeEach(() => {
-  deadlines = holdDeadlines();
-});
-afterEach(() => {
-  deadlines.release();
-});
+const deadlines = holdDeadlinesEachTest();
 
 describe('a GitHub API that never answers or drips', () => {
   it.each(cases.map((c) => [c.round, c.remote, c] as const))('fails the task at its deadline when %s %s, naming the host and the step, with bounded attempts, while the API keeps answering', async (_round, _remote, { faults, ref, step, waitsOn }) => {
@@ -84,9 +78,9 @@ describe('a GitHub API that never answers or drips', () => {
     const id = await createHeld({ repo: `${fx.owner}/${fx.repo}`, ref });
     const reason = overdue(step());
     const holds = apiHolds(heldBefore, waitsOn);
-    await expectAnswersWhileWaiting(id, reason, deadlines, holds);
+    await expectAnswersWhileWaiting(id, reason, deadlines(), holds);
 
-    const failed = await runRetries(id, reason, deadlines, holds);
+    const failed = await runRetries(id, reason, deadlines(), holds);
     expect(failed).toMatchObject({ status: 'failed', attempts: 3, reason, commit: ref === 'main' ? null : ref, turns: [] });
     // The Worker hung up on every request it gave up on, rather than leaving it open (the API sees
     // each hang-up when its connection closes); a round's requests were one per attempt, and none

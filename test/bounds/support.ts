@@ -11,7 +11,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { expect, inject, vi } from 'vitest';
+import { afterEach, beforeEach, expect, inject, vi } from 'vitest';
 import type { SeenRequest } from '../setup/git-http-server.ts';
 import { getAgents } from '../../src/env.ts';
 import { taskAgent } from '../../src/tasks/task-agent.ts';
@@ -56,6 +56,22 @@ export function holdDeadlines(): HeldDeadlines {
     providers: { from: 'src/context/deadline.ts' },
   });
   return { ...hold.held, release: () => hold.release() };
+}
+
+/** Holds every deadline (`holdDeadlines`) for each test of the file, released after it; the running test's. */
+export function holdDeadlinesEachTest(): () => HeldDeadlines {
+  let held: HeldDeadlines | undefined;
+  beforeEach(() => {
+    held = holdDeadlines();
+  });
+  afterEach(() => {
+    held?.release();
+    held = undefined;
+  });
+  return () => {
+    if (!held) throw new Error('deadlines are held only while a test runs');
+    return held;
+  };
 }
 
 /**

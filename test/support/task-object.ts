@@ -1,3 +1,4 @@
+import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { migrate } from '../../durable-objects/task-schema.ts';
 import { TaskStore } from '../../durable-objects/task-store.ts';
 
@@ -13,4 +14,20 @@ export function ownTables(sql: SqlStorage): string[] {
     .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
     .toArray()
     .map((row) => row.name);
+}
+
+/**
+ * What a task assembler reads from its Task object's own state (durable-objects/task-assembler's
+ * deps): the store's pin, history and records, the object's posted focus, the clock, a 10 s
+ * deadline. Tests add the registry, the source and anything they observe.
+ */
+export function storedAssemblerDeps(store: TaskStore, sql: SqlStorage) {
+  return {
+    pinCommit: (commit: string) => store.pinCommit(commit),
+    history: (turn: number) => store.history(turn),
+    record: (turn: number) => store.turn(turn),
+    posted: new FocusLog(sql),
+    now: () => Date.now(),
+    deadlineMs: 10_000,
+  };
 }

@@ -11,7 +11,6 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
-import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
@@ -19,7 +18,7 @@ import type { RepositorySource } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { createMemoryTree } from '../support/memory-tree.ts';
-import { taskStoreOf } from '../support/task-object.ts';
+import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 
 const COMMIT = 'c'.repeat(40);
 
@@ -44,7 +43,7 @@ describe('first turn attempts and the index report', () => {
         store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
         const ledger = new TurnLedger({
           store,
-          assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
+          assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
         });
         const reports: Array<{ status: string | undefined; answer(): void }> = [];
         const events: string[] = [];
@@ -138,12 +137,7 @@ describe('first turn attempts and the cache writes of their reads', () => {
         assemble: createTaskAssembler({
           registry: createDefaultRegistry(),
           openSource: async () => ({ source, settled: () => (events.push('writes asked'), writes) }),
-          pinCommit: (c) => store.pinCommit(c),
-          history: (turn) => store.history(turn),
-          record: (turn) => store.turn(turn),
-          posted: new FocusLog(state.storage.sql),
-          now: () => Date.now(),
-          deadlineMs: 10_000,
+          ...storedAssemblerDeps(store, state.storage.sql),
           writesBehind: (settled) => void handed.push(settled),
         }),
       });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { type TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
-import { taskStoreOf } from '../support/task-object.ts';
+import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger, type CrashPoint } from '../../durable-objects/turn-ledger.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 import type { RepositorySource } from '../../src/sources/snapshot.ts';
@@ -68,12 +68,8 @@ function inTask<T>(request: TaskRequestInput, github: GitHubApi | undefined, bod
     const assemble = createTaskAssembler({
       registry: createDefaultRegistry(),
       openSource: async () => ({ source, ...(github ? { github } : {}) }),
-      pinCommit: (commit) => store.pinCommit(commit),
-      history: (turn) => store.history(turn),
-      record: (turn) => store.turn(turn),
+      ...storedAssemblerDeps(store, state.storage.sql),
       posted: focus,
-      now: () => Date.now(),
-      deadlineMs: 10_000,
     });
     const ledger = (point?: CrashPoint) => new TurnLedger({ store, assemble, ...(point ? { crash: (at: CrashPoint) => { if (at === point) throw new Error(`crash ${at}`); } } : {}) });
     return body({ ledger, store, focus, sql: state.storage.sql });

@@ -7,7 +7,6 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
-import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import type { TaskHistoryReader } from '../../src/context/task-history.ts';
@@ -17,7 +16,7 @@ import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
 import type { RepositorySource } from '../../src/sources/snapshot.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { createMemoryTree } from '../support/memory-tree.ts';
-import { taskStoreOf } from '../support/task-object.ts';
+import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 
 const COMMIT = '3'.repeat(40);
 
@@ -38,12 +37,7 @@ async function turnsOf(agent: string, turns: number): Promise<string[]> {
       registry: createRegistry([createHistoryProvider()]),
       openSource: async () => (events.push('source opened'), { source }),
       earlierTasks: (_task, ahead) => (events.push(`index asked ahead for ${ahead ?? 'none'}`), reader),
-      pinCommit: (commit) => store.pinCommit(commit),
-      history: (turn) => store.history(turn),
-      record: (turn) => store.turn(turn),
-      posted: new FocusLog(state.storage.sql),
-      now: () => Date.now(),
-      deadlineMs: 10_000,
+      ...storedAssemblerDeps(store, state.storage.sql),
     });
     const ledger = new TurnLedger({ store, assemble });
     for (let turn = 0; turn < turns; turn++) {

@@ -2,8 +2,7 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
-import { taskStoreOf } from '../support/task-object.ts';
-import { FocusLog } from '../../durable-objects/focus-log.ts';
+import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
 import type { ReadResult, RepositorySource } from '../../src/sources/snapshot.ts';
@@ -37,12 +36,7 @@ async function assembleTurn0(request: TaskRequestInput, source: RepositorySource
       registry: rulesAndSkills(),
       ...(deployment ? { deployment } : {}),
       openSource: async () => ({ source }),
-      pinCommit: (commit) => store.pinCommit(commit),
-      history: (turn) => store.history(turn),
-      record: (turn) => store.turn(turn),
-      posted: new FocusLog(state.storage.sql),
-      now: () => Date.now(),
-      deadlineMs: 10_000,
+      ...storedAssemblerDeps(store, state.storage.sql),
     });
     const result = await new TurnLedger({ store, assemble }).begin(0);
     if (result.status !== 'ok') throw new Error(result.status);

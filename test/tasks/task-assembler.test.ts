@@ -2,8 +2,7 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
-import { taskStoreOf } from '../support/task-object.ts';
-import { FocusLog } from '../../durable-objects/focus-log.ts';
+import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createRegistry } from '../../src/context/registry.ts';
 import { createRulesProvider } from '../../src/providers/rules/provider.ts';
@@ -53,7 +52,7 @@ async function firstTurnOf(source: RepositorySource) {
     store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
     const ledger = new TurnLedger({
       store,
-      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
+      assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
     });
     const begun = await ledger.begin(0).then(
       (result) => ({ ok: true as const, result }),
@@ -77,7 +76,7 @@ describe('task assembler', () => {
       ]);
       const ledger = new TurnLedger({
         store,
-        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
+        assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
       });
 
       const first = await ledger.begin(0);
@@ -123,7 +122,7 @@ describe('task assembler', () => {
       };
       const ledger = new TurnLedger({
         store,
-        assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source, settled }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000 }),
+        assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source, settled }), ...storedAssemblerDeps(store, state.storage.sql) }),
       });
       const begun = ledger.begin(0);
       while (asked === 0) await new Promise((resolve) => setTimeout(resolve, 0));

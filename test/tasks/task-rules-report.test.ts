@@ -10,7 +10,6 @@ import { describe, expect, it } from 'vitest';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { turnZeroPlan } from '../../durable-objects/task-plan.ts';
 import { taskRulesMatrix } from '../../durable-objects/task-rules.ts';
-import { FocusLog } from '../../durable-objects/focus-log.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
@@ -19,7 +18,7 @@ import type { RepositorySource, Snapshot } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { createMemoryTree } from '../support/memory-tree.ts';
-import { taskStoreOf } from '../support/task-object.ts';
+import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 
 const COMMIT = 'e'.repeat(40);
 const FILES = {
@@ -62,7 +61,7 @@ async function reportAfterTurnZero(keep: boolean) {
     let pinned: Snapshot | undefined;
     const ledger = new TurnLedger({
       store,
-      assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), pinCommit: (c) => store.pinCommit(c), history: (turn) => store.history(turn), record: (turn) => store.turn(turn), posted: new FocusLog(state.storage.sql), now: () => Date.now(), deadlineMs: 10_000, assembledFrom: (snapshot) => (pinned = snapshot) }),
+      assemble: createTaskAssembler({ registry, openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql), assembledFrom: (snapshot) => (pinned = snapshot) }),
     });
     await ledger.begin(0);
     const task = store.task();
