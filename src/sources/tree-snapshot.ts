@@ -94,14 +94,22 @@ export function createTreeSnapshot(options: TreeSnapshotOptions): Snapshot {
     }
   };
   const heldCommitInfo = async (signal?: AbortSignal): Promise<CommitInfoResult> => {
-    const known = await holding.partial(signal).catch(() => undefined);
+    let known: PartialIndex | undefined;
+    try {
+      known = await holding.partial(signal);
+    } catch (error) {
+      // An abort is the caller's (it propagates); a read-ahead that failed for good says why.
+      return { status: 'failed', reason: failure(options.commit, error, signal).reason };
+    }
     if (known?.commit?.commit === options.commit) return { status: 'ok', info: known.commit };
     return commitInfo ? commitInfoOf(signal) : { status: 'failed', reason: new NotHeld('the commit').message };
   };
 
   const identity = { repository: options.repository, commit: options.commit, uri: options.uri };
-  const held: Snapshot = { ...identity, ...reader(holding, tree, blobs), commitInfo: ({ signal } = {}) => heldCommitInfo(signal) };
-  return { ...identity, ...reader(loading, tree, blobs), commitInfo: ({ signal } = {}) => commitInfoOf(signal), held: () => held };
+  // Made for the readers that ask for it (the skills index), not for every snapshot.
+  let held: Snapshot | undefined;
+  const heldView = (): Snapshot => (held ??= { ...identity, ...reader(holding, tree, blobs), commitInfo: ({ signal } = {}) => heldCommitInfo(signal) });
+  return { ...identity, ...reader(loading, tree, blobs), commitInfo: ({ signal } = {}) => commitInfoOf(signal), held: heldView };
 }
 
 /** How a reader gets at the tree and its blobs: loading what it lacks, or only what is held. */

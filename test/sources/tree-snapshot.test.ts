@@ -291,4 +291,15 @@ describe('the held view (held): what a snapshot holds, and no load', () => {
     expect(await held?.commitInfo()).toMatchObject({ status: 'ok', info: { committedAt: '2026-01-01T00:00:00Z' } });
     expect(calls.commits).toBe(1);
   });
+
+  it('lets the caller’s abort propagate from its reads and the commit’s facts, as the loading view does', async () => {
+    const { loader } = await createMemoryTree(sample);
+    const snapshot = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader, plan: { dirs: [''], files: [], walks: [] } });
+    const planned = createTreeSnapshot({ repository: 'test:memory', commit: COMMIT, uri: (path) => path, loader: { ...loader, loadPartial: async () => ({ dirs: [], entries: [], absent: [] }) }, plan: { dirs: [''], files: [], walks: [] } });
+    await planned.list('');
+    const aborted = AbortSignal.abort(new Error('caller gave up'));
+    await expect(planned.held?.().commitInfo({ signal: aborted })).rejects.toThrow('caller gave up');
+    await expect(snapshot.held?.().list('', { signal: aborted })).rejects.toThrow('caller gave up');
+    await expect(snapshot.list('', { signal: aborted })).rejects.toThrow('caller gave up');
+  });
 });
