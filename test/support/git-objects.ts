@@ -84,6 +84,11 @@ export function gitObjects(repoDir: string): GitObjects {
   // (`main`) move and are asked again.
   const named = new Map<string, Promise<{ oid: string; type: 'commit' | 'tree' | 'blob' | 'tag' } | undefined>>();
   const immutable = (expression: string): boolean => /^[0-9a-f]{40}(?::|$)/.test(expression);
+  // And what a full id names as a commit, and that commit: a pull request's files, its check run
+  // and a GraphQL commit's dates asked git two processes each time (30-90 ms an answer on this
+  // machine, which the first-turn bench counted as GitHub's latency).
+  const commitIds = new Map<string, Promise<string | undefined>>();
+  const commits = new Map<string, Promise<GitCommitObject | undefined>>();
   const trees = new Map<string, Promise<{ sha: string; items: GitTreeItem[] } | undefined>>();
   const listTree = async (treeish: string, recursive: boolean): Promise<{ sha: string; items: GitTreeItem[] } | undefined> => {
     const sha = (await git(['rev-parse', '--verify', '--quiet', `${treeish}^{tree}`]))?.toString('utf8').trim();
@@ -140,10 +145,10 @@ export function gitObjects(repoDir: string): GitObjects {
     async preloadBlobs() {
       for (const [sha, content] of parseBatch(await git(['cat-file', '--batch-all-objects', '--batch', '--unordered']))) blobs.set(sha, Promise.resolve(content));
     },
-    async commitOf(ref) {
-      if (!safe(ref)) return undefined;
-      const out = await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
-      return out?.toString('utf8').trim() || undefined;
+    commitOf(ref) {
+      if (!safe(ref)) return Promise.resolve(undefined);
+      const resolve = async () => (await git(['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]))?.toString('utf8').trim() || undefined;
+      return immutable(ref) && !ref.includes(':') ? remembered(commitIds, ref, resolve) : resolve();
     },
     async objectOf(expression) {
       if (!safe(expression)) return undefined;
@@ -177,11 +182,13 @@ export function gitObjects(repoDir: string): GitObjects {
       }
       return listed;
     },
-    async commit(sha) {
-      if (!/^[0-9a-f]{40}$/.test(sha)) return undefined;
-      if ((await git(['cat-file', '-t', sha]))?.toString('utf8').trim() !== 'commit') return undefined;
-      const out = await git(['cat-file', 'commit', sha]);
-      return out ? parseCommit(sha, out.toString('utf8')) : undefined;
+    commit(sha) {
+      if (!/^[0-9a-f]{40}$/.test(sha)) return Promise.resolve(undefined);
+      return remembered(commits, sha, async () => {
+        if ((await git(['cat-file', '-t', sha]))?.toString('utf8').trim() !== 'commit') return undefined;
+        const out = await git(['cat-file', 'commit', sha]);
+        return out ? parseCommit(sha, out.toString('utf8')) : undefined;
+      });
     },
     async diff(base, head) {
       if (!safe(base) || !safe(head)) return undefined;
@@ -287,4 +294,15 @@ function mergeDiff(raw: string, numstat: string): GitChangedFile[] {
     files.push({ status, path, ...(renamed ? { previousPath: first } : {}), ...counts.get(path), blob: status === 'D' ? oldBlob : newBlob });
   }
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** `load`'s answer for `key`, asked once: an answer is kept, a miss is asked again (the object may come later). */
+function remembered<T>(answers: Map<string, Promise<T | undefined>>, key: string, load: () => Promise<T | undefined>): Promise<T | undefined> {
+  let found = answers.get(key);
+  if (!found) {
+    found = load();
+    answers.set(key, found);
+    void found.then((answer) => answer ?? answers.delete(key));
+  }
+  return found;
 }
