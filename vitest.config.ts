@@ -1,4 +1,5 @@
 import { cloudflareTest } from '@cloudflare/vitest-plugin';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import { inspectorBindings, triggerBindings } from './test/e2e/bindings.ts';
@@ -89,8 +90,18 @@ const NOT_WORKERS = ['test/node/**', 'test/bounds/**', 'test/browser/**'];
 // Five projects, one run and one report: Worker code in workerd (as deployed, sharing runners or
 // with storage of its own, and with short time and size bounds for the tests that hit them), CLI
 // code in Node, the inspector in Chromium.
+/**
+ * Files run two at a time even on two cores, where vitest's default (cores - 1) runs one: most of a
+ * file's time is spent waiting on other processes (workerd, the CLI, git, npm, Chromium) and on the
+ * global setup's servers, so one file at a time left a core idle (the run used ~1.1 of 2) and the
+ * suite took ~9.5 min. Tests hold what they wait on and name what they make (docs/development.md),
+ * so two files running side by side see the same.
+ */
+const MAX_WORKERS = Math.max(2, availableParallelism() - 1);
+
 export default defineConfig({
   test: {
+    maxWorkers: MAX_WORKERS,
     globalSetup: ['./test/setup/auth-worker.ts', './test/setup/git-http-server.ts', './test/setup/github-server.ts', './test/setup/hooks-server.ts'],
     projects: [
       workersProject('workers', ['test/**/*.test.ts'], [...NOT_WORKERS, ...OWN_STORAGE], false),

@@ -2,10 +2,13 @@
  * MCP tool calls while the task's git host takes requests and never answers: each answers within
  * its bound with what happened, as a result the model can act on, and the Worker keeps answering.
  */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { runInDurableObject } from 'cloudflare:test';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { FILE_READ_DEADLINE_MS } from '../../durable-objects/task-files.ts';
+import { api, SETTLE_GUARD_MS } from '../support/api.ts';
+import { holdTimers } from '../support/held-timers.ts';
 import { callTool, connectMcp, type McpConnection } from '../support/mcp-client.ts';
-import { overdue } from './support.ts';
+import { overdue, seenByGitHost, stubOf } from './support.ts';
 
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 const head = () => inject('gitHttpFixtures').sample.head;
@@ -36,13 +39,32 @@ describe('MCP tools against a git host that never answers', () => {
   });
 
   it('read_skill of a pinned task whose pack never comes fails at its deadline, naming it', async () => {
-    const repo = `${base()}/_silent-pack/sample.git`;
+    // Tagged, so the server records this test's requests, which it holds.
+    const tag = crypto.randomUUID();
+    const repo = `${base()}/_tag/${tag}/_silent-pack/sample.git`;
     const result = await callTool(acme.client, 'assemble_context', { repo, ref: head(), request: 'Review this.' });
     const taskId = String(result.structured['taskId']);
     expect(result.structured['status']).toBe('failed');
-    const skill = await callTool(acme.client, 'read_skill', { taskId, name: 'review' });
-    expect(skill.isError).toBe(true);
-    expect(skill.text).toContain(`reading skill review at ${head()} did not finish within 10000 ms`);
-    // The task's bounded attempts, then the read's own 10 s deadline: a harness bound past both.
+    // The read's deadline (the production 10 s) is held and fired once the host holds the read's
+    // pack request: the read then waits on nothing but it, however slow the machine.
+    const read = holdTimers({ deadline: { from: 'src/lib/deadline.ts', ms: FILE_READ_DEADLINE_MS } });
+    try {
+      const skill = callTool(acme.client, 'read_skill', { taskId, name: 'review' });
+      await vi.waitFor(
+        async () => {
+          // One pack request of each of the task's three attempts, then the read's.
+          expect((await seenByGitHost(tag)).filter((request) => request.held)).toHaveLength(4);
+          expect(read.held.deadline.count).toBe(1);
+        },
+        { timeout: SETTLE_GUARD_MS },
+      );
+      await runInDurableObject(stubOf(taskId), () => read.held.deadline.fire());
+      const answer = await skill;
+      expect(answer.isError).toBe(true);
+      expect(answer.text).toContain(`reading skill review at ${head()} did not finish within 10000 ms`);
+    } finally {
+      read.release();
+    }
+    // The task's bounded attempts run on the clock (1 s each and their backoff): a harness bound past them.
   }, 60_000);
 });
