@@ -12,6 +12,8 @@ import { RuleVerdictInputSchema } from '../../src/context/rule-verdict.ts';
 import { buildAnswerChecks } from '../../src/context/runner.ts';
 import { buildReadAheadChecks, parseReadAhead } from '../../src/sources/github/graphql-answer.ts';
 
+const NO_ALIASES = { root: false, dirs: [], files: [], walks: [] };
+
 /** How often each schema's builder is asked for its schema. */
 function countBuilds(schemas: readonly z.ZodLazy[]) {
   const spies = schemas.map((schema) => vi.spyOn(schema._zod.def, 'getter'));
@@ -34,7 +36,7 @@ describe('the checks built ahead of the answers', () => {
 
   it("builds the read-ahead answer's checks, and a bad answer is still refused", () => {
     buildReadAheadChecks();
-    expect(parseReadAhead('not an answer', []).status).toBe('unusable');
-    expect(parseReadAhead({ repository: null }, []).status).not.toBe('ok');
+    expect(parseReadAhead('not an answer', NO_ALIASES).status).toBe('unusable');
+    expect(parseReadAhead({ repository: null }, NO_ALIASES).status).not.toBe('ok');
   });
 });
