@@ -30,7 +30,7 @@ import { withImporters } from './import-edges.ts';
 import { otherFileVerdicts } from './other-files.ts';
 import type { RulePiece } from './pieces.ts';
 import type { RankedPiece } from './rule-entries.ts';
-import { gatherKey, keepGathering, keptGathering, keptResolution } from './rules-memo.ts';
+import { keptGathering } from './rules-memo.ts';
 
 export type RuleSetTask = Pick<TaskView, 'cwd' | 'focusPaths' | 'agent' | 'client'>;
 
@@ -57,13 +57,8 @@ export interface Gathered {
  * The chains' files (the instruction file of each directory, and the other names beside it) and
  * every format's, in parallel; what the snapshot gathered for the same input before, if it did.
  */
-export async function gatherRules(snapshot: Snapshot, input: RuleSetInput): Promise<Gathered> {
-  const key = gatherKey(input);
-  const known = keptGathering(snapshot, key);
-  if (known) return known;
-  const gathered = await gatherAfresh(snapshot, input);
-  keepGathering(snapshot, key, gathered);
-  return gathered;
+export function gatherRules(snapshot: Snapshot, input: RuleSetInput): Promise<Gathered> {
+  return keptGathering(snapshot, input, () => gatherAfresh(snapshot, input));
 }
 
 async function gatherAfresh(snapshot: Snapshot, input: RuleSetInput): Promise<Gathered> {
@@ -124,8 +119,5 @@ export async function ruleSet(snapshot: Snapshot, input: RuleSetInput): Promise<
 
 /** Imports, clients and the complement over what was gathered. */
 export function resolve(snapshot: Snapshot, input: RuleSetInput, gathered: Gathered, listLoaded: boolean): Promise<ResolvedRules> {
-  const client = input.task.client ?? NO_CLIENT;
-  return keptResolution(snapshot, gatherKey(input), gathered, client, listLoaded, () =>
-    resolveRules({ snapshot, ranked: gathered.ranked, pieces: gathered.pieces, verdicts: gathered.verdicts, config: input.config, signal: input.signal, client, cwd: input.task.cwd, listLoaded }),
-  );
+  return resolveRules({ snapshot, ranked: gathered.ranked, pieces: gathered.pieces, verdicts: gathered.verdicts, config: input.config, signal: input.signal, client: input.task.client ?? NO_CLIENT, cwd: input.task.cwd, listLoaded });
 }
