@@ -29,8 +29,8 @@ const FILES = {
 };
 
 /** A source whose snapshots say which plan they were opened with and how often the whole tree was loaded. */
-async function countingSource() {
-  const tree = await createMemoryTree(FILES);
+async function countingSource(files: Record<string, string> = FILES) {
+  const tree = await createMemoryTree(files);
   const opened: Array<ReadPlan | undefined> = [];
   const counts = { trees: 0, reads: 0, lists: 0 };
   const loader: TreeLoader = {
@@ -70,12 +70,13 @@ function countingReads(snapshot: Snapshot, counts: { reads: number; lists: numbe
   };
 }
 
-async function reportAfterTurnZero(keep: boolean, client?: string) {
-  const { source, opened, counts } = await countingSource();
+async function reportAfterTurnZero(keep: boolean, options: { client?: string; agent?: string; files?: Record<string, string> } = {}) {
+  const { client, agent } = options;
+  const { source, opened, counts } = await countingSource(options.files);
   const registry = createDefaultRegistry();
   return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
     const store = taskStoreOf(state.storage.sql);
-    store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix the handler.', paths: ['packages/api/src/handler.ts'], ...(client ? { client } : {}) }), 0, 1);
+    store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix the handler.', paths: ['packages/api/src/handler.ts'], ...(client ? { client } : {}), ...(agent ? { agent } : {}) }), 0, 1);
     let pinned: Snapshot | undefined;
     const ledger = new TurnLedger({
       store,
@@ -125,9 +126,26 @@ describe("a check run's rules report after turn 0", () => {
   });
 
   it("resolves the kept rules again for a report whose clients differ from the task's client", async () => {
-    const kept = await reportAfterTurnZero(true, 'codex');
-    const again = await reportAfterTurnZero(false, 'codex');
+    const kept = await reportAfterTurnZero(true, { client: 'codex' });
+    const again = await reportAfterTurnZero(false, { client: 'codex' });
     expect(JSON.stringify(kept.report)).toBe(JSON.stringify(again.report));
     expect([kept.lists, kept.reads]).toEqual([1, 3]);
+  });
+
+  it("takes them for a reviewer's turn 0 too: the agent matters only where a file excludes one", async () => {
+    const kept = await reportAfterTurnZero(true, { agent: 'reviewer' });
+    expect([kept.lists, kept.reads]).toEqual([1, 3]);
+    expect(JSON.stringify(kept.report)).toBe(JSON.stringify((await reportAfterTurnZero(false)).report));
+  });
+
+  it('gathers afresh when a file excludes the agent kind turn 0 was gathered for', async () => {
+    const files = { ...FILES, '.github/instructions/api.instructions.md': '---\napplyTo: "packages/api/**"\nexcludeAgent: code-review\n---\nUse the api client.\n' };
+    const kept = await reportAfterTurnZero(true, { agent: 'reviewer', files });
+    const again = await reportAfterTurnZero(false, { files });
+    expect(kept.lists).toBeGreaterThan(1);
+    expect(JSON.stringify(kept.report)).toBe(JSON.stringify(again.report));
+    if (kept.report.status !== 'ok') throw new Error(kept.report.status);
+    // The report is for no agent in particular: the file applies (turn 0's reviewer had it excluded).
+    expect(kept.report.matrix.files.find((file) => file.path === '.github/instructions/api.instructions.md')?.verdict).toBe('applied');
   });
 });

@@ -25,6 +25,7 @@ import { focusNotes, readChainFiles } from './chain-reads.ts';
 import type { RulesConfig } from './config.ts';
 import { readFocusChains, type FocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
+import type { AgentKind } from './formats/context.ts';
 import { withoutChainCopies } from './given-once.ts';
 import { withImporters } from './import-edges.ts';
 import { otherFileVerdicts } from './other-files.ts';
@@ -51,6 +52,8 @@ export interface Gathered {
   notes: string[];
   /** The formats found any piece at all. */
   formatPieces: number;
+  /** The agent kind it depends on, when it does (formats/context): another kind gathers afresh. */
+  agentKind?: AgentKind;
 }
 
 /**
@@ -81,6 +84,7 @@ async function gatherAfresh(snapshot: Snapshot, input: RuleSetInput): Promise<Ga
     verdicts: withImporters([...chain.verdicts, ...read.verdicts, ...others.verdicts, ...other.verdicts], texts),
     notes: [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes],
     formatPieces: formats.pieces.length,
+    ...(formats.agentKind ? { agentKind: formats.agentKind } : {}),
   };
 }
 
