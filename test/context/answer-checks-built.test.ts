@@ -1,7 +1,8 @@
 /**
  * What a first turn prepares while it waits on GitHub (durable-objects/task-assembler `prepare`)
- * builds the zod objects its answers are then checked with: each lazily built check is made there,
- * once, and checking an answer afterwards makes none of them again. Nothing is parsed to build
+ * builds the zod objects its answers are then checked with: each lazily built check is made there
+ * (once per isolate: a runner's earlier file may have made it), and checking an answer afterwards
+ * makes none of them again. Nothing is parsed to build
  * them, and the answers are still checked.
  */
 import { describe, expect, it, vi } from 'vitest';
@@ -25,12 +26,14 @@ describe('the checks built ahead of the answers', () => {
     const checks = [EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema];
     const builds = countBuilds(checks);
     buildAnswerChecks();
-    expect(builds.calls()).toEqual(checks.map(() => 1));
+    // Built here (1), or already by an earlier file of this runner (0): never asked again below.
+    const built = builds.calls();
+    expect(built.every((calls) => calls <= 1)).toBe(true);
     const entry = EntrySchema.safeParse({ title: 'AGENTS.md', body: 'Run the tests.', source: { uri: 'memory:AGENTS.md', path: 'AGENTS.md', revision: 'e'.repeat(40) }, freshness: 'pinned' });
     expect(entry.success).toBe(true);
     expect(EntrySchema.safeParse({ title: '', body: 1 }).success).toBe(false);
     expect(RuleVerdictInputSchema.safeParse({ path: 'AGENTS.md', format: 'agents-md', verdict: 'applied', reason: 'on the chain' }).success).toBe(true);
-    expect(builds.calls()).toEqual(checks.map(() => 1));
+    expect(builds.calls()).toEqual(built);
     builds.restore();
   });
 
