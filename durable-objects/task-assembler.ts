@@ -69,6 +69,12 @@ export interface AssemblerDeps extends TaskPlanDeps {
    * invocation ends (first-turn-attempts, turn-begin). Without it the turn waits for them itself.
    */
   writesBehind?(settled: (options: { deadlineMs: number }) => Promise<void>): void;
+  /**
+   * First-time work a GitHub task's turn 0 needs whatever its reads answer (building the checks of
+   * the read-ahead and of the providers' answers, once per isolate), done while it waits on its
+   * first GitHub requests rather than after they answer (issue 56).
+   */
+  prepare?(task: TaskRow): void;
 }
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
@@ -94,7 +100,10 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
       if (settled && !deps.writesBehind) await settled();
     };
     const opened = { source, ...(github ? { github } : {}) };
-    const focus = await turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
+    const focusing = turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
+    // Once its first reads are on their way (a timer runs after they are sent), not in their path.
+    if (turn === 0 && github && deps.prepare) setTimeout(() => deps.prepare?.(task), 0);
+    const focus = await focusing;
     assertInstallationUsable(focus);
     // Every turn plans with turn 0's focus, so it shares turn 0's read-ahead.
     const planFocus = turn === 0 ? focus : (deps.record(0)?.focus ?? NO_FOCUS);

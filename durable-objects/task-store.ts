@@ -92,10 +92,14 @@ export class TaskStore {
   #documents: TaskDocuments | undefined;
   /** Turn records as last parsed, by turn, with the text they were parsed from (see `#parsedTurn`). */
   readonly #turns = new Map<number, { text: string; record: TurnRecord }>();
+  /** Transcript items `requestTranscript` handed out or this object appended, by id (see `#parsedItem`). */
+  readonly #items = new Map<string, { text: string; item?: TranscriptItem }>();
 
   constructor(sql: SqlStorage) {
     this.#sql = sql;
-    this.transcript = new TranscriptWriter(sql);
+    // An item this object appended is its schema's output already: a later read of the same text
+    // needs no second parse (turn 0's context item is read by the report and by the attempt).
+    this.transcript = new TranscriptWriter(sql, (id, text) => this.#items.set(id, { text }));
   }
 
   task(): TaskRow | undefined {
@@ -245,9 +249,22 @@ export class TaskStore {
    */
   requestTranscript(turn: number, hostItemId: string | null): TranscriptItem[] {
     return this.#sql
-      .exec<{ item: string }>('SELECT item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY item_id = ? DESC, seq', turn, hostItemId ?? '', TASK_ITEM_ID)
+      .exec<{ item_id: string; item: string }>('SELECT item_id, item FROM transcript WHERE turn < ? OR item_id = ? ORDER BY item_id = ? DESC, seq', turn, hostItemId ?? '', TASK_ITEM_ID)
       .toArray()
-      .map((row) => TranscriptItemSchema.parse(JSON.parse(row.item)));
+      .map((row) => this.#parsedItem(row.item_id, row.item));
+  }
+
+  /**
+   * A stored item is never rewritten, yet every turn's report and read-back asks for the items
+   * before it again: the same text is parsed once, frozen, and handed out again, like a turn. The
+   * row is read every time, so an item written anew is parsed anew and a corrupt one still throws.
+   */
+  #parsedItem(id: string, text: string): TranscriptItem {
+    const known = this.#items.get(id);
+    if (known?.text === text && known.item) return known.item;
+    const item = deepFreeze(known?.text === text ? (JSON.parse(text) as TranscriptItem) : TranscriptItemSchema.parse(JSON.parse(text)));
+    this.#items.set(id, { text, item });
+    return item;
   }
 }
 

@@ -15,6 +15,9 @@ import { getAgents, getConfig } from '../src/env.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { taskReport } from './task-report.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
+import { buildAnswerChecks } from '../src/context/runner.ts';
+import { buildReadAheadChecks } from '../src/sources/github/graphql-answer.ts';
+import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
@@ -111,6 +114,12 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       assembledFrom: (snapshot) => (turnZero = snapshot),
       writesBehind: (settled) => void writes.push(settled),
+      prepare: (task) => {
+        buildReadAheadChecks();
+        buildAnswerChecks();
+        // A check run's rules report reads turn 0's rules settings with this.
+        if (task.request.notify?.kind === 'github-check') void RulesConfigSchema._zod.innerType;
+      },
     }),
   });
   const rules = (task: TaskRow, query: TaskRulesQuery) => {

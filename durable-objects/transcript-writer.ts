@@ -21,9 +21,12 @@ export type TooLarge = { status: 'too-large'; message: string };
 
 export class TranscriptWriter {
   readonly #sql: SqlStorage;
+  readonly #appended: ((id: string, text: string) => void) | undefined;
 
-  constructor(sql: SqlStorage) {
+  /** `appended`: told each item's id and stored text as it is inserted (task-store's read memo). */
+  constructor(sql: SqlStorage, appended?: (id: string, text: string) => void) {
     this.#sql = sql;
+    this.#appended = appended;
   }
 
   /** Bytes the transcript holds: each item's JSON in UTF-8, as `storedItemBytes` counts it. */
@@ -46,10 +49,10 @@ export class TranscriptWriter {
     const appended: string[] = [];
     const duplicates: string[] = [];
     for (const item of items) {
-      const inserted = this.#sql
-        .exec('INSERT INTO transcript (item_id, turn, item) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING RETURNING seq', item.id, turn, JSON.stringify(item))
-        .toArray();
+      const text = JSON.stringify(item);
+      const inserted = this.#sql.exec('INSERT INTO transcript (item_id, turn, item) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING RETURNING seq', item.id, turn, text).toArray();
       (inserted.length > 0 ? appended : duplicates).push(item.id);
+      if (inserted.length > 0) this.#appended?.(item.id, text);
     }
     return { status: 'ok', appended, duplicates };
   }

@@ -12,7 +12,8 @@ import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { EntrySchema, STABILITIES } from './entry.ts';
+import { AppliesToSchema, EntrySchema, SourceSchema, STABILITIES } from './entry.ts';
+import { ClientCellSchema } from './client-load.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import { droppedNotice, type Notice } from './notices.ts';
@@ -104,6 +105,15 @@ const ResultSchema = lazySchema(() => z.object({
     .default([]),
   verdicts: z.array(z.unknown()).default([]),
 }));
+
+/**
+ * Builds the checks every provider's answer goes through (the zod objects, once per isolate)
+ * before the first answer comes: a first turn calls it while it waits on its source's first reads,
+ * when the CPU is idle, so the checks are ready when the answers are. Nothing is checked here.
+ */
+export function buildAnswerChecks(): void {
+  for (const schema of [ResultSchema, EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema]) void schema._zod.innerType;
+}
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[]; files?: RuleVerdictInput[] };
 

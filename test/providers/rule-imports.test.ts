@@ -1,7 +1,11 @@
 // Issue 55, item 4: every reference an import could be gets one verdict, in the order referenced:
 // the refused ones say why, and past the import limit each later one says the limit was reached.
 import { describe, expect, it } from 'vitest';
+import type { ClientRef } from '../../src/context/client.ts';
+import { RulesConfigSchema } from '../../src/providers/rules/config.ts';
+import { gatherRules, resolve } from '../../src/providers/rules/rule-set.ts';
 import { setOf } from '../clients/support.ts';
+import { memorySnapshot } from '../support/memory-tree.ts';
 
 const BINARY = new Uint8Array([0x50, 0x4b, 0x00, 0x01, 0x02]);
 
@@ -63,5 +67,28 @@ describe('import verdicts, one per reference, in order', () => {
     const verdicts = importVerdicts(set);
     expect(verdicts).toHaveLength(65);
     expect(verdicts.at(-1)).toEqual(['CLAUDE.md', 'not-applied', '6 more @ references in CLAUDE.md not looked at: at most 64 per file']);
+  });
+});
+
+describe('rules gathered once at a snapshot and resolved for several clients (rules-memo)', () => {
+  it("gives each client the import's warning once, however often the kept rules are resolved", async () => {
+    const snapshot = await memorySnapshot({ 'CLAUDE.md': 'See @docs/missing.md.\n' });
+    const config = RulesConfigSchema.parse({});
+    const warningsFor = async (client: ClientRef) => {
+      const input = { task: { cwd: '', focusPaths: [], agent: 'entry', client }, config, signal: AbortSignal.timeout(10_000) };
+      const gathered = await gatherRules(snapshot, input);
+      const resolved = await resolve(snapshot, input, gathered, true);
+      return { gathered, warnings: resolved.ranked.map(({ piece }) => piece.warnings) };
+    };
+    const first = await warningsFor({ name: 'codex' });
+    const second = await warningsFor({ name: 'gemini-cli' });
+    const third = await warningsFor({ name: 'cursor' });
+    // The same kept gathering each time, resolved for each client.
+    expect(second.gathered).toBe(first.gathered);
+    expect(third.gathered).toBe(first.gathered);
+    const claude = (run: typeof first) => run.warnings.find((warnings) => warnings.length > 0);
+    expect(claude(first)).toHaveLength(1);
+    expect(claude(third)).toEqual(claude(first));
+    expect(first.gathered.pieces.every((piece) => piece.warnings.length === 0)).toBe(true);
   });
 });

@@ -29,10 +29,10 @@ const FILES = {
 };
 
 /** A source whose snapshots say which plan they were opened with and how often the whole tree was loaded. */
-async function countingSource() {
-  const tree = await createMemoryTree(FILES);
+async function countingSource(files: Record<string, string> = FILES) {
+  const tree = await createMemoryTree(files);
   const opened: Array<ReadPlan | undefined> = [];
-  const counts = { trees: 0 };
+  const counts = { trees: 0, reads: 0, lists: 0 };
   const loader: TreeLoader = {
     loadTree: (signal) => {
       counts.trees++;
@@ -46,18 +46,37 @@ async function countingSource() {
     resolve: async () => ({ status: 'ok', commit: COMMIT }),
     snapshot: (commit, options) => {
       opened.push(options?.plan);
-      return createTreeSnapshot({ repository: 'memory:report', commit, uri: (path) => path, loader, ...options });
+      return countingReads(createTreeSnapshot({ repository: 'memory:report', commit, uri: (path) => path, loader, ...options }), counts);
     },
   };
   return { source, opened, counts };
 }
 
-async function reportAfterTurnZero(keep: boolean) {
-  const { source, opened, counts } = await countingSource();
+/** The snapshot, counting every file read and directory listing asked of it (the held view's too). */
+function countingReads(snapshot: Snapshot, counts: { reads: number; lists: number }): Snapshot {
+  const held = snapshot.held;
+  return {
+    ...snapshot,
+    read: (path, options) => {
+      counts.reads++;
+      return snapshot.read(path, options);
+    },
+    list: (dir, options) => {
+      counts.lists++;
+      return snapshot.list(dir, options);
+    },
+    ...(snapshot.listed ? { listed: (dir: string, options?: { signal?: AbortSignal }) => (counts.lists++, snapshot.listed?.(dir, options) ?? Promise.resolve(undefined)) } : {}),
+    ...(held ? { held: () => countingReads(held(), counts) } : {}),
+  };
+}
+
+async function reportAfterTurnZero(keep: boolean, options: { client?: string; agent?: string; files?: Record<string, string> } = {}) {
+  const { client, agent } = options;
+  const { source, opened, counts } = await countingSource(options.files);
   const registry = createDefaultRegistry();
   return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
     const store = taskStoreOf(state.storage.sql);
-    store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix the handler.', paths: ['packages/api/src/handler.ts'] }), 0, 1);
+    store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix the handler.', paths: ['packages/api/src/handler.ts'], ...(client ? { client } : {}), ...(agent ? { agent } : {}) }), 0, 1);
     let pinned: Snapshot | undefined;
     const ledger = new TurnLedger({
       store,
@@ -67,14 +86,14 @@ async function reportAfterTurnZero(keep: boolean) {
     const task = store.task();
     if (!task) throw new Error('no task');
     const assembled = opened.length;
-    const treesBefore = counts.trees;
+    const [treesBefore, readsBefore, listsBefore] = [counts.trees, counts.reads, counts.lists];
     const report = await taskRulesMatrix(task, { defaultClients: ['codex', 'cursor'] }, {
       store,
       openSource: async () => ({ source }),
       turnZeroPlan: (row, open) => turnZeroPlan({ registry }, row, BUILTIN_AGENTS, open, store.turn(0)?.focus),
       ...(keep && pinned ? { pinned } : {}),
     });
-    return { report, assembledPlan: opened[0], reportPlans: opened.slice(assembled), trees: counts.trees - treesBefore };
+    return { report, assembledPlan: opened[0], reportPlans: opened.slice(assembled), trees: counts.trees - treesBefore, reads: counts.reads - readsBefore, lists: counts.lists - listsBefore };
   });
 }
 
@@ -93,5 +112,40 @@ describe("a check run's rules report after turn 0", () => {
     expect(report.status).toBe('ok');
     expect(assembledPlan?.dirs).toContain('packages/api');
     expect(reportPlans).toEqual([assembledPlan]);
+  });
+
+  it('takes the rules turn 0 gathered at that snapshot: only the lints read and list', async () => {
+    const kept = await reportAfterTurnZero(true);
+    const again = await reportAfterTurnZero(false);
+    // The same matrix either way, byte for byte.
+    expect(JSON.stringify(kept.report)).toBe(JSON.stringify(again.report));
+    // Gathering again lists every directory of the chains and reads every rule file (16 and 6);
+    // the lints read the three files found, and list the one directory the .mdc's glob names.
+    expect([again.lists, again.reads]).toEqual([16, 6]);
+    expect([kept.lists, kept.reads]).toEqual([1, 3]);
+  });
+
+  it("resolves the kept rules again for a report whose clients differ from the task's client", async () => {
+    const kept = await reportAfterTurnZero(true, { client: 'codex' });
+    const again = await reportAfterTurnZero(false, { client: 'codex' });
+    expect(JSON.stringify(kept.report)).toBe(JSON.stringify(again.report));
+    expect([kept.lists, kept.reads]).toEqual([1, 3]);
+  });
+
+  it("takes them for a reviewer's turn 0 too: the agent matters only where a file excludes one", async () => {
+    const kept = await reportAfterTurnZero(true, { agent: 'reviewer' });
+    expect([kept.lists, kept.reads]).toEqual([1, 3]);
+    expect(JSON.stringify(kept.report)).toBe(JSON.stringify((await reportAfterTurnZero(false)).report));
+  });
+
+  it('gathers afresh when a file excludes the agent kind turn 0 was gathered for', async () => {
+    const files = { ...FILES, '.github/instructions/api.instructions.md': '---\napplyTo: "packages/api/**"\nexcludeAgent: code-review\n---\nUse the api client.\n' };
+    const kept = await reportAfterTurnZero(true, { agent: 'reviewer', files });
+    const again = await reportAfterTurnZero(false, { files });
+    expect(kept.lists).toBeGreaterThan(1);
+    expect(JSON.stringify(kept.report)).toBe(JSON.stringify(again.report));
+    if (kept.report.status !== 'ok') throw new Error(kept.report.status);
+    // The report is for no agent in particular: the file applies (turn 0's reviewer had it excluded).
+    expect(kept.report.matrix.files.find((file) => file.path === '.github/instructions/api.instructions.md')?.verdict).toBe('applied');
   });
 });

@@ -6,9 +6,10 @@
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TaskStore, type TurnRecord } from '../../durable-objects/task-store.ts';
 import { agentHash, resolveAgent } from '../../src/context/agent-catalog.ts';
+import { TASK_ITEM_ID, TranscriptItemSchema, type TranscriptItem } from '../../src/context/transcript.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 
 const request = TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', request: 'Explain the build.' });
@@ -100,6 +101,41 @@ describe('reading a stored turn', () => {
       sql.exec('DELETE FROM turns');
       expect(store.turn(0)).toBeUndefined();
       expect(store.turns()).toEqual([]);
+    });
+  });
+});
+
+describe("reading the transcript a turn's request holds", () => {
+  const hostItem = (content: string): TranscriptItem => ({ id: TASK_ITEM_ID, type: 'message', role: 'user', content });
+  const parses = () => vi.spyOn(TranscriptItemSchema, 'parse');
+
+  it('parses no item it appended itself, and each other stored item once, handing out the same frozen item', async () => {
+    await inFreshStore((store, sql) => {
+      const counted = parses();
+      store.transcript.append([hostItem('Fix the build.')], 0);
+      const [first] = store.requestTranscript(0, TASK_ITEM_ID);
+      expect(first).toEqual(hostItem('Fix the build.'));
+      expect(store.requestTranscript(0, TASK_ITEM_ID)[0]).toBe(first);
+      expect(Object.isFrozen(first)).toBe(true);
+      expect(counted).toHaveBeenCalledTimes(0);
+      // Another object over the same rows did not append them: it checks each once.
+      const other = new TaskStore(sql);
+      expect(other.requestTranscript(0, TASK_ITEM_ID)).toEqual([first]);
+      expect(other.requestTranscript(0, TASK_ITEM_ID)).toEqual([first]);
+      expect(counted).toHaveBeenCalledTimes(1);
+      counted.mockRestore();
+    });
+  });
+
+  it('parses an item written anew, and throws on every read of a corrupt one', async () => {
+    await inFreshStore((store, sql) => {
+      store.transcript.append([hostItem('Fix the build.')], 0);
+      store.requestTranscript(0, TASK_ITEM_ID);
+      sql.exec('UPDATE transcript SET item = ? WHERE item_id = ?', JSON.stringify(hostItem('Changed.')), TASK_ITEM_ID);
+      expect(store.requestTranscript(0, TASK_ITEM_ID)).toEqual([hostItem('Changed.')]);
+      sql.exec('UPDATE transcript SET item = ? WHERE item_id = ?', JSON.stringify({ id: TASK_ITEM_ID, type: 'message', role: 'system' }), TASK_ITEM_ID);
+      expect(() => store.requestTranscript(0, TASK_ITEM_ID)).toThrow();
+      expect(() => store.requestTranscript(0, TASK_ITEM_ID)).toThrow();
     });
   });
 });

@@ -6,7 +6,7 @@
  * finished first. The scoped formats together read at most `maxRuleFiles` files.
  */
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { EMPTY_FINDING, type FormatContext, type FormatFinding } from './formats/context.ts';
+import { EMPTY_FINDING, type AgentKind, type FormatContext, type FormatFinding } from './formats/context.ts';
 import { findClaudeMemory } from './formats/claude-memory.ts';
 import { findClaudeRules } from './formats/claude-rules.ts';
 import { findCopilotInstructions } from './formats/copilot.ts';
@@ -20,7 +20,7 @@ export interface FormatSearch {
   config: Record<FormatSwitch, boolean> & { maxFileBytes: number; maxRuleFiles: number; maxRuleDepth: number };
   /** Directories whose `.cursor/rules` are read, in tree order (`''` first). */
   cursorRoots: readonly string[];
-  agentKind: 'code-review' | 'coding-agent';
+  agentKind: AgentKind;
 }
 
 export async function findFormatRules(search: FormatSearch): Promise<FormatFinding> {
@@ -56,6 +56,7 @@ export async function findFormatRules(search: FormatSearch): Promise<FormatFindi
     }
     joined.skipped.push(...finding.skipped);
     joined.notes.push(...finding.notes);
+    if (finding.agentKind) joined.agentKind = finding.agentKind;
   }
   return joined;
 }

@@ -15,6 +15,7 @@ import { directoryChain, focusDirectories } from './chain.ts';
 import { decide, type Focus } from './decide.ts';
 import { findFormatRules } from './find-formats.ts';
 import type { FormatSwitch } from './format-config.ts';
+import type { AgentKind } from './formats/context.ts';
 import type { FoundRule } from './formats/rule-file.ts';
 import { globsMatchingNothing } from './glob-check.ts';
 import { quote, type RuleGlob } from './globs.ts';
@@ -41,6 +42,8 @@ export interface FormatRules {
   pieces: RulePiece[];
   verdicts: RuleVerdictInput[];
   notes: string[];
+  /** The agent kind they depend on, when they do (formats/context). */
+  agentKind?: AgentKind;
 }
 
 /** The focus of a task: its working directory's chain is commit-stable, the rest is the task's. */
@@ -71,6 +74,11 @@ export function ruleDirectories(task: FocusTask, focusFiles: readonly string[], 
   return focusDirectories(task.cwd, task.focusPaths, { files: focusFiles, max: maxDirectories }).dirs;
 }
 
+/** Copilot's agent kind of `agent`: the settings' `reviewAgents` are its code review. */
+export function agentKindOf(config: Pick<FormatRulesConfig, 'reviewAgents'>, agent: string): AgentKind {
+  return config.reviewAgents.includes(agent) ? 'code-review' : 'coding-agent';
+}
+
 export async function gatherFormatRules(input: { snapshot: Snapshot; task: FocusTask; focusFiles?: readonly string[]; config: FormatRulesConfig; signal: AbortSignal }): Promise<FormatRules> {
   const { snapshot, task, config, signal } = input;
   const found = await findFormatRules({
@@ -78,7 +86,7 @@ export async function gatherFormatRules(input: { snapshot: Snapshot; task: Focus
     signal,
     config,
     cursorRoots: ruleDirectories(task, input.focusFiles ?? [], config.maxDirectories),
-    agentKind: config.reviewAgents.includes(task.agent) ? 'code-review' : 'coding-agent',
+    agentKind: agentKindOf(config, task.agent),
   });
   const focus = taskFocus(task);
   const notes = [...found.notes];
@@ -124,5 +132,5 @@ export async function gatherFormatRules(input: { snapshot: Snapshot; task: Focus
       pieces.push({ title: stability === 'commit' ? RULES_INDEX_TITLE : FOCUS_RULES_INDEX_TITLE, body: renderRulesIndex(indexed[stability]), stability, warnings: indexed[stability].flatMap((rule) => rule.warnings), imports: false, indexed: indexed[stability] });
     }
   }
-  return { pieces, verdicts, notes };
+  return { pieces, verdicts, notes, ...(found.agentKind ? { agentKind: found.agentKind } : {}) };
 }

@@ -60,14 +60,16 @@ export async function withImports(
   const out: RulePiece[] = [];
   const verdicts: RuleVerdictInput[] = [];
   for (const piece of pieces) {
-    out.push(piece);
+    const at = out.push(piece) - 1;
     if (!options.enabled || !piece.imports || !piece.read) continue;
     const expanded = await expandImports({ path: piece.read.path, text: piece.body }, { ...options, given });
     for (const step of expanded.steps) {
       if ('problem' in step) {
         const { problem } = step;
         if (!problem.warn) continue;
-        piece.warnings.push(problem.reason);
+        // A copy: the pieces may be a snapshot's kept gathering (rules-memo), resolved again.
+        const warned = out[at] ?? piece;
+        out[at] = { ...warned, warnings: [...warned.warnings, problem.reason] };
         verdicts.push({ path: problem.path || piece.read.path, format: 'import', verdict: 'not-applied', reason: problem.reason });
         continue;
       }

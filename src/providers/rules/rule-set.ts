@@ -25,11 +25,13 @@ import { focusNotes, readChainFiles } from './chain-reads.ts';
 import type { RulesConfig } from './config.ts';
 import { readFocusChains, type FocusChains } from './focus-chains.ts';
 import { gatherFormatRules } from './format-rules.ts';
+import type { AgentKind } from './formats/context.ts';
 import { withoutChainCopies } from './given-once.ts';
 import { withImporters } from './import-edges.ts';
 import { otherFileVerdicts } from './other-files.ts';
 import type { RulePiece } from './pieces.ts';
 import type { RankedPiece } from './rule-entries.ts';
+import { keptGathering } from './rules-memo.ts';
 
 export type RuleSetTask = Pick<TaskView, 'cwd' | 'focusPaths' | 'agent' | 'client'>;
 
@@ -50,10 +52,19 @@ export interface Gathered {
   notes: string[];
   /** The formats found any piece at all. */
   formatPieces: number;
+  /** The agent kind it depends on, when it does (formats/context): another kind gathers afresh. */
+  agentKind?: AgentKind;
 }
 
-/** The chains' files (the instruction file of each directory, and the other names beside it) and every format's, in parallel. */
-export async function gatherRules(snapshot: Snapshot, input: RuleSetInput): Promise<Gathered> {
+/**
+ * The chains' files (the instruction file of each directory, and the other names beside it) and
+ * every format's, in parallel; what the snapshot gathered for the same input before, if it did.
+ */
+export function gatherRules(snapshot: Snapshot, input: RuleSetInput): Promise<Gathered> {
+  return keptGathering(snapshot, input, () => gatherAfresh(snapshot, input));
+}
+
+async function gatherAfresh(snapshot: Snapshot, input: RuleSetInput): Promise<Gathered> {
   const { task, config, signal } = input;
   const focusFiles = input.focusFiles ?? [];
   const readChains = async () => {
@@ -73,6 +84,7 @@ export async function gatherRules(snapshot: Snapshot, input: RuleSetInput): Prom
     verdicts: withImporters([...chain.verdicts, ...read.verdicts, ...others.verdicts, ...other.verdicts], texts),
     notes: [...focusNotes(chains, config.maxDirectories), ...read.notes, ...formats.notes],
     formatPieces: formats.pieces.length,
+    ...(formats.agentKind ? { agentKind: formats.agentKind } : {}),
   };
 }
 

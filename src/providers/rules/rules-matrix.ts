@@ -57,8 +57,9 @@ export async function rulesMatrix(snapshot: Snapshot, request: RulesMatrixReques
   const scanned = request.scan ? await scanRuleDirectories(snapshot, [...request.config.filenames, ...CLIENT_DIRECTORY_NAMES], request.config.maxGlobCheckDirectories, request.signal) : { dirs: [] };
   const focus = [...new Set([...paths, ...scanned.dirs.filter((dir) => dir !== '')])];
   const input = { task: { cwd: request.cwd, focusPaths: focus, agent: 'entry', client: NO_CLIENT }, focusFiles: request.files ?? [], config: request.config, signal: request.signal };
+  // Not changed in place: the snapshot may have gathered it for turn 0, and keeps it (rules-memo).
   const gathered = await gatherRules(snapshot, input);
-  if (scanned.note !== undefined) gathered.notes.unshift(scanned.note);
+  const notes = scanned.note === undefined ? gathered.notes : [scanned.note, ...gathered.notes];
   const resolved = await resolve(snapshot, input, gathered, true);
   const lints = lintRules(await lintInput(snapshot, resolved.verdicts, request.cwd, clients.length > 0 ? clients : MATRIX_CLIENTS, input));
   const shown = new Set<ClientName>(['none', ...clients]);
@@ -72,7 +73,7 @@ export async function rulesMatrix(snapshot: Snapshot, request: RulesMatrixReques
     filesLeftOut: files.leftOut,
     lints: lints.slice(0, MAX_LINTS),
     lintsLeftOut: Math.max(0, lints.length - MAX_LINTS),
-    notes: gathered.notes.slice(0, RULES_MATRIX_LIMITS.notes).map((note) => (note.length <= 400 ? note : `${note.slice(0, 399)}…`)),
+    notes: notes.slice(0, RULES_MATRIX_LIMITS.notes).map((note) => (note.length <= 400 ? note : `${note.slice(0, 399)}…`)),
   };
 }
 

@@ -84,6 +84,15 @@ export type ParsedAnswer =
 /** Git modes as GraphQL gives them, in decimal. */
 const SYMLINK_MODE = 0o120000;
 
+/**
+ * Builds the checks a read-ahead's answer goes through (once per isolate) while the query is
+ * still on its way, so parsing the answer does not wait for them. Nothing is checked here.
+ */
+export function buildReadAheadChecks(): void {
+  for (const schema of [AnswerSchema, CommitSchema, RootSchema, CommitFactsSchema, ObjectId]) void schema._zod.innerType;
+  if (RawEntrySchema instanceof z.ZodLazy) void RawEntrySchema._zod.innerType;
+}
+
 export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']): ParsedAnswer {
   const answer = AnswerSchema.safeParse(data);
   if (!answer.success) return { status: 'unusable', reason: `the GraphQL answer was not understood: ${answer.error.issues[0]?.message ?? ''}` };

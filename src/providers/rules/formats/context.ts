@@ -29,7 +29,11 @@ export interface FormatFinding {
   rules: FoundRule[];
   skipped: Skipped[];
   notes: string[];
+  /** The agent kind what was found depends on, when it does (a file's `excludeAgent` named one). */
+  agentKind?: AgentKind;
 }
+
+export type AgentKind = 'code-review' | 'coding-agent';
 
 export const EMPTY_FINDING: FormatFinding = { rules: [], skipped: [], notes: [] };
 

@@ -7,7 +7,7 @@
  * `reviewAgents` as code review and every other as a coding agent.
  */
 import { noUsableGlob, parseGlobs } from '../globs.ts';
-import type { FormatContext, FormatFinding } from './context.ts';
+import type { AgentKind, FormatContext, FormatFinding } from './context.ts';
 import { globsField, stringField } from './rule-frontmatter.ts';
 import { findScoped } from './scoped.ts';
 
@@ -16,8 +16,9 @@ export const INSTRUCTIONS_SUFFIX = '.instructions.md';
 
 const EXCLUDABLE = new Set(['code-review', 'coding-agent']);
 
-export function findGithubInstructions(context: FormatContext, agentKind: 'code-review' | 'coding-agent'): Promise<FormatFinding> {
-  return findScoped(context, {
+export async function findGithubInstructions(context: FormatContext, agentKind: AgentKind): Promise<FormatFinding> {
+  let depends = false;
+  const found = await findScoped(context, {
     format: 'github-instructions',
     dir: GITHUB_INSTRUCTIONS_DIR,
     root: '',
@@ -26,6 +27,7 @@ export function findGithubInstructions(context: FormatContext, agentKind: 'code-
       const warnings: string[] = [];
       const excluded = stringField(fields, 'excludeAgent');
       if (excluded !== undefined && !EXCLUDABLE.has(excluded)) warnings.push(`${path}: excludeAgent ${JSON.stringify(excluded)} is neither code-review nor coding-agent, ignored`);
+      depends ||= excluded !== undefined && EXCLUDABLE.has(excluded);
       if (excluded === agentKind) return { activation: { kind: 'never', why: `excludeAgent: ${excluded} (this agent counts as ${agentKind})` }, warnings };
       const applyTo = globsField(fields, 'applyTo');
       if (applyTo === 'bad') return { activation: { kind: 'never', why: 'applyTo is neither a string nor a list of strings' }, warnings };
@@ -36,4 +38,5 @@ export function findGithubInstructions(context: FormatContext, agentKind: 'code-
       return { activation: { kind: 'globs', field: 'applyTo', globs: parsed.globs }, warnings };
     },
   });
+  return depends ? { ...found, agentKind } : found;
 }
