@@ -270,7 +270,7 @@ describe("the Worker's hand-off after its answer", () => {
     const gate = gateHandOffs();
     try {
       // Answered with the Task object's create held: the answer waited for neither it nor the shard.
-      const taskId = await deliver(9302);
+      const taskId = await guarded(deliver(9302), 'the 202 waited for the hand-off');
       await gate.first();
       expect((await intakeRow(taskId))?.due_at).not.toBeNull();
       expect(tasks.starts).toBe(0);
@@ -300,6 +300,7 @@ describe("the Worker's hand-off after its answer", () => {
 
   it("leaves a hand-off that failed to the shard's alarm, which creates the task once", async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    // workerd also logs the rejected call in the Task object as an uncaught exception.
     const handOffs = vi.spyOn(TaskCreation.prototype, 'fromIntake').mockRejectedValueOnce(new Error('the Task object was reset'));
     const taskId = await deliver(9304);
     await until(async () => (await intakeRow(taskId))?.attempts === 1, 'the failed hand-off was never recorded');
