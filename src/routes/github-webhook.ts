@@ -79,10 +79,9 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     });
 
     switch (result.kind) {
-      case 'task': {
-        const answer = { taskId: result.taskId, status: result.status, duplicate: result.duplicate };
-        return result.duplicate ? c.json(answer, 202) : answerThenHandOn(c, answer, tasks);
-      }
+      case 'task':
+        if (!result.duplicate) handOnAfterAnswer(c, tasks, result.taskId);
+        return c.json({ taskId: result.taskId, status: result.status, duplicate: result.duplicate }, 202);
       case 'mailbox':
         return c.json({ taskId: result.taskId, mailboxItem: result.itemId, duplicate: result.duplicate }, 202);
       case 'installation':
@@ -100,36 +99,23 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
 }
 
 /**
- * The 202 of a delivery the task store has just accepted, and then a request that the store hand
- * it on to its task now, one alarm hop sooner than its own backstop (the intake shard's alarm,
- * issue 56). The request begins once the runtime has read the answer's body to send it (the body
- * is a FixedLengthStream, so Content-Length is set as for any JSON answer, and a write to it ends
- * when it has been read, or failed when the client went): on one thread, as under `wrangler dev`,
- * work begun beside the answer ran before it (the Task object's cold load: a slower 202 for
- * GitHub). `waitUntil` lets that work go on "without blocking returning a response", "even after a
- * response has been returned" (developers.cloudflare.com/workers/runtime-apis/context, checked
- * 2026-12-06), but once the client has gone only "until the promise has completed or until an
- * additional 30 seconds have elapsed, whichever happens first" (…/workers/platform/limits,
- * Duration). So it is no guarantee: the stored delivery stays the record and the shard's alarm the
- * at-least-once backstop (it joins this hand-off); a failure here is only logged.
+ * Asks the task store to hand the delivery it just accepted on to its task now, one alarm hop
+ * sooner than its own backstop (the intake shard's alarm, issue 56), without holding the answer:
+ * `waitUntil` lets work go on "without blocking returning a response", "even after a response has
+ * been returned" (developers.cloudflare.com/workers/runtime-apis/context, checked 2026-12-06), but
+ * once the client has gone only "until the promise has completed or until an additional 30 seconds
+ * have elapsed, whichever happens first" (…/workers/platform/limits, Duration). So it is no
+ * guarantee: the stored delivery stays the record, the shard's alarm the at-least-once backstop
+ * (it joins this hand-off), and a failure here is only logged.
  */
-function answerThenHandOn(c: Context<AppEnv>, answer: { taskId: string }, tasks: TaskService): Response {
-  let ctx: Context<AppEnv>['executionCtx'] | undefined;
+function handOnAfterAnswer(c: Context<AppEnv>, tasks: TaskService, taskId: string): void {
+  if (!tasks.handOn) return;
+  let ctx: Context<AppEnv>['executionCtx'];
   try {
     ctx = c.executionCtx;
   } catch {
     // The app called without one (tests): the store's backstop hands it on.
+    return;
   }
-  if (!ctx || !tasks.handOn) return c.json(answer, 202);
-  const body = new TextEncoder().encode(JSON.stringify(answer));
-  const { readable, writable } = new FixedLengthStream(body.byteLength);
-  const writer = writable.getWriter();
-  const sent = writer.write(body).then(() => writer.close());
-  ctx.waitUntil(
-    sent
-      .catch(() => undefined)
-      .then(() => tasks.handOn?.(answer.taskId))
-      .catch((error: unknown) => console.error(`task ${answer.taskId}: hand-off after the answer failed, left to the intake shard's alarm:`, error)),
-  );
-  return c.body(readable, 202, { 'content-type': 'application/json' });
+  ctx.waitUntil(tasks.handOn(taskId).catch((error: unknown) => console.error(`task ${taskId}: hand-off after the answer failed, left to the intake shard's alarm:`, error)));
 }
