@@ -106,7 +106,10 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
  * once the client has gone only "until the promise has completed or until an additional 30 seconds
  * have elapsed, whichever happens first" (…/workers/platform/limits, Duration). So it is no
  * guarantee: the stored delivery stays the record, the shard's alarm the at-least-once backstop
- * (it joins this hand-off), and a failure here is only logged.
+ * (it joins this hand-off), and a failure here is only logged. Under `wrangler dev`, where the
+ * Worker, the shard and the Task object share one thread, the hand-off's work gets ahead of the
+ * answer's way out and the 202 arrives later than with the alarm alone (docs/benchmarks.md,
+ * 2026-12-06 16:45); deployed, they are separate isolates and the Worker's part is the call.
  */
 function handOnAfterAnswer(c: Context<AppEnv>, tasks: TaskService, taskId: string): void {
   if (!tasks.handOn) return;
