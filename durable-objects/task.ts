@@ -130,8 +130,12 @@ export class TaskObject extends DurableObject<Env> {
     if (!task || this.#store.turn(0)) return;
     try {
       const begun = (await import('../src/tasks/github-app-code.ts')).tokenAhead(task.request, this.env);
-      this.#ahead = begun?.ahead;
-      await begun?.underWay;
+      if (!begun) return;
+      this.#ahead = begun.ahead;
+      await begun.underWay;
+      // fetch() hands the request over; it goes out when this thread next waits for I/O (the
+      // isolate's JavaScript and its I/O share one thread), which the wiring's evaluation would delay.
+      await new Promise((resolve) => setTimeout(resolve, 0));
     } catch (error) {
       console.warn(`installation token ahead of the wiring: ${error instanceof Error ? error.message : String(error)}`);
     }
