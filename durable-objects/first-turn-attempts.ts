@@ -20,6 +20,11 @@ export interface AttemptDeps {
   store: TaskStore;
   /** Loaded and built on first use (the Task object's wiring); a load that fails fails the attempt. */
   ledger(): Promise<TurnLedger>;
+  /**
+   * Begins, before the ledger loads, what the attempt's assembly will wait on first (a GitHub App
+   * task's installation token: tasks/token-ahead), and resolves once that is under way. Never rejects.
+   */
+  ahead?(): Promise<void>;
   setAlarm(at: number): Promise<void>;
   /** Reports the final outcome where the task came from and arms retention. */
   finish(status: 'ready' | 'failed', reason: string | null): Promise<void>;
@@ -96,6 +101,7 @@ export class FirstTurnAttempts {
     const reported = this.#deps.reportToIndex().catch(() => false);
     let reason: string;
     try {
+      await this.#deps.ahead?.();
       const result = await (await ledger()).begin(0);
       await reported;
       if (result.status === 'ok') {

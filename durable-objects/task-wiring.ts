@@ -21,6 +21,7 @@ import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
+import type { TokenAhead } from '../src/tasks/token-ahead.ts';
 import type { CheckResultRpc, FreshnessResult, SkillCatalogResult, SkillFileResult, SkillReadResult, SourceReadResult } from '../src/tasks/task-results.ts';
 import type { CheckLogStore } from './check-log.ts';
 import type { FocusLog } from './focus-log.ts';
@@ -68,8 +69,12 @@ export interface TaskWiring {
   writesDone(): Promise<void>;
 }
 
-/** `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks read and write. */
-export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; checks: CheckLogStore }): TaskWiring {
+/**
+ * `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks
+ * read and write. `ahead`: takes the installation token's exchange the attempt began before this
+ * loaded (tasks/token-ahead), for the assembly that opens the task's source next.
+ */
+export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; checks: CheckLogStore; ahead?: () => TokenAhead | undefined }): TaskWiring {
   const { store, focus, checks } = state;
   const config = getConfig(env);
   const agents = getAgents();
@@ -77,7 +82,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const openSource = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS });
   // An assembly's cache writes start once its turn is stored and reported (`writesDone`), so they
   // do not keep KV busy while it waits on its own reads.
-  const openForAssembly = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true });
+  const openForAssembly = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true, ahead: state.ahead?.() });
   const planDeps: TaskPlanDeps = {
     registry: createDefaultRegistry(),
     deployment: config.PROVIDER_CONFIG,

@@ -14,7 +14,8 @@ import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
 import { createGitHubApi } from '../sources/github/pull-request-files.ts';
 import { createGitHubSource } from '../sources/github/source.ts';
-import { createUsageMeter, type GitHubUsage } from '../sources/github/usage.ts';
+import { createUsageMeter } from '../sources/github/usage-meter.ts';
+import type { GitHubUsage } from '../sources/github/usage.ts';
 import { sha256Hex } from '../lib/sha256.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { CommitChecksApi } from '../sources/commit-checks.ts';
@@ -24,6 +25,7 @@ import { writeBehind } from '../sources/write-behind.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 import { PermanentAssemblyError } from './errors.ts';
 import { installationAuthFor } from './github-app.ts';
+import type { TokenAhead } from './token-ahead.ts';
 import { hostAllowed, isGitUrl, isLocalRepo, type TaskRequest } from './task-request.ts';
 import { parseFullName } from '../sources/github/repo-name.ts';
 
@@ -38,6 +40,8 @@ export interface OpenSourceDeps {
    * whose host always asks once its turn is stored and reported. Any other reader writes as it reads.
    */
   holdWrites?: boolean;
+  /** The installation token's exchange begun for this task's request before its assembly opened it (tasks/token-ahead). */
+  ahead?: TokenAhead | undefined;
 }
 
 export interface OpenedSource {
@@ -57,7 +61,7 @@ export interface OpenedSource {
 export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const hold = { hold: deps.holdWrites === true };
   const behind = deps.cache && writeBehind(deps.cache, hold);
-  const tokens = deps.tokens && writeBehind(deps.tokens, hold);
+  const tokens = deps.ahead?.tokens ?? (deps.tokens && writeBehind(deps.tokens, hold));
   const opened = await openSource(request, { ...deps, ...(behind ? { cache: behind } : {}), ...(tokens ? { tokens } : {}) });
   if (!behind && !tokens) return opened;
   return { ...opened, settled: async (options) => void (await Promise.all([behind?.settled(options), tokens?.settled(options)])) };
@@ -101,8 +105,10 @@ async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallatio
   if (!name.ok) throw new PermanentAssemblyError(`repo ${request.repo}: ${name.reason}`);
   const { owner, name: repo } = name;
   const { auth, scope } = await githubAuthFor(request.githubInstallationId, deps);
+  // The exchange begun ahead for this request (tasks/token-ahead), which this source's clients join.
+  if (deps.ahead && auth.kind === 'app-installation') auth.tokens.ahead = deps.ahead.exchange;
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
-  const meter = createUsageMeter();
+  const meter = deps.ahead?.meter ?? createUsageMeter();
   const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch, meter };
   const source = createGitHubSource({
     ...client,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createGitHubSource, tokenAuth } from '../../src/sources/github/index.ts';
-import { createUsageMeter } from '../../src/sources/github/usage.ts';
+import { createUsageMeter } from '../../src/sources/github/usage-meter.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import type { ScopeConfig } from '../support/github-api-client.ts';
 

@@ -23,7 +23,13 @@ export interface AppInstallationAuth {
   issuer: string;
   key: AppKeyResult;
   installationId: number;
-  tokens: Pick<AppInstallationAuthOptions, 'tokenStore' | 'memory' | 'clock' | 'refreshMarginMs' | 'exchangeTimeoutMs'>;
+  tokens: Pick<AppInstallationAuthOptions, 'tokenStore' | 'memory' | 'clock' | 'refreshMarginMs' | 'exchangeTimeoutMs'> & {
+    /**
+     * The exchange begun ahead for this credential (tasks/token-ahead): a client waits on it before
+     * its first request, then finds its token in the cache, or fails with its failure.
+     */
+    ahead?: Promise<unknown>;
+  };
 }
 
 export interface AppInstallationAuthOptions {

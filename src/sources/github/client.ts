@@ -66,7 +66,7 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
   }
 
   const privateKey = auth.key.pkcs8;
-  const { tokenStore, ...tokenOptions } = auth.tokens;
+  const { tokenStore, ahead, ...tokenOptions } = auth.tokens;
   // The JWT is signed while the cache reads the store, not after its miss (app-jwt).
   const jwt = appJwtInAdvance(auth.issuer, privateKey);
   const cache = createTokenCache({ ...tokenOptions, ...(tokenStore ? { store: tokenStore } : {}), scope: `${baseUrl} ${auth.issuer}`, secret: privateKey, onStoreRead: jwt.signNow });
@@ -75,6 +75,8 @@ export function createGitHubClient(options: GitHubClientOptions): Octokit {
   // Registered after the auth strategy's hook, so this one wraps it and sees the token step fail.
   octokit.hook.wrap('request', async (request, endpoint) => {
     const signal = endpoint.request?.signal;
+    // The exchange begun ahead (tasks/token-ahead) is this client's: its failure is this request's, as if made here.
+    if (ahead) await waitFor(() => ahead, signal);
     const keyProblem = await checkAppKey(privateKey);
     if (keyProblem) throw new PermanentSourceError(keyProblem);
     const refused = cache.refused(auth.installationId);

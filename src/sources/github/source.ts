@@ -21,7 +21,7 @@ import { describeFailure, httpFailure, isPermanentFailure, rethrowIfAborted } fr
 import { isEmptyPlan, type ReadPlan } from '../read-plan.ts';
 import { readAhead, type RateLimitReport, type ReadAhead, type ReadAheadResult } from './graphql-read-ahead.ts';
 import { createGitHubLoader } from './loader.ts';
-import type { UsageMeter } from './usage.ts';
+import type { UsageMeter } from './usage-meter.ts';
 import { blobUrl, githubLocation } from './location.ts';
 import { parseFullName } from './repo-name.ts';
 import type { Fetch, RetryPolicy } from './retry.ts';

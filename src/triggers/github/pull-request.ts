@@ -98,7 +98,7 @@ export function createPullRequestLookup(config: Config, fetch?: Fetch, tokens?: 
   return async ({ installationId, owner, repo, number }) => {
     // Only a comment on a pull request looks one up: a pull_request delivery carries the pull
     // request and never loads the GitHub client (issue 28).
-    const { installationClient } = await import('./app-client.ts');
+    const { installationClient } = await import('../../tasks/github-app-code.ts');
     const octokit = installationClient(config, installationId, {
       ...(fetch === undefined ? {} : { fetch }),
       ...(tokens === undefined ? {} : { tokens }),
