@@ -9,7 +9,7 @@
  * assembles with in a deployment is wired in task-wiring.
  */
 import type { TaskWiring } from './task-wiring.ts';
-import type { TokenAhead } from '../src/tasks/token-ahead.ts';
+import { TaskTokenAhead } from './task-token-ahead.ts';
 import { getConfig } from '../src/env.ts';
 import { oncePromise } from '../src/lib/once-promise.ts';
 import { DurableObject } from 'cloudflare:workers';
@@ -59,7 +59,7 @@ export class TaskObject extends DurableObject<Env> {
   /** Callers of `describe` waiting for the task to settle; answered from `#finish`. */
   readonly #readiness: TaskReadiness;
   /** The installation token's exchange the attempt began before its wiring loaded, until its assembly takes it. */
-  #ahead: TokenAhead | undefined;
+  readonly #ahead = new TaskTokenAhead();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -78,7 +78,7 @@ export class TaskObject extends DurableObject<Env> {
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
       ledger: async () => (await this.#wiring()).ledger,
-      ahead: () => this.#tokenAhead(),
+      ahead: () => this.#ahead.begin(this.#store, this.env),
       setAlarm: (at) => ctx.storage.setAlarm(at),
       finish: (status, reason) => this.#finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
@@ -109,37 +109,10 @@ export class TaskObject extends DurableObject<Env> {
         store: this.#store,
         focus: this.#focus,
         checks: this.#checks,
-        ahead: () => {
-          const ahead = this.#ahead;
-          this.#ahead = undefined;
-          return ahead;
-        },
+        ahead: () => this.#ahead.take(),
       }),
     ),
   );
-
-  /**
-   * A GitHub App task's installation token, asked for as its attempt begins (tasks/token-ahead),
-   * so that evaluating the wiring overlaps the exchange's round trip; resolves once its request is
-   * out. An attempt's exchange not taken by its assembly is dropped by the next attempt. Never
-   * rejects: without it, the assembly's own client asks for the token.
-   */
-  async #tokenAhead(): Promise<void> {
-    this.#ahead = undefined;
-    const task = this.#store.task();
-    if (!task || this.#store.turn(0)) return;
-    try {
-      const begun = (await import('../src/tasks/github-app-code.ts')).tokenAhead(task.request, this.env);
-      if (!begun) return;
-      this.#ahead = begun.ahead;
-      await begun.underWay;
-      // fetch() hands the request over; it goes out when this thread next waits for I/O (the
-      // isolate's JavaScript and its I/O share one thread), which the wiring's evaluation would delay.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    } catch (error) {
-      console.warn(`installation token ahead of the wiring: ${error instanceof Error ? error.message : String(error)}`);
-    }
-  }
 
   /** `agent`: the configuration the task service resolved for it (task-agent), kept with the task for all its turns. */
   async create(input: TaskRequestInput, agent: AgentConfig, options: CreateOptions = {}): Promise<CreateResult> {
