@@ -3,9 +3,7 @@
  * One intake shard (src/tasks/task-intake): the deliveries of triggers, stored as they are
  * accepted and handed to their Task objects after the answer. A delivery is accepted with one
  * insert into a warm object and, for the first of a burst, one alarm; the Task object, new for
- * every delivery, is created after the answer instead of on the sender's clock (issue 28): when the
- * Worker, having answered, asks for it (`handOn`, issue 56), else by this object's alarm, which
- * joins a hand-off under way (intake-hand-offs) and hands on whatever is still due.
+ * every delivery, is created by this object's alarm instead of on the sender's clock (issue 28).
  * Forwarding is at-least-once (`create` is idempotent), so a shard that dies mid-batch repeats
  * some of it and loses none. A forwarded row keeps only its task id, to answer a redelivery as a
  * duplicate, for as long as a task is retained.
@@ -13,12 +11,11 @@
 import { DurableObject } from 'cloudflare:workers';
 import { getConfig } from '../src/env.ts';
 import { withDeadline } from '../src/lib/deadline.ts';
-import { IntakeHandOffs, type DueDelivery } from './intake-hand-offs.ts';
 import { applyMigrations, type Migration } from './sqlite-migrations.ts';
 
 /** Rows forwarded per alarm; a longer queue re-arms the alarm at once. */
 const FORWARD_BATCH = 64;
-/** Task objects being created at once by one shard's alarm, and begun on the Worker's request. */
+/** Task objects being created at once by one shard. */
 const FORWARD_CONCURRENCY = 8;
 /** A Task object's `create` is a few inserts; one that takes this long is stuck and is tried again. */
 const FORWARD_DEADLINE_MS = 10_000;
@@ -39,7 +36,6 @@ export type IntakeAnswer = 'accepted' | 'pending' | 'forwarded';
 
 export class TaskIntake extends DurableObject<Env> {
   readonly #sql: SqlStorage;
-  readonly #handOffs = new IntakeHandOffs((row) => this.#forward(row), FORWARD_CONCURRENCY);
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -68,31 +64,21 @@ export class TaskIntake extends DurableObject<Env> {
     return row?.entry ?? null;
   }
 
-  /**
-   * Hands the delivery of `taskId` on now if it is due, not waiting for the alarm; answers when that
-   * hand-off has ended. The Worker asks once it has answered (routes/github-webhook). The row stays
-   * the record and the alarm, armed by `accept`, the backstop: it joins this hand-off, and hands on
-   * what this one could not (a failure is kept in the row, due again later; past FORWARD_CONCURRENCY
-   * hand-offs under way, nothing is begun here).
-   */
-  async handOn(taskId: string): Promise<void> {
-    const row = this.#sql.exec<DueDelivery>('SELECT task_id, entry, attempts FROM deliveries WHERE task_id = ? AND due_at <= ?', taskId, Date.now()).toArray()[0];
-    if (row) await this.#handOffs.begin(row);
-  }
-
   override async alarm(): Promise<void> {
     const now = Date.now();
-    const due = this.#sql.exec<DueDelivery>('SELECT task_id, entry, attempts FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, FORWARD_BATCH).toArray();
+    const due = this.#sql
+      .exec<{ task_id: string; entry: string | null; attempts: number }>('SELECT task_id, entry, attempts FROM deliveries WHERE due_at <= ? ORDER BY due_at LIMIT ?', now, FORWARD_BATCH)
+      .toArray();
     let next = 0;
     const worker = async () => {
-      for (let row = due[next++]; row !== undefined; row = due[next++]) await this.#handOffs.join(row);
+      for (let row = due[next++]; row !== undefined; row = due[next++]) await this.#forward(row);
     };
     await Promise.all(Array.from({ length: Math.min(FORWARD_CONCURRENCY, due.length) }, worker));
     this.#prune(Date.now());
     await this.#rearm();
   }
 
-  async #forward(row: DueDelivery): Promise<void> {
+  async #forward(row: { task_id: string; entry: string | null; attempts: number }): Promise<void> {
     try {
       // Handed on as stored: the Task object reads it, once (a parse here was a second one).
       const stub = this.env.TASKS.get(this.env.TASKS.idFromString(row.task_id));

@@ -38,7 +38,7 @@ export const PullRequestTasks = lazyDurableObject<PullRequestTasksClass>(
 );
 export type PullRequestTasks = PullRequestTasksClass;
 
-export const TaskIntake = lazyDurableObject<TaskIntakeClass>(() => import('../durable-objects/small-objects.ts').then((module) => module.TaskIntake), ['accept', 'handOn', 'pending', 'alarm']);
+export const TaskIntake = lazyDurableObject<TaskIntakeClass>(() => import('../durable-objects/small-objects.ts').then((module) => module.TaskIntake), ['accept', 'pending', 'alarm']);
 export type TaskIntake = TaskIntakeClass;
 
 type Group = 'intake' | 'pages' | 'api' | 'auth' | 'resource' | 'service';

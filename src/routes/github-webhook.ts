@@ -4,7 +4,6 @@
  * content type (415) -> required headers (400 naming which) -> signature (401) -> JSON (400) ->
  * schema (400) -> dispatch. Nothing is stored before the signature and the schema pass.
  */
-import type { Context } from 'hono';
 import { Hono } from '../http/hono.ts';
 import type { AppEnv } from '../http/app-env.ts';
 import { getConfig } from '../env.ts';
@@ -16,7 +15,6 @@ import { parseGitHubEvent } from '../triggers/github/events.ts';
 import { createPullRequestLookup } from '../triggers/github/pull-request.ts';
 import { verifyWithRotation } from '../triggers/github/verify.ts';
 import { stampPublicUrl } from '../tasks/public-url.ts';
-import type { TaskService } from '../tasks/task-service.ts';
 import type { RouteDeps } from './deps.ts';
 
 export const GITHUB_WEBHOOK_PATH = '/webhooks/github';
@@ -68,9 +66,8 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     } catch {
       throw new ApiError('bad_request', 'body is not valid JSON');
     }
-    const tasks = stampPublicUrl(deps.tasks(c.env), new URL(c.req.url).origin);
     const result = await dispatchDelivery(parseGitHubEvent(event, json), await signedDeliveryKey(event, body), {
-      tasks,
+      tasks: stampPublicUrl(deps.tasks(c.env), new URL(c.req.url).origin),
       pullRequests: deps.pullRequests(c.env),
       tenants: c.env.TENANTS,
       appHandle: config.GITHUB_APP_HANDLE,
@@ -80,7 +77,6 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
 
     switch (result.kind) {
       case 'task':
-        if (!result.duplicate) handOnAfterAnswer(c, tasks, result.taskId);
         return c.json({ taskId: result.taskId, status: result.status, duplicate: result.duplicate }, 202);
       case 'mailbox':
         return c.json({ taskId: result.taskId, mailboxItem: result.itemId, duplicate: result.duplicate }, 202);
@@ -96,29 +92,4 @@ export function githubWebhookRoute(deps: RouteDeps, options: GitHubWebhookOption
     throw new ApiError('method_not_allowed', `${c.req.method} is not allowed; use POST`);
   });
   return app;
-}
-
-/**
- * Asks the task store to hand the delivery it just accepted on to its task now, one alarm hop
- * sooner than its own backstop (the intake shard's alarm, issue 56), without holding the answer:
- * `waitUntil` lets work go on "without blocking returning a response", "even after a response has
- * been returned" (developers.cloudflare.com/workers/runtime-apis/context, checked 2026-12-06), but
- * once the client has gone only "until the promise has completed or until an additional 30 seconds
- * have elapsed, whichever happens first" (…/workers/platform/limits, Duration). So it is no
- * guarantee: the stored delivery stays the record, the shard's alarm the at-least-once backstop
- * (it joins this hand-off), and a failure here is only logged. Under `wrangler dev`, where the
- * Worker, the shard and the Task object share one thread, the hand-off's work gets ahead of the
- * answer's way out and the 202 arrives later than with the alarm alone (docs/benchmarks.md,
- * 2026-12-06 16:45); deployed, they are separate isolates and the Worker's part is the call.
- */
-function handOnAfterAnswer(c: Context<AppEnv>, tasks: TaskService, taskId: string): void {
-  if (!tasks.handOn) return;
-  let ctx: Context<AppEnv>['executionCtx'];
-  try {
-    ctx = c.executionCtx;
-  } catch {
-    // The app called without one (tests): the store's backstop hands it on.
-    return;
-  }
-  ctx.waitUntil(tasks.handOn(taskId).catch((error: unknown) => console.error(`task ${taskId}: hand-off after the answer failed, left to the intake shard's alarm:`, error)));
 }

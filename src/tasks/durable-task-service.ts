@@ -45,7 +45,6 @@ export function durableTaskService(env: Env, agents: AgentCatalog = getAgents(),
       // nothing, or, if the task outlived its retention, starts it again as a first delivery would).
       return env.TASKS.get(id).create(entry.request, entry.agent, entry.options);
     },
-    handOn: async (taskId) => intake.handOn?.(taskId),
     async amend(taskId, tenant, post) {
       const stub = taskStub(env, taskId);
       if (!stub) return { status: 'not-found' };

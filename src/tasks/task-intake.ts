@@ -17,11 +17,9 @@ export function intakeStub(env: Env, taskId: string): DurableObjectStub<import('
 export interface DeliveryIntake {
   /** Stores `entry` (the Task object's `create` arguments as JSON) for `taskId` unless it is known. */
   accept(taskId: string, entry: string): Promise<import('../../durable-objects/task-intake.ts').IntakeAnswer>;
-  /** Hands the delivery `accept` stored for `taskId` on now, not at the shard's alarm; absent where deliveries are held. */
-  handOn?(taskId: string): Promise<void>;
 }
 
 /** The intake shards of this deployment. */
 export function shardIntake(env: Env): DeliveryIntake {
-  return { accept: (taskId, entry) => intakeStub(env, taskId).accept(taskId, entry), handOn: (taskId) => intakeStub(env, taskId).handOn(taskId) };
+  return { accept: (taskId, entry) => intakeStub(env, taskId).accept(taskId, entry) };
 }

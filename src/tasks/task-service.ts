@@ -22,13 +22,6 @@ export interface TaskService {
    * there before answering (triggers/github/follow-ups); this repairs a record that failed.
    */
   create(request: TaskRequestInput, options?: TaskCreateOptions): Promise<{ id: string; status: TaskStatus; created: boolean }>;
-  /**
-   * A delivery `create` stored with an idempotency key is handed to its task after the answer, by
-   * the store itself, at least once; this asks for it now, and is for after the answer (the route's
-   * `waitUntil`). Resolves when handed on, or left to the store (which logs a failure). Absent
-   * where nothing is handed on later.
-   */
-  handOn?(taskId: string): Promise<void>;
   /** Appends a follow-up to a task's mailbox; `not-found` when the task is gone or another tenant's. */
   amend(taskId: string, tenant: string, post: MailboxPost): Promise<MailboxResult>;
 }

@@ -8,15 +8,11 @@
  * together. A test that needs a task assembled begins its turn 0 (POST /tasks/:id/turns), which
  * runs the first attempt and answers when it has ended, or runs the object's own alarm handler
  * (`run`): then a task has made exactly the attempts the test ran, however slow the machine.
- * The intake shards' alarms are held the same way (`holdIntakeAlarms`), for tests of what hands a
- * delivery on besides the alarm.
  */
-import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { vi } from 'vitest';
 import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
-import { TaskIntake, TaskObject } from '../../src/index.ts';
-import { intakeStub } from '../../src/tasks/task-intake.ts';
+import { TaskObject } from '../../src/index.ts';
 
 export interface HeldStarts {
   /** First attempts a creation would have begun while held. */
@@ -116,51 +112,6 @@ export function holdTaskAlarms(options: { starts?: 'held' | 'run' } = {}): HeldA
     release() {
       if (handler) Object.defineProperty(TaskObject.prototype, 'alarm', handler);
       starts?.release();
-    },
-  };
-}
-
-export interface HeldIntakeAlarms {
-  /** Shard alarms that came due while held. */
-  readonly due: number;
-  /**
-   * Runs the alarm handler of `taskId`'s shard once, to its end, as the runtime would; `alongside`
-   * runs in the shard as soon as the handler has begun (it has read and begun or joined what is due).
-   */
-  run(taskId: string, alongside?: () => void): Promise<void>;
-  /** Gives the handler back; an alarm spent while held does not come again. */
-  release(): void;
-}
-
-/**
- * Holds the runtime's alarms of every intake shard: each that comes due is only counted, so only a
- * hand-off something else asked for (or the test's `run`) hands a delivery on. One hold at a time:
- * it replaces the handler on the class the Worker exports. A file that holds shards has storage of
- * its own (vitest.config.ts OWN_STORAGE).
- */
-export function holdIntakeAlarms(): HeldIntakeAlarms {
-  const handler = Object.getOwnPropertyDescriptor(TaskIntake.prototype, 'alarm');
-  const alarm = TaskIntake.prototype.alarm;
-  let due = 0;
-  Object.defineProperty(TaskIntake.prototype, 'alarm', {
-    configurable: true,
-    writable: true,
-    value: async () => {
-      due++;
-    },
-  });
-  return {
-    get due() {
-      return due;
-    },
-    run: (taskId, alongside) =>
-      runInDurableObject(intakeStub(env, taskId), async (shard) => {
-        const ran = alarm.call(shard);
-        alongside?.();
-        await ran;
-      }),
-    release() {
-      if (handler) Object.defineProperty(TaskIntake.prototype, 'alarm', handler);
     },
   };
 }

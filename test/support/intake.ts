@@ -1,6 +1,7 @@
 /**
- * An intake shard's row for a delivery, read in the shard (tests only), a wait for the shard to
- * hand the delivery on by itself, and an intake that holds deliveries until the test hands them on.
+ * An intake shard's row for a delivery, read in the shard (tests only), a wait for the shard's
+ * own alarm to hand the delivery on, and an intake that holds deliveries until the test hands
+ * them on itself.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
@@ -22,9 +23,8 @@ export function intakeRow(taskId: string): Promise<IntakeRow | undefined> {
 }
 
 /**
- * Waits for the shard (the hand-off the Worker asked for after its answer, or the shard's alarm,
- * which the runtime fires by itself) to hand the delivery on, without asking the Task object
- * (which would fetch it). The guard only catches a hang (SETTLE_GUARD_MS).
+ * Waits for the shard's alarm, which the runtime fires by itself, to hand the delivery on, without
+ * asking the Task object (which would fetch it). The guard only catches a hang (SETTLE_GUARD_MS).
  */
 export async function handedOn(taskId: string): Promise<void> {
   const deadline = Date.now() + SETTLE_GUARD_MS;
@@ -36,10 +36,9 @@ export async function handedOn(taskId: string): Promise<void> {
 
 /**
  * The intake shards, except that each delivery is stored and its shard's alarm taken away in one
- * step (nothing else runs in the object in between), and there is no `handOn` (the hand-off the
- * Worker asks for after its answer), so nothing is handed on until the test calls `handOn` below.
- * For `durableTaskService(env, agents, heldIntake)`. A file that holds shards has storage of its
- * own (vitest.config.ts OWN_STORAGE): another file's delivery would re-arm a shard it holds.
+ * step (nothing else runs in the object in between), so nothing is handed on until the test calls
+ * `handOn`. For `durableTaskService(env, agents, heldIntake)`. A file that holds shards has storage
+ * of its own (vitest.config.ts OWN_STORAGE): another file's delivery would re-arm a shard it holds.
  */
 export const heldIntake: DeliveryIntake = {
   accept: (taskId, entry) =>

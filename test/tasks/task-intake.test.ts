@@ -1,16 +1,14 @@
 /**
  * The intake shards: a trigger's delivery is stored in one before it is answered, and handed to
  * its Task object after. Each shard's alarm would fire by itself and race the test, so deliveries
- * are stored and their alarm taken away in one step, and the test runs the alarm when it wants;
- * the Worker's own hand-off after its answer is tested with every shard's alarm held. The file has
- * storage of its own (vitest.config.ts): it reads whole shards.
+ * are stored and their alarm taken away in one step, and the test runs the alarm when it wants.
+ * The file has storage of its own (vitest.config.ts): it reads whole shards.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IntakeEntrySchema, type IntakeEntry } from '../../durable-objects/intake-entry.ts';
 import { PendingEntrySchema } from '../../durable-objects/pull-request-entry.ts';
-import { TaskCreation } from '../../durable-objects/task-create.ts';
 import { AgentConfigSchema } from '../../src/context/agents.ts';
 import { getAgents, getConfig } from '../../src/env.ts';
 import { durableTaskService } from '../../src/tasks/durable-task-service.ts';
@@ -19,10 +17,8 @@ import { intakeStub } from '../../src/tasks/task-intake.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { SETTLE_GUARD_MS } from '../support/api.ts';
-import { holdFirstAttemptStarts, holdIntakeAlarms, holdTaskAlarms, type HeldAlarms, type HeldIntakeAlarms } from '../support/held-alarms.ts';
+import { holdFirstAttemptStarts, holdTaskAlarms } from '../support/held-alarms.ts';
 import { handedOn, intakeRow } from '../support/intake.ts';
-import { githubFixture } from '../support/github-api-client.ts';
-import { post, pullRequestEvent, signedDelivery, WEBHOOK_URL } from '../e2e/support.ts';
 
 const DAY_MS = 86_400_000;
 const TENANT = 'api:acme';
@@ -45,7 +41,7 @@ function acceptHeld(taskId: string, entry: string) {
 }
 
 const runAlarm = (taskId: string) => runInDurableObject(intakeStub(env, taskId), (shard) => shard.alarm());
-const describeTask = async (taskId: string, tenant = TENANT) => TaskDescriptionSchema.parse(await env.TASKS.get(env.TASKS.idFromString(taskId)).describe(tenant));
+const describeTask = async (taskId: string) => TaskDescriptionSchema.parse(await env.TASKS.get(env.TASKS.idFromString(taskId)).describe(TENANT));
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -182,156 +178,6 @@ describe('an intake shard', () => {
     // The recent delivery's shard wakes once it is due to be forgotten.
     const received = await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.sql.exec<{ at: number }>('SELECT MIN(received_at) AS at FROM deliveries').one().at);
     expect(await runInDurableObject(intakeStub(env, recent.taskId), (_, state) => state.storage.getAlarm())).toBe(received + retention);
-  });
-});
-
-/** Holds every Task object's answer to a hand-off open until `open`; counts the hand-offs that reached one. */
-function gateHandOffs() {
-  const fromIntake = TaskCreation.prototype.fromIntake;
-  let open = (): void => undefined;
-  let arrived = (): void => undefined;
-  const gate = new Promise<void>((resolve) => (open = resolve));
-  const first = new Promise<void>((resolve) => (arrived = resolve));
-  const reached = vi.spyOn(TaskCreation.prototype, 'fromIntake').mockImplementation(async function (this: TaskCreation, text: string) {
-    arrived();
-    await gate;
-    return fromIntake.call(this, text);
-  });
-  return {
-    reached: () => reached.mock.calls.length,
-    /** The first hand-off has reached a Task object; the guard only catches one that never does. */
-    first: () => guarded(first, 'no hand-off reached a Task object'),
-    open: () => open(),
-  };
-}
-
-function guarded<T>(promise: Promise<T>, hang: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const guard = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${hang} (${SETTLE_GUARD_MS} ms)`)), SETTLE_GUARD_MS)));
-  return Promise.race([promise, guard]).finally(() => clearTimeout(timer));
-}
-
-/** Waits until `done`; the guard only catches a hang. */
-async function until(done: () => Promise<boolean>, hang: string): Promise<void> {
-  const deadline = Date.now() + SETTLE_GUARD_MS;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${hang} (${SETTLE_GUARD_MS} ms)`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** `count` deliveries whose tasks share one intake shard (the first hex digit of their ids). */
-function sameShard(name: string, count: number): Array<{ taskId: string; entry: IntakeEntry }> {
-  const found: Array<{ taskId: string; entry: IntakeEntry }> = [];
-  for (let i = 0; found.length < count; i++) {
-    const one = delivery(`${name}-${i}`);
-    if (found.length === 0 || one.taskId[0] === found[0]?.taskId[0]) found.push(one);
-  }
-  return found;
-}
-
-/** A pull request delivery through the Worker's webhook route; answers the task id of its 202. */
-async function deliver(number: number): Promise<string> {
-  const answer = await post(WEBHOOK_URL, await signedDelivery(pullRequestEvent('reopened', { number })));
-  expect(answer.status).toBe(202);
-  const body = await answer.json<{ taskId: string; duplicate: boolean }>();
-  expect(body.duplicate).toBe(false);
-  return body.taskId;
-}
-
-// Issue 56: the webhook route asks the delivery's shard to hand it on once it has answered
-// (waitUntil), one alarm hop sooner; the shard's alarm stays the backstop and joins a hand-off
-// under way. Every shard's alarm is held (only what the Worker asked for hands a delivery on), and
-// every Task object's alarm and first attempt (`tasks.starts` counts the tasks created).
-describe("the Worker's hand-off after its answer", () => {
-  let shards: HeldIntakeAlarms;
-  let tasks: HeldAlarms;
-  beforeEach(() => {
-    shards = holdIntakeAlarms();
-    tasks = holdTaskAlarms();
-  });
-  afterEach(() => {
-    tasks.release();
-    shards.release();
-  });
-
-  it("hands an accepted delivery to its Task object with the shard's alarm held, once; the alarm then finds nothing due", async () => {
-    const handOffs = vi.spyOn(TaskCreation.prototype, 'fromIntake');
-    const taskId = await deliver(9301);
-    await handedOn(taskId);
-    expect(handOffs).toHaveBeenCalledTimes(1);
-    await shards.run(taskId);
-    expect(handOffs).toHaveBeenCalledTimes(1);
-    expect(tasks.starts).toBe(1);
-    expect(await describeTask(taskId, `github:${githubFixture().installationId}`)).toMatchObject({ id: taskId, status: 'pending' });
-  });
-
-  it('answers 202 while the hand-off it asked for is held open at the Task object', async () => {
-    const gate = gateHandOffs();
-    try {
-      // Answered with the Task object's create held: the answer waited for neither it nor the shard.
-      const taskId = await guarded(deliver(9302), 'the 202 waited for the hand-off');
-      await gate.first();
-      expect((await intakeRow(taskId))?.due_at).not.toBeNull();
-      expect(tasks.starts).toBe(0);
-      gate.open();
-      await handedOn(taskId);
-      expect(gate.reached()).toBe(1);
-      expect(tasks.starts).toBe(1);
-    } finally {
-      gate.open();
-    }
-  });
-
-  it("has the shard's alarm join the hand-off under way: one hand-off reaches the Task object, one task", async () => {
-    const gate = gateHandOffs();
-    try {
-      const taskId = await deliver(9303);
-      await gate.first();
-      // The alarm begins while the hand-off is held: it finds the row due and joins the hand-off.
-      await shards.run(taskId, () => gate.open());
-      expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null, attempts: 0 });
-      expect(gate.reached()).toBe(1);
-      expect(tasks.starts).toBe(1);
-    } finally {
-      gate.open();
-    }
-  });
-
-  it("leaves a hand-off that failed to the shard's alarm, which creates the task once", async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    // workerd also logs the rejected call in the Task object as an uncaught exception.
-    const handOffs = vi.spyOn(TaskCreation.prototype, 'fromIntake').mockRejectedValueOnce(new Error('the Task object was reset'));
-    const taskId = await deliver(9304);
-    await until(async () => (await intakeRow(taskId))?.attempts === 1, 'the failed hand-off was never recorded');
-    const kept = await intakeRow(taskId);
-    expect(kept).toMatchObject({ attempts: 1, last_error: 'the Task object was reset' });
-    expect(kept?.entry).toContain('"number":9304');
-    expect(tasks.starts).toBe(0);
-    expect(String(errors.mock.calls[0]?.[0])).toMatch(new RegExp(`task ${taskId}: delivery not handed on \\(attempt 1, retry in 1 s\\)`));
-    // Its retry comes due (moved to now rather than waited for) and the alarm hands it on.
-    await runInDurableObject(intakeStub(env, taskId), (_, state) => state.storage.sql.exec('UPDATE deliveries SET due_at = ? WHERE task_id = ?', Date.now(), taskId));
-    await shards.run(taskId);
-    expect(await intakeRow(taskId)).toMatchObject({ entry: null, due_at: null });
-    expect(handOffs).toHaveBeenCalledTimes(2);
-    expect(tasks.starts).toBe(1);
-  });
-
-  it('begins at most 8 hand-offs asked for at once in one shard; its alarm hands on the rest of a burst', async () => {
-    const burst = sameShard('burst', 9);
-    const handOffs = vi.spyOn(TaskCreation.prototype, 'fromIntake');
-    await runInDurableObject(intakeStub(env, burst[0]!.taskId), async (shard) => {
-      for (const { taskId, entry } of burst) await shard.accept(taskId, JSON.stringify(entry));
-      // The Worker's nine requests, all made before any hand-off can have ended.
-      await Promise.all(burst.map(({ taskId }) => shard.handOn(taskId)));
-    });
-    for (const { taskId } of burst.slice(0, 8)) expect((await intakeRow(taskId))?.due_at).toBeNull();
-    expect((await intakeRow(burst[8]!.taskId))?.due_at).not.toBeNull();
-    expect(handOffs).toHaveBeenCalledTimes(8);
-    await shards.run(burst[8]!.taskId);
-    expect((await intakeRow(burst[8]!.taskId))?.due_at).toBeNull();
-    expect(handOffs).toHaveBeenCalledTimes(9);
-    expect(tasks.starts).toBe(9);
   });
 });
 
