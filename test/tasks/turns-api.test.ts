@@ -188,11 +188,23 @@ describe('transcript', () => {
     expect(count['n']).toBe(1);
   });
 
+  // The creation's first attempt and the alarm are held, so turn 0 cannot exist yet however fast
+  // the git host answers: the refusal is not a race against the assembly (it was, once the first
+  // attempt began at creation).
   it('refuses items before turn 0 exists', async () => {
-    const id = await create();
-    const res = await api('POST', `/tasks/${id}/transcript`, { body: { items: [{ id: 'm', type: 'message', role: 'assistant', content: 'x' }] } });
-    expect(res.status).toBe(409);
-    await waitForTask(id, settled);
+    const alarms = holdTaskAlarms();
+    try {
+      const id = await create();
+      const res = await api('POST', `/tasks/${id}/transcript`, { body: { items: [{ id: 'm', type: 'message', role: 'assistant', content: 'x' }] } });
+      expect(res.status).toBe(409);
+      expect(alarms.starts).toBe(1);
+      await alarms.run(stubOf(id));
+      expect(await describeTask(id)).toMatchObject({ status: 'ready', attempts: 1 });
+      const after = await api('POST', `/tasks/${id}/transcript`, { body: { items: [{ id: 'm', type: 'message', role: 'assistant', content: 'x' }] } });
+      expect(after.status).toBe(200);
+    } finally {
+      alarms.release();
+    }
   });
 });
 
