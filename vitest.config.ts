@@ -87,9 +87,6 @@ const OWN_STORAGE = [
 ];
 const NOT_WORKERS = ['test/node/**', 'test/bounds/**', 'test/browser/**'];
 
-// Five projects, one run and one report: Worker code in workerd (as deployed, sharing runners or
-// with storage of its own, and with short time and size bounds for the tests that hit them), CLI
-// code in Node, the inspector in Chromium.
 /**
  * Files run two at a time even on two cores, where vitest's default (cores - 1) runs one: most of a
  * file's time is spent waiting on other processes (workerd, the CLI, git, npm, Chromium) and on the
@@ -99,6 +96,9 @@ const NOT_WORKERS = ['test/node/**', 'test/bounds/**', 'test/browser/**'];
  */
 const MAX_WORKERS = Math.max(2, availableParallelism() - 1);
 
+// Five projects, one run and one report: Worker code in workerd (as deployed, sharing runners or
+// with storage of its own, and with short time and size bounds for the tests that hit them), CLI
+// code in Node, the inspector in Chromium.
 export default defineConfig({
   test: {
     maxWorkers: MAX_WORKERS,

@@ -18,6 +18,7 @@ import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { buildAnswerChecks } from '../src/context/runner.ts';
 import { buildReadAheadChecks } from '../src/sources/github/graphql-answer.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
+import { buildSchemas } from '../src/lib/lazy-schema.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
 import { repositoryPolicy } from '../src/tasks/repository-identity.ts';
 import type { TaskRequest } from '../src/tasks/task-request.ts';
@@ -123,7 +124,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
         buildReadAheadChecks();
         buildAnswerChecks();
         // A check run's rules report reads turn 0's rules settings with this.
-        if (task.request.notify?.kind === 'github-check') void RulesConfigSchema._zod.innerType;
+        if (task.request.notify?.kind === 'github-check') buildSchemas(RulesConfigSchema);
       },
     }),
   });

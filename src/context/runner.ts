@@ -5,7 +5,7 @@
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
 import * as z from 'zod';
-import { lazySchema } from '../lib/lazy-schema.ts';
+import { buildSchemas, lazySchema } from '../lib/lazy-schema.ts';
 import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
@@ -112,7 +112,7 @@ const ResultSchema = lazySchema(() => z.object({
  * when the CPU is idle, so the checks are ready when the answers are. Nothing is checked here.
  */
 export function buildAnswerChecks(): void {
-  for (const schema of [ResultSchema, EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema]) void schema._zod.innerType;
+  buildSchemas(ResultSchema, EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema);
 }
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[]; files?: RuleVerdictInput[] };

@@ -20,3 +20,12 @@ export type Built<L> = L extends z.ZodLazy<infer T> ? T : never;
 export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
   return z.lazy(once(build));
 }
+
+/**
+ * Builds `schemas` now rather than at their first parse: a first turn calls it while it waits on
+ * GitHub, when the CPU is idle, so the checks are ready when the answers come (issue 56). Nothing
+ * is checked here; `unwrap` returns the object `once` keeps for every later parse.
+ */
+export function buildSchemas(...schemas: ReadonlyArray<z.ZodLazy<z.ZodType>>): void {
+  for (const schema of schemas) schema.unwrap();
+}

@@ -6,7 +6,7 @@
  * to the blob id (see graphql-read-ahead).
  */
 import * as z from 'zod';
-import { lazySchema } from '../../lib/lazy-schema.ts';
+import { buildSchemas, lazySchema } from '../../lib/lazy-schema.ts';
 import { isoFromText } from '../commit-info.ts';
 import type { PartialTree } from '../partial-tree.ts';
 import { normalisePath } from '../paths.ts';
@@ -89,8 +89,8 @@ const SYMLINK_MODE = 0o120000;
  * still on its way, so parsing the answer does not wait for them. Nothing is checked here.
  */
 export function buildReadAheadChecks(): void {
-  for (const schema of [AnswerSchema, CommitSchema, RootSchema, CommitFactsSchema, ObjectId]) void schema._zod.innerType;
-  if (RawEntrySchema instanceof z.ZodLazy) void RawEntrySchema._zod.innerType;
+  buildSchemas(AnswerSchema, CommitSchema, RootSchema, CommitFactsSchema, ObjectId);
+  if (RawEntrySchema instanceof z.ZodLazy) RawEntrySchema.unwrap();
 }
 
 export function parseReadAhead(data: unknown, aliases: ReadAheadQuery['aliases']): ParsedAnswer {
