@@ -7,7 +7,7 @@
  * is as old as the last `git fetch`.
  */
 import { join } from 'node:path';
-import { gitdirFs, readSmallText } from '../sources/git/fs-callbacks.ts';
+import { gitdirFs, readSmallText } from '../sources/git/small-files.ts';
 import { locateGitdir } from '../sources/git/gitdir.ts';
 
 export type Upstream =
@@ -106,7 +106,7 @@ export function parseBranchConfig(text: string, name: string): { remote?: string
 
 async function readSmall(path: string): Promise<string | undefined> {
   try {
-    return await readSmallText(path, MAX_CONFIG_BYTES);
+    return readSmallText(path, MAX_CONFIG_BYTES);
   } catch {
     return undefined;
   }

@@ -19,9 +19,19 @@ export const CommitInfoSchema = lazySchema(() => z.object({
   authoredAt: z.string().regex(ISO_SECONDS),
 }) satisfies z.ZodType<CommitInfo>);
 
-/** Seconds since the epoch (git's own form) as ISO 8601 UTC. */
+/**
+ * Seconds since the epoch (git's own form) as ISO 8601 UTC: `toISOString`'s text without the
+ * milliseconds. Written from the UTC fields for the years it writes with four digits, because
+ * V8's `toISOString` looks up the local time zone first (ICU reads /etc/localtime and builds the
+ * zone: about 1 ms of a CLI run or session hook, which print no local time; issue 56). Any other
+ * year, or no date at all, goes to `toISOString` itself (`+012345-…`, or its RangeError).
+ */
 export function isoFromEpochSeconds(seconds: number): string {
-  return new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const date = new Date(seconds * 1000);
+  const year = date.getUTCFullYear();
+  if (!(year >= 0 && year <= 9999)) return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${String(year).padStart(4, '0')}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}:${two(date.getUTCSeconds())}Z`;
 }
 
 /** An ISO 8601 timestamp with any offset, as ISO 8601 UTC; throws on text that is not a date. */

@@ -23,7 +23,7 @@ import { normalisePath } from '../paths.ts';
 import { byteLru } from '../../lib/byte-lru.ts';
 import { parseAncestry, walkAncestry } from './ancestry.ts';
 import { errorMessage } from './errors.ts';
-import { gitdirFs } from './fs-callbacks.ts';
+import { gitdirFs } from './small-files.ts';
 import { locateGitdir } from './gitdir.ts';
 import { kindOfMode } from './tree-mode.ts';
 import { sharedObjectDatabase, type ObjectDatabase } from './object-db.ts';
