@@ -10,7 +10,11 @@
  * - the local time zone: V8's `Date.prototype.toISOString` looks it up (ICU reads /etc/localtime)
  *   although it prints UTC; the hook prints no local time, and commit dates are written from the
  *   UTC fields (sources/commit-info).
- * A preload records both; the same hook in a linked worktree (a `.git` file and `commondir`).
+ * - stderr: `process.stderr` is a stream Node builds when it is first read (for a pipe, a socket);
+ *   a command that has nothing to say there makes none (cli/stdio). The hook's does get made, by
+ *   Node itself: `net.Socket#_destroy` compares the ending stdin pipe with `process.stderr`.
+ * A preload records all three; the same hook in a linked worktree (a `.git` file and `commondir`),
+ * and `context --json`.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,12 +35,17 @@ for (const name of ${JSON.stringify(LOCAL_TIME_METHODS)}) {
   const method = Date.prototype[name];
   Date.prototype[name] = function (...args) { localTime[name] = (localTime[name] ?? 0) + 1; return method.apply(this, args); };
 }
-process.on('exit', () => { require('node:fs').writeSync(2, '\\nprocess work: ' + JSON.stringify({ types, localTime }) + '\\n'); });
+let stderrMade = 0;
+const stderr = Object.getOwnPropertyDescriptor(process, 'stderr');
+Object.defineProperty(process, 'stderr', { configurable: true, enumerable: stderr.enumerable, get() { stderrMade++; return stderr.get.call(this); } });
+process.on('exit', () => { require('node:fs').writeSync(2, '\\nprocess work: ' + JSON.stringify({ types, localTime, stderrMade }) + '\\n'); });
 `;
 
 interface Work {
   types: Record<string, number>;
   localTime: Record<string, number>;
+  /** Reads of `process.stderr`, which makes Node build the stream (for a pipe, a socket). */
+  stderrMade: number;
 }
 
 let repo: GitFixture;
@@ -59,28 +68,33 @@ afterAll(() => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
-function sessionStart(root: string): Promise<{ work: Work; stdout: string }> {
-  const cwd = join(root, 'packages', 'app');
-  const input = { session_id: 's', transcript_path: '/tmp/transcript.jsonl', cwd, hook_event_name: 'SessionStart', source: 'startup', model: 'm', permission_mode: 'default' };
+/** One run of the bin with the recorder, from `cwd`; `input` goes to its stdin (a pipe), else stdin is closed. */
+function recordRun(args: string[], cwd: string, input?: string): Promise<{ work: Work; stdout: string }> {
   return new Promise((resolve, reject) => {
     const child = execFile(
       process.execPath,
-      ['--require', join(scratch, 'record.cjs'), BIN, 'hook', 'session-start', '--client', 'claude-code'],
+      ['--require', join(scratch, 'record.cjs'), BIN, ...args],
       { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', GROUNDWORK_STATE_DIR: join(scratch, 'state'), GROUNDWORK_CODE_CACHE: 'off' }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const recorded = /process work: (\{.*\})/.exec(stderr);
-        if (error || !recorded?.[1]) reject(new Error(`the hook failed or was not recorded: ${error?.message ?? ''}\n${stderr}`));
+        if (error || !recorded?.[1]) reject(new Error(`the run failed or was not recorded: ${error?.message ?? ''}\n${stderr}`));
         else resolve({ work: JSON.parse(recorded[1]) as Work, stdout });
       },
     );
-    child.stdin?.end(JSON.stringify(input));
+    child.stdin?.end(input);
   });
+}
+
+function sessionStart(root: string): Promise<{ work: Work; stdout: string }> {
+  const cwd = join(root, 'packages', 'app');
+  const input = { session_id: 's', transcript_path: '/tmp/transcript.jsonl', cwd, hook_event_name: 'SessionStart', source: 'startup', model: 'm', permission_mode: 'default' };
+  return recordRun(['hook', 'session-start', '--client', 'claude-code'], cwd, JSON.stringify(input));
 }
 
 const threadPoolJobs = (work: Work) => Object.entries(work.types).filter(([type]) => type === 'FSREQCALLBACK' || type === 'FSREQPROMISE');
 
-describe('what a session-start hook run asks of Node', () => {
-  it('gives libuv\'s thread pool no job, and looks up no local time, in a repository', async () => {
+describe('what a session-start hook (and a context) run asks of Node', () => {
+  it('gives libuv\'s thread pool no job and looks up no local time, in a repository', async () => {
     const { work, stdout } = await sessionStart(repo.dir);
     expect(stdout, 'the hook gave the context').toContain('Working directory: packages/app');
     expect(work.types['PIPEWRAP'], 'the recorder saw the stdin pipe: see this file\'s header').toBeGreaterThan(0);
@@ -93,5 +107,11 @@ describe('what a session-start hook run asks of Node', () => {
     expect(stdout).toContain('Working directory: packages/app');
     expect(threadPoolJobs(work)).toEqual([]);
     expect(work.localTime).toEqual({});
+  }, 120_000);
+
+  it('makes no stderr stream for a context run that has nothing to say there (the hook\'s stdin pipe makes one when it ends: Node reads process.stderr in net.Socket#_destroy)', async () => {
+    const { work, stdout } = await recordRun(['context', '--json'], join(repo.dir, 'packages', 'app'));
+    expect(JSON.parse(stdout)).toHaveProperty('digest');
+    expect(work.stderrMade, 'process.stderr was read').toBe(0);
   }, 120_000);
 });
