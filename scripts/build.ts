@@ -185,6 +185,7 @@ async function buildCommandBundles(): Promise<void> {
     legalComments: 'none',
     minifyWhitespace: true,
     minifySyntax: true,
+    minifyIdentifiers: true,
     metafile: true,
     // js-yaml's YAML 1.1 tags and schemas and its dumper's schema, which lib/yaml-1.2 never uses,
     // are built at its top level: dropped as from the Worker, so no run evaluates them (issue 56).
