@@ -117,9 +117,14 @@ function privateDirectory(dir: string): boolean {
   return ownedAndPrivate(statSync(dir)) && (uid === undefined || lstatSync(dir).uid === uid);
 }
 
+/**
+ * The newest KEPT records stay. Only a directory past that holds any to remove, so the records are
+ * dated (a stat each) only then: every hook run writes one, and a user's directory soon holds 200.
+ */
 function prune(dir: string): void {
-  const records = readdirSync(dir)
-    .filter((entry) => entry.endsWith('.json'))
+  const names = readdirSync(dir).filter((entry) => entry.endsWith('.json'));
+  if (names.length <= KEPT) return;
+  const records = names
     .map((entry) => ({ path: join(dir, entry), written: statSync(join(dir, entry)).mtimeMs }))
     .sort((a, b) => b.written - a.written);
   for (const old of records.slice(KEPT)) rmSync(old.path, { force: true });
