@@ -1,8 +1,8 @@
 /**
  * The first turn's attempt tells the tenant's index it is under way beside the assembly, not
  * before it (issue 56: a round trip to another object the assembly does not need), nor before its
- * installation token is asked for and its ledger loaded (that work held the token's request), and
- * the outcome's report goes out only after that one is done, so the index hears them in order; an
+ * installation token's request is out (that work held the request), and the outcome's report goes
+ * out only after that one is done, so the index hears them in order; an
  * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
  * it armed its retry leaves the retry armed. The cache writes of the attempt's reads do not hold
  * up the stored turn and its report; the attempt ends after them. Reports and writes are held open
@@ -75,7 +75,7 @@ describe('first turn attempts and the index report', () => {
     });
   }
 
-  it('tells the index of the attempt only once its token is asked for and its ledger is loaded', async () => {
+  it('tells the index of the attempt only once its token is asked for', async () => {
     const source = await memorySource();
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
@@ -85,14 +85,13 @@ describe('first turn attempts and the index report', () => {
         store,
         assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
       });
-      // The token's exchange under way and the ledger's load, each held open by the test.
-      let [asked, loaded] = [(): void => undefined, (): void => undefined];
+      // The token's exchange under way, held open by the test.
+      let asked = (): void => undefined;
       const ahead = new Promise<void>((resolve) => (asked = resolve));
-      const load = new Promise<void>((resolve) => (loaded = resolve));
       const reports: Array<string | undefined> = [];
       const attempts = new FirstTurnAttempts({
         store,
-        ledger: async () => (await load, ledger),
+        ledger: async () => ledger,
         ahead: () => ahead,
         setAlarm: async () => undefined,
         finish: async () => undefined,
@@ -105,9 +104,6 @@ describe('first turn attempts and the index report', () => {
       expect(store.task()?.status).toBe('assembling');
       expect(reports).toEqual([]);
       asked();
-      for (let i = 0; i < 5; i++) await tick();
-      expect(reports).toEqual([]);
-      loaded();
       expect((await run).status).toBe('ok');
       expect(reports).toEqual(['assembling']);
     });
