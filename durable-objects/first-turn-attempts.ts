@@ -95,13 +95,16 @@ export class FirstTurnAttempts {
     }
     const attempt = store.beginAttempt(Date.now());
     this.#retryAt = undefined;
-    // The index hears of the attempt while it runs: nothing here needs its answer, so the
-    // assembly does not wait a round trip to another object first (issue 56). The report is
-    // done before the next one goes out (the outcome's), so the index sees them in order.
-    const reported = this.#deps.reportToIndex().catch(() => false);
+    let reported: Promise<unknown> = Promise.resolve();
     let reason: string;
     try {
       await this.#deps.ahead?.();
+      // The index hears of the attempt while it runs, once the token's request is out: nothing
+      // here needs its answer, so the assembly does not wait a round trip to another object first,
+      // and the token's request does not wait behind the report's work on this thread (the index
+      // objects', the acknowledgement's write) either (issue 56). The report is done before the
+      // next one goes out (the outcome's), so the index sees them in order.
+      reported = this.#deps.reportToIndex().catch(() => false);
       const result = await (await ledger()).begin(0);
       await reported;
       if (result.status === 'ok') {

@@ -35,21 +35,22 @@ export interface TokenAhead {
 }
 
 /**
- * `underWay` resolves once the exchange's request has been handed to fetch or the exchange ended
- * without one (a cached token, a failure); it never rejects.
+ * `underWay` resolves once the exchange's request has been handed to fetch (true) or the exchange
+ * ended without one (false: a cached token, a failure); it never rejects.
  */
-export function tokenAhead(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, env: Env): { ahead: TokenAhead; underWay: Promise<void> } | undefined {
+export function tokenAhead(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, env: Env): { ahead: TokenAhead; underWay: Promise<boolean> } | undefined {
   const installation = request.githubInstallationId;
   if (installation === undefined || isLocalRepo(request.repo) || isGitUrl(request.repo) || !parseFullName(request.repo).ok) return undefined;
   const tokens = writeBehind(env.TENANTS, { hold: true });
   const meter = createUsageMeter();
   // The wiring's own outbound fetch (task-wiring), so a failure reads as the assembly's would.
   const outbound = explainNetworkErrors((input, init) => fetch(input, init));
-  let sent = (): void => {};
-  const underWay = new Promise<void>((resolve) => (sent = resolve));
-  const client = installationClient(getConfig(env), installation, { tokens, fetch: meter.wrap((input, init) => (sent(), outbound(input, init))) });
+  let sent = (_requested: boolean): void => {};
+  const underWay = new Promise<boolean>((resolve) => (sent = resolve));
+  const client = installationClient(getConfig(env), installation, { tokens, fetch: meter.wrap((input, init) => (sent(true), outbound(input, init))) });
   if (!client) return undefined;
   const exchange = client.auth({ type: 'installation' });
-  exchange.then(sent, sent);
+  const ended = () => sent(false);
+  exchange.then(ended, ended);
   return { ahead: { exchange, meter, tokens }, underWay };
 }

@@ -1,7 +1,8 @@
 /**
  * The first turn's attempt tells the tenant's index it is under way beside the assembly, not
- * before it (issue 56: a round trip to another object the assembly does not need), and the
- * outcome's report goes out only after that one is done, so the index hears them in order; an
+ * before it (issue 56: a round trip to another object the assembly does not need), nor before its
+ * installation token's request is out (that work held the request), and the outcome's report goes
+ * out only after that one is done, so the index hears them in order; an
  * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
  * it armed its retry leaves the retry armed. The cache writes of the attempt's reads do not hold
  * up the stored turn and its report; the attempt ends after them. Reports and writes are held open
@@ -73,6 +74,40 @@ describe('first turn attempts and the index report', () => {
       });
     });
   }
+
+  it('tells the index of the attempt only once its token is asked for', async () => {
+    const source = await memorySource();
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (_, state) => {
+      const store = taskStoreOf(state.storage.sql);
+      store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+      const ledger = new TurnLedger({
+        store,
+        assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
+      });
+      // The token's exchange under way, held open by the test.
+      let asked = (): void => undefined;
+      const ahead = new Promise<void>((resolve) => (asked = resolve));
+      const reports: Array<string | undefined> = [];
+      const attempts = new FirstTurnAttempts({
+        store,
+        ledger: async () => ledger,
+        ahead: () => ahead,
+        setAlarm: async () => undefined,
+        finish: async () => undefined,
+        reportToIndex: async () => (reports.push(store.task()?.status), true),
+        writesDone: async () => undefined,
+      });
+
+      const run = attempts.run();
+      for (let i = 0; i < 5; i++) await tick();
+      expect(store.task()?.status).toBe('assembling');
+      expect(reports).toEqual([]);
+      asked();
+      expect((await run).status).toBe('ok');
+      expect(reports).toEqual(['assembling']);
+    });
+  });
 
   // A client's begin ran the attempt; the alarm comes while the attempt tells the index how it ended.
   for (const when of ['before', 'after'] as const) {

@@ -9,6 +9,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TaskListings } from '../../durable-objects/task-listings.ts';
 import * as wiring from '../../durable-objects/task-wiring.ts';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
@@ -42,7 +43,11 @@ afterEach(() => {
 });
 
 interface Attempt {
-  /** What happened, in order: `token` (the exchange's request handed to fetch), `wiring` (built), `github` (any other GitHub request). */
+  /**
+   * What happened, in order: `token` (the exchange's request handed to fetch), `wiring` (built),
+   * `github` (any other GitHub request); with `watch`, also `turn` (a zero-delay timer: a turn of
+   * the event loop left to I/O) and `index` (the attempt's report to the task's listings begun).
+   */
   events: string[];
   status: string;
   reason: string | null;
@@ -78,10 +83,22 @@ function watched(ahead: TokenAhead | undefined, onWait: () => void): TokenAhead 
  * `scope`, and waits for its first attempt to end. `holdToken`: the exchange's request reaches
  * GitHub only once a client of the wiring waits on it (`waits` in the events).
  */
-async function firstAttempt(scope: ApiScope, options: { config?: ScopeConfig; request?: Partial<TaskRequestInput>; holdToken?: boolean } = {}): Promise<Attempt> {
+async function firstAttempt(scope: ApiScope, options: { config?: ScopeConfig; request?: Partial<TaskRequestInput>; holdToken?: boolean; watch?: boolean } = {}): Promise<Attempt> {
   vi.restoreAllMocks();
   if (options.config) await scope.configure(options.config);
   const events: string[] = [];
+  if (options.watch) {
+    const report = TaskListings.prototype.report;
+    vi.spyOn(TaskListings.prototype, 'report').mockImplementation(function (this: TaskListings, task) {
+      events.push('index');
+      return report.call(this, task);
+    });
+    const timer = globalThis.setTimeout;
+    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) => {
+      if (!ms) events.push('turn');
+      return timer(handler, ms);
+    }) as typeof setTimeout);
+  }
   let tokenHeld: (() => void) | undefined;
   const waited = new Promise<void>((resolve) => (tokenHeld = resolve));
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
@@ -113,7 +130,8 @@ async function firstAttempt(scope: ApiScope, options: { config?: ScopeConfig; re
       githubInstallationId: fx.installationId,
       ...options.request,
     };
-    await task.create(input, agent);
+    // As a delivery's: the index first hears of the task from its attempt.
+    await task.create(input, agent, options.watch ? { indexReport: 'with-assembly' } : {});
     const described = TaskDescriptionSchema.parse(await task.describe(input.tenant, { waitMs: 60_000 }));
     return { events, status: described.status, reason: described.reason ?? null, tokenRequests: await scope.count('/access_tokens') };
   });
@@ -140,6 +158,23 @@ describe("a GitHub App task's installation token, asked for before its wiring", 
     expect(attempt.reason).not.toContain('ago');
     // The wiring's client waited on the exchange and took its failure.
     expect(attempt.events).toEqual(['token', 'wiring', 'waits']);
+  });
+
+  it("tells the task's listings of the attempt only after the token request is out", async () => {
+    const attempt = await firstAttempt(createApiScope(), { watch: true });
+    expect(attempt).toMatchObject({ status: 'ready', tokenRequests: 1 });
+    // The report's work (the index objects', its acknowledgement's write) no longer runs before the request leaves.
+    expect(attempt.events.slice(0, 5)).toEqual(['token', 'turn', 'turn', 'turn', 'index']);
+  });
+
+  it('leaves the event loop three turns for the token request before the wiring, and one when no request was needed', async () => {
+    const scope = createApiScope();
+    const cold = await firstAttempt(scope, { watch: true });
+    expect(cold.events.slice(0, 6)).toEqual(['token', 'turn', 'turn', 'turn', 'index', 'wiring']);
+    // A second task of the installation in this isolate finds the token in memory: no request to wait for.
+    const warm = await firstAttempt(scope, { watch: true });
+    expect(warm).toMatchObject({ status: 'ready', tokenRequests: 1 });
+    expect(warm.events.slice(0, 3)).toEqual(['turn', 'index', 'wiring']);
   });
 
   it('asks for a token ahead only for a task that reads GitHub as an App installation', async () => {
