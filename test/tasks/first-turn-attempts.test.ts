@@ -34,18 +34,24 @@ async function memorySource(): Promise<RepositorySource> {
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** A task stored in the object, and the ledger that assembles its turns from `source`. */
+function storedTask(state: DurableObjectState, source: RepositorySource): { store: ReturnType<typeof taskStoreOf>; ledger: TurnLedger } {
+  const store = taskStoreOf(state.storage.sql);
+  store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+  const ledger = new TurnLedger({
+    store,
+    assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
+  });
+  return { store, ledger };
+}
+
 describe('first turn attempts and the index report', () => {
   for (const answer of ['answers', 'throws'] as const) {
     it(`assembles and stores turn 0 while the attempt's index report is in flight, and finishes after it ${answer}`, async () => {
       const source = await memorySource();
       const stub = env.TASKS.get(env.TASKS.newUniqueId());
       await runInDurableObject(stub, async (_, state) => {
-        const store = taskStoreOf(state.storage.sql);
-        store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
-        const ledger = new TurnLedger({
-          store,
-          assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
-        });
+        const { store, ledger } = storedTask(state, source);
         const reports: Array<{ status: string | undefined; answer(): void }> = [];
         const events: string[] = [];
         const attempts = new FirstTurnAttempts({
@@ -79,12 +85,7 @@ describe('first turn attempts and the index report', () => {
     const source = await memorySource();
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
-      const store = taskStoreOf(state.storage.sql);
-      store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
-      const ledger = new TurnLedger({
-        store,
-        assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
-      });
+      const { store, ledger } = storedTask(state, source);
       // The token's exchange under way, held open by the test.
       let asked = (): void => undefined;
       const ahead = new Promise<void>((resolve) => (asked = resolve));
