@@ -1,8 +1,9 @@
 /**
- * The session records the hooks keep (cli/hooks/session-record): the newest 200 stay. Every
- * session-start hook writes one, so a user's directory soon holds 200; the records are dated (a
- * stat each) only when there are more than that to choose from. A preload counts the stats of
- * files in the records' directory in one hook run of the package's bin.
+ * The session records the hooks keep (cli/hooks/session-record): at most 250, and a write past
+ * that leaves the newest 200. Every new session's hook writes one, so a user's directory soon
+ * holds 200 and then grows by one a session; the records are dated (a stat each) only when a write
+ * takes them past 250, not on every new session. A preload counts the stats of files in the
+ * records' directory in one hook run of the package's bin.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -70,20 +71,29 @@ function hookRun(stateDir: string): Promise<number> {
 }
 
 describe('the session records', () => {
-  it('keep the newest 200: a write past that removes the oldest', () => {
+  it('keep at most 250: a write past that leaves the newest 200', () => {
     const dir = join(scratch, 'full');
-    const [oldest, second] = fill(dir, 200);
-    expect(recordStore({ GROUNDWORK_STATE_DIR: dir }).write('new', { root: '/here', commit: SHA, told: SHA, sources: [] })).toBe(true);
+    const records = fill(dir, 250);
+    const store = recordStore({ GROUNDWORK_STATE_DIR: dir });
+    expect(store.write('new', { root: '/here', commit: SHA, told: SHA, sources: [] })).toBe(true);
     expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toHaveLength(200);
-    expect(existsSync(oldest ?? '')).toBe(false);
-    expect(existsSync(second ?? '')).toBe(true);
+    // 251 records: the 51 oldest go, the one just written stays.
+    expect(records.slice(0, 51).filter((path) => existsSync(path))).toEqual([]);
+    expect(records.slice(51).every((path) => existsSync(path))).toBe(true);
+    expect(store.read('new', '/here')).toMatchObject({ root: '/here' });
+
+    // Up to 250, a write removes nothing.
+    const growing = join(scratch, 'growing');
+    fill(growing, 220);
+    expect(recordStore({ GROUNDWORK_STATE_DIR: growing }).write('new', { root: '/here', commit: SHA, told: SHA, sources: [] })).toBe(true);
+    expect(readdirSync(growing).filter((name) => name.endsWith('.json'))).toHaveLength(221);
   });
 
-  it('are not dated one by one by a hook run while there are no more than 200', async () => {
-    const dir = join(scratch, 'some');
-    fill(dir, 150);
+  it('are not dated one by one by the hook of a new session in a full directory of 200', async () => {
+    const dir = join(scratch, 'steady');
+    fill(dir, 200);
     const stats = await hookRun(dir);
-    expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toHaveLength(151);
+    expect(readdirSync(dir).filter((name) => name.endsWith('.json'))).toHaveLength(201);
     expect(stats, 'stats of files in the records directory').toBe(0);
   }, 120_000);
 });

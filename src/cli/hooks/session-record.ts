@@ -3,7 +3,8 @@
  * What a session's context was read at, kept between hooks: the session-start hook writes it, the
  * prompt hook compares the repository with it and writes what it told the model. One small JSON
  * file per session and repository in `$XDG_STATE_HOME/groundwork/sessions`
- * (`~/.local/state/groundwork/sessions`), or `GROUNDWORK_STATE_DIR`; the newest 200 are kept.
+ * (`~/.local/state/groundwork/sessions`), or `GROUNDWORK_STATE_DIR`; at most 250, and a write past
+ * that leaves the newest 200.
  *
  * Like the code cache (cli/code-cache), it is read only from a directory this user owns that no one
  * else may write to, only a regular file is opened (never a FIFO, which would block), and what is
@@ -40,6 +41,12 @@ export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
 const MAX_RECORD_BYTES = 512 * 1024;
 const KEPT = 200;
+/**
+ * Records are dated (a stat each) only when there are more than this: every new session's hook
+ * writes one, so a directory that was pruned to exactly KEPT would be dated again on every new
+ * session (200 stats: 10-16 ms of a cold hook, issue 56); past KEPT by 50, once in 50 sessions.
+ */
+const PRUNE_PAST = 250;
 
 export interface RecordStore {
   read(sessionId: string, root: string): SessionRecord | undefined;
@@ -117,13 +124,10 @@ function privateDirectory(dir: string): boolean {
   return ownedAndPrivate(statSync(dir)) && (uid === undefined || lstatSync(dir).uid === uid);
 }
 
-/**
- * The newest KEPT records stay. Only a directory past that holds any to remove, so the records are
- * dated (a stat each) only then: every hook run writes one, and a user's directory soon holds 200.
- */
+/** Past PRUNE_PAST records, the newest KEPT stay; the records are dated only then. */
 function prune(dir: string): void {
   const names = readdirSync(dir).filter((entry) => entry.endsWith('.json'));
-  if (names.length <= KEPT) return;
+  if (names.length <= PRUNE_PAST) return;
   const records = names
     .map((entry) => ({ path: join(dir, entry), written: statSync(join(dir, entry)).mtimeMs }))
     .sort((a, b) => b.written - a.written);
