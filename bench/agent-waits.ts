@@ -7,7 +7,10 @@
  * - the session-start hook as the agents' hook files run it (`groundwork hook session-start
  *   --client claude-code`, integrations/claude-code), `startup` and `compact`, with `cwd`
  *   `packages/wrangler` of workers-sdk: against `node -e 0` (goal <= 2.5x) and against `context`
- *   run in that directory (goal <= 1.2x);
+ *   run in that directory (goal <= 1.2x); and `startup` as a user's steady state meets it: a new
+ *   session each run, in a state directory holding 200 earlier sessions' records (the hooks keep at
+ *   most 250, pruned to the newest 200, so 49 of 50 new sessions find 200-249; the bench's runs
+ *   stay under 250);
  * - the local MCP server (`groundwork mcp`) already running there: `assemble_context` against the
  *   CLI's whole process on the same input (goal <= 0.1x), and the server's CPU per `tools/list`
  *   (goal <= 1 ms), read from /proc, so the client's own time is not in it.
@@ -25,7 +28,7 @@
  * that directory and the line names where its CPU went (bench/cpu-profile-summary).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,7 +55,10 @@ interface Command {
   name: string;
   args: string[];
   cwd?: string;
-  input?: string;
+  /** Standard input: the same each run, or made for each run (a new session's hook input). */
+  input?: string | (() => string);
+  /** Over the bench's environment for this command alone. */
+  env?: Record<string, string>;
 }
 
 export async function benchAgentWaits(): Promise<string[]> {
@@ -65,12 +71,14 @@ export async function benchAgentWaits(): Promise<string[]> {
     const node: Command = { name: 'node -e 0', args: ['-e', '0'] };
     const small: Command = { name: 'context one-file', args: [BIN, 'context', '--json'], cwd: oneFile };
     const commands = [node, small];
-    let cases: { full: Command; inWrangler: Command; startup: Command; compact: Command } | undefined;
+    let cases: { full: Command; inWrangler: Command; startup: Command; compact: Command; steady: Command } | undefined;
     if (sdk) {
       const wrangler = join(sdk, 'packages', 'wrangler');
       const hook = (source: string): Command => ({ name: `hook ${source}`, args: [BIN, 'hook', 'session-start', '--client', 'claude-code'], cwd: wrangler, input: JSON.stringify(sessionStart(wrangler, source)) });
-      cases = { full: { name: 'context workers-sdk', args: [BIN, 'context', '--json'], cwd: sdk }, inWrangler: { name: 'context packages/wrangler', args: [BIN, 'context', '--json'], cwd: wrangler }, startup: hook('startup'), compact: hook('compact') };
-      commands.push(cases.full, cases.inWrangler, cases.startup, cases.compact);
+      let sessions = 0;
+      const steady: Command = { ...hook('startup'), name: 'hook startup, new session, 200 records', input: () => JSON.stringify(sessionStart(wrangler, 'startup', `bench-new-${++sessions}`)), env: { GROUNDWORK_STATE_DIR: earlierSessions(state) } };
+      cases = { full: { name: 'context workers-sdk', args: [BIN, 'context', '--json'], cwd: sdk }, inWrangler: { name: 'context packages/wrangler', args: [BIN, 'context', '--json'], cwd: wrangler }, startup: hook('startup'), compact: hook('compact'), steady };
+      commands.push(cases.full, cases.inWrangler, cases.startup, cases.compact, cases.steady);
     }
     const before = new Map<Command, Command>();
     if (BEFORE) for (const command of commands.slice(1)) before.set(command, { ...command, name: `${command.name} (before)`, args: command.args.map((arg) => (arg === BIN ? BEFORE : arg)) });
@@ -92,12 +100,13 @@ export async function benchAgentWaits(): Promise<string[]> {
       lines.push(`goals 1 and 2 on workers-sdk: skipped: no repository at ${WORKERS_SDK} (fetch github:cloudflare/workers-sdk with the search tool, or set GROUNDWORK_BENCH_WORKERS_SDK to a clone)`);
       return lines;
     }
-    const { full, inWrangler, startup, compact } = cases;
+    const { full, inWrangler, startup, compact, steady } = cases;
     lines.push(`goal 1: context --json on workers-sdk against node -e 0: ${figure(full, node, '3x')}${profiled(full, env)}`);
     for (const hook of [startup, compact]) {
       lines.push(`goal 1: ${hook.name} (groundwork hook session-start --client claude-code, cwd packages/wrangler of workers-sdk) against node -e 0: ${figure(hook, node, '2.5x')}${profiled(hook, env)}`);
       lines.push(`goal 1: ${hook.name} against context --json in packages/wrangler: ${figure(hook, inWrangler, '1.2x')}`);
     }
+    lines.push(`goal 1: hook startup of a new session with 200 earlier sessions' records kept (a user's steady state) against node -e 0: ${figure(steady, node, '2.5x')}`);
     lines.push(...(await mcpLines(BIN, join(sdk, 'packages', 'wrangler'), wall(inWrangler), cpu(inWrangler), env)));
     const oldInWrangler = before.get(inWrangler);
     if (BEFORE && oldInWrangler) lines.push(...(await mcpLines(BEFORE, join(sdk, 'packages', 'wrangler'), wall(oldInWrangler), cpu(oldInWrangler), env)).map((line) => `${line} [before]`));
@@ -169,8 +178,8 @@ function cpuMsOf(pid: number): number {
 }
 
 /** Claude Code's documented SessionStart input (src/cli/hooks/claude-code). */
-function sessionStart(cwd: string, source: string): Record<string, unknown> {
-  return { session_id: `bench-${source}`, transcript_path: join(tmpdir(), 'bench-transcript.jsonl'), cwd, hook_event_name: 'SessionStart', source, model: 'bench', permission_mode: 'default' };
+function sessionStart(cwd: string, source: string, session = `bench-${source}`): Record<string, unknown> {
+  return { session_id: session, transcript_path: join(tmpdir(), 'bench-transcript.jsonl'), cwd, hook_event_name: 'SessionStart', source, model: 'bench', permission_mode: 'default' };
 }
 
 /** With GROUNDWORK_BENCH_CPU_PROF: one more run under --cpu-prof, and where its CPU went. */
@@ -190,7 +199,8 @@ function profiled(command: Command, env: Record<string, string>): string {
  */
 function run(command: Command, env: Record<string, string>): Timing {
   const started = performance.now();
-  const child = spawnSync('bash', ['-c', '"$@"; status=$?; times >&2; exit $status', 'bench', process.execPath, ...command.args], { cwd: command.cwd, input: command.input ?? '', stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, env: { ...inherited(), ...env } });
+  const input = typeof command.input === 'function' ? command.input() : (command.input ?? '');
+  const child = spawnSync('bash', ['-c', '"$@"; status=$?; times >&2; exit $status', 'bench', process.execPath, ...command.args], { cwd: command.cwd, input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, env: { ...inherited(), ...env, ...command.env } });
   const wall = performance.now() - started;
   const stderr = child.stderr.toString('utf8');
   if (child.status !== 0) throw new Error(`bench: ${command.name} exited ${child.status}: ${stderr.slice(0, 400)}`);
@@ -199,6 +209,18 @@ function run(command: Command, env: Record<string, string>): Timing {
   if (!children) throw new Error(`bench: no CPU times after ${command.name}: ${stderr.slice(-200)}`);
   const [, um = '0', us = '0', sm = '0', ss = '0'] = children;
   return { wall, cpu: (Number(um) * 60 + Number(us) + Number(sm) * 60 + Number(ss)) * 1000 };
+}
+
+/** A state directory beside `state` holding 200 records of earlier sessions, oldest first, as the hooks write them. */
+function earlierSessions(state: string): string {
+  const dir = join(state, 'steady');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  for (let i = 0; i < 200; i++) {
+    const path = join(dir, `${i.toString(16).padStart(40, '0')}.json`);
+    writeFileSync(path, JSON.stringify({ root: '/elsewhere', commit: 'a'.repeat(40), told: 'a'.repeat(40), sources: [] }), { mode: 0o600 });
+    utimesSync(path, 1_000_000 + i, 1_000_000 + i);
+  }
+  return dir;
 }
 
 function inherited(): Record<string, string> {
