@@ -6,10 +6,12 @@
  * job for libuv's thread pool, and the first of them started the pool's four threads: some 2 ms
  * of CPU on every CLI run and session hook for a handful of reads of a few bytes (issue 56).
  *
- * Each file is opened without following into a wait (a FIFO would otherwise hold the open until
- * someone wrote to it, and the process with it) and checked on the open descriptor to be a
- * regular file before a byte is read: a FIFO, a socket or a device (`.git` pointing at
- * `/dev/zero`) is refused with an error rather than read.
+ * Each file is opened with O_NONBLOCK: an open of a FIFO for reading only then returns at once,
+ * where without it the open waits until something opens the FIFO for writing, and the process
+ * with it (POSIX open(), "O_NONBLOCK": pubs.opengroup.org/onlinepubs/9799919799/functions/open.html;
+ * Linux fifo(7)). It is then checked on the open descriptor to be a regular file before a byte is
+ * read: a FIFO, a socket or a device (`.git` pointing at `/dev/zero`) is refused with an error
+ * rather than read (test/node/git-small-files).
  */
 import { closeSync, constants, fstatSync, openSync, readFileSync } from 'node:fs';
 
