@@ -33,6 +33,8 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   // Where agents and reviewers wait (issue 56): the CLI and its hook against node -e 0, the local
   // MCP server against the CLI, and a pull request's first turn with its request timeline.
   ['waits', async () => [...(await benchAgentWaits()), ...(await benchFirstTurn())]],
+  // The first turn alone, for more rounds than waits gives it (FIRST_TURN_RUNS).
+  ['first-turn', benchFirstTurn],
   ['startup', async () => [...(await benchWorkerStartup()), ...(await benchFirstRequests()), await benchUploadReach(), await benchStartupSchemas(), ...(await benchStartup())]],
 ];
 
