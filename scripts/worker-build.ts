@@ -166,12 +166,16 @@ const YAML_CONSTANT = /^(var [\w$]+ = )((?:defineScalarTag|defineSequenceTag|def
  * Schema([...FAILSAFE_SCHEMA.tags, …])`, `DUMP_SCHEMA = YAML11_SCHEMA.withTags({ ...intYaml11Tag,
  * … })`, `implicitFirstChars: [..."0123456789"]`, `DEFAULT_DUMP_OPTIONS = { ...DEFAULT_PRESENTER_OPTIONS,
  * … }`): esbuild keeps a spread even in a pure call's arguments (it may run a getter or an
- * iterator), so such an initializer becomes the answer of a pure function.
+ * iterator), so such an initializer becomes the answer of a pure function. So do the regular
+ * expressions built from template text (`var NS_PLAIN_FLOW_OUT = new RegExp(\`^(?:${SRC_…})$\`,
+ * "u")` and the `SRC_…` templates they join): a substitution may run a `toString`, so esbuild kept
+ * the dumper's seven expressions of what it may write as a plain scalar (and built them when the
+ * chunk loaded), which the reader never tests; about 0.4 KiB gzipped.
  */
-const YAML_DERIVED = /^var ([\w$]+) = (new Schema\(\[[\s\S]*?\n\]\)|(?:define(?:Scalar|Sequence|Mapping)Tag|[\w$]+_SCHEMA\.withTags)\([\s\S]*?\n\}\)|\{\n[\s\S]*?\n\});$/gm;
+const YAML_DERIVED = /^var ([\w$]+) = (new RegExp\(`.*`(?:, "u")?\)|`[^`\n]*\$\{[^`\n]*`|new Schema\(\[[\s\S]*?\n\]\)|(?:define(?:Scalar|Sequence|Mapping)Tag|[\w$]+_SCHEMA\.withTags)\([\s\S]*?\n\}\)|\{\n[\s\S]*?\n\});$/gm;
 
 function pureDerived(whole: string, name: string, value: string): string {
-  const spreadsOrCalls = value.includes('...') || (value.startsWith('{') && value.includes('('));
+  const spreadsOrCalls = value.includes('...') || (value.startsWith('{') && value.includes('(')) || value.includes('${');
   return spreadsOrCalls ? `var ${name} = /* @__PURE__ */ (() => (${value}))();` : whole;
 }
 
