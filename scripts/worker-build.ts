@@ -86,7 +86,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
       'global.process.env.NODE_ENV': '"production"',
       'globalThis.process.env.NODE_ENV': '"production"',
     },
-    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure()],
+    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), zodObjectWithoutJit(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure()],
     logLevel: 'warning',
   });
   const modules = Object.keys(result.metafile.outputs)
@@ -150,6 +150,30 @@ export function jsonSchemaStandIn(source: string, name: string): string {
   const refuse = `function refuse() { throw new Error(${JSON.stringify(`zod's JSON Schema converter is not part of the Worker bundle (${name}, scripts/worker-build): the MCP tools' JSON Schemas are made at build time (src/mcp/tool-json-schemas)`)}); }`;
   const lines = exports.map((id) => (/^create\w*Method$/.test(id) ? `export const ${id} = () => refuse;` : `export const ${id} = refuse;`));
   return `${refuse}\n${lines.join('\n')}\n`;
+}
+
+/**
+ * zod's classic `z.object()` is built on `$ZodObjectJIT` (zod 4.6.7's classic/schemas.js), which
+ * compiles a parser per object with `new Function` where zod's probe says the runtime allows it
+ * (core/util.js `allowsEval`). On Cloudflare the probe answers false (it checks
+ * `navigator.userAgent` for "Cloudflare"; test/lib/zod-eval holds it in workerd), so in the Worker
+ * every object parses with `$ZodObject`'s parser, which the JIT falls back to. Built on
+ * `$ZodObject` directly, the compiler (the JIT's fast path, core/doc.js, the probe) leaves the
+ * upload: about 1 KiB gzipped. test/node/worker-zod-object holds the answers to zod's own. A zod
+ * whose file no longer has the line fails the build, so an upgrade looks at this again.
+ */
+export function zodObjectWithoutJit(): Plugin {
+  return {
+    name: 'zod-object-without-jit',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const jit = 'core.$ZodObjectJIT.init(inst, def);';
+        if (!source.includes(jit)) throw new Error(`${args.path} has no \`${jit}\` to build z.object on $ZodObject (scripts/worker-build zodObjectWithoutJit)`);
+        return { contents: source.replace(jit, 'core.$ZodObject.init(inst, def);'), loader: 'js' };
+      });
+    },
+  };
 }
 
 /**
