@@ -12,12 +12,12 @@
  * defines, Node built-ins left to the runtime (nodejs_compat), a CommonJS `require` of one handed
  * the runtime's module, and the stand-ins of scripts/worker-aliases by exact name.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { WORKER_ALIASES } from './worker-aliases.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,7 +57,9 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
     absWorkingDir: ROOT,
     entryPoints: { index: options.entry ?? 'src/index.ts' },
     outdir,
+    // Renamed once built (stableChunkNames): the hash only keeps esbuild's names apart.
     chunkNames: 'chunks/[name]-[hash]',
+    write: false,
     // `.mjs`, which wrangler's default module rules upload as ES modules (and the Workers tests,
     // which apply wrangler.toml's rules too, leave the dependencies' CommonJS `.js` alone).
     outExtension: { '.js': '.mjs' },
@@ -89,12 +91,45 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
     plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), zodObjectWithoutJit(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure()],
     logLevel: 'warning',
   });
-  const modules = Object.keys(result.metafile.outputs)
+  const metafile = stableChunkNames(result.outputFiles, result.metafile);
+  const modules = Object.keys(metafile.outputs)
     .filter((file) => file.endsWith('.mjs'))
     .map((file) => relative(outdir, resolve(ROOT, file)))
     .sort((a, b) => (a === ENTRY ? -1 : b === ENTRY ? 1 : a < b ? -1 : 1));
   if (modules[0] !== ENTRY) throw new Error(`the Worker build wrote no ${ENTRY} in ${outdir}`);
-  return { dir: outdir, modules, metafile: result.metafile };
+  return { dir: outdir, modules, metafile };
+}
+
+/**
+ * Writes the build's files with chunk names that do not depend on a hash: a chunk loaded by
+ * `import()` is named after its entry (`chunks/task.mjs`, `chunks/api.mjs`), a shared chunk
+ * `chunks/chunk-<n>.mjs`, numbered in the order of the first source module each holds. esbuild's
+ * `[hash]` names are random to gzip, and each recurs in every import of its chunk: they were about
+ * 1.1 KiB of the upload gzipped, and since the hash covers the source maps' paths, relative to the
+ * output, the total moved by a few tenths with where it was built. Nothing caches the Worker's
+ * modules by name (an upload replaces them all), so the hash bought nothing here.
+ * Returns the metafile with the same names.
+ */
+function stableChunkNames(files: readonly OutputFile[], metafile: Metafile): Metafile {
+  const shared: [string, string][] = [];
+  const renames = new Map<string, string>();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.mjs') || basename(dirname(file)) !== 'chunks') continue;
+    if (output.entryPoint === undefined) shared.push([file, Object.keys(output.inputs).sort()[0] ?? '']);
+    else renames.set(basename(file), `${basename(output.entryPoint, extname(output.entryPoint))}.mjs`);
+  }
+  shared.sort(([a, first], [b, other]) => (first < other ? -1 : first > other ? 1 : a < b ? -1 : 1));
+  shared.forEach(([file], index) => renames.set(basename(file), `chunk-${index + 1}.mjs`));
+  if (new Set(renames.values()).size !== renames.size) throw new Error(`two of the Worker's chunks would have one name: ${[...renames.values()].join(', ')}`);
+  const names = new RegExp([...renames.keys()].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const rename = (text: string) => (renames.size === 0 ? text : text.replace(names, (name) => renames.get(name) ?? name));
+  for (const file of files) {
+    const path = rename(file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    // The modules and their source maps: text, whose chunk names are renamed too.
+    writeFileSync(path, rename(file.text));
+  }
+  return { inputs: metafile.inputs, outputs: JSON.parse(rename(JSON.stringify(metafile.outputs))) as Metafile['outputs'] };
 }
 
 /**
