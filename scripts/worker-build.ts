@@ -105,7 +105,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
  * `import()` is named after its entry (`chunks/task.mjs`, `chunks/api.mjs`), a shared chunk
  * `chunks/chunk-<n>.mjs`, numbered in the order of the first source module each holds. esbuild's
  * `[hash]` names are random to gzip, and each recurs in every import of its chunk: they were about
- * 1.1 KiB of the upload gzipped, and since the hash covers the source maps' paths, relative to the
+ * 1.2 KiB of the upload gzipped, and since the hash covers the source maps' paths, relative to the
  * output, the total moved by a few tenths with where it was built. Nothing caches the Worker's
  * modules by name (an upload replaces them all), so the hash bought nothing here.
  * Returns the metafile with the same names.
