@@ -5,7 +5,7 @@
  * hono/secure-headers sets beside them. These were `secureHeaders({ contentSecurityPolicy, xFrameOptions:
  * 'DENY', referrerPolicy: 'no-referrer' })` (hono 4.13.19); the pages use one fixed configuration,
  * so they are written out here, and the middleware's option handling (permissions policy,
- * reporting endpoints, CSP directives built from camel-case names), about 1 KiB of the Worker's
+ * reporting endpoints, CSP directives built from camel-case names), about 0.9 KiB of the Worker's
  * upload gzipped, is not bundled. test/http/page-headers.test.ts holds them equal to what that
  * middleware sets with those options.
  */
