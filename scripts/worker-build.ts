@@ -12,12 +12,12 @@
  * defines, Node built-ins left to the runtime (nodejs_compat), a CommonJS `require` of one handed
  * the runtime's module, and the stand-ins of scripts/worker-aliases by exact name.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { build, type Metafile, type Plugin } from 'esbuild';
+import { build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { WORKER_ALIASES } from './worker-aliases.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -57,7 +57,9 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
     absWorkingDir: ROOT,
     entryPoints: { index: options.entry ?? 'src/index.ts' },
     outdir,
+    // Renamed once built (stableChunkNames): the hash only keeps esbuild's names apart.
     chunkNames: 'chunks/[name]-[hash]',
+    write: false,
     // `.mjs`, which wrangler's default module rules upload as ES modules (and the Workers tests,
     // which apply wrangler.toml's rules too, leave the dependencies' CommonJS `.js` alone).
     outExtension: { '.js': '.mjs' },
@@ -86,15 +88,48 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
       'global.process.env.NODE_ENV': '"production"',
       'globalThis.process.env.NODE_ENV': '"production"',
     },
-    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure()],
+    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), zodObjectWithoutJit(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure()],
     logLevel: 'warning',
   });
-  const modules = Object.keys(result.metafile.outputs)
+  const metafile = stableChunkNames(result.outputFiles, result.metafile);
+  const modules = Object.keys(metafile.outputs)
     .filter((file) => file.endsWith('.mjs'))
     .map((file) => relative(outdir, resolve(ROOT, file)))
     .sort((a, b) => (a === ENTRY ? -1 : b === ENTRY ? 1 : a < b ? -1 : 1));
   if (modules[0] !== ENTRY) throw new Error(`the Worker build wrote no ${ENTRY} in ${outdir}`);
-  return { dir: outdir, modules, metafile: result.metafile };
+  return { dir: outdir, modules, metafile };
+}
+
+/**
+ * Writes the build's files with chunk names that do not depend on a hash: a chunk loaded by
+ * `import()` is named after its entry (`chunks/task.mjs`, `chunks/api.mjs`), a shared chunk
+ * `chunks/chunk-<n>.mjs`, numbered in the order of the first source module each holds. esbuild's
+ * `[hash]` names are random to gzip, and each recurs in every import of its chunk: they were about
+ * 1.2 KiB of the upload gzipped, and since the hash covers the source maps' paths, relative to the
+ * output, the total moved by a few tenths with where it was built. Nothing caches the Worker's
+ * modules by name (an upload replaces them all), so the hash bought nothing here.
+ * Returns the metafile with the same names.
+ */
+function stableChunkNames(files: readonly OutputFile[], metafile: Metafile): Metafile {
+  const shared: [string, string][] = [];
+  const renames = new Map<string, string>();
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    if (!file.endsWith('.mjs') || basename(dirname(file)) !== 'chunks') continue;
+    if (output.entryPoint === undefined) shared.push([file, Object.keys(output.inputs).sort()[0] ?? '']);
+    else renames.set(basename(file), `${basename(output.entryPoint, extname(output.entryPoint))}.mjs`);
+  }
+  shared.sort(([a, first], [b, other]) => (first < other ? -1 : first > other ? 1 : a < b ? -1 : 1));
+  shared.forEach(([file], index) => renames.set(basename(file), `chunk-${index + 1}.mjs`));
+  if (new Set(renames.values()).size !== renames.size) throw new Error(`two of the Worker's chunks would have one name: ${[...renames.values()].join(', ')}`);
+  const names = new RegExp([...renames.keys()].map((name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'g');
+  const rename = (text: string) => (renames.size === 0 ? text : text.replace(names, (name) => renames.get(name) ?? name));
+  for (const file of files) {
+    const path = rename(file.path);
+    mkdirSync(dirname(path), { recursive: true });
+    // The modules and their source maps: text, whose chunk names are renamed too.
+    writeFileSync(path, rename(file.text));
+  }
+  return { inputs: metafile.inputs, outputs: JSON.parse(rename(JSON.stringify(metafile.outputs))) as Metafile['outputs'] };
 }
 
 /**
@@ -153,6 +188,30 @@ export function jsonSchemaStandIn(source: string, name: string): string {
 }
 
 /**
+ * zod's classic `z.object()` is built on `$ZodObjectJIT` (zod 4.6.7's classic/schemas.js), which
+ * compiles a parser per object with `new Function` where zod's probe says the runtime allows it
+ * (core/util.js `allowsEval`). On Cloudflare the probe answers false (it checks
+ * `navigator.userAgent` for "Cloudflare"; test/lib/zod-eval holds it in workerd), so in the Worker
+ * every object parses with `$ZodObject`'s parser, which the JIT falls back to. Built on
+ * `$ZodObject` directly, the compiler (the JIT's fast path, core/doc.js, the probe) leaves the
+ * upload: about 1 KiB gzipped. test/node/worker-zod-object holds the answers to zod's own. A zod
+ * whose file no longer has the line fails the build, so an upgrade looks at this again.
+ */
+export function zodObjectWithoutJit(): Plugin {
+  return {
+    name: 'zod-object-without-jit',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const jit = 'core.$ZodObjectJIT.init(inst, def);';
+        if (!source.includes(jit)) throw new Error(`${args.path} has no \`${jit}\` to build z.object on $ZodObject (scripts/worker-build zodObjectWithoutJit)`);
+        return { contents: source.replace(jit, 'core.$ZodObject.init(inst, def);'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
  * js-yaml 5 (5.5.0's dist/js-yaml.mjs, the file this rewrites) builds its tags and schemas at its
  * module's top level (`var binaryTag = defineScalarTag(…)`, `var YAML11_SCHEMA = new Schema([…])`,
  * `DUMP_SCHEMA = YAML11_SCHEMA.withTags(…)`). Those calls only make objects, but esbuild cannot know that, so every schema and tag stayed in the
@@ -166,12 +225,16 @@ const YAML_CONSTANT = /^(var [\w$]+ = )((?:defineScalarTag|defineSequenceTag|def
  * Schema([...FAILSAFE_SCHEMA.tags, …])`, `DUMP_SCHEMA = YAML11_SCHEMA.withTags({ ...intYaml11Tag,
  * … })`, `implicitFirstChars: [..."0123456789"]`, `DEFAULT_DUMP_OPTIONS = { ...DEFAULT_PRESENTER_OPTIONS,
  * … }`): esbuild keeps a spread even in a pure call's arguments (it may run a getter or an
- * iterator), so such an initializer becomes the answer of a pure function.
+ * iterator), so such an initializer becomes the answer of a pure function. So do the regular
+ * expressions built from template text (`var NS_PLAIN_FLOW_OUT = new RegExp(\`^(?:${SRC_…})$\`,
+ * "u")` and the `SRC_…` templates they join): a substitution may run a `toString`, so esbuild kept
+ * the dumper's seven expressions of what it may write as a plain scalar (and built them when the
+ * chunk loaded), which the reader never tests; about 0.4 KiB gzipped.
  */
-const YAML_DERIVED = /^var ([\w$]+) = (new Schema\(\[[\s\S]*?\n\]\)|(?:define(?:Scalar|Sequence|Mapping)Tag|[\w$]+_SCHEMA\.withTags)\([\s\S]*?\n\}\)|\{\n[\s\S]*?\n\});$/gm;
+const YAML_DERIVED = /^var ([\w$]+) = (new RegExp\(`.*`(?:, "u")?\)|`[^`\n]*\$\{[^`\n]*`|new Schema\(\[[\s\S]*?\n\]\)|(?:define(?:Scalar|Sequence|Mapping)Tag|[\w$]+_SCHEMA\.withTags)\([\s\S]*?\n\}\)|\{\n[\s\S]*?\n\});$/gm;
 
 function pureDerived(whole: string, name: string, value: string): string {
-  const spreadsOrCalls = value.includes('...') || (value.startsWith('{') && value.includes('('));
+  const spreadsOrCalls = value.includes('...') || (value.startsWith('{') && value.includes('(')) || value.includes('${');
   return spreadsOrCalls ? `var ${name} = /* @__PURE__ */ (() => (${value}))();` : whole;
 }
 

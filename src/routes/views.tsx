@@ -17,7 +17,6 @@ import type { Context } from 'hono';
 import { Hono } from '../http/hono.ts';
 import { html } from 'hono/html';
 import type { Child } from 'hono/jsx';
-import { NONCE, secureHeaders } from 'hono/secure-headers';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { AppEnv } from '../http/app-env.ts';
 import { ConfigError } from '../config-error.ts';
@@ -31,6 +30,7 @@ import { accessDeps, taskAccess } from '../auth/task-access.ts';
 import { bearerTenant } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseListQuery } from '../http/list-query.ts';
+import { NONCE_VARIABLE, pageHeaders } from '../http/page-headers.ts';
 import { listHref, type TaskListRow } from '../inspector/task-list.ts';
 import { taskPageModel } from '../inspector/task-page.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
@@ -45,18 +45,6 @@ import type { Account } from '../views/account.tsx';
 import type { RouteDeps } from './deps.ts';
 
 type PageEnv = AppEnv & { Variables: AppEnv['Variables'] & { secureHeadersNonce?: string; account?: Account } };
-
-const pageHeaders = secureHeaders({
-  contentSecurityPolicy: {
-    defaultSrc: ["'none'"],
-    styleSrc: [NONCE],
-    baseUri: ["'none'"],
-    formAction: ["'self'"],
-    frameAncestors: ["'none'"],
-  },
-  xFrameOptions: 'DENY',
-  referrerPolicy: 'no-referrer',
-});
 
 const TOKEN_HINT = 'Open the link from the check run or Slack reply, or ask for a fresh one: GET /tasks/:id (a task) or GET /tasks (the list) with an API token answers viewUrl.';
 const LIST_HINT = 'GET /tasks with an API token answers viewUrl, a link to this list that opens in a browser for a day. A single task opens with the signed link from its check run or Slack reply.';
@@ -73,7 +61,7 @@ export function viewRoutes(deps: RouteDeps): Hono<PageEnv> {
     c.header('Cache-Control', 'no-store');
     return c.html(html`<!doctype html>${body}`, status);
   };
-  const nonce = (c: Context<PageEnv>): string => c.get('secureHeadersNonce') ?? '';
+  const nonce = (c: Context<PageEnv>): string => c.get(NONCE_VARIABLE) ?? '';
   const errorPage = (c: Context<PageEnv>, status: ContentfulStatusCode, title: string, message: string, hint?: string) => {
     if (status === 401) c.header('WWW-Authenticate', 'Bearer');
     return page(c, <ErrorPage title={title} message={message} hint={hint} nonce={nonce(c)} requestId={c.get('requestId')} account={c.get('account')} />, status);

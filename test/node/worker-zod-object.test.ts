@@ -1,0 +1,60 @@
+// zod's `z.object()` is a `$ZodObjectJIT`: where the runtime allows `new Function` it compiles a
+// parser per object. workerd never does (zod's probe answers false on Cloudflare, util.allowsEval;
+// test/lib/zod-eval holds that in workerd), so the Worker's build puts `$ZodObject`, the parser the
+// JIT falls back to, in its place (scripts/worker-build `zodObjectWithoutJit`) and the compiler
+// leaves the upload. Bundled here with and without the plugin from the installed zod: the compiler
+// must be gone and every answer the same (in Node the unpatched bundle does compile, so this also
+// holds the two parsers to each other).
+import { describe, expect, it } from 'vitest';
+import { build, type Plugin } from 'esbuild';
+import { zodObjectWithoutJit } from '../../scripts/worker-build.ts';
+
+const SCHEMAS = `
+import * as z from 'zod';
+const Item = z.object({ path: z.string().min(1), size: z.number().int().nonnegative().optional(), kind: z.enum(['file', 'dir']).default('file') });
+export const schemas = {
+  item: Item,
+  list: z.object({ items: z.array(Item).max(3), next: z.string().nullable() }),
+  strict: z.strictObject({ id: z.string() }),
+  loose: z.looseObject({ id: z.string() }),
+  catchall: z.object({ id: z.string() }).catchall(z.number()),
+  transformed: z.object({ n: z.string().transform((s) => s.length) }),
+};
+`;
+
+async function bundleSchemas(plugins: Plugin[]): Promise<string> {
+  const result = await build({ stdin: { contents: SCHEMAS, resolveDir: process.cwd(), loader: 'js' }, bundle: true, format: 'esm', write: false, minify: true, plugins });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+const INPUTS: Record<string, unknown[]> = {
+  item: [{ path: 'a' }, { path: '', size: -1 }, { path: 'a', kind: 'link' }, { path: 'a', extra: 1 }, null, 'a', [], { __proto__: { path: 'x' } }],
+  list: [{ items: [{ path: 'a' }, { path: 'b', size: 2 }], next: null }, { items: [{}, {}, {}, {}], next: 1 }, { items: 'no' }],
+  strict: [{ id: 'a' }, { id: 'a', other: true }, {}],
+  loose: [{ id: 'a', other: true }, { id: 1 }],
+  catchall: [{ id: 'a', n: 1 }, { id: 'a', n: 'x' }],
+  transformed: [{ n: 'abc' }, { n: 3 }],
+};
+
+type Schemas = Record<string, { safeParse(input: unknown): unknown }>;
+
+async function load(code: string): Promise<Schemas> {
+  return ((await import(`data:text/javascript;base64,${Buffer.from(code).toString('base64')}`)) as { schemas: Schemas }).schemas;
+}
+
+describe("the Worker build's zod objects", () => {
+  it("carry no parser compiler: $ZodObject's parser, which the JIT falls back to in workerd", async () => {
+    const [plain, patched] = await Promise.all([bundleSchemas([]), bundleSchemas([zodObjectWithoutJit()])]);
+    expect(plain).toContain('const newResult = {};');
+    expect(patched).not.toContain('const newResult = {};');
+    expect(patched).not.toContain('new F("")');
+    expect(patched.length).toBeLessThan(plain.length);
+  });
+
+  it('give every answer the unpatched zod gives', async () => {
+    const [plain, patched] = await Promise.all([bundleSchemas([]).then(load), bundleSchemas([zodObjectWithoutJit()]).then(load)]);
+    for (const [name, inputs] of Object.entries(INPUTS)) {
+      for (const input of inputs) expect(patched[name]?.safeParse(input), `${name} ${JSON.stringify(input)}`).toEqual(plain[name]?.safeParse(input));
+    }
+  });
+});
