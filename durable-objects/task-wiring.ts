@@ -34,6 +34,7 @@ import { readBackTask } from './task-freshness.ts';
 import { taskRulesMatrix, type TaskRulesQuery } from './task-rules.ts';
 import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import type { Snapshot } from '../src/sources/snapshot.ts';
+import { CacheWrites } from './cache-writes.ts';
 import { earlierTasksFor } from './task-history.ts';
 import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -41,6 +42,8 @@ import { TurnLedger } from './turn-ledger.ts';
 
 /** How long an assembly's invocation waits for its cache writes once its turn is reported. */
 const WRITES_DEADLINE_MS = 10_000;
+/** How long a read through the cache waits for an earlier assembly's writes before it reads anyway. */
+const READ_WAITS_FOR_WRITES_MS = 2_000;
 
 export interface TaskWiring {
   agents: ReturnType<typeof getAgents>;
@@ -80,10 +83,20 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const config = getConfig(env);
   const agents = getAgents();
   const outbound = explainNetworkErrors((input, init) => fetch(input, init));
-  const openSource = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS });
+  // The cache writes of assemblies, waited for after their turns are stored and reported, each
+  // assembly's for at most WRITES_DEADLINE_MS; and before a read through the cache (cache-writes).
+  const writes = new CacheWrites(WRITES_DEADLINE_MS);
+  const openSource = async (request: TaskRequest) => {
+    await writes.landed(READ_WAITS_FOR_WRITES_MS);
+    return openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS });
+  };
   // An assembly's cache writes start once its turn is stored and reported (`writesDone`), so they
-  // do not keep KV busy while it waits on its own reads.
-  const openForAssembly = (request: TaskRequest) => openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true, ahead: state.ahead?.() });
+  // do not keep KV busy while it waits on its own reads; an earlier assembly's it waits for.
+  const openForAssembly = async (request: TaskRequest) => {
+    const ahead = state.ahead?.();
+    await writes.landed(READ_WAITS_FOR_WRITES_MS);
+    return openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true, ahead });
+  };
   const planDeps: TaskPlanDeps = {
     registry: createDefaultRegistry(),
     deployment: config.PROVIDER_CONFIG,
@@ -99,12 +112,6 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     turnZero = undefined;
     return taken;
   };
-  // The cache writes of assemblies, waited for after their turns are stored and reported, each
-  // assembly's for at most WRITES_DEADLINE_MS (a store that does not answer leaves a later miss).
-  const writes: Array<(options: { deadlineMs: number }) => Promise<void>> = [];
-  const writesDone = async (): Promise<void> => {
-    while (writes.length > 0) await Promise.all(writes.splice(0).map((settled) => settled({ deadlineMs: WRITES_DEADLINE_MS })));
-  };
   const ledger = new TurnLedger({
     store,
     assemble: createTaskAssembler({
@@ -119,7 +126,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       now: () => Date.now(),
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       assembledFrom: (snapshot) => (turnZero = snapshot),
-      writesBehind: (settled) => void writes.push(settled),
+      writesBehind: (settled) => writes.add(settled),
       prepare: (task) => {
         buildReadAheadChecks();
         buildAnswerChecks();
@@ -149,7 +156,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
     check: (task, input) => checkOnRequest(task, input, checkDeps),
     readBack: (task) => readBackTask(task, agents, { ...planDeps, store, posted: focus, openSource, now: () => Date.now() }),
     rules,
-    writesDone,
+    writesDone: () => writes.done(),
     report: async (task, outcome) => {
       if (!task.request.notify) return;
       const report = outcome.status === 'ready' && task.request.notify.kind === 'github-check' ? await rules(task, { defaultClients: config.CHECK_RUN_CLIENTS }) : undefined;
