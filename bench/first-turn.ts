@@ -30,18 +30,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
 import * as z from 'zod';
-import { signGitHubPayload } from '../src/triggers/github/verify.ts';
 import { createGitRepo } from '../test/support/git-fixtures.ts';
 import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
-import { buildMonorepo, FOCUS_TOKEN, mapStore, PACKAGES, PULL, run as assembleInBench } from './focus-reads.ts';
+import { FOCUS_TOKEN, mapStore, PACKAGES, PULL, run as assembleInBench } from './focus-reads.ts';
+import { firstTurnPulls, OWNER, REPO, signedDelivery } from './first-turn-pulls.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 
 const LATENCY_MS = 100;
 const SCOPE = 'first-turn';
 const SECRET = 'bench-first-turn-secret';
 const API_TOKEN = 'bench-first-turn-token-0123456789';
-const OWNER = 'acme';
-const REPO = 'mono';
 /** How often the bench looks at the GitHub server's log for the check run (the server is on a thread of the bench). */
 const POLL_MS = 10;
 const READY_TIMEOUT_MS = 60_000;
@@ -84,15 +82,8 @@ interface FirstTurn {
 export async function benchFirstTurn(): Promise<string[]> {
   const repo = createGitRepo();
   try {
-    const { base, head } = buildMonorepo(repo);
-    const second = secondPullRequest(repo, base);
-    const { base: newBase, head: third } = newBasePullRequest(repo);
+    const { base, head, second, newBase, third, pulls } = firstTurnPulls(repo);
     const { publicKey, privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const pulls = [
-      { number: PULL, base: { ref: 'main', rev: base }, head: { ref: 'change', rev: head }, title: 'Touch every package' },
-      { number: 13, base: { ref: 'main', rev: base }, head: { ref: 'change-2', rev: second }, title: 'Touch every package again' },
-      { number: 14, base: { ref: 'main', rev: newBase }, head: { ref: 'change-3', rev: third }, title: 'Touch every package on a new base' },
-    ];
     const github = await startGitHubServerThread({
       repoDir: repo.dir,
       owner: OWNER,
@@ -172,28 +163,8 @@ async function warmServer(origin: string, pins: ReadonlyArray<{ base: string; he
   }
 }
 
-/** A new commit on main (the new base) and a pull request on it changing every package once more. */
-function newBasePullRequest(repo: ReturnType<typeof createGitRepo>): { base: string; head: string } {
-  repo.write('CHANGELOG.md', 'A commit on main after the first two pull requests were opened.\n');
-  const base = repo.commitAll('main moves on');
-  repo.git('checkout', '--quiet', '-b', 'change-3', base);
-  for (let i = 1; i <= PACKAGES; i++) repo.write(`packages/p${String(i).padStart(2, '0')}/src/index.ts`, `export const name = 'on a new base ${i}';\n`);
-  const head = repo.commitAll('touch every package on the new base');
-  repo.git('checkout', '--quiet', 'main');
-  return { base, head };
-}
-
-/** A second pull request on the same base: one more change in every package, on its own branch. */
-function secondPullRequest(repo: ReturnType<typeof createGitRepo>, base: string): string {
-  repo.git('checkout', '--quiet', '-b', 'change-2', base);
-  for (let i = 1; i <= PACKAGES; i++) repo.write(`packages/p${String(i).padStart(2, '0')}/src/index.ts`, `export const name = 'again ${i}';\n`);
-  const head = repo.commitAll('touch every package again');
-  repo.git('checkout', '--quiet', 'main');
-  return head;
-}
-
 async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>, githubOrigin: string, pull: { number: number; base: string; head: string }): Promise<FirstTurn> {
-  const delivery = await signedDelivery(pull);
+  const delivery = await signedDelivery(pull, SECRET);
   // Aligns the server's clock: this request's start there is `marker` here.
   const seen = (await stats(githubOrigin)).requests.length;
   const marker = performance.now();
@@ -294,33 +265,4 @@ async function post(url: string, body: string): Promise<void> {
   const response = await fetch(url, { method: 'POST', body });
   await response.body?.cancel();
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
-}
-
-/** A signed `pull_request.opened` delivery for the served repository's pull request `pull`. */
-async function signedDelivery(pull: { number: number; base: string; head: string }): Promise<{ headers: Record<string, string>; body: string }> {
-  const repository = { id: 1, node_id: 'R_1', name: REPO, full_name: `${OWNER}/${REPO}`, private: false, owner: { login: OWNER, id: 1, type: 'Organization' }, html_url: `https://github.com/${OWNER}/${REPO}`, default_branch: 'main' };
-  const body = JSON.stringify({
-    action: 'opened',
-    number: pull.number,
-    installation: { id: 1, node_id: 'MDIzOkludGVncmF0aW9uSW5zdGFsbGF0aW9uMQ==' },
-    repository,
-    sender: { login: 'octocat', id: 2, type: 'User' },
-    pull_request: {
-      number: pull.number,
-      html_url: `https://github.com/${OWNER}/${REPO}/pull/${pull.number}`,
-      state: 'open',
-      title: 'Touch every package',
-      body: 'Every package changes.',
-      draft: false,
-      user: { login: 'octocat', id: 2, type: 'User' },
-      labels: [],
-      changed_files: PACKAGES,
-      additions: PACKAGES,
-      deletions: PACKAGES,
-      base: { ref: 'main', sha: pull.base, repo: repository },
-      head: { ref: `change-${pull.number}`, sha: pull.head, repo: repository },
-    },
-  });
-  const headers = { 'content-type': 'application/json', 'X-GitHub-Event': 'pull_request', 'X-GitHub-Delivery': crypto.randomUUID(), 'X-Hub-Signature-256': await signGitHubPayload(SECRET, body) };
-  return { headers, body };
 }
