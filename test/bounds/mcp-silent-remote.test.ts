@@ -7,12 +7,14 @@
  */
 import { runInDurableObject } from 'cloudflare:test';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import * as z from 'zod';
 import { FILE_READ_DEADLINE_MS } from '../../durable-objects/task-files.ts';
 import { api, SETTLE_GUARD_MS } from '../support/api.ts';
 import { holdTimers } from '../support/held-timers.ts';
 import { callTool, connectMcp, type McpConnection } from '../support/mcp-client.ts';
 import { describeTask, endAttempt, gitHostHolds, holdDeadlines, overdue, runRetries, stubOf, type HeldDeadlines } from './support.ts';
 
+const ListedSchema = z.object({ tasks: z.array(z.object({ id: z.string() })) });
 const base = () => `http://127.0.0.1:${inject('gitHttpPort')}`;
 const head = () => inject('gitHttpFixtures').sample.head;
 
@@ -29,7 +31,7 @@ async function taskOn(repo: string): Promise<string> {
   return vi.waitFor(
     async () => {
       const res = await api('GET', `/tasks?repo=${encodeURIComponent(repo)}&limit=10`);
-      const tasks = (res.json['tasks'] ?? []) as Array<{ id: string }>;
+      const { tasks } = ListedSchema.parse(res.json);
       expect(tasks).toHaveLength(1);
       return String(tasks[0]?.id);
     },
