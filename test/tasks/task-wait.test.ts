@@ -15,7 +15,7 @@ import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { api, checkedFetch, SETTLE_GUARD_MS } from '../support/api.ts';
 import { TEST_API_TOKENS } from '../support/api-tokens.ts';
-import { withoutFirstAttempt } from '../support/held-alarms.ts';
+import { holdTaskAlarms, withoutFirstAttempt } from '../support/held-alarms.ts';
 import { callTool, connectMcp, type McpConnection } from '../support/mcp-client.ts';
 
 const gitUrl = (name: string) => `http://127.0.0.1:${inject('gitHttpPort')}/${name}.git`;
@@ -90,14 +90,24 @@ describe('GET /tasks/:id?wait=', () => {
 
   it('keeps waiting through an attempt that will be retried, which is not an end', async () => {
     const id = await heldTask({ repo: gitUrl('_unavailable/retried') });
-    const answer = api('GET', `/tasks/${id}?wait=30`);
-    await waitersReach(id, 1);
-    await release(id);
-    // The first attempt failed and armed a retry; the caller still waits for the end.
-    expect(await waiting(id)).toBe(1);
-    expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json)).toMatchObject({ status: 'pending', attempts: 1, reason: expect.stringContaining('retrying') });
-    // The runtime fires the retries by itself; the wait answers at the last one's end.
-    expect(TaskDescriptionSchema.parse((await answer).json)).toMatchObject({ status: 'failed', attempts: 3 });
+    // The retries' alarms (2 s, then 4 s) are held: each attempt runs from the object's own alarm
+    // handler, as the runtime would run it once due, so no test time is spent on the backoff.
+    const alarms = holdTaskAlarms();
+    try {
+      const answer = api('GET', `/tasks/${id}?wait=30`);
+      await waitersReach(id, 1);
+      expect(await alarms.run(stubOf(id))).toHaveLength(1);
+      // The first attempt failed and armed a retry; the caller still waits for the end.
+      expect(await waiting(id)).toBe(1);
+      expect(TaskDescriptionSchema.parse((await api('GET', `/tasks/${id}`)).json)).toMatchObject({ status: 'pending', attempts: 1, reason: expect.stringContaining('retrying') });
+      expect(await alarms.run(stubOf(id))).toHaveLength(1);
+      expect(await waiting(id)).toBe(1);
+      // The third attempt is the last; the wait answers at its end.
+      await alarms.run(stubOf(id));
+      expect(TaskDescriptionSchema.parse((await answer).json)).toMatchObject({ status: 'failed', attempts: 3 });
+    } finally {
+      alarms.release();
+    }
   });
 
   it('answers at its bound with the task as it is, and leaves nothing waiting', async () => {
