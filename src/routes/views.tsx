@@ -30,7 +30,7 @@ import { accessDeps, taskAccess } from '../auth/task-access.ts';
 import { bearerTenant } from '../http/bearer-auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { parseListQuery } from '../http/list-query.ts';
-import { NONCE_VARIABLE, pageHeaders } from '../http/page-headers.ts';
+import { NONCE_VARIABLE, pageHeaders, type PageHeadersEnv } from '../http/page-headers.ts';
 import { listHref, type TaskListRow } from '../inspector/task-list.ts';
 import { taskPageModel } from '../inspector/task-page.ts';
 import { taskStub } from '../tasks/durable-task-service.ts';
@@ -44,7 +44,7 @@ import { TaskPage } from '../views/task-page.tsx';
 import type { Account } from '../views/account.tsx';
 import type { RouteDeps } from './deps.ts';
 
-type PageEnv = AppEnv & { Variables: AppEnv['Variables'] & { secureHeadersNonce?: string; account?: Account } };
+type PageEnv = AppEnv & { Variables: AppEnv['Variables'] & PageHeadersEnv['Variables'] & { account?: Account } };
 
 const TOKEN_HINT = 'Open the link from the check run or Slack reply, or ask for a fresh one: GET /tasks/:id (a task) or GET /tasks (the list) with an API token answers viewUrl.';
 const LIST_HINT = 'GET /tasks with an API token answers viewUrl, a link to this list that opens in a browser for a day. A single task opens with the signed link from its check run or Slack reply.';
