@@ -11,6 +11,7 @@ import type { TurnResult } from '../src/tasks/task-results.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { TaskStore } from './task-store.ts';
 import type { TurnLedger } from './turn-ledger.ts';
+import { RequestSignal } from './request-signal.ts';
 import { turnView } from './turn-view.ts';
 
 export const MAX_ASSEMBLY_ATTEMPTS = 3;
@@ -22,9 +23,10 @@ export interface AttemptDeps {
   ledger(): Promise<TurnLedger>;
   /**
    * Begins, before the ledger loads, what the attempt's assembly will wait on first (a GitHub App
-   * task's installation token: tasks/token-ahead), and resolves once that is under way. Never rejects.
+   * task's installation token: tasks/token-ahead), and resolves once that is under way: true when
+   * a request went out for it, false when none was needed. Never rejects.
    */
-  ahead?(): Promise<void>;
+  ahead?(): Promise<boolean>;
   setAlarm(at: number): Promise<void>;
   /** Reports the final outcome where the task came from and arms retention. */
   finish(status: 'ready' | 'failed', reason: string | null): Promise<void>;
@@ -42,6 +44,8 @@ export class FirstTurnAttempts {
   #current: Promise<TurnResult> | undefined;
   /** When the latest attempt's retry is due, once it has armed one (until the next attempt begins). */
   #retryAt: number | undefined;
+  /** The object's requests to the network, as its wiring hands them over (`requestSent`). */
+  readonly #requests = new RequestSignal();
 
   constructor(deps: AttemptDeps) {
     this.#deps = deps;
@@ -68,6 +72,11 @@ export class FirstTurnAttempts {
   start(): void {
     // Its failure is the alarm's, which joins this attempt, fails with it and is retried.
     this.run().catch((error: unknown) => console.error(`first attempt begun at creation: ${error instanceof Error ? error.message : String(error)} (its alarm runs it again)`));
+  }
+
+  /** The object's wiring is handing a request to the network (called just before `fetch`). */
+  requestSent(): void {
+    this.#requests.sent();
   }
 
   /**
@@ -98,14 +107,25 @@ export class FirstTurnAttempts {
     let reported: Promise<unknown> = Promise.resolve();
     let reason: string;
     try {
-      await this.#deps.ahead?.();
-      // The index hears of the attempt while it runs, once the token's request is out: nothing
-      // here needs its answer, so the assembly does not wait a round trip to another object first,
-      // and the token's request does not wait behind the report's work on this thread (the index
-      // objects', the acknowledgement's write) either (issue 56). The report is done before the
+      const tokenAsked = (await this.#deps.ahead?.()) ?? false;
+      // The index hears of the attempt while it runs, once the attempt's first GitHub request is
+      // out (the token's, else the assembly's first read; or once the assembly ends without one):
+      // nothing here needs its answer, so the assembly does not wait a round trip to another object
+      // first, and that request does not wait behind the report's work on this thread (the index
+      // objects', the acknowledgement's write) either (issue 56). The wait begins before the ledger
+      // loads, so the assembly's first request cannot come before it. The report is done before the
       // next one goes out (the outcome's), so the index sees them in order.
-      reported = this.#deps.reportToIndex().catch(() => false);
-      const result = await (await ledger()).begin(0);
+      const requested = tokenAsked ? undefined : this.#requests.next();
+      if (!requested) reported = this.#deps.reportToIndex().catch(() => false);
+      const turn = ledger().then((loaded) => loaded.begin(0));
+      if (requested) {
+        const ended = turn.then(
+          () => undefined,
+          () => undefined,
+        );
+        reported = Promise.race([requested, ended]).then(() => this.#deps.reportToIndex()).catch(() => false);
+      }
+      const result = await turn;
       await reported;
       if (result.status === 'ok') {
         await this.#deps.finish('ready', null);

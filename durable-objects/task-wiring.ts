@@ -76,13 +76,17 @@ export interface TaskWiring {
 /**
  * `store`, `focus` and `checks`: the Task object's own SQLite-backed state, which assembly and checks
  * read and write. `ahead`: takes the installation token's exchange the attempt began before this
- * loaded (tasks/token-ahead), for the assembly that opens the task's source next.
+ * loaded (tasks/token-ahead), for the assembly that opens the task's source next. `requested`: told
+ * just before each request is handed to the network (request-signal).
  */
-export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; checks: CheckLogStore; ahead?: () => TokenAhead | undefined }): TaskWiring {
+export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; checks: CheckLogStore; ahead?: () => TokenAhead | undefined; requested?: () => void }): TaskWiring {
   const { store, focus, checks } = state;
   const config = getConfig(env);
   const agents = getAgents();
-  const outbound = explainNetworkErrors((input, init) => fetch(input, init));
+  const outbound = explainNetworkErrors((input, init) => {
+    state.requested?.();
+    return fetch(input, init);
+  });
   // The cache writes of assemblies, waited for after their turns are stored and reported, each
   // assembly's for at most WRITES_DEADLINE_MS; and before a read through the cache (cache-writes).
   const writes = new CacheWrites(WRITES_DEADLINE_MS);

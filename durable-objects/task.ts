@@ -110,6 +110,7 @@ export class TaskObject extends DurableObject<Env> {
         focus: this.#focus,
         checks: this.#checks,
         ahead: () => this.#ahead.take(),
+        requested: () => this.#attempts.requestSent(),
       }),
     ),
   );

@@ -1,7 +1,8 @@
 /**
  * The first turn's attempt tells the tenant's index it is under way beside the assembly, not
  * before it (issue 56: a round trip to another object the assembly does not need), nor before its
- * installation token's request is out (that work held the request), and the outcome's report goes
+ * first GitHub request is out (the installation token's, else the assembly's first: that work held
+ * the request), nor later than the assembly's end, and the outcome's report goes
  * out only after that one is done, so the index hears them in order; an
  * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
  * it armed its retry leaves the retry armed. The cache writes of the attempt's reads do not hold
@@ -88,7 +89,7 @@ describe('first turn attempts and the index report', () => {
       const { store, ledger } = storedTask(state, source);
       // The token's exchange under way, held open by the test.
       let asked = (): void => undefined;
-      const ahead = new Promise<void>((resolve) => (asked = resolve));
+      const ahead = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
       const reports: Array<string | undefined> = [];
       const attempts = new FirstTurnAttempts({
         store,
@@ -107,6 +108,70 @@ describe('first turn attempts and the index report', () => {
       asked();
       expect((await run).status).toBe('ok');
       expect(reports).toEqual(['assembling']);
+    });
+  });
+
+  it("tells the index of an attempt that asked for no token only once the assembly's first request is handed over", async () => {
+    const source = await memorySource();
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (_, state) => {
+      const store = taskStoreOf(state.storage.sql);
+      store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+      const events: string[] = [];
+      // Opening the source is where the assembly's first request goes out, as the wiring's client
+      // resolving the ref does; held until the test lets it through.
+      let open = (): void => undefined;
+      const opened = new Promise<void>((resolve) => (open = resolve));
+      let attempts: FirstTurnAttempts | undefined;
+      const ledger = new TurnLedger({
+        store,
+        assemble: createTaskAssembler({
+          registry: createDefaultRegistry(),
+          openSource: async () => {
+            await opened;
+            events.push('request');
+            attempts?.requestSent();
+            return { source };
+          },
+          ...storedAssemblerDeps(store, state.storage.sql),
+        }),
+      });
+      attempts = new FirstTurnAttempts({
+        store,
+        ledger: async () => ledger,
+        ahead: async () => false,
+        setAlarm: async () => undefined,
+        finish: async (status) => void events.push(`finish ${status}`),
+        reportToIndex: async () => (events.push(`report ${store.task()?.status}`), true),
+        writesDone: async () => undefined,
+      });
+
+      const run = attempts.run();
+      for (let i = 0; i < 5; i++) await tick();
+      expect(store.task()?.status).toBe('assembling');
+      expect(events).toEqual([]);
+      open();
+      expect((await run).status).toBe('ok');
+      expect(events).toEqual(['request', 'report assembling', 'finish ready']);
+    });
+  });
+
+  it('tells the index of an attempt that makes no request once its assembly ends, before its outcome', async () => {
+    const source = await memorySource();
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (_, state) => {
+      const { store, ledger } = storedTask(state, source);
+      const events: string[] = [];
+      const attempts = new FirstTurnAttempts({
+        store,
+        ledger: async () => ledger,
+        setAlarm: async () => undefined,
+        finish: async (status) => void events.push(`finish ${status} with turn 0 ${store.turn(0) ? 'stored' : 'missing'}`),
+        reportToIndex: async () => (events.push(`report with turn 0 ${store.turn(0) ? 'stored' : 'missing'}`), true),
+        writesDone: async () => undefined,
+      });
+      expect((await attempts.run()).status).toBe('ok');
+      expect(events).toEqual(['report with turn 0 stored', 'finish ready with turn 0 stored']);
     });
   });
 

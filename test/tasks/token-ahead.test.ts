@@ -174,7 +174,19 @@ describe("a GitHub App task's installation token, asked for before its wiring", 
     // A second task of the installation in this isolate finds the token in memory: no request to wait for.
     const warm = await firstAttempt(scope, { watch: true });
     expect(warm).toMatchObject({ status: 'ready', tokenRequests: 1 });
-    expect(warm.events.slice(0, 3)).toEqual(['turn', 'index', 'wiring']);
+    expect(warm.events.slice(0, 2)).toEqual(['turn', 'wiring']);
+  });
+
+  it("tells the task's listings of an attempt whose token was in memory only after the assembly's first GitHub request is out", async () => {
+    const scope = createApiScope();
+    await firstAttempt(scope);
+    const warm = await firstAttempt(scope, { watch: true });
+    expect(warm).toMatchObject({ status: 'ready', tokenRequests: 1 });
+    // Begun with the wiring, the report's work ran before the pull request's files were asked for.
+    const [wired, github, index] = ['wiring', 'github', 'index'].map((event) => warm.events.indexOf(event));
+    expect(warm.events.slice(0, 2), warm.events.join(' ')).toEqual(['turn', 'wiring']);
+    expect(github, warm.events.join(' ')).toBeGreaterThan(wired ?? -1);
+    expect(index, warm.events.join(' ')).toBe((github ?? -1) + 1);
   });
 
   it('asks for a token ahead only for a task that reads GitHub as an App installation', async () => {
