@@ -129,6 +129,7 @@ export async function benchFirstTurn(): Promise<string[]> {
         return (
           `pull request first turn, ${name}: accepted delivery to turn 0 ready ${run.ms.toFixed(0)} ms (median of ${all.length}: ${all.map((each) => each.ms.toFixed(0)).join(', ')}), goal <= ${goal(rounds)} (${rounds} round trips of ${LATENCY_MS} ms + 60); ` +
           `${run.requests.length} GitHub requests, ${Math.max(...all.map((each) => each.chain))} one after another (the most of any run); ${median(all.map((each) => each.own)).toFixed(0)} ms with no request in flight (Groundwork's own; goal <= 60); ` +
+          `the first GitHub request sent ${median(all.map(firstSent)).toFixed(0)} ms after the accepted delivery (median of all runs: Groundwork's own time before it, which GitHub's answers do not move); ` +
           `workerd and wrangler CPU ${median(all.map((each) => each.cpuMs)).toFixed(0)} ms; the 202 itself ${median(all.map((each) => each.answerMs)).toFixed(0)} ms after the delivery was sent, turn 0 ready ${median(all.map((each) => each.answerMs + each.ms)).toFixed(0)} ms after it; ` +
           `timeline of the median run: ${run.requests.map((request) => `${request.what} ${request.sent.toFixed(0)}-${request.answered.toFixed(0)}`).join(', ')}${label}`
         );
@@ -201,6 +202,11 @@ function medianRun(runs: FirstTurn[]): FirstTurn {
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
+}
+
+/** When a run's first GitHub request was sent, from the accepted delivery. */
+function firstSent(run: FirstTurn): number {
+  return Math.min(...run.requests.map((request) => request.sent));
 }
 
 /** The longest chain of requests in which each was sent after the one before it was answered. */
