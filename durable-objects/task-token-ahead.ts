@@ -6,10 +6,8 @@
  * assembly took is dropped by the next attempt's `begin`.
  */
 import type { TokenAhead } from '../src/tasks/token-ahead.ts';
+import { turns, TURNS_TO_LEAVE } from './request-signal.ts';
 import type { TaskStore } from './task-store.ts';
-
-/** Turns of the event loop left to the exchange's new request before the attempt goes on. */
-const YIELDS = 3;
 
 export class TaskTokenAhead {
   #ahead: TokenAhead | undefined;
@@ -27,13 +25,11 @@ export class TaskTokenAhead {
       const begun = (await import('../src/tasks/github-app-code.ts')).tokenAhead(task.request, env);
       if (!begun) return false;
       this.#ahead = begun.ahead;
-      // fetch() hands the request over; it goes out as this thread waits for I/O (the isolate's
-      // JavaScript and its I/O share one thread), which the wiring's evaluation would delay. A cold
-      // isolate's first request (a new connection) took more than one turn to leave: with one wait
-      // it reached GitHub after the wiring's evaluation (bench/first-turn). One, as before, for a
-      // token that needed no request: without it a warm turn's first request left later (issue 56).
+      // The request is left its turns to leave before the wiring's evaluation (request-signal). One,
+      // as before, for a token that needed no request: without it a warm turn's first request left
+      // later (issue 56).
       const underWay = await begun.underWay;
-      for (let turn = 0; turn < (underWay ? YIELDS : 1); turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+      await turns(underWay ? TURNS_TO_LEAVE : 1);
       return underWay;
     } catch (error) {
       console.warn(`installation token ahead of the wiring: ${error instanceof Error ? error.message : String(error)}`);

@@ -186,7 +186,7 @@ describe("a GitHub App task's installation token, asked for before its wiring", 
     const [wired, github, index] = ['wiring', 'github', 'index'].map((event) => warm.events.indexOf(event));
     expect(warm.events.slice(0, 2), warm.events.join(' ')).toEqual(['turn', 'wiring']);
     expect(github, warm.events.join(' ')).toBeGreaterThan(wired ?? -1);
-    expect(index, warm.events.join(' ')).toBe((github ?? -1) + 1);
+    expect(warm.events.slice(github, (index ?? 0) + 1), warm.events.join(' ')).toEqual(['github', 'turn', 'turn', 'turn', 'index']);
   });
 
   it('asks for a token ahead only for a task that reads GitHub as an App installation', async () => {
