@@ -35,13 +35,14 @@ async function memorySource(): Promise<RepositorySource> {
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** A task stored in the object, and the ledger that assembles its turns from `source`. */
-function storedTask(state: DurableObjectState, source: RepositorySource): { store: ReturnType<typeof taskStoreOf>; ledger: TurnLedger } {
+/** A task stored in the object, and the ledger that assembles its turns from `source` (after `opening`, when given). */
+function storedTask(state: DurableObjectState, source: RepositorySource, opening?: () => Promise<void>): { store: ReturnType<typeof taskStoreOf>; ledger: TurnLedger } {
   const store = taskStoreOf(state.storage.sql);
   store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
+  const openSource = async () => (await opening?.(), { source });
   const ledger = new TurnLedger({
     store,
-    assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource: async () => ({ source }), ...storedAssemblerDeps(store, state.storage.sql) }),
+    assemble: createTaskAssembler({ registry: createDefaultRegistry(), openSource, ...storedAssemblerDeps(store, state.storage.sql) }),
   });
   return { store, ledger };
 }
@@ -115,26 +116,16 @@ describe('first turn attempts and the index report', () => {
     const source = await memorySource();
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
-      const store = taskStoreOf(state.storage.sql);
-      store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
       const events: string[] = [];
       // Opening the source is where the assembly's first request goes out, as the wiring's client
       // resolving the ref does; held until the test lets it through.
       let open = (): void => undefined;
       const opened = new Promise<void>((resolve) => (open = resolve));
       let attempts: FirstTurnAttempts | undefined;
-      const ledger = new TurnLedger({
-        store,
-        assemble: createTaskAssembler({
-          registry: createDefaultRegistry(),
-          openSource: async () => {
-            await opened;
-            events.push('request');
-            attempts?.requestSent();
-            return { source };
-          },
-          ...storedAssemblerDeps(store, state.storage.sql),
-        }),
+      const { store, ledger } = storedTask(state, source, async () => {
+        await opened;
+        events.push('request');
+        attempts?.requestSent();
       });
       attempts = new FirstTurnAttempts({
         store,

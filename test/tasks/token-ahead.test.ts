@@ -183,10 +183,9 @@ describe("a GitHub App task's installation token, asked for before its wiring", 
     const warm = await firstAttempt(scope, { watch: true });
     expect(warm).toMatchObject({ status: 'ready', tokenRequests: 1 });
     // Begun with the wiring, the report's work ran before the pull request's files were asked for.
-    const [wired, github, index] = ['wiring', 'github', 'index'].map((event) => warm.events.indexOf(event));
-    expect(warm.events.slice(0, 2), warm.events.join(' ')).toEqual(['turn', 'wiring']);
-    expect(github, warm.events.join(' ')).toBeGreaterThan(wired ?? -1);
-    expect(warm.events.slice(github, (index ?? 0) + 1), warm.events.join(' ')).toEqual(['github', 'turn', 'turn', 'turn', 'index']);
+    const [wired = -1, github = -1, index = -1] = ['wiring', 'github', 'index'].map((event) => warm.events.indexOf(event));
+    expect(github, warm.events.join(' ')).toBeGreaterThan(wired);
+    expect(warm.events.slice(github, index + 1), warm.events.join(' ')).toEqual(['github', 'turn', 'turn', 'turn', 'index']);
   });
 
   it('asks for a token ahead only for a task that reads GitHub as an App installation', async () => {
