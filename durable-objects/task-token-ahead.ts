@@ -25,11 +25,9 @@ export class TaskTokenAhead {
       const begun = (await import('../src/tasks/github-app-code.ts')).tokenAhead(task.request, env);
       if (!begun) return false;
       this.#ahead = begun.ahead;
-      // The request is left its turns to leave before the wiring's evaluation (request-signal). One,
-      // as before, for a token that needed no request: without it a warm turn's first request left
-      // later (issue 56).
+      // The request is left its turns to leave before the wiring's evaluation (request-signal).
       const underWay = await begun.underWay;
-      await turns(underWay ? TURNS_TO_LEAVE : 1);
+      if (underWay) await turns(TURNS_TO_LEAVE);
       return underWay;
     } catch (error) {
       console.warn(`installation token ahead of the wiring: ${error instanceof Error ? error.message : String(error)}`);
