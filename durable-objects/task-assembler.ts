@@ -71,10 +71,10 @@ export interface AssemblerDeps extends TaskPlanDeps {
   writesBehind?(settled: (options: { deadlineMs: number }) => Promise<void>): void;
   /**
    * First-time work a GitHub task's turn 0 needs whatever its reads answer (building the checks of
-   * the read-ahead and of the providers' answers, once per isolate), done while it waits on its
-   * first GitHub requests rather than after they answer (issue 56).
+   * the read-ahead and of the providers' answers, running the turn's code once: once per isolate),
+   * done while it waits on its first GitHub requests rather than after they answer (issue 56).
    */
-  prepare?(task: TaskRow): void;
+  prepare?(task: TaskRow, agent: AgentConfig): void;
 }
 
 export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: number) => Promise<TurnRecord> {
@@ -102,7 +102,7 @@ export function createTaskAssembler(deps: AssemblerDeps): (task: TaskRow, turn: 
     const opened = { source, ...(github ? { github } : {}) };
     const focusing = turnFocus(task, turn, { agent: agent.agent, setup: planTask(deps, request, agent.agent, opened), ...(github ? { github } : {}) }, signal, progress);
     // Once its first reads are on their way (a timer runs after they are sent), not in their path.
-    if (turn === 0 && github && deps.prepare) setTimeout(() => deps.prepare?.(task), 0);
+    if (turn === 0 && github && deps.prepare) setTimeout(() => deps.prepare?.(task, agent.agent), 0);
     const focus = await focusing;
     assertInstallationUsable(focus);
     // Every turn plans with turn 0's focus, so it shares turn 0's read-ahead.

@@ -16,6 +16,7 @@ import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { taskReport } from './task-report.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { buildAnswerChecks } from '../src/context/runner.ts';
+import { rehearseFirstTurn } from '../src/context/turn-rehearsal.ts';
 import { buildReadAheadChecks } from '../src/sources/github/graphql-answer.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { buildSchemas } from '../src/lib/lazy-schema.ts';
@@ -131,11 +132,12 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       deadlineMs: config.ASSEMBLY_TIMEOUT_MS,
       assembledFrom: (snapshot) => (turnZero = snapshot),
       writesBehind: (settled) => writes.add(settled),
-      prepare: (task) => {
+      prepare: (task, agent) => {
         buildReadAheadChecks();
         buildAnswerChecks();
         // A check run's rules report reads turn 0's rules settings with this.
         if (task.request.notify?.kind === 'github-check') buildSchemas(RulesConfigSchema);
+        void rehearseFirstTurn(planDeps.registry, agent);
       },
     }),
   });

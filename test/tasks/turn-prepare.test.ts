@@ -1,8 +1,9 @@
 /**
  * A GitHub task's turn 0 builds what checks its answers (the read-ahead's and the providers') while
  * it waits on its first GitHub request, not after the answers come (issue 56): the assembler hands
- * `prepare` to a timer once that request is sent. Counted: the calls of `prepare` while the pull
- * request's files are held unanswered, after the turn, and on a later turn.
+ * `prepare` (with the task's agent, whose turn the wiring rehearses) to a timer once that request
+ * is sent. Counted: the calls of `prepare` while the pull request's files are held unanswered,
+ * after the turn, and on a later turn.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
@@ -61,14 +62,14 @@ async function prepareCalls(withGitHub: boolean) {
   return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
     const store = taskStoreOf(state.storage.sql);
     store.insertTask('t', TaskRequestSchema.parse(pullRequestTask), 0, 1);
-    const prepared: TaskRow[] = [];
+    const prepared: Array<{ task: TaskRow; agent: string }> = [];
     const ledger = new TurnLedger({
       store,
       assemble: createTaskAssembler({
         registry: createDefaultRegistry(),
         openSource: async () => ({ source, ...(withGitHub ? { github: held.github } : {}) }),
         ...storedAssemblerDeps(store, state.storage.sql),
-        prepare: (task) => void prepared.push(task),
+        prepare: (task, agent) => void prepared.push({ task, agent: agent.name }),
       }),
     });
     const first = ledger.begin(0);
@@ -86,14 +87,14 @@ async function prepareCalls(withGitHub: boolean) {
     const later = await ledger.begin(1);
     if (later.status !== 'ok') throw new Error(later.status);
     await nextTask();
-    return { whileHeld, afterTurnZero, afterTurnOne: prepared.length, taskId: prepared[0]?.task_id };
+    return { whileHeld, afterTurnZero, afterTurnOne: prepared.length, taskId: prepared[0]?.task.task_id, agent: prepared[0]?.agent };
   });
 }
 
 describe("a GitHub task's first turn, while its first request is out", () => {
-  it('prepares once, before that request is answered, and not again on a later turn', async () => {
+  it("prepares once, with the task's agent, before that request is answered, and not again on a later turn", async () => {
     const calls = await prepareCalls(true);
-    expect(calls).toEqual({ whileHeld: 1, afterTurnZero: 1, afterTurnOne: 1, taskId: 't' });
+    expect(calls).toEqual({ whileHeld: 1, afterTurnZero: 1, afterTurnOne: 1, taskId: 't', agent: 'reviewer' });
   });
 
   it('prepares nothing for a source that is not the GitHub API', async () => {

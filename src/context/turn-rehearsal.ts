@@ -1,0 +1,104 @@
+/**
+ * @module context/turn-rehearsal
+ * Turn 0's code run once per isolate over a small repository held in memory, the result thrown
+ * away, while a cold isolate's first GitHub turn waits on its first requests (issue 56). The first
+ * run of that code in a fresh isolate is slow: functions compiled on their first call, zod's checks
+ * built on their first parse, the YAML parser of skills and settings; a cold first turn spent
+ * ~55 ms after its read-ahead answered where a warm isolate spends ~25 (V8 profiles over the
+ * inspector, bench/first-turn's repository). Run here, that first-run cost falls in the token's
+ * round trip, when the thread has nothing else to do. The repository has a file of each format
+ * the rules provider reads, a skill and settings, so each of their parsers has run once.
+ *
+ * Nothing here reads or writes anything outside memory: no source, no cache, no GitHub, no
+ * knowledge, no earlier tasks. A rehearsal that fails is logged and changes nothing.
+ */
+import type { AgentConfig } from './agents.ts';
+import type { TaskView } from './provider.ts';
+import type { Registry } from './registry.ts';
+import { assembleFirstTurn } from './turn.ts';
+import type { AssembledTurn } from './turn-schema.ts';
+import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../sources/tree-snapshot.ts';
+import type { RepositorySource } from '../sources/snapshot.ts';
+
+const COMMIT = '0'.repeat(40);
+const REPOSITORY = 'rehearsal:memory';
+const CHANGED = 'packages/app/src/main.ts';
+
+/** A file of each format turn 0 reads: rules in every convention, a skill, the repository's settings. */
+const FILES: Readonly<Record<string, string>> = {
+  '.groundwork.yml': 'providers:\n  rules:\n    clients: [claude-code, codex]\n',
+  'AGENTS.md': '# Rules\n\nRun `npm test` before you push.\n',
+  'CLAUDE.md': '@AGENTS.md\n',
+  'packages/app/AGENTS.md': '# App\n\nKeep the public API in src/main.ts.\n',
+  [CHANGED]: 'export const app = 1;\n',
+  '.cursor/rules/style.mdc': '---\ndescription: Style\nglobs: "**/*.ts"\nalwaysApply: false\n---\nPrefer `const`.\n',
+  '.github/copilot-instructions.md': 'Write tests.\n',
+  '.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\nNo `any`.\n',
+  '.agents/skills/release/SKILL.md': '---\nname: release\ndescription: "Cut a release: bump, tag, publish."\n---\n# Release\n\nTag the commit.\n',
+};
+
+/** One rehearsal, begun by its first caller and shared by every later one; never rejects (undefined when it failed). */
+export function onceRehearsal(run: typeof rehearse = rehearse): (registry: Registry, agent: AgentConfig) => Promise<AssembledTurn | undefined> {
+  let rehearsed: Promise<AssembledTurn | undefined> | undefined;
+  return (registry, agent) =>
+    (rehearsed ??= run(registry, agent).catch((error: unknown) => {
+      console.warn(`turn 0 rehearsal: ${error instanceof Error ? error.message : String(error)}`);
+      return undefined;
+    }));
+}
+
+/** The isolate's rehearsal. */
+export const rehearseFirstTurn = onceRehearsal();
+
+/** Turn 0 of `agent` over the in-memory repository, for a trusted pull request that changed one file. */
+export function rehearse(registry: Registry, agent: AgentConfig): Promise<AssembledTurn> {
+  const snapshot = createTreeSnapshot({ repository: REPOSITORY, commit: COMMIT, uri: (path) => `${REPOSITORY}/${path}`, loader: memoryLoader(FILES) });
+  const source: RepositorySource = { repository: REPOSITORY, resolve: () => Promise.resolve({ status: 'ok', commit: COMMIT }), snapshot: () => snapshot };
+  const task: TaskView = {
+    request: 'Review pull request #1: update the app',
+    origin: 'github',
+    repository: REPOSITORY,
+    commit: COMMIT,
+    headCommit: COMMIT,
+    cwd: '',
+    focusPaths: [CHANGED],
+    trusted: true,
+    skills: [],
+    agent: agent.name,
+    pullRequest: { number: 1, title: 'Update the app', author: 'someone', headSha: COMMIT, fromFork: false, baseRef: 'main', headRef: 'update', changedFiles: 1 },
+  };
+  return assembleFirstTurn({
+    registry,
+    agent,
+    available: ['repo:read'],
+    snapshot,
+    source,
+    task,
+    turn: 0,
+    focusFiles: [CHANGED],
+    pullRequestFiles: { status: 'ok', files: [{ path: CHANGED, status: 'modified', additions: 1, deletions: 1 }], complete: true },
+  });
+}
+
+function memoryLoader(files: Readonly<Record<string, string>>): TreeLoader {
+  const blobs = new Map<string, Uint8Array>();
+  const entries: FlatTreeEntry[] = [];
+  const dirs = new Set<string>();
+  for (const [path, text] of Object.entries(files)) {
+    const bytes = new TextEncoder().encode(text);
+    // Ids only key the snapshot's reads here; nothing checks them against the bytes.
+    const oid = (blobs.size + 1).toString(16).padStart(40, '0');
+    blobs.set(oid, bytes);
+    entries.push({ path, kind: 'file', oid, size: bytes.byteLength });
+    for (let end = path.indexOf('/'); end !== -1; end = path.indexOf('/', end + 1)) dirs.add(path.slice(0, end));
+  }
+  for (const dir of dirs) entries.push({ path: dir, kind: 'dir', oid: `f${(entries.length + 1).toString(16).padStart(39, '0')}` });
+  return {
+    loadTree: () => Promise.resolve(entries),
+    loadBlob: (oid) => {
+      const bytes = blobs.get(oid);
+      return bytes ? Promise.resolve(bytes) : Promise.reject(new Error(`no blob ${oid}`));
+    },
+    loadCommit: () => Promise.resolve({ commit: COMMIT, tree: 'e'.repeat(40), parents: [], committedAt: '2026-01-01T00:00:00Z', authoredAt: '2026-01-01T00:00:00Z' }),
+  };
+}

@@ -1,0 +1,56 @@
+/**
+ * The turn 0 rehearsal (context/turn-rehearsal, issue 56): what it runs is the turn's real code
+ * over its in-memory repository, so it has done its work only if the providers read every file
+ * it holds; and an isolate runs it once, however many first turns ask, and a failed one is a
+ * warning, never a turn's failure.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
+import { onceRehearsal, rehearse } from '../../src/context/turn-rehearsal.ts';
+import { createDefaultRegistry } from '../../src/providers/registry.ts';
+
+const FAILED = ['failed', 'timed-out', 'invalid'];
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('the turn 0 rehearsal', () => {
+  it("reads each rule format, the skill and the settings it holds, for every built-in agent that reads the repository", async () => {
+    const readers = [...BUILTIN_AGENTS.values()].filter((agent) => agent.name !== 'communicator');
+    expect(readers.map((agent) => agent.name)).toEqual(['entry', 'reviewer', 'explorer']);
+    for (const agent of readers) {
+      const turn = await rehearse(createDefaultRegistry(), agent);
+      expect(turn.providers.filter((provider) => FAILED.includes(provider.outcome)), agent.name).toEqual([]);
+      const read = turn.entries.flatMap((entry) => (entry.source.path ? [`${entry.provider} ${entry.source.path}`] : []));
+      expect(read, agent.name).toEqual(
+        expect.arrayContaining([
+          'rules AGENTS.md',
+          'rules packages/app/AGENTS.md',
+          'rules .cursor/rules/style.mdc',
+          'rules .github/copilot-instructions.md',
+          'rules .github/instructions/ts.instructions.md',
+          'skills .agents/skills',
+        ]),
+      );
+      expect(turn.settings?.layers.find((layer) => layer.layer === 'repository')).toMatchObject({ status: 'applied', source: expect.stringMatching(/^\.groundwork\.yml@/) });
+      // The pull request's one changed file was listed to the rules, as a GitHub task's are.
+      expect(turn.providers.find((provider) => provider.name === 'rules')?.reason ?? '').not.toMatch(/not listed/);
+    }
+  });
+
+  it('runs once for every caller, and a failed rehearsal is one warning and no rejection', async () => {
+    const agent = BUILTIN_AGENTS.get('reviewer');
+    if (!agent) throw new Error('no reviewer');
+    const runs = vi.fn(rehearse);
+    const shared = onceRehearsal(runs);
+    const [first, second] = await Promise.all([shared(createDefaultRegistry(), agent), shared(createDefaultRegistry(), agent)]);
+    expect(runs).toHaveBeenCalledTimes(1);
+    expect(second).toBe(first);
+    expect(first?.entries.length).toBeGreaterThan(0);
+
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const failing = onceRehearsal(() => Promise.reject(new Error('no registry')));
+    await expect(failing(createDefaultRegistry(), agent)).resolves.toBeUndefined();
+    await expect(failing(createDefaultRegistry(), agent)).resolves.toBeUndefined();
+    expect(warn.mock.calls).toEqual([['turn 0 rehearsal: no registry']]);
+  });
+});

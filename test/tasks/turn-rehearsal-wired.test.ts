@@ -1,0 +1,66 @@
+/**
+ * A GitHub App task's first turn rehearses turn 0's code (context/turn-rehearsal) while its
+ * installation token is out (issue 56): the wiring's `prepare` hands the isolate's rehearsal the
+ * registry and the task's agent. Counted, never timed: the token's answer is held until the
+ * rehearsal is asked for, so the turn can only be ready if it was asked for while the token was out
+ * (without it the task never gets its token, and the test fails at its timeout).
+ */
+import { env } from 'cloudflare:workers';
+import { runInDurableObject } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { TaskObject } from '../../durable-objects/task.ts';
+import { resolveAgent } from '../../src/context/agent-catalog.ts';
+import * as rehearsal from '../../src/context/turn-rehearsal.ts';
+import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
+import { createApiScope, githubFixture } from '../support/github-api-client.ts';
+import { holdTaskAlarms, type HeldAlarms } from '../support/held-alarms.ts';
+
+const fx = githubFixture();
+const TOKEN_PATH = /\/app\/installations\/\d+\/access_tokens$/;
+const outbound = globalThis.fetch.bind(globalThis);
+
+let alarms: HeldAlarms;
+beforeEach(() => {
+  alarms = holdTaskAlarms({ starts: 'run' });
+});
+afterEach(() => {
+  alarms.release();
+  vi.restoreAllMocks();
+});
+
+describe("a GitHub App task's first turn", () => {
+  it("rehearses the turn with the task's agent while its installation token is out", async () => {
+    const reviewer = resolveAgent('reviewer');
+    if (!reviewer.ok) throw new Error(reviewer.error);
+    const scope = createApiScope();
+    const events: string[] = [];
+    let asked: () => void = () => undefined;
+    const rehearsalAsked = new Promise<void>((resolve) => (asked = resolve));
+    const rehearse = rehearsal.rehearseFirstTurn;
+    const calls = vi.spyOn(rehearsal, 'rehearseFirstTurn').mockImplementation((registry, agent) => {
+      events.push(`rehearsal ${agent.name}`);
+      asked();
+      return rehearse(registry, agent);
+    });
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.startsWith(scope.baseUrl) && TOKEN_PATH.test(url)) {
+        events.push('token');
+        const answer = await outbound(input, init);
+        await rehearsalAsked;
+        events.push('token answered');
+        return answer;
+      }
+      return outbound(input, init);
+    });
+    const described = await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+      const task = new TaskObject(state, Object.assign({}, env, { GITHUB_API_URL: scope.baseUrl }));
+      const tenant = `github:${fx.installationId}`;
+      await task.create({ origin: 'github', tenant, repo: `${fx.owner}/${fx.repo}`, ref: 'main', request: 'Review the change.', githubInstallationId: fx.installationId }, reviewer.agent);
+      return TaskDescriptionSchema.parse(await task.describe(tenant, { waitMs: 60_000 }));
+    });
+    expect(described.status, described.reason ?? '').toBe('ready');
+    expect(calls).toHaveBeenCalledTimes(1);
+    expect(events).toEqual(['token', 'rehearsal reviewer', 'token answered']);
+  });
+});
