@@ -137,7 +137,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
         buildAnswerChecks();
         // A check run's rules report reads turn 0's rules settings with this.
         if (task.request.notify?.kind === 'github-check') buildSchemas(RulesConfigSchema);
-        void rehearseFirstTurn(planDeps.registry, agent);
+        void rehearseFirstTurn({ registry: planDeps.registry, agent, clients: config.CHECK_RUN_CLIENTS });
       },
     }),
   });

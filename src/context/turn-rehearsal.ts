@@ -1,7 +1,8 @@
 /**
  * @module context/turn-rehearsal
- * Turn 0's code run once per isolate over a small repository held in memory, the result thrown
- * away, while a cold isolate's first GitHub turn waits on its first requests (issue 56). The first
+ * Turn 0's code, and its check run's rules matrix, run once per isolate over a small repository
+ * held in memory, the results thrown away, while a cold isolate's first GitHub turn waits on its
+ * first requests (issue 56). The first
  * run of that code in a fresh isolate is slow: functions compiled on their first call, zod's checks
  * built on their first parse, the YAML parser of skills and settings; a cold first turn spent
  * ~55 ms after its read-ahead answered where a warm isolate spends ~25 (V8 profiles over the
@@ -13,10 +14,14 @@
  * knowledge, no earlier tasks. A rehearsal that fails is logged and changes nothing.
  */
 import type { AgentConfig } from './agents.ts';
+import type { ClientName } from './client.ts';
 import type { TaskView } from './provider.ts';
 import type { Registry } from './registry.ts';
+import type { RulesMatrix } from './rules-matrix.ts';
 import { assembleFirstTurn } from './turn.ts';
 import type { AssembledTurn } from './turn-schema.ts';
+import { RulesConfigSchema } from '../providers/rules/config.ts';
+import { rulesMatrix } from '../providers/rules/rules-matrix.ts';
 import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../sources/tree-snapshot.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 
@@ -37,11 +42,24 @@ const FILES: Readonly<Record<string, string>> = {
   '.agents/skills/release/SKILL.md': '---\nname: release\ndescription: "Cut a release: bump, tag, publish."\n---\n# Release\n\nTag the commit.\n',
 };
 
+/** What the rehearsal made: turn 0, and the rules matrix a check run reports with it. */
+export interface Rehearsal {
+  turn: AssembledTurn;
+  matrix: RulesMatrix;
+}
+
+/** What a rehearsal runs with: the deployment's providers, the task's agent, the clients its check runs report on. */
+export interface RehearsalInput {
+  registry: Registry;
+  agent: AgentConfig;
+  clients: readonly ClientName[];
+}
+
 /** One rehearsal, begun by its first caller and shared by every later one; never rejects (undefined when it failed). */
-export function onceRehearsal(run: typeof rehearse = rehearse): (registry: Registry, agent: AgentConfig) => Promise<AssembledTurn | undefined> {
-  let rehearsed: Promise<AssembledTurn | undefined> | undefined;
-  return (registry, agent) =>
-    (rehearsed ??= run(registry, agent).catch((error: unknown) => {
+export function onceRehearsal(run: typeof rehearse = rehearse): (input: RehearsalInput) => Promise<Rehearsal | undefined> {
+  let rehearsed: Promise<Rehearsal | undefined> | undefined;
+  return (input) =>
+    (rehearsed ??= run(input).catch((error: unknown) => {
       console.warn(`turn 0 rehearsal: ${error instanceof Error ? error.message : String(error)}`);
       return undefined;
     }));
@@ -50,8 +68,8 @@ export function onceRehearsal(run: typeof rehearse = rehearse): (registry: Regis
 /** The isolate's rehearsal. */
 export const rehearseFirstTurn = onceRehearsal();
 
-/** Turn 0 of `agent` over the in-memory repository, for a trusted pull request that changed one file. */
-export function rehearse(registry: Registry, agent: AgentConfig): Promise<AssembledTurn> {
+/** Turn 0 of `agent` over the in-memory repository, for a trusted pull request that changed one file, then its rules matrix. */
+export async function rehearse({ registry, agent, clients }: RehearsalInput): Promise<Rehearsal> {
   const snapshot = createTreeSnapshot({ repository: REPOSITORY, commit: COMMIT, uri: (path) => `${REPOSITORY}/${path}`, loader: memoryLoader(FILES) });
   const source: RepositorySource = { repository: REPOSITORY, resolve: () => Promise.resolve({ status: 'ok', commit: COMMIT }), snapshot: () => snapshot };
   const task: TaskView = {
@@ -67,7 +85,7 @@ export function rehearse(registry: Registry, agent: AgentConfig): Promise<Assemb
     agent: agent.name,
     pullRequest: { number: 1, title: 'Update the app', author: 'someone', headSha: COMMIT, fromFork: false, baseRef: 'main', headRef: 'update', changedFiles: 1 },
   };
-  return assembleFirstTurn({
+  const turn = await assembleFirstTurn({
     registry,
     agent,
     available: ['repo:read'],
@@ -78,6 +96,8 @@ export function rehearse(registry: Registry, agent: AgentConfig): Promise<Assemb
     focusFiles: [CHANGED],
     pullRequestFiles: { status: 'ok', files: [{ path: CHANGED, status: 'modified', additions: 1, deletions: 1 }], complete: true },
   });
+  const matrix = await rulesMatrix(snapshot, { cwd: '', paths: [CHANGED], files: [CHANGED], clients, config: RulesConfigSchema.parse({}), signal: new AbortController().signal });
+  return { turn, matrix };
 }
 
 function memoryLoader(files: Readonly<Record<string, string>>): TreeLoader {

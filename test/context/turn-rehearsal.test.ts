@@ -14,11 +14,11 @@ const FAILED = ['failed', 'timed-out', 'invalid'];
 afterEach(() => vi.restoreAllMocks());
 
 describe('the turn 0 rehearsal', () => {
-  it("reads each rule format, the skill and the settings it holds, for every built-in agent that reads the repository", async () => {
+  it("reads each rule format, the skill and the settings it holds, for every built-in agent that reads the repository, and makes the rules matrix of the change", async () => {
     const readers = [...BUILTIN_AGENTS.values()].filter((agent) => agent.name !== 'communicator');
     expect(readers.map((agent) => agent.name)).toEqual(['entry', 'reviewer', 'explorer']);
     for (const agent of readers) {
-      const turn = await rehearse(createDefaultRegistry(), agent);
+      const { turn, matrix } = await rehearse({ registry: createDefaultRegistry(), agent, clients: ['claude-code', 'codex'] });
       expect(turn.providers.filter((provider) => FAILED.includes(provider.outcome)), agent.name).toEqual([]);
       const read = turn.entries.flatMap((entry) => (entry.source.path ? [`${entry.provider} ${entry.source.path}`] : []));
       expect(read, agent.name).toEqual(
@@ -34,6 +34,10 @@ describe('the turn 0 rehearsal', () => {
       expect(turn.settings?.layers.find((layer) => layer.layer === 'repository')).toMatchObject({ status: 'applied', source: expect.stringMatching(/^\.groundwork\.yml@/) });
       // The pull request's one changed file was listed to the rules, as a GitHub task's are.
       expect(turn.providers.find((provider) => provider.name === 'rules')?.reason ?? '').not.toMatch(/not listed/);
+      // The check run's matrix: each rule file of the change with a cell for each client asked.
+      expect(matrix.clients).toEqual(['codex', 'claude-code']);
+      expect(matrix.files.map((file) => file.path)).toEqual(expect.arrayContaining(['AGENTS.md', 'packages/app/AGENTS.md', 'CLAUDE.md', '.cursor/rules/style.mdc', '.github/instructions/ts.instructions.md']));
+      expect(matrix.files.find((file) => file.path === 'AGENTS.md')?.clients?.map((cell) => cell.client)).toEqual(['none', 'codex', 'claude-code']);
     }
   });
 
@@ -42,15 +46,16 @@ describe('the turn 0 rehearsal', () => {
     if (!agent) throw new Error('no reviewer');
     const runs = vi.fn(rehearse);
     const shared = onceRehearsal(runs);
-    const [first, second] = await Promise.all([shared(createDefaultRegistry(), agent), shared(createDefaultRegistry(), agent)]);
+    const input = { registry: createDefaultRegistry(), agent, clients: ['codex' as const] };
+    const [first, second] = await Promise.all([shared(input), shared({ ...input, clients: ['claude-code'] })]);
     expect(runs).toHaveBeenCalledTimes(1);
     expect(second).toBe(first);
-    expect(first?.entries.length).toBeGreaterThan(0);
+    expect(first?.turn.entries.length).toBeGreaterThan(0);
 
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const failing = onceRehearsal(() => Promise.reject(new Error('no registry')));
-    await expect(failing(createDefaultRegistry(), agent)).resolves.toBeUndefined();
-    await expect(failing(createDefaultRegistry(), agent)).resolves.toBeUndefined();
+    await expect(failing(input)).resolves.toBeUndefined();
+    await expect(failing(input)).resolves.toBeUndefined();
     expect(warn.mock.calls).toEqual([['turn 0 rehearsal: no registry']]);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A GitHub App task's first turn rehearses turn 0's code (context/turn-rehearsal) while its
  * installation token is out (issue 56): the wiring's `prepare` hands the isolate's rehearsal the
- * registry and the task's agent. Counted, never timed: the token's answer is held until the
+ * registry, the task's agent and the clients its check run reports on. Counted, never timed: the token's answer is held until the
  * rehearsal is asked for, so the turn can only be ready if it was asked for while the token was out
  * (without it the task never gets its token, and the test fails at its timeout).
  */
@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import * as rehearsal from '../../src/context/turn-rehearsal.ts';
+import { getConfig } from '../../src/env.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import { holdTaskAlarms, type HeldAlarms } from '../support/held-alarms.ts';
@@ -37,10 +38,10 @@ describe("a GitHub App task's first turn", () => {
     let asked: () => void = () => undefined;
     const rehearsalAsked = new Promise<void>((resolve) => (asked = resolve));
     const rehearse = rehearsal.rehearseFirstTurn;
-    const calls = vi.spyOn(rehearsal, 'rehearseFirstTurn').mockImplementation((registry, agent) => {
-      events.push(`rehearsal ${agent.name}`);
+    const calls = vi.spyOn(rehearsal, 'rehearseFirstTurn').mockImplementation((input) => {
+      events.push(`rehearsal ${input.agent.name} for ${input.clients.join(', ')}`);
       asked();
-      return rehearse(registry, agent);
+      return rehearse(input);
     });
     vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
       const url = input instanceof Request ? input.url : String(input);
@@ -61,6 +62,7 @@ describe("a GitHub App task's first turn", () => {
     });
     expect(described.status, described.reason ?? '').toBe('ready');
     expect(calls).toHaveBeenCalledTimes(1);
-    expect(events).toEqual(['token', 'rehearsal reviewer', 'token answered']);
+    // The clients are the deployment's CHECK_RUN_CLIENTS, whose matrix a check run reports.
+    expect(events).toEqual(['token', `rehearsal reviewer for ${getConfig(env).CHECK_RUN_CLIENTS.join(', ')}`, 'token answered']);
   });
 });
