@@ -2,13 +2,13 @@
  * @module context/turn-rehearsal
  * Turn 0's code, and its check run's rules matrix, run once per isolate over a small repository
  * held in memory, the results thrown away, while a cold isolate's first GitHub turn waits on its
- * first requests (issue 56). The first
- * run of that code in a fresh isolate is slow: functions compiled on their first call, zod's checks
- * built on their first parse, the YAML parser of skills and settings; a cold first turn spent
- * ~55 ms after its read-ahead answered where a warm isolate spends ~25 (V8 profiles over the
- * inspector, bench/first-turn's repository). Run here, that first-run cost falls in the token's
- * round trip, when the thread has nothing else to do. The repository has a file of each format
- * the rules provider reads, a skill and settings, so each of their parsers has run once.
+ * first requests (issue 56). The first run of that code in a fresh isolate is slow: functions
+ * compiled on their first call, zod's checks built on their first parse, the YAML parser of
+ * skills and settings. A cold first turn was ready 60 to 67 ms after GitHub's last answer where a
+ * warm isolate's took 26 to 40 (bench/first-turn, medians of 12 rounds; V8's profiles put the
+ * difference in those first runs). Run here, that cost falls in the installation token's round
+ * trip, when the thread has nothing else to do. The repository has a file of each format the
+ * rules provider reads, a skill and settings, so each of their parsers has run once.
  *
  * Nothing here reads or writes anything outside memory: no source, no cache, no GitHub, no
  * knowledge, no earlier tasks. A rehearsal that fails is logged and changes nothing.
@@ -55,14 +55,20 @@ export interface RehearsalInput {
   clients: readonly ClientName[];
 }
 
-/** One rehearsal, begun by its first caller and shared by every later one; never rejects (undefined when it failed). */
-export function onceRehearsal(run: typeof rehearse = rehearse): (input: RehearsalInput) => Promise<Rehearsal | undefined> {
-  let rehearsed: Promise<Rehearsal | undefined> | undefined;
+/**
+ * One rehearsal, begun by its first caller and shared by every later one: true once it has run,
+ * false when it failed; never rejects. What it made is not kept (the isolate has no use for it).
+ */
+export function onceRehearsal(run: typeof rehearse = rehearse): (input: RehearsalInput) => Promise<boolean> {
+  let rehearsed: Promise<boolean> | undefined;
   return (input) =>
-    (rehearsed ??= run(input).catch((error: unknown) => {
-      console.warn(`turn 0 rehearsal: ${error instanceof Error ? error.message : String(error)}`);
-      return undefined;
-    }));
+    (rehearsed ??= run(input).then(
+      () => true,
+      (error: unknown) => {
+        console.warn(`turn 0 rehearsal: ${error instanceof Error ? error.message : String(error)}`);
+        return false;
+      },
+    ));
 }
 
 /** The isolate's rehearsal. */
