@@ -10,7 +10,7 @@
  * (`run`): then a task has made exactly the attempts the test ran, however slow the machine.
  */
 import { runInDurableObject } from 'cloudflare:test';
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
 import { TaskObject } from '../../src/index.ts';
 
@@ -114,4 +114,19 @@ export function holdTaskAlarms(options: { starts?: 'held' | 'run' } = {}): HeldA
       starts?.release();
     },
   };
+}
+
+/**
+ * `holdTaskAlarms` around each test of the file: a file whose tests create their tasks in a Task
+ * object of their own, whose runtime instance would otherwise run the attempt again from the alarm
+ * the creation armed.
+ */
+export function holdTaskAlarmsInEachTest(options: { starts?: 'held' | 'run' } = {}): void {
+  let alarms: HeldAlarms | undefined;
+  beforeEach(() => {
+    alarms = holdTaskAlarms(options);
+  });
+  afterEach(() => {
+    alarms?.release();
+  });
 }

@@ -8,7 +8,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TaskListings } from '../../durable-objects/task-listings.ts';
 import * as wiring from '../../durable-objects/task-wiring.ts';
 import { TaskObject } from '../../durable-objects/task.ts';
@@ -19,7 +19,7 @@ import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import type { TaskRequestInput } from '../../src/tasks/task-request.ts';
 import { tokenAhead, type TokenAhead } from '../../src/tasks/token-ahead.ts';
 import { createApiScope, githubFixture, type ApiScope, type ScopeConfig } from '../support/github-api-client.ts';
-import { holdTaskAlarms, type HeldAlarms } from '../support/held-alarms.ts';
+import { holdTaskAlarmsInEachTest } from '../support/held-alarms.ts';
 
 const fx = githubFixture();
 const reviewer = resolveAgent('reviewer');
@@ -32,15 +32,8 @@ const TOKEN_PATH = /\/app\/installations\/\d+\/access_tokens$/;
 const outbound = globalThis.fetch.bind(globalThis);
 const build = wiring.wireTask;
 
-let alarms: HeldAlarms;
-beforeEach(() => {
-  // The runtime's own Task object would run the attempt again from the alarm the creation armed.
-  alarms = holdTaskAlarms({ starts: 'run' });
-});
-afterEach(() => {
-  alarms.release();
-  vi.restoreAllMocks();
-});
+holdTaskAlarmsInEachTest({ starts: 'run' });
+afterEach(() => vi.restoreAllMocks());
 
 interface Attempt {
   /**

@@ -7,27 +7,21 @@
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
 import * as rehearsal from '../../src/context/turn-rehearsal.ts';
 import { getConfig } from '../../src/env.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
-import { holdTaskAlarms, type HeldAlarms } from '../support/held-alarms.ts';
+import { holdTaskAlarmsInEachTest } from '../support/held-alarms.ts';
 
 const fx = githubFixture();
 const TOKEN_PATH = /\/app\/installations\/\d+\/access_tokens$/;
 const outbound = globalThis.fetch.bind(globalThis);
 
-let alarms: HeldAlarms;
-beforeEach(() => {
-  alarms = holdTaskAlarms({ starts: 'run' });
-});
-afterEach(() => {
-  alarms.release();
-  vi.restoreAllMocks();
-});
+holdTaskAlarmsInEachTest({ starts: 'run' });
+afterEach(() => vi.restoreAllMocks());
 
 describe("a GitHub App task's first turn", () => {
   it("rehearses the turn with the task's agent while its installation token is out", async () => {
