@@ -9,20 +9,54 @@ import type { TokenAhead } from '../src/tasks/token-ahead.ts';
 import { turns, TURNS_TO_LEAVE } from './request-signal.ts';
 import type { TaskStore } from './task-store.ts';
 
+/** The App's installation code (tasks/github-app-code), loaded on first use. */
+type AppCode = typeof import('../src/tasks/github-app-code.ts');
+
+/**
+ * How long an attempt waits for the exchange to be under way before it goes on without it (the
+ * assembly's own client then asks for the token): the token store's read (2 s at most) and the
+ * JWT take milliseconds. A step that never settles must not hold the attempt, which has no other
+ * deadline before its assembly's: a Task object reset while it loaded the App's code left that
+ * load pending for every later attempt in its isolate (test/e2e/github-intake under load, in
+ * vitest's module runner).
+ */
+export const AHEAD_WAIT_MS = 5_000;
+
 export class TaskTokenAhead {
   #ahead: TokenAhead | undefined;
+  readonly #load: () => Promise<AppCode>;
+
+  /** `load`: the App's code; its dynamic import unless a test holds it. */
+  constructor(load: () => Promise<AppCode> = () => import('../src/tasks/github-app-code.ts')) {
+    this.#load = load;
+  }
 
   /**
    * Begins the exchange for the stored task's turn 0 and resolves once its request is out: true
-   * when one went out, false when none was needed or begun. Never rejects: without it, the
-   * assembly's own client asks for the token.
+   * when one went out, false when none was needed or begun, or when it was not under way within
+   * AHEAD_WAIT_MS. Never rejects: without it, the assembly's own client asks for the token.
    */
   async begin(store: TaskStore, env: Env): Promise<boolean> {
     this.#ahead = undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<false>((resolve) => {
+      timer = setTimeout(() => {
+        console.warn(`installation token ahead of the wiring: not under way within ${AHEAD_WAIT_MS} ms; the assembly asks for it itself`);
+        resolve(false);
+      }, AHEAD_WAIT_MS);
+    });
+    try {
+      return await Promise.race([this.#begin(store, env), waited]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #begin(store: TaskStore, env: Env): Promise<boolean> {
     const task = store.task();
     if (!task || store.turn(0)) return false;
     try {
-      const begun = (await import('../src/tasks/github-app-code.ts')).tokenAhead(task.request, env);
+      const begun = (await this.#load()).tokenAhead(task.request, env);
       if (!begun) return false;
       this.#ahead = begun.ahead;
       // The request is left its turns to leave before the wiring's evaluation (request-signal).
