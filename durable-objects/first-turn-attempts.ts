@@ -7,6 +7,7 @@
  * providers at most once per stored turn. The alarm that joins an attempt after it armed its retry
  * arms that retry again (`fromAlarm`).
  */
+import { withDeadline } from '../src/lib/deadline.ts';
 import type { TurnResult } from '../src/tasks/task-results.ts';
 import { PermanentAssemblyError } from '../src/tasks/errors.ts';
 import type { TaskStore } from './task-store.ts';
@@ -16,6 +17,12 @@ import { turnView } from './turn-view.ts';
 
 export const MAX_ASSEMBLY_ATTEMPTS = 3;
 const RETRY_BASE_MS = 2_000;
+/**
+ * How long an attempt waits for the assembly code (the ledger, built with the wiring) to load: the
+ * assembly's own deadline starts once it has, so a load that never settles (a reset object left
+ * it pending for the isolate) would hold the attempt for good. A cold load takes milliseconds.
+ */
+export const LEDGER_LOAD_MS = 10_000;
 
 export interface AttemptDeps {
   store: TaskStore;
@@ -117,7 +124,7 @@ export class FirstTurnAttempts {
       // next one goes out (the outcome's), so the index sees them in order.
       const requested = tokenAsked ? undefined : this.#requests.next();
       if (!requested) reported = this.#deps.reportToIndex().catch(() => false);
-      const turn = ledger().then((loaded) => loaded.begin(0));
+      const turn = withDeadline(LEDGER_LOAD_MS, () => `the assembly code did not load within ${LEDGER_LOAD_MS / 1000} s`, () => ledger()).then((loaded) => loaded.begin(0));
       if (requested) {
         const ended = turn.then(
           () => undefined,

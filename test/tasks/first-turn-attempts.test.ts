@@ -6,13 +6,14 @@
  * out only after that one is done, so the index hears them in order; an
  * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
  * it armed its retry leaves the retry armed. The cache writes of the attempt's reads do not hold
- * up the stored turn and its report; the attempt ends after them. Reports and writes are held open
- * by the test, never timed.
+ * up the stored turn and its report; the attempt ends after them. An attempt whose assembly code
+ * never loads fails at its bound and arms its retry. Reports, writes and that bound's timer are held
+ * open by the test, never timed.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
+import { FirstTurnAttempts, LEDGER_LOAD_MS } from '../../durable-objects/first-turn-attempts.ts';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
@@ -20,6 +21,7 @@ import type { RepositorySource } from '../../src/sources/snapshot.ts';
 import { createTreeSnapshot } from '../../src/sources/tree-snapshot.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { createMemoryTree } from '../support/memory-tree.ts';
+import { holdTimers } from '../support/held-timers.ts';
 import { storedAssemblerDeps, taskStoreOf } from '../support/task-object.ts';
 
 const COMMIT = 'c'.repeat(40);
@@ -258,5 +260,35 @@ describe('first turn attempts and the cache writes of their reads', () => {
       // The assembler handed them over and never waited itself.
       expect(handed).toHaveLength(1);
     });
+  });
+  it('fails an attempt whose assembly code does not load within its bound, and arms the retry', async () => {
+    const hold = holdTimers({ load: { from: 'durable-objects/first-turn-attempts.ts', ms: LEDGER_LOAD_MS } });
+    try {
+      const stub = env.TASKS.get(env.TASKS.newUniqueId());
+      await runInDurableObject(stub, async (_, state) => {
+        const { store } = storedTask(state, await memorySource());
+        const alarms: number[] = [];
+        const attempts = new FirstTurnAttempts({
+          store,
+          // A load a reset object left pending: it never settles.
+          ledger: () => new Promise(() => undefined),
+          setAlarm: async (at) => void alarms.push(at),
+          finish: async () => undefined,
+          reportToIndex: async () => true,
+          writesDone: async () => undefined,
+        });
+        let result: Awaited<ReturnType<FirstTurnAttempts['run']>> | undefined;
+        void attempts.run().then((value) => (result = value));
+        for (let i = 0; i < 5; i++) await tick();
+        expect({ result, held: hold.held.load.count, status: store.task()?.status }).toEqual({ result: undefined, held: 1, status: 'assembling' });
+        hold.held.load.fire();
+        for (let i = 0; i < 5; i++) await tick();
+        expect(result).toEqual({ status: 'failed', reason: `the assembly code did not load within ${LEDGER_LOAD_MS / 1000} s` });
+        expect(store.task()?.status).toBe('pending');
+        expect(alarms).toHaveLength(1);
+      });
+    } finally {
+      hold.release();
+    }
   });
 });
