@@ -13,7 +13,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { FirstTurnAttempts, LEDGER_LOAD_MS } from '../../durable-objects/first-turn-attempts.ts';
+import { FirstTurnAttempts, LEDGER_LOAD_MS, type AttemptDeps } from '../../durable-objects/first-turn-attempts.ts';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
@@ -37,6 +37,11 @@ async function memorySource(): Promise<RepositorySource> {
 
 const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
 
+/** The attempts of a stored task, each dependency a test leaves out answering at once: no alarm, no writes, an index that hears it. */
+function attemptsOf(deps: Pick<AttemptDeps, 'store' | 'ledger'> & Partial<AttemptDeps>): FirstTurnAttempts {
+  return new FirstTurnAttempts({ setAlarm: async () => undefined, finish: async () => undefined, reportToIndex: async () => true, writesDone: async () => undefined, ...deps });
+}
+
 /** A task stored in the object, and the ledger that assembles its turns from `source` (after `opening`, when given). */
 function storedTask(state: DurableObjectState, source: RepositorySource, opening?: () => Promise<void>): { store: ReturnType<typeof taskStoreOf>; ledger: TurnLedger } {
   const store = taskStoreOf(state.storage.sql);
@@ -58,17 +63,15 @@ describe('first turn attempts and the index report', () => {
         const { store, ledger } = storedTask(state, source);
         const reports: Array<{ status: string | undefined; answer(): void }> = [];
         const events: string[] = [];
-        const attempts = new FirstTurnAttempts({
+        const attempts = attemptsOf({
           store,
           ledger: async () => ledger,
-          setAlarm: async () => undefined,
           finish: async (status) => void events.push(`finish ${status}`),
           reportToIndex: () =>
             new Promise<boolean>((resolve, reject) => {
               events.push(`report ${store.task()?.status}`);
               reports.push({ status: store.task()?.status, answer: () => (answer === 'answers' ? resolve(true) : reject(new Error('the index is down'))) });
             }),
-          writesDone: async () => undefined,
         });
 
         const run = attempts.run();
@@ -94,14 +97,11 @@ describe('first turn attempts and the index report', () => {
       let asked = (): void => undefined;
       const ahead = new Promise<boolean>((resolve) => (asked = () => resolve(true)));
       const reports: Array<string | undefined> = [];
-      const attempts = new FirstTurnAttempts({
+      const attempts = attemptsOf({
         store,
         ledger: async () => ledger,
         ahead: () => ahead,
-        setAlarm: async () => undefined,
-        finish: async () => undefined,
         reportToIndex: async () => (reports.push(store.task()?.status), true),
-        writesDone: async () => undefined,
       });
 
       const run = attempts.run();
@@ -129,14 +129,12 @@ describe('first turn attempts and the index report', () => {
         events.push('request');
         attempts?.requestSent();
       });
-      attempts = new FirstTurnAttempts({
+      attempts = attemptsOf({
         store,
         ledger: async () => ledger,
         ahead: async () => false,
-        setAlarm: async () => undefined,
         finish: async (status) => void events.push(`finish ${status}`),
         reportToIndex: async () => (events.push(`report ${store.task()?.status}`), true),
-        writesDone: async () => undefined,
       });
 
       const run = attempts.run();
@@ -155,13 +153,11 @@ describe('first turn attempts and the index report', () => {
     await runInDurableObject(stub, async (_, state) => {
       const { store, ledger } = storedTask(state, source);
       const events: string[] = [];
-      const attempts = new FirstTurnAttempts({
+      const attempts = attemptsOf({
         store,
         ledger: async () => ledger,
-        setAlarm: async () => undefined,
         finish: async (status) => void events.push(`finish ${status} with turn 0 ${store.turn(0) ? 'stored' : 'missing'}`),
         reportToIndex: async () => (events.push(`report with turn 0 ${store.turn(0) ? 'stored' : 'missing'}`), true),
-        writesDone: async () => undefined,
       });
       expect((await attempts.run()).status).toBe('ok');
       expect(events).toEqual(['report with turn 0 stored', 'finish ready with turn 0 stored']);
@@ -177,15 +173,13 @@ describe('first turn attempts and the index report', () => {
         store.insertTask('t', TaskRequestSchema.parse({ origin: 'api', tenant: 'api:acme', repo: 'o/r', ref: 'main', request: 'Fix it.' }), 0, 1);
         const armed: number[] = [];
         const reports: Array<() => void> = [];
-        const attempts = new FirstTurnAttempts({
+        const attempts = attemptsOf({
           store,
           ledger: async () => {
             throw new Error('the network is down');
           },
           setAlarm: async (at) => void armed.push(at),
-          finish: async () => undefined,
           reportToIndex: () => new Promise<boolean>((resolve) => reports.push(() => resolve(true))),
-          writesDone: async () => undefined,
         });
 
         const begun = attempts.run();
@@ -235,12 +229,10 @@ describe('first turn attempts and the cache writes of their reads', () => {
           writesBehind: (settled) => void handed.push(settled),
         }),
       });
-      const attempts = new FirstTurnAttempts({
+      const attempts = attemptsOf({
         store,
         ledger: async () => ledger,
-        setAlarm: async () => undefined,
         finish: async (status) => void events.push(`finish ${status} with turn 0 ${store.turn(0) ? 'stored' : 'missing'}`),
-        reportToIndex: async () => true,
         writesDone: async () => {
           events.push('waits for the writes');
           await Promise.all(handed.map((settled) => settled({ deadlineMs: 60_000 })));
@@ -268,14 +260,11 @@ describe('first turn attempts and the cache writes of their reads', () => {
       await runInDurableObject(stub, async (_, state) => {
         const { store } = storedTask(state, await memorySource());
         const alarms: number[] = [];
-        const attempts = new FirstTurnAttempts({
+        const attempts = attemptsOf({
           store,
           // A load a reset object left pending: it never settles.
           ledger: () => new Promise(() => undefined),
           setAlarm: async (at) => void alarms.push(at),
-          finish: async () => undefined,
-          reportToIndex: async () => true,
-          writesDone: async () => undefined,
         });
         let result: Awaited<ReturnType<FirstTurnAttempts['run']>> | undefined;
         void attempts.run().then((value) => (result = value));
