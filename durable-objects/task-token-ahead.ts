@@ -5,6 +5,7 @@
  * taken by the assembly that opens the task's source next (task-wiring `ahead`). An exchange no
  * assembly took is dropped by the next attempt's `begin`.
  */
+import { withDeadline } from '../src/lib/deadline.ts';
 import type { TokenAhead } from '../src/tasks/token-ahead.ts';
 import { turns, TURNS_TO_LEAVE } from './request-signal.ts';
 import type { TaskStore } from './task-store.ts';
@@ -38,18 +39,11 @@ export class TaskTokenAhead {
    */
   async begin(store: TaskStore, env: Env): Promise<boolean> {
     this.#ahead = undefined;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waited = new Promise<false>((resolve) => {
-      timer = setTimeout(() => {
-        console.warn(`installation token ahead of the wiring: not under way within ${AHEAD_WAIT_MS} ms; the assembly asks for it itself`);
-        resolve(false);
-      }, AHEAD_WAIT_MS);
+    // #begin never rejects: a rejection here is the wait's deadline.
+    return withDeadline(AHEAD_WAIT_MS, () => `not under way within ${AHEAD_WAIT_MS} ms`, () => this.#begin(store, env)).catch((error: unknown) => {
+      console.warn(`installation token ahead of the wiring: ${error instanceof Error ? error.message : String(error)}; the assembly asks for it itself`);
+      return false;
     });
-    try {
-      return await Promise.race([this.#begin(store, env), waited]);
-    } finally {
-      clearTimeout(timer);
-    }
   }
 
   async #begin(store: TaskStore, env: Env): Promise<boolean> {

@@ -23,7 +23,7 @@ afterEach(() => {
 
 /** `begin` with the App's code loaded by `load`; whether it had settled before the wait's timer fired, and what it said. */
 async function begun(load: ConstructorParameters<typeof TaskTokenAhead>[0]) {
-  hold = holdTimers({ wait: { from: 'durable-objects/task-token-ahead.ts', ms: AHEAD_WAIT_MS } });
+  hold = holdTimers({ wait: { from: 'src/lib/deadline.ts', ms: AHEAD_WAIT_MS } });
   const timers = hold.held.wait;
   return runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
     const store = taskStoreOf(state.storage.sql);
