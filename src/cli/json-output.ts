@@ -10,13 +10,15 @@
  * @example
  * jsonOutput({ title: 'a\u202Eb' }) // '{\n  "title": "a\\u202eb"\n}\n'
  */
+import { asciiFirst } from '../lib/ascii-first.ts';
 
 /** Every control, format, line or paragraph separator character that JSON.stringify leaves raw. */
-const RAW = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+export const RAW = asciiFirst(/[\x00-\x1f\x7f]/g, /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu);
 
 export function jsonOutput(value: unknown): string {
   // Outside strings JSON.stringify writes only spaces and line feeds, so every match is inside a string.
-  const text = JSON.stringify(value, null, 2).replace(RAW, (char) => {
+  const json = JSON.stringify(value, null, 2);
+  const text = json.replace(RAW.for(json), (char) => {
     if (char === '\n') return char;
     const code = char.codePointAt(0) ?? 0;
     return code > 0xffff ? escapeUnit(char.charCodeAt(0)) + escapeUnit(char.charCodeAt(1)) : escapeUnit(code);

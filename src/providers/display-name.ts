@@ -13,17 +13,28 @@
  * displayName('a\n- evil.sh')            // '"a\\n- evil.sh"'
  * displayName('</groundwork-context>')   // '"\\u003c/groundwork-context\\u003e"'
  */
+import { asciiFirst } from '../lib/ascii-first.ts';
 
-const BARE = /^[\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+(?: [\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+)*$/u;
-const UNSAFE = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Z}<>"\\]/gu;
+/** Letters, marks, digits and file-name punctuation, in words with one space between (ASCII: no marks, 0-9 the only digits). */
+export const BARE = asciiFirst(
+  /^[A-Za-z0-9._+@=,~#%()[\]{}!$&'^:;/-]+(?: [A-Za-z0-9._+@=,~#%()[\]{}!$&'^:;/-]+)*$/,
+  /^[\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+(?: [\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+)*$/u,
+);
+/** What is escaped in a name that is not bare (ASCII: the C0 controls, DEL and the space are its controls and separators). */
+export const UNSAFE = asciiFirst(/[\x00-\x20\x7f<>"\\]/g, /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Z}<>"\\]/gu);
 
 export const MAX_NAME_CHARS = 200;
 
 export function displayName(name: string, maxChars = MAX_NAME_CHARS): string {
+  // A name of at most maxChars UTF-16 units has at most that many code points: most are not spread.
+  const clipped = name.length <= maxChars ? name : clip(name, maxChars);
+  if (BARE.for(clipped).test(clipped)) return clipped;
+  return `"${clipped.replace(UNSAFE.for(clipped), escapeChar)}"`;
+}
+
+function clip(name: string, maxChars: number): string {
   const chars = [...name];
-  const clipped = chars.length <= maxChars ? name : `${chars.slice(0, maxChars - 1).join('')}…`;
-  if (BARE.test(clipped)) return clipped;
-  return `"${clipped.replace(UNSAFE, escapeChar)}"`;
+  return chars.length <= maxChars ? name : `${chars.slice(0, maxChars - 1).join('')}…`;
 }
 
 /** Author text that belongs on one line (a title, a label), always as a JSON string, escaped like a name. */

@@ -15,6 +15,7 @@
  * rankSkills(skills, taskWords('Draft the release notes', ['docs/CHANGELOG.md']))
  * // release-notes first, then the rest in index order
  */
+import { asciiFirst, isAscii, type AsciiFirst } from '../../lib/ascii-first.ts';
 import type { Skill } from './skill-index.ts';
 
 /** BM25's term-frequency saturation and length normalisation, at their usual values. */
@@ -26,14 +27,21 @@ const STOP_WORDS = new Set(
   'a an and are as at be but by can do does for from has have how i if in into is it its me my no not of on or our please so that the their then there these this to up us use using was we were what when where which who why will with would you your'.split(' '),
 );
 
+/** camelCase's boundary, then an acronym's end (`HTTPServer`), and the runs a word is made of. */
+export const LOWER_UPPER = asciiFirst(/([a-z])([A-Z])/g, /(\p{Ll})(\p{Lu})/gu);
+export const UPPER_WORD = asciiFirst(/([A-Z])([A-Z][a-z])/g, /(\p{Lu})(\p{Lu}\p{Ll})/gu);
+export const WORD = asciiFirst(/[A-Za-z0-9]+/g, /[\p{L}\p{N}]+/gu);
+
 /** The words of a text, in order, repeats kept. */
 export function words(text: string): string[] {
-  const split = text
-    .normalize('NFKC')
-    .replace(/(\p{Ll})(\p{Lu})/gu, '$1 $2')
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, '$1 $2')
+  // NFKC leaves ASCII as it is, and ASCII cases into ASCII: one check picks every expression.
+  const ascii = isAscii(text);
+  const pick = (pair: AsciiFirst) => (ascii ? pair.ascii : pair.unicode);
+  const split = (ascii ? text : text.normalize('NFKC'))
+    .replace(pick(LOWER_UPPER), '$1 $2')
+    .replace(pick(UPPER_WORD), '$1 $2')
     .toLowerCase();
-  return (split.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => word.length > 1 && !STOP_WORDS.has(word)).map(stem);
+  return (split.match(pick(WORD)) ?? []).filter((word) => word.length > 1 && !STOP_WORDS.has(word)).map(stem);
 }
 
 /** What a task says it is about: its request and the paths it touches. */
