@@ -5,7 +5,7 @@
  * stability, blob), and a link to its source at the pinned commit.
  */
 import { parseSections, type ParsedSection } from '../context/section-parse.ts';
-import { HIDDEN_CHARS, isHidden } from '../lib/hidden-chars.ts';
+import { hiddenChars, isHidden } from '../lib/hidden-chars.ts';
 import type { EntrySummary } from '../context/turn-schema.ts';
 import type { RepositoryLinks } from './links.ts';
 import { sectionAnchor } from './window.ts';
@@ -72,7 +72,7 @@ export function bounded(text: string, max = MAX_SECTION_CHARS): SectionText {
 }
 
 function hasMarkers(text: string): boolean {
-  for (const match of text.matchAll(HIDDEN_CHARS)) if (match[0] !== '\n' && match[0] !== '\t') return true;
+  for (const match of text.matchAll(hiddenChars())) if (match[0] !== '\n' && match[0] !== '\t') return true;
   return false;
 }
 

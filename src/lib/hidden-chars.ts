@@ -7,12 +7,14 @@
  * Pages show each as a marker; bounds on what a page shows count a marker for what it costs.
  */
 
-/** Every hidden character, global: use with `matchAll`. Tab and line feed are matched too; callers keep them. */
-export const HIDDEN_CHARS = /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu;
+import { lazyRegExp } from './unicode-regexp.ts';
 
-const ONE_HIDDEN = /^(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]$/u;
+/** Every hidden character, global: use with `matchAll`. Tab and line feed are matched too; callers keep them. */
+export const hiddenChars = lazyRegExp(() => /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu);
+
+const oneHidden = lazyRegExp(() => /^(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]$/u);
 
 /** Whether one character (a code point) is shown as a marker: hidden, and neither tab nor line feed. */
 export function isHidden(char: string): boolean {
-  return char !== '\n' && char !== '\t' && ONE_HIDDEN.test(char);
+  return char !== '\n' && char !== '\t' && oneHidden().test(char);
 }

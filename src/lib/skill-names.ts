@@ -9,6 +9,7 @@
  * Skill validation, `$name` selection and the task request schema all use this one module, so a
  * name the index accepts is a name a task can select.
  */
+import { asciiFirst, lazyRegExp } from './unicode-regexp.ts';
 
 export const MAX_SKILL_NAME_CHARS = 64;
 
@@ -45,7 +46,8 @@ export function codePoints(text: string): number {
   return [...text].length;
 }
 
-const NAME_CHAR = /^[\p{L}\p{N}-]$/u;
+/** Letters, digits and `-` alone (ASCII: no other letters or digits). */
+export const NAME_CHARS = asciiFirst(/^[A-Za-z0-9-]*$/, () => /^[\p{L}\p{N}-]*$/u);
 
 /**
  * Every clause a normalised name breaks, in the reference's order; empty when it is a name.
@@ -61,7 +63,7 @@ export function skillNameProblems(name: string): SkillNameProblem[] {
   if (name !== name.toLowerCase()) problems.push({ rule: 'name-lowercase', message: 'must be lowercase' });
   if (name.startsWith('-') || name.endsWith('-')) problems.push({ rule: 'name-hyphen-edge', message: 'must not start or end with -' });
   if (name.includes('--')) problems.push({ rule: 'name-consecutive-hyphens', message: 'must not contain --' });
-  if (![...name].every((char) => NAME_CHAR.test(char))) problems.push({ rule: 'name-characters', message: 'may contain only letters, digits and -' });
+  if (!NAME_CHARS.for(name).test(name)) problems.push({ rule: 'name-characters', message: 'may contain only letters, digits and -' });
   return problems;
 }
 
@@ -75,8 +77,8 @@ export function isSkillName(name: string): boolean {
  * and `-` up to the next character that cannot be in a name. Marks are taken so a decomposed
  * `$cafe\u0301` normalises to the name `café`; `_` ends nothing, so `$snake_case` is no token.
  */
-const MENTION = /(?<![\p{L}\p{N}\p{M}_$])\$([\p{L}\p{N}\p{M}-]+)(?![\p{L}\p{N}\p{M}_-])/gu;
-const LETTER = /\p{L}/u;
+const mention = lazyRegExp(() => /(?<![\p{L}\p{N}\p{M}_$])\$([\p{L}\p{N}\p{M}-]+)(?![\p{L}\p{N}\p{M}_-])/gu);
+const letter = lazyRegExp(() => /\p{L}/u);
 
 /**
  * `$name` selections in free text, normalised, each once, in order of first mention. A token
@@ -88,12 +90,12 @@ const LETTER = /\p{L}/u;
  * skillMentions('use $release-notes, then $навык. Not $100 or $HOME.') // ['release-notes', 'навык']
  */
 export function skillMentions(text: string): string[] {
-  // Most requests name no skill: skip compiling MENTION's Unicode classes, milliseconds in a cold process.
+  // Most requests name no skill: skip making and compiling the mention expression's Unicode classes, milliseconds in a cold process.
   if (!text.includes('$')) return [];
   const names = new Set<string>();
-  for (const match of text.matchAll(MENTION)) {
+  for (const match of text.matchAll(mention())) {
     const name = normaliseSkillName(match[1] ?? '');
-    if (LETTER.test(name) && isSkillName(name)) names.add(name);
+    if (letter().test(name) && isSkillName(name)) names.add(name);
   }
   return [...names];
 }
@@ -110,9 +112,9 @@ export function skillMentions(text: string): string[] {
 export function caseVariantMentions(text: string): string[] {
   if (!text.includes('$')) return [];
   const names = new Set<string>();
-  for (const match of text.matchAll(MENTION)) {
+  for (const match of text.matchAll(mention())) {
     const name = normaliseSkillName(match[1] ?? '');
-    if (LETTER.test(name) && name !== name.toLowerCase() && isSkillName(name.toLowerCase())) names.add(name);
+    if (letter().test(name) && name !== name.toLowerCase() && isSkillName(name.toLowerCase())) names.add(name);
   }
   return [...names];
 }

@@ -10,7 +10,7 @@
  * `Visible` in text.tsx) or, where markup cannot go (attributes, `<title>`), `visibleText`.
  */
 
-import { HIDDEN_CHARS } from '../lib/hidden-chars.ts';
+import { hiddenChars } from '../lib/hidden-chars.ts';
 
 export type VisiblePart = { text: string } | { marker: string; title: string };
 
@@ -29,7 +29,7 @@ function marker(char: string): string {
 export function visibleParts(text: string): VisiblePart[] {
   const parts: VisiblePart[] = [];
   let from = 0;
-  for (const match of text.matchAll(HIDDEN_CHARS)) {
+  for (const match of text.matchAll(hiddenChars())) {
     const char = match[0];
     if (char === '\n' || char === '\t') continue;
     if (match.index > from) parts.push({ text: text.slice(from, match.index) });

@@ -15,7 +15,7 @@
  * rankSkills(skills, taskWords('Draft the release notes', ['docs/CHANGELOG.md']))
  * // release-notes first, then the rest in index order
  */
-import { asciiFirst, isAscii, type AsciiFirst } from '../../lib/ascii-first.ts';
+import { asciiFirst, isAscii, type AsciiFirst } from '../../lib/unicode-regexp.ts';
 import type { Skill } from './skill-index.ts';
 
 /** BM25's term-frequency saturation and length normalisation, at their usual values. */
@@ -28,15 +28,15 @@ const STOP_WORDS = new Set(
 );
 
 /** camelCase's boundary, then an acronym's end (`HTTPServer`), and the runs a word is made of. */
-export const LOWER_UPPER = asciiFirst(/([a-z])([A-Z])/g, /(\p{Ll})(\p{Lu})/gu);
-export const UPPER_WORD = asciiFirst(/([A-Z])([A-Z][a-z])/g, /(\p{Lu})(\p{Lu}\p{Ll})/gu);
-export const WORD = asciiFirst(/[A-Za-z0-9]+/g, /[\p{L}\p{N}]+/gu);
+export const LOWER_UPPER = asciiFirst(/([a-z])([A-Z])/g, () => /(\p{Ll})(\p{Lu})/gu);
+export const UPPER_WORD = asciiFirst(/([A-Z])([A-Z][a-z])/g, () => /(\p{Lu})(\p{Lu}\p{Ll})/gu);
+export const WORD = asciiFirst(/[A-Za-z0-9]+/g, () => /[\p{L}\p{N}]+/gu);
 
 /** The words of a text, in order, repeats kept. */
 export function words(text: string): string[] {
   // NFKC leaves ASCII as it is, and ASCII cases into ASCII: one check picks every expression.
   const ascii = isAscii(text);
-  const pick = (pair: AsciiFirst) => (ascii ? pair.ascii : pair.unicode);
+  const pick = (pair: AsciiFirst) => (ascii ? pair.ascii : pair.unicode());
   const split = (ascii ? text : text.normalize('NFKC'))
     .replace(pick(LOWER_UPPER), '$1 $2')
     .replace(pick(UPPER_WORD), '$1 $2')

@@ -1,12 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RAW } from '../../src/cli/json-output.ts';
+import { UNSAFE as TERMINAL_UNSAFE } from '../../src/cli/terminal-text.ts';
 import { HIDDEN } from '../../src/context/render.ts';
-import { asciiFirst, isAscii, type AsciiFirst } from '../../src/lib/ascii-first.ts';
+import { NAME_CHARS } from '../../src/lib/skill-names.ts';
+import { asciiFirst, isAscii, lazyRegExp, type AsciiFirst } from '../../src/lib/unicode-regexp.ts';
 import { BARE, displayName, UNSAFE } from '../../src/providers/display-name.ts';
 import { LOWER_UPPER, UPPER_WORD, WORD, words } from '../../src/providers/skills/rank.ts';
 
-const PAIRS: Record<string, AsciiFirst> = { BARE, UNSAFE, LOWER_UPPER, UPPER_WORD, WORD, HIDDEN, RAW };
+const PAIRS: Record<string, AsciiFirst> = { BARE, UNSAFE, LOWER_UPPER, UPPER_WORD, WORD, HIDDEN, RAW, TERMINAL_UNSAFE, NAME_CHARS };
 
 /** Every match a regular expression makes in `text`, with where and its groups. */
 function matches(re: RegExp, text: string): Array<{ index: number; groups: string[] }> {
@@ -17,9 +19,9 @@ function matches(re: RegExp, text: string): Array<{ index: number; groups: strin
 
 const ALL_ASCII = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code));
 
-describe('an ASCII spelling beside each Unicode regular expression (lib/ascii-first)', () => {
+describe('an ASCII spelling beside each Unicode regular expression (lib/unicode-regexp)', () => {
   it.each(Object.entries(PAIRS))('%s matches every ASCII character as its Unicode expression does', (_, pair) => {
-    for (const char of ALL_ASCII) expect(matches(pair.ascii, char), JSON.stringify(char)).toEqual(matches(pair.unicode, char));
+    for (const char of ALL_ASCII) expect(matches(pair.ascii, char), JSON.stringify(char)).toEqual(matches(pair.unicode(), char));
   });
 
   it.each(Object.entries(PAIRS))('%s matches ASCII strings as its Unicode expression does', (_, pair) => {
@@ -27,7 +29,7 @@ describe('an ASCII spelling beside each Unicode regular expression (lib/ascii-fi
     const text = fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 40 }), fc.string({ unit: fc.constantFrom(...'aZzA09._-/ @#\t'), maxLength: 40 }));
     fc.assert(
       fc.property(text, (value) => {
-        expect(matches(pair.ascii, value)).toEqual(matches(pair.unicode, value));
+        expect(matches(pair.ascii, value)).toEqual(matches(pair.unicode(), value));
       }),
       { numRuns: 500 },
     );
@@ -38,12 +40,26 @@ describe('an ASCII spelling beside each Unicode regular expression (lib/ascii-fi
     expect(isAscii('café')).toBe(false);
     expect(isAscii('a\u0080')).toBe(false);
     expect(BARE.for('src/index.ts')).toBe(BARE.ascii);
-    expect(BARE.for('src/café.ts')).toBe(BARE.unicode);
+    expect(BARE.for('src/café.ts')).toBe(BARE.unicode());
   });
 
-  it('refuses a pair whose flags differ beyond `u`', () => {
-    expect(() => asciiFirst(/a/g, /\p{L}/u)).toThrow(/differ in flags/);
-    expect(asciiFirst(/a/g, /\p{L}/gu).ascii.source).toBe('a');
+  it('refuses a pair whose flags differ beyond `u`, when the Unicode one is first made', () => {
+    const wrong = asciiFirst(/a/g, () => /\p{L}/u);
+    expect(wrong.for('a')).toBe(wrong.ascii);
+    expect(() => wrong.for('é')).toThrow(/differ in flags/);
+    expect(asciiFirst(/a/g, () => /\p{L}/gu).for('é').flags).toBe('gu');
+  });
+
+  it('makes a lazy expression once, on first use', () => {
+    let made = 0;
+    const re = lazyRegExp(() => {
+      made++;
+      return /\p{Lu}/u;
+    });
+    expect(made).toBe(0);
+    expect(re().test('É')).toBe(true);
+    expect(re()).toBe(re());
+    expect(made).toBe(1);
   });
 
   it('leaves what names and words come out as: ASCII and not', () => {
