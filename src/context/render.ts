@@ -4,6 +4,7 @@
  * derived from a repository go into the user message, inside labeled sections, laid out by the
  * agent's named order policy (`context/order-policy`).
  */
+import { asciiFirst } from '../lib/unicode-regexp.ts';
 import type { AgentConfig, Tool } from './agents.ts';
 import type { Stability } from './entry.ts';
 import type { Notice } from './notices.ts';
@@ -12,7 +13,6 @@ import type { ContextEntry } from './outcome.ts';
 import type { TaskView } from './provider.ts';
 import { renderSection } from './section.ts';
 import { PART_SEPARATOR, type TextPart } from './transcript.ts';
-import { asciiFirst } from '../lib/unicode-regexp.ts';
 
 export interface Message {
   role: 'system' | 'user';

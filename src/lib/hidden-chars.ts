@@ -6,7 +6,6 @@
  * and lone surrogates (half a pair, which no encoding can carry: UTF-8 would turn it into U+FFFD).
  * Pages show each as a marker; bounds on what a page shows count a marker for what it costs.
  */
-
 import { lazyRegExp } from './unicode-regexp.ts';
 
 /** Every hidden character, global: use with `matchAll`. Tab and line feed are matched too; callers keep them. */

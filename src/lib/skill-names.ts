@@ -90,7 +90,7 @@ const letter = lazyRegExp(() => /\p{L}/u);
  * skillMentions('use $release-notes, then $навык. Not $100 or $HOME.') // ['release-notes', 'навык']
  */
 export function skillMentions(text: string): string[] {
-  // Most requests name no skill: skip making and compiling the mention expression's Unicode classes, milliseconds in a cold process.
+  // Most requests name no skill: the mention expression is then never made (milliseconds in a cold process).
   if (!text.includes('$')) return [];
   const names = new Set<string>();
   for (const match of text.matchAll(mention())) {
