@@ -34,13 +34,24 @@ export interface WranglerDev {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+/** `count` ports free now, each a different one: all are held open at once while the system picks them. */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = Array.from({ length: count }, () => createServer());
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))));
+  const ports = servers.map((server) => (server.address() as AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  return ports;
 }
+
+/**
+ * A start that failed because a port was taken: a port free when freePorts chose it may be
+ * another process's by the time wrangler binds it (seen once in eight bench runs: "Address
+ * already in use"), and two ports asked for one after the other could even be the same one.
+ */
+export class PortTaken extends Error {}
+
+/** Starts tried before a taken port is the caller's failure. */
+const START_ATTEMPTS = 3;
 
 export interface WranglerDevOptions {
   /** Another Worker's wrangler.toml (a bench reference); Groundwork's own by default. */
@@ -60,11 +71,21 @@ export interface WranglerDevOptions {
   root?: string;
 }
 
-/** Starts the Worker in this directory and resolves once `GET /health` answers 200. */
+/** Starts the Worker in this directory and resolves once `GET /health` answers 200; on other ports again when one was taken. */
 export async function startWranglerDev(vars: Record<string, string>, options: WranglerDevOptions = {}): Promise<WranglerDev> {
   if (options.root && options.build) throw new Error('startWranglerDev: `root` runs another checkout as it is built; `build` builds this one');
+  for (let attempt = 1; ; attempt++) {
+    const [port = 0, inspectorPort = 0] = await freePorts(2);
+    try {
+      return await startOn(port, inspectorPort, vars, options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= START_ATTEMPTS) throw error;
+    }
+  }
+}
+
+export async function startOn(port: number, inspectorPort: number, vars: Record<string, string>, options: WranglerDevOptions): Promise<WranglerDev> {
   const root = options.root ?? fileURLToPath(new URL('..', import.meta.url));
-  const [port, inspectorPort] = [await freePort(), await freePort()];
   const persistTo = mkdtempSync(join(tmpdir(), 'groundwork-bench-wrangler-'));
   const args = ['dev', '--local', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort)];
   args.push('--persist-to', persistTo, '--log-level', 'error', '--show-interactive-dev-session=false');
@@ -125,7 +146,8 @@ export async function startWranglerDev(vars: Record<string, string>, options: Wr
     await untilHealthy(origin, () => running);
   } catch (error) {
     await stop();
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output}`);
+    const message = `${error instanceof Error ? error.message : String(error)}\n--- wrangler output ---\n${output}`;
+    throw /address already in use/i.test(output) ? new PortTaken(message) : new Error(message);
   }
   return { origin, inspectorPort, cpuMs: () => (child.pid === undefined ? NaN : groupCpuMs(child.pid)), stop };
 }
