@@ -5,10 +5,19 @@
  * request's index (pull-request-entry, once). Both are made after the answer that created the
  * task; a listing that fails leaves the task `behind`, and the object's alarm tries again.
  */
+import { withDeadline } from '../src/lib/deadline.ts';
 import type { PullRequestIndex } from '../src/tasks/pull-request-index.ts';
 import { PullRequestEntry, type PendingEntry } from './pull-request-entry.ts';
 import { TaskIndexSync, type TaskIndexWriter } from './task-index-sync.ts';
 import type { TaskRow } from './task-store.ts';
+
+/**
+ * How long a report to the index objects may take. An index object that does not answer (a
+ * request to another object has no deadline of its own) must not hold what waits on the report: a
+ * task's create, its attempt's outcome, its alarm. Past it the report counts as failed and is sent
+ * again from the alarm, as a refused one is; a late answer still acknowledges what it recorded.
+ */
+export const INDEX_REPORT_MS = 10_000;
 
 export class TaskListings {
   readonly #tenant: TaskIndexSync;
@@ -29,9 +38,15 @@ export class TaskListings {
     return this.#tenant.behind() || this.#pullRequest.pending();
   }
 
-  /** Sends the task's current state to its tenant's index and makes any owed entry; false when either failed. */
+  /** Sends the task's current state to its tenant's index and makes any owed entry; false when either failed or did not answer within INDEX_REPORT_MS. */
   async report(task: TaskRow): Promise<boolean> {
-    const [indexed, listed] = await Promise.all([this.#tenant.report(task), this.#pullRequest.record(task)]);
-    return indexed && listed;
+    const describe = () => `task ${task.task_id}: the index objects did not answer its report within ${INDEX_REPORT_MS / 1000} s; it is sent again later`;
+    try {
+      const [indexed, listed] = await withDeadline(INDEX_REPORT_MS, describe, () => Promise.all([this.#tenant.report(task), this.#pullRequest.record(task)]));
+      return indexed && listed;
+    } catch (error) {
+      console.warn(error instanceof Error ? error.message : String(error));
+      return false;
+    }
   }
 }
