@@ -7,7 +7,7 @@
  * Other text, code included, is left as written. Sections also carry a boundary that their text
  * never contains (see section.ts), so even a spelling no fold anticipates cannot close one.
  */
-import { lazyRegExp } from '../lib/unicode-regexp.ts';
+import { once } from '../lib/once.ts';
 import { foldCodePoint, LESS_THAN_FORMS } from './fold.ts';
 
 const PREFIX = 'groundwork';
@@ -63,7 +63,7 @@ const NAMED: Readonly<Record<string, string>> = { '&': '&amp;', '"': '&quot;', '
 const ATTRIBUTE_SPECIAL = /[&"<>]/;
 const PLAIN_ATTRIBUTE = /^[\t\n\r\x20-\x7e]*$/;
 /** Controls, format and separator characters, except the joiners scripts and emoji need. */
-const invisible = lazyRegExp(() => /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+const invisible = once(() => /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
 
 /**
  * Attribute values are host-built but may carry repository paths or titles. Besides `& " < >`,

@@ -7,6 +7,7 @@
  * bytes per token slightly over-counts English prose and counts CJK (3 bytes a character) and
  * emoji (4 bytes) conservatively, so a budget is an upper bound rather than a guess.
  */
+import { isAscii } from '../lib/unicode-regexp.ts';
 
 export const BYTES_PER_TOKEN = 4;
 
@@ -14,17 +15,16 @@ export function countTokens(text: string): number {
   return Math.ceil(utf8Length(text) / BYTES_PER_TOKEN);
 }
 
-/** ASCII only: one byte a unit, found natively, which is most files. */
-const ASCII = /^[\x00-\x7f]*$/;
 const encoder = new TextEncoder();
 
 /**
  * The platform encoder's count, so there is one definition of the widths: a lone surrogate is
  * the 3 bytes of the U+FFFD it writes. Native either way, where a loop over the characters runs
- * interpreted in a cold process (3 ms of a one-file CLI run).
+ * interpreted in a cold process (3 ms of a one-file CLI run). ASCII text, most files, is one byte a
+ * unit, found natively.
  */
 export function utf8Length(text: string): number {
-  return ASCII.test(text) ? text.length : encoder.encode(text).byteLength;
+  return isAscii(text) ? text.length : encoder.encode(text).byteLength;
 }
 
 /**

@@ -9,7 +9,8 @@
  * Skill validation, `$name` selection and the task request schema all use this one module, so a
  * name the index accepts is a name a task can select.
  */
-import { asciiFirst, lazyRegExp } from './unicode-regexp.ts';
+import { once } from './once.ts';
+import { asciiFirst } from './unicode-regexp.ts';
 
 export const MAX_SKILL_NAME_CHARS = 64;
 
@@ -77,8 +78,8 @@ export function isSkillName(name: string): boolean {
  * and `-` up to the next character that cannot be in a name. Marks are taken so a decomposed
  * `$cafe\u0301` normalises to the name `café`; `_` ends nothing, so `$snake_case` is no token.
  */
-const mention = lazyRegExp(() => /(?<![\p{L}\p{N}\p{M}_$])\$([\p{L}\p{N}\p{M}-]+)(?![\p{L}\p{N}\p{M}_-])/gu);
-const letter = lazyRegExp(() => /\p{L}/u);
+const mention = once(() => /(?<![\p{L}\p{N}\p{M}_$])\$([\p{L}\p{N}\p{M}-]+)(?![\p{L}\p{N}\p{M}_-])/gu);
+const letter = once(() => /\p{L}/u);
 
 /**
  * `$name` selections in free text, normalised, each once, in order of first mention. A token

@@ -4,7 +4,7 @@ import { RAW } from '../../src/cli/json-output.ts';
 import { UNSAFE as TERMINAL_UNSAFE } from '../../src/cli/terminal-text.ts';
 import { HIDDEN } from '../../src/context/render.ts';
 import { NAME_CHARS } from '../../src/lib/skill-names.ts';
-import { asciiFirst, isAscii, lazyRegExp, type AsciiFirst } from '../../src/lib/unicode-regexp.ts';
+import { asciiFirst, isAscii, type AsciiFirst } from '../../src/lib/unicode-regexp.ts';
 import { BARE, displayName, UNSAFE } from '../../src/providers/display-name.ts';
 import { LOWER_UPPER, UPPER_WORD, WORD, words } from '../../src/providers/skills/rank.ts';
 
@@ -41,6 +41,7 @@ describe('an ASCII spelling beside each Unicode regular expression (lib/unicode-
     expect(isAscii('a\u0080')).toBe(false);
     expect(BARE.for('src/index.ts')).toBe(BARE.ascii);
     expect(BARE.for('src/café.ts')).toBe(BARE.unicode());
+    expect(BARE.unicode(), 'made once and kept').toBe(BARE.unicode());
   });
 
   it('refuses a pair whose flags differ beyond `u`, when the Unicode one is first made', () => {
@@ -48,18 +49,6 @@ describe('an ASCII spelling beside each Unicode regular expression (lib/unicode-
     expect(wrong.for('a')).toBe(wrong.ascii);
     expect(() => wrong.for('é')).toThrow(/differ in flags/);
     expect(asciiFirst(/a/g, () => /\p{L}/gu).for('é').flags).toBe('gu');
-  });
-
-  it('makes a lazy expression once, on first use', () => {
-    let made = 0;
-    const re = lazyRegExp(() => {
-      made++;
-      return /\p{Lu}/u;
-    });
-    expect(made).toBe(0);
-    expect(re().test('É')).toBe(true);
-    expect(re()).toBe(re());
-    expect(made).toBe(1);
   });
 
   it('leaves what names and words come out as: ASCII and not', () => {

@@ -2,7 +2,7 @@
  * No regular expression with a Unicode property class (`\p{…}`) is made at a module's top level
  * in src/: V8 parses one as it is made, 0.1 to 0.5 ms each, and a module's top level runs in every
  * CLI process and every cold Worker isolate, whether the expression is used or not (issue 56).
- * Inside a function (a `lazyRegExp` or `asciiFirst` maker, a lazy schema, a function that uses
+ * Inside a function (a `once` or `asciiFirst` maker, a lazy schema, a function that uses
  * it) it is made when it is needed. Read with TypeScript's parser, as tsc reads it.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -45,7 +45,7 @@ describe('regular expressions with Unicode property classes in src/', () => {
     const text = [
       'const A = /\\p{L}/u;',
       "export const B = pair(/[a-z]/, new RegExp('\\\\p{Lu}', 'u'));",
-      'const C = lazyRegExp(() => /\\p{L}/u);',
+      'const C = once(() => /\\p{L}/u);',
       'function d(text: string) { return /\\p{Cc}/u.test(text); }',
       'const E = /[a-z]/u;',
     ].join('\n');

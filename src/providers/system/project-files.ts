@@ -5,6 +5,7 @@
  * with `*` for any run of characters, matched case-insensitively (`Makefile` and `makefile`,
  * `README.md` and `readme.rst`).
  */
+import { isAscii } from '../../lib/unicode-regexp.ts';
 
 export const DEFAULT_PROJECT_FILES: readonly string[] = [
   'README*',
@@ -74,7 +75,7 @@ export const DEFAULT_PROJECT_FILES: readonly string[] = [
  */
 export function projectFileMatcher(patterns: readonly string[]): (name: string) => boolean {
   if (patterns.length === 0) return () => false;
-  if (!patterns.every((pattern) => ASCII.test(pattern))) {
+  if (!patterns.every(isAscii)) {
     const expression = new RegExp(`^(?:${patterns.map((pattern) => pattern.split('*').map(escapeRegExp).join('.*')).join('|')})$`, 'is');
     return (name) => expression.test(name);
   }
@@ -90,8 +91,6 @@ export function projectFileMatcher(patterns: readonly string[]): (name: string) 
     return exact.has(folded) || wild.some((parts) => wildMatch(folded, parts));
   };
 }
-
-const ASCII = /^[\x00-\x7f]*$/;
 
 /** ASCII upper-case letters lowered, nothing else touched (so lengths and other characters stay). */
 function foldAscii(text: string): string {
