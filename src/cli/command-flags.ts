@@ -37,6 +37,20 @@ export const COMMAND_V8_FLAGS: { readonly [K in CommandBundle]: readonly string[
   mcp: [],
 };
 
+/** What a command's process uses of Node's own modules, made before its flags (see the module comment). */
+export type BuiltinUse = 'stdin' | 'stdout' | 'stderr' | 'zlib' | 'parseArgs' | 'navigator';
+
+export const BUILTINS_BEFORE_FLAGS: { readonly [K in CommandBundle]: readonly BuiltinUse[] } = {
+  context: ['stdout', 'stderr', 'zlib', 'parseArgs'],
+  freshness: ['stdout', 'stderr', 'zlib', 'parseArgs'],
+  rules: ['stdout', 'stderr', 'zlib', 'parseArgs'],
+  // Octokit's universal-user-agent reads navigator.userAgent as its module loads.
+  check: ['stdout', 'stderr', 'zlib', 'navigator'],
+  // The hook reads its input from stdin and takes no options but --client, read by hand.
+  hook: ['stdin', 'stdout', 'stderr', 'zlib'],
+  mcp: [],
+};
+
 /** The V8 majors the flags were measured on: Node 22's V8 12.4. */
 const MEASURED_V8_MAJORS: readonly number[] = [12];
 
@@ -46,9 +60,34 @@ export function commandFlags(name: CommandBundle, v8Version: string = process.ve
   return MEASURED_V8_MAJORS.includes(major) ? COMMAND_V8_FLAGS[name] : [];
 }
 
-/** Sets the command's flags in this process, before its bundle is compiled; returns them. */
+/**
+ * Sets the command's flags in this process, before its bundle is compiled, once the built-ins it
+ * uses are loaded; returns the flags.
+ */
 export function setCommandFlags(name: CommandBundle, setFlags: (flags: string) => void): readonly string[] {
   const flags = commandFlags(name);
-  if (flags.length > 0) setFlags(flags.join(' '));
+  if (flags.length === 0) return flags;
+  for (const use of BUILTINS_BEFORE_FLAGS[name]) loadBuiltin(use);
+  setFlags(flags.join(' '));
   return flags;
+}
+
+/** Makes what `use` names; the streams are Node's lazy getters, made once and kept. */
+function loadBuiltin(use: BuiltinUse): void {
+  switch (use) {
+    case 'stdin':
+      return void process.stdin;
+    case 'stdout':
+      return void process.stdout;
+    case 'stderr':
+      return void process.stderr;
+    case 'zlib':
+      return void process.getBuiltinModule('node:zlib');
+    case 'parseArgs':
+      // util's parseArgs is a lazy property: reading it loads its module.
+      return void process.getBuiltinModule('node:util').parseArgs;
+    case 'navigator':
+      // A lazy global too (Node 21 and later).
+      return void globalThis.navigator;
+  }
 }

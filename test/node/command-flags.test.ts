@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_BUNDLES, type CommandBundle } from '../../src/cli/command-bundles.ts';
-import { COMMAND_V8_FLAGS, commandFlags, SHORT_LIVED_V8_FLAGS } from '../../src/cli/command-flags.ts';
+import { BUILTINS_BEFORE_FLAGS, COMMAND_V8_FLAGS, commandFlags, SHORT_LIVED_V8_FLAGS } from '../../src/cli/command-flags.ts';
+import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { BUILT_CLI } from './cli-support.ts';
 
 const DIST = dirname(BUILT_CLI);
@@ -44,6 +45,11 @@ describe('which commands get which flags', () => {
   it('gives every command but the MCP server the short-lived settings, on the V8 they were measured on', () => {
     for (const name of Object.keys(COMMAND_BUNDLES) as CommandBundle[]) expect(commandFlags(name, '12.4.254.21-node.33')).toEqual(name === 'mcp' ? [] : SHORT_LIVED_V8_FLAGS);
     expect(COMMAND_V8_FLAGS.mcp).toEqual([]);
+  });
+
+  it('loads built-ins first only for the commands that set flags', () => {
+    expect(BUILTINS_BEFORE_FLAGS.mcp).toEqual([]);
+    expect(BUILTINS_BEFORE_FLAGS.hook).toContain('stdin');
   });
 
   it('sets none on another V8, whose flags may differ', () => {
@@ -102,4 +108,57 @@ describe.skipIf(commandFlags('hook').length === 0)('the bin on this Node', () =>
     expect(shortLived.newSpace).toBeLessThan(defaults.newSpace);
     expect(shortLived.newSpace).toBeLessThanOrEqual(2 * 1024 * 1024);
   });
+});
+
+/**
+ * Node compiles its own modules from the code cache in its binary only while no V8 flag has been
+ * set in the process; what a command loads after its flags is compiled from source. Its
+ * built-in loader says which were (`compiledWithoutCache`, read through --expose-internals at
+ * exit): with the built-ins loaded first, none but the one Node loads inside fs.readFile's
+ * callback form on its first call (internal/fs/read/context), which nothing can load earlier.
+ */
+describe.skipIf(commandFlags('hook').length === 0)("Node's own modules, from its code cache", () => {
+  let repo: GitFixture;
+  let usage: string;
+
+  beforeAll(() => {
+    repo = createGitRepo();
+    repo.write('AGENTS.md', '# Rules\n\nRun the tests.\n');
+    repo.commitAll('rules');
+    usage = join(scratch, 'usage.cjs');
+    writeFileSync(
+      usage,
+      `process.on('exit', () => {
+         const { internalBinding } = require('internal/test/binding');
+         const compiled = internalBinding('builtins').getCacheUsage().compiledWithoutCache;
+         require('node:fs').writeFileSync(process.env.USAGE, JSON.stringify([...compiled]));
+       });`,
+    );
+  });
+  afterAll(() => repo.remove());
+
+  const hookInput = (cwd: string): string => JSON.stringify({ session_id: 's1', transcript_path: join(cwd, 't.jsonl'), cwd, hook_event_name: 'SessionStart', source: 'startup' });
+  const runs: { name: string; args: string[]; input: (cwd: string) => string }[] = [
+    { name: 'context', args: ['context', '--json'], input: () => '' },
+    { name: 'hook', args: ['hook', 'session-start', '--client', 'claude-code'], input: hookInput },
+    { name: 'rules', args: ['rules'], input: () => '' },
+    { name: 'freshness', args: ['freshness', '--since', 'HEAD'], input: () => '' },
+    { name: 'check', args: ['check', '--help'], input: () => '' },
+  ];
+
+  for (const run of runs) {
+    it(`compiles none of them from source for ${run.args.join(' ')}, its streams being pipes`, () => {
+      const out = join(scratch, `usage-${run.name}.json`);
+      const child = spawnSync(process.execPath, ['--no-warnings', '--expose-internals', '-r', usage, join(DIST, 'groundwork.cjs'), ...run.args], {
+        cwd: repo.dir,
+        encoding: 'utf8',
+        input: run.input(repo.dir),
+        env: { ...process.env, USAGE: out, GROUNDWORK_CODE_CACHE: 'off', GROUNDWORK_STATE_DIR: join(scratch, 'state') },
+        timeout: 60_000,
+      });
+      expect(child.status, child.stderr).toBe(0);
+      const fromSource = (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((id) => id !== 'internal/test/binding' && id !== 'internal/fs/read/context');
+      expect(fromSource).toEqual([]);
+    });
+  }
 });
