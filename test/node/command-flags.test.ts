@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMMAND_BUNDLES, type CommandBundle } from '../../src/cli/command-bundles.ts';
-import { BUILTINS_BEFORE_FLAGS, COMMAND_V8_FLAGS, commandFlags, SHORT_LIVED_V8_FLAGS } from '../../src/cli/command-flags.ts';
+import { BUILTINS_BEFORE_FLAGS, COMMAND_V8_FLAGS, commandFlags, SESSION_V8_FLAGS, SHORT_LIVED_V8_FLAGS } from '../../src/cli/command-flags.ts';
 import { createGitRepo, type GitFixture } from '../support/git-fixtures.ts';
 import { BUILT_CLI } from './cli-support.ts';
 
@@ -43,7 +43,9 @@ function recorded(entry: string, command: CommandBundle): string[] {
 
 describe('which commands get which flags', () => {
   it('gives every command but the MCP server the short-lived settings, on the V8 they were measured on', () => {
-    for (const name of Object.keys(COMMAND_BUNDLES) as CommandBundle[]) expect(commandFlags(name, '12.4.254.21-node.33')).toEqual(name === 'mcp' ? [] : SHORT_LIVED_V8_FLAGS);
+    const expected: { [K in CommandBundle]: readonly string[] } = { context: SESSION_V8_FLAGS, hook: SESSION_V8_FLAGS, rules: SHORT_LIVED_V8_FLAGS, check: SHORT_LIVED_V8_FLAGS, freshness: SHORT_LIVED_V8_FLAGS, mcp: [] };
+    for (const name of Object.keys(COMMAND_BUNDLES) as CommandBundle[]) expect(commandFlags(name, '12.4.254.21-node.33')).toEqual(expected[name]);
+    expect(SESSION_V8_FLAGS).toEqual([...SHORT_LIVED_V8_FLAGS, '--no-sparkplug']);
     expect(COMMAND_V8_FLAGS.mcp).toEqual([]);
   });
 
@@ -63,8 +65,8 @@ describe.skipIf(commandFlags('hook').length === 0)('the bin on this Node', () =>
     it(`sets the hook's and context's flags before their bundle is compiled (${entry})`, () => {
       for (const command of ['hook', 'context'] as const) {
         const lines = recorded(entry, command);
-        expect(lines).toContain(`flags ${SHORT_LIVED_V8_FLAGS.join(' ')}`);
-        expect(lines.indexOf(`flags ${SHORT_LIVED_V8_FLAGS.join(' ')}`)).toBeLessThan(lines.indexOf(`script ${command}.cjs`));
+        expect(lines).toContain(`flags ${SESSION_V8_FLAGS.join(' ')}`);
+        expect(lines.indexOf(`flags ${SESSION_V8_FLAGS.join(' ')}`)).toBeLessThan(lines.indexOf(`script ${command}.cjs`));
       }
     });
 
