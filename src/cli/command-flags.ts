@@ -49,12 +49,17 @@ export const COMMAND_V8_FLAGS: { readonly [K in CommandBundle]: readonly string[
 /** What a command's process uses of Node's own modules, made before its flags (see the module comment). */
 export type BuiltinUse = 'stdin' | 'stdout' | 'stderr' | 'zlib' | 'parseArgs' | 'navigator';
 
+/**
+ * stderr only for the hook: Node makes it anyway as the hook's stdin pipe ends (net.Socket's
+ * destroy reads `process.stderr`); the others make it only when they have something to say there
+ * (test/node/hook-process-work), which is not worth a stream made on every run.
+ */
 export const BUILTINS_BEFORE_FLAGS: { readonly [K in CommandBundle]: readonly BuiltinUse[] } = {
-  context: ['stdout', 'stderr', 'zlib', 'parseArgs'],
-  freshness: ['stdout', 'stderr', 'zlib', 'parseArgs'],
-  rules: ['stdout', 'stderr', 'zlib', 'parseArgs'],
+  context: ['stdout', 'zlib', 'parseArgs'],
+  freshness: ['stdout', 'zlib', 'parseArgs'],
+  rules: ['stdout', 'zlib', 'parseArgs'],
   // Octokit's universal-user-agent reads navigator.userAgent as its module loads.
-  check: ['stdout', 'stderr', 'zlib', 'navigator'],
+  check: ['stdout', 'zlib', 'navigator'],
   // The hook reads its input from stdin and takes no options but --client, read by hand.
   hook: ['stdin', 'stdout', 'stderr', 'zlib'],
   mcp: [],
