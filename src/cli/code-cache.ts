@@ -11,8 +11,10 @@
  *
  * The cache is a bytecode file that runs as this user's code, so it is read only from a directory
  * this user owns that no one else may write to (the Node cache in `/tmp` is not checked this
- * way). It is keyed by the SHA-256 of the bundle's text and the Node build (V8 itself checks only
- * the source's length and its flags). It is written once per bundle, after the first run that
+ * way). It is keyed by the SHA-256 of the bundle's text, the Node build and the V8 flags the
+ * command set (V8 itself checks only the source's length and its flags, and refuses a cache made
+ * under other flags: two installs whose bundles are the same text but whose flags differ would
+ * otherwise rewrite one cache in turn, each refusing the other's). It is written once per bundle, after the first run that
  * succeeds, atomically (concurrent hooks are common); the three newest of each command are kept.
  * Any problem with the cache means running without it, never a failed command; a cache that is
  * not a regular file (a FIFO, a directory, a socket, a symbolic link) is ignored, and checking
@@ -44,6 +46,8 @@ export interface CachedScript<T> {
 export interface CodeCacheOptions {
   /** `process.env` by default: GROUNDWORK_CODE_CACHE, XDG_CACHE_HOME, TMPDIR. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The V8 flags the process set before this (cli/command-flags), part of the cache's key. */
+  flags?: readonly string[];
 }
 
 /** Caches kept per command, newest first: see removeOldCaches. */
@@ -65,7 +69,7 @@ export function runCachedScript<T>(file: string, options: CodeCacheOptions = {})
   if (!source.startsWith(SCRIPT_START) || !source.trimEnd().endsWith(SCRIPT_END.trim())) throw new Error(`${file} is not a command bundle: it is not wrapped in the function scripts/build writes around one`);
   const dirs = cacheDirectories(options.env ?? process.env);
   const name = basename(file).replace(/\.c?js$/, '');
-  const cacheName = `${name}-${cacheKey(bytes)}.bin`;
+  const cacheName = `${name}-${cacheKey(bytes, options.flags ?? [])}.bin`;
   const read = readFirst(dirs, cacheName);
   const cachedData = typeof read === 'string' ? undefined : read;
   const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
@@ -103,8 +107,8 @@ function writeFirst(dirs: readonly string[], cacheName: string, name: string, sc
   return 'failed';
 }
 
-function cacheKey(source: Uint8Array): string {
-  const build = `${process.version} ${process.arch} ${process.versions.v8}`;
+function cacheKey(source: Uint8Array, flags: readonly string[]): string {
+  const build = `${process.version} ${process.arch} ${process.versions.v8} ${flags.join(' ')}`;
   return createHash('sha256').update(build).update('\0').update(source).digest('hex').slice(0, 32);
 }
 

@@ -63,10 +63,10 @@ async function loadCommand<K extends CommandBundle>(name: K): Promise<LoadedComm
   const bundle = fileURLToPath(new URL(`./commands/${name}.cjs`, import.meta.url));
   if (!existsSync(bundle)) return { module: await SOURCES[name](), finished: (code) => code };
   // The same V8 flags as through dist/cli.cjs, so the two entries share the bundle's code cache.
-  setCommandFlags(name, (flags) => process.getBuiltinModule('node:v8').setFlagsFromString(flags));
+  const flags = setCommandFlags(name, (set) => process.getBuiltinModule('node:v8').setFlagsFromString(set));
   // Built beside the commands (scripts/build): a CommonJS script, so it imports no ESM facade.
   const { runCachedScript } = nodeModule.createRequire(bundle)('./code-cache.cjs') as typeof import('./code-cache.ts');
-  const script = runCachedScript<CommandModules[K]>(bundle);
+  const script = runCachedScript<CommandModules[K]>(bundle, { flags });
   return {
     module: script.exports,
     finished(code) {

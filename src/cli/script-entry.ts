@@ -33,12 +33,12 @@ void runMain(process.argv.slice(2), loader);
 
 /**
  * A command's bundle (`dist/commands/<name>.cjs`) run with its code cache, kept after the first
- * run that succeeded; first the command's V8 flags (cli/command-flags), which the cache is
- * checked against.
+ * run that succeeded; first the command's V8 flags (cli/command-flags), which the cache is keyed
+ * by and checked against.
  */
 async function loadCommand<K extends CommandBundle>(name: K): Promise<LoadedCommand<CommandModules[K]>> {
-  setCommandFlags(name, (flags) => process.getBuiltinModule('node:v8').setFlagsFromString(flags));
-  const script = runCachedScript<CommandModules[K]>(join(__dirname, 'commands', `${name}.cjs`));
+  const flags = setCommandFlags(name, (set) => process.getBuiltinModule('node:v8').setFlagsFromString(set));
+  const script = runCachedScript<CommandModules[K]>(join(__dirname, 'commands', `${name}.cjs`), { flags });
   return {
     module: script.exports,
     finished(code) {

@@ -35,10 +35,12 @@ interface Run {
  * One run in a process of its own, as the CLI runs: in one process V8 reuses what it compiled
  * there and never reads the cache, so a test in this process could not tell a cache from none.
  */
-function runCachedScript(file: string, options: { env: Record<string, string>; call?: boolean; saves?: number }): Run {
+function runCachedScript(file: string, options: { env: Record<string, string>; call?: boolean; saves?: number; flags?: string[] }): Run {
+  const flags = options.flags ?? [];
   const program = `
+    ${flags.length > 0 ? `(await import('node:v8')).setFlagsFromString(${JSON.stringify(flags.join(' '))});` : ''}
     const { runCachedScript } = await import(${JSON.stringify(CODE_CACHE)});
-    const script = runCachedScript(${JSON.stringify(file)}, { env: ${JSON.stringify(options.env)} });
+    const script = runCachedScript(${JSON.stringify(file)}, { env: ${JSON.stringify(options.env)}, flags: ${JSON.stringify(flags)} });
     const work = ${options.call ? 'script.exports.work()' : '0'};
     const saves = Array.from({ length: ${options.saves ?? 1} }, () => script.save());
     process.stdout.write(JSON.stringify({ status: script.status, value: script.exports.value(), url: script.exports.url, joined: script.exports.join('a', 'b'), work, saves }));`;
@@ -94,6 +96,17 @@ describe('runCachedScript', () => {
     expect(cached()).toHaveLength(2);
     expect(cached()).toEqual(expect.arrayContaining(before));
     expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', value: 2 });
+  });
+
+  it('keys the cache by the V8 flags the command set too: V8 refuses a cache made under other flags, so two flag sets used in turn keep a cache each', () => {
+    const fast = ['--semi-space-growth-factor=1'];
+    const fewer = ['--semi-space-growth-factor=1', '--no-sparkplug'];
+    expect(runCachedScript(bundle, { env: env(), flags: fast }).status).toBe('absent');
+    expect(runCachedScript(bundle, { env: env(), flags: fewer }).status).toBe('absent');
+    expect(cached()).toHaveLength(2);
+    expect(runCachedScript(bundle, { env: env(), flags: fast })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+    expect(runCachedScript(bundle, { env: env(), flags: fewer })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+    expect(runCachedScript(bundle, { env: env() }).status).toBe('absent');
   });
 
   it('keeps the three newest caches of a command, so two installs used in turn keep theirs', () => {
