@@ -30,6 +30,7 @@
  * are set before the bundle's cache is read, the same way every run of that command.
  */
 import type { CommandBundle } from './command-bundles.ts';
+import { stdoutIsDirect } from './stdio.ts';
 
 /** Short-lived commands' settings (see the module comment); V8's defaults are 3000, 800 (Node 22) and 2. */
 export const SHORT_LIVED_V8_FLAGS: readonly string[] = ['--invocation-count-for-turbofan=30000', '--invocation-count-for-osr=8000', '--semi-space-growth-factor=1'];
@@ -92,7 +93,9 @@ function loadBuiltin(use: BuiltinUse): void {
     case 'stdin':
       return void process.stdin;
     case 'stdout':
-      return void process.stdout;
+      // A pipe, a socket or a file is written on its descriptor (cli/stdio): no stream, no `net`.
+      if (!stdoutIsDirect()) void process.stdout;
+      return;
     case 'stderr':
       return void process.stderr;
     case 'zlib':

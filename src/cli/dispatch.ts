@@ -10,7 +10,7 @@
 import type { CommandBundle } from './command-bundles.ts';
 import { COMMANDS_USAGE, usageError } from './usage.ts';
 import { packageVersion } from './version.ts';
-import { processIo } from './stdio.ts';
+import { exitWhenWritten, processIo } from './stdio.ts';
 
 /** The module each command bundle is built from. */
 export interface CommandModules {
@@ -60,15 +60,15 @@ async function dispatch(name: string | undefined, args: string[], loader: Comman
       return runContext(args, loader);
     case 'freshness': {
       const command = await loader.load('freshness');
-      return command.finished(await command.module.runFreshnessCommand(args, processIo()));
+      return command.finished(await command.module.runFreshnessCommand(args, processIo({ onDescriptors: true })));
     }
     case 'rules': {
       const command = await loader.load('rules');
-      return command.finished(await command.module.runRulesCommand(args, processIo()));
+      return command.finished(await command.module.runRulesCommand(args, processIo({ onDescriptors: true })));
     }
     case 'check': {
       const command = await loader.load('check');
-      return command.finished(await command.module.runCheckCommand(args, processIo()));
+      return command.finished(await command.module.runCheckCommand(args, processIo({ onDescriptors: true })));
     }
     case 'run':
       return loader.run(args);
@@ -78,9 +78,9 @@ async function dispatch(name: string | undefined, args: string[], loader: Comman
     }
     case 'hook': {
       const command = await loader.load('hook');
-      const code = command.finished(await command.module.runHookCommand(args, processIo(), { stdin: readStdin }));
+      const code = command.finished(await command.module.runHookCommand(args, processIo({ onDescriptors: true }), { stdin: readStdin }));
       // A read still pending past the deadline must not hold the agent's session start.
-      process.stdout.write('', () => process.exit(code));
+      exitWhenWritten(code);
       return code;
     }
     default:
@@ -93,7 +93,7 @@ async function dispatch(name: string | undefined, args: string[], loader: Comman
 
 async function runContext(args: string[], loader: CommandLoader): Promise<number> {
   const command = await loader.load('context');
-  return command.finished(await command.module.runContextCommand(args, processIo()));
+  return command.finished(await command.module.runContextCommand(args, processIo({ onDescriptors: true })));
 }
 
 /** stdin up to `maxBytes` + 1 bytes: enough to tell an input over the limit, never all of a huge one. */

@@ -41,7 +41,8 @@ interface Run {
   stderr: string;
 }
 
-function hook(argv: string[], input: unknown, env: Record<string, string> = {}): Promise<Run> {
+/** `holdStdin`: the input is written and the pipe left open, as an agent that never closes it would. */
+function hook(argv: string[], input: unknown, env: Record<string, string> = {}, options: { holdStdin?: boolean } = {}): Promise<Run> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -49,7 +50,10 @@ function hook(argv: string[], input: unknown, env: Record<string, string> = {}):
       { env: { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '', GROUNDWORK_STATE_DIR: state, GROUNDWORK_CODE_CACHE: 'off', ...env }, timeout: 60_000, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
-    child.stdin?.end(typeof input === 'string' ? input : JSON.stringify(input));
+    const text = typeof input === 'string' ? input : JSON.stringify(input);
+    child.stdin?.on('error', () => {});
+    if (options.holdStdin) child.stdin?.write(text);
+    else child.stdin?.end(text);
   });
 }
 
@@ -152,11 +156,14 @@ describe('groundwork hook session-start', () => {
       [['session-start', '--client', 'copilot:vscode'], good, /--client: the copilot hook is Copilot CLI's and the cloud agent's/],
       [['session-start', '--client', 'codex@x y'], good, /--client: client version "x y" is not a version number such as 2\.1\.332/],
       [['session-start', '--bogus'], good, /unknown option --bogus/],
-      [['session-start', '--deadline-ms', '1'], good, /took longer than 1 ms/],
       [['session-start', '--agent', 'nobody'], good, /--agent: /],
+      // The input's pipe never ends, so the hook cannot finish before its deadline: it answers then.
+      [['session-start', '--deadline-ms', '300'], { held: good }, /took longer than 300 ms/],
     ];
-    for (const [argv, input, notice] of cases) {
-      const run = await hook(argv, input);
+    for (const [argv, given, notice] of cases) {
+      const held = typeof given === 'object' && given !== null && 'held' in given;
+      const input: unknown = held ? (given as { held: unknown }).held : given;
+      const run = await hook(argv, input, {}, { holdStdin: held });
       expect(run.code, `${argv.join(' ')}: ${run.stderr}`).toBe(0);
       const output = JSON.parse(run.stdout) as { systemMessage: string };
       expect(Object.keys(output)).toEqual(['systemMessage']);

@@ -116,8 +116,10 @@ describe.skipIf(commandFlags('hook').length === 0)('the bin on this Node', () =>
  * Node compiles its own modules from the code cache in its binary only while no V8 flag has been
  * set in the process; what a command loads after its flags is compiled from source. Its
  * built-in loader says which were (`compiledWithoutCache`, read through --expose-internals at
- * exit): with the built-ins loaded first, none but the one Node loads inside fs.readFile's
- * callback form on its first call (internal/fs/read/context), which nothing can load earlier.
+ * exit): with the built-ins loaded first, and stdout and stderr written on their descriptors when
+ * they are pipes (cli/stdio: no `net` at all, even for `context`'s warning on stderr), none but
+ * the one Node loads inside fs.readFile's callback form on its first call
+ * (internal/fs/read/context), which nothing can load earlier.
  */
 describe.skipIf(commandFlags('hook').length === 0)("Node's own modules, from its code cache", () => {
   let repo: GitFixture;
@@ -126,7 +128,10 @@ describe.skipIf(commandFlags('hook').length === 0)("Node's own modules, from its
   beforeAll(() => {
     repo = createGitRepo();
     repo.write('AGENTS.md', '# Rules\n\nRun the tests.\n');
+    repo.write('.agents/skills/gone/SKILL.md', '---\nname: gone\ndescription: A skill deleted in the working tree.\n---\n\nGone.\n');
     repo.commitAll('rules');
+    // A committed skill deleted in the working tree: `context` warns about it on stderr.
+    rmSync(join(repo.dir, '.agents'), { recursive: true, force: true });
     usage = join(scratch, 'usage.cjs');
     writeFileSync(
       usage,
@@ -159,6 +164,7 @@ describe.skipIf(commandFlags('hook').length === 0)("Node's own modules, from its
         timeout: 60_000,
       });
       expect(child.status, child.stderr).toBe(0);
+      if (run.name === 'context') expect(child.stderr).toMatch(/^warning: /);
       const fromSource = (JSON.parse(readFileSync(out, 'utf8')) as string[]).filter((id) => id !== 'internal/test/binding' && id !== 'internal/fs/read/context');
       expect(fromSource).toEqual([]);
     });
