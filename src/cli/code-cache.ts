@@ -14,8 +14,9 @@
  * way). It is keyed by the SHA-256 of the bundle's text, the Node build and the V8 flags the
  * command set (V8 itself checks only the source's length and its flags, and refuses a cache made
  * under other flags: two installs whose bundles are the same text but whose flags differ would
- * otherwise rewrite one cache in turn, each refusing the other's). It is written once per bundle, after the first run that
- * succeeds, atomically (concurrent hooks are common); the three newest of each command are kept.
+ * otherwise rewrite one cache in turn, each refusing the other's). It is written once per
+ * bundle, after the first run that succeeds, atomically (concurrent hooks are common); the three
+ * newest of each command are kept.
  * Any problem with the cache means running without it, never a failed command; a cache that is
  * not a regular file (a FIFO, a directory, a socket, a symbolic link) is ignored, and checking
  * that never waits on it.

@@ -9,18 +9,18 @@
  *   context/section (a loop over some 17,000 characters), twice (on-stack replacement and then
  *   whole), on a background thread: some 10 ms of CPU, and its compiler's memory, for a process
  *   that ends a few ms later. Ten times V8's invocation counts before TurboFan (and before
- *   on-stack replacement) leave such a loop to the interpreter or Sparkplug; a command that does run long
- *   still gets its hot code optimised, only later.
+ *   on-stack replacement) leave such a loop to the interpreter or Sparkplug; a command that does
+ *   run long still gets its hot code optimised, only later.
  * - New space: V8 doubles the young generation as it fills (1 MB, 2, 4…); almost everything
  *   a command allocates lives to its end, so each doubling only adds fresh pages to fault in,
  *   scavenges copy the same objects, and the process touches some 2 MB more memory. A growth
  *   factor of 1 keeps it at its first size.
  * - Sparkplug, for `context` and `hook` only: V8 compiles functions that have run a while to
  *   baseline code, in batches on the main thread; in a process of some 60 ms the compile does not
- *   pay for itself. Without it both took 1.5 to 2 ms less CPU (61 interleaved
- *   rounds beside the flags above, one file, workers-sdk, the hook; 2026-12-07); a 390 KB AGENTS.md
- *   and 150 skills took the same. `rules` walks a whole tree, and on 24,000 files (0.25 s) it was
- *   some 10% slower without baseline code, so it, `check` and `freshness` keep it.
+ *   pay for itself. Without it both took 1.5 to 2 ms less CPU (61 interleaved rounds beside the
+ *   flags above: one file, workers-sdk, the hook; 2026-12-07); a 390 KB AGENTS.md and 150 skills
+ *   took the same. `rules` walks a whole tree, and on 24,000 files (0.25 s) it was some 10% slower
+ *   without baseline code, so it, `check` and `freshness` keep it.
  *
  * V8 reads these where it uses them (tiering budgets, new space growth), so setting them after
  * start takes effect; Node's docs warn that a flag set at run time may do nothing or worse
