@@ -17,8 +17,7 @@ import { sha256Hex, toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';
 import { cachedJson, cacheWrite, readCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
-import { PartialTreeSchema, type PartialTree } from './partial-tree.ts';
-import { normalisePath } from './paths.ts';
+import { CachedTreeEntrySchema, PartialTreeSchema, type PartialTree } from './partial-tree.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-loader.ts';
 
 /**
@@ -48,17 +47,7 @@ export interface CachedLoaderOptions {
 
 const treeSchema = lazySchema(() => z.object({
   schema: z.literal(SOURCE_CACHE_SCHEMA),
-  entries: z.array(
-    z.object({
-      path: z.string().refine((path) => {
-        const normal = normalisePath(path);
-        return normal.ok && normal.path === path && path !== '';
-      }),
-      kind: z.enum(['file', 'dir', 'symlink', 'submodule']),
-      oid: z.string().min(1),
-      size: z.number().int().nonnegative().optional(),
-    }),
-  ),
+  entries: z.array(CachedTreeEntrySchema),
 }));
 
 const commitSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), info: CommitInfoSchema });

@@ -15,18 +15,33 @@ const Path = lazySchema(() => z.string().refine((path) => {
   const normal = normalisePath(path);
   return normal.ok && normal.path === path;
 }));
-const FlatEntry = lazySchema(() => z.object({
-  path: Path.refine((path) => path !== ''),
-  kind: z.enum(['file', 'dir', 'symlink', 'submodule']),
-  oid: z.string().min(1),
-  size: z.number().int().nonnegative().optional(),
-}));
+
+const ENTRY_KINDS: ReadonlySet<unknown> = new Set(['file', 'dir', 'symlink', 'submodule']);
+
+/**
+ * A tree entry as a cache holds it: a normalised, non-empty path, a kind, an object id, a size when
+ * known. Checked by hand rather than as a zod object: a cached read-ahead holds hundreds of entries
+ * and a cached whole tree thousands (Node 22, `safeParse` of an array: 150 entries 4.2 -> 0.6 ms
+ * the first time in a process and 0.74 -> 0.28 after; 10,000 entries 45.5 -> 14.1 and 14.1 -> 11.3,
+ * the rest `normalisePath`; issue 56). A value that fails is a cache miss, so it needs no message.
+ */
+export function isCachedTreeEntry(value: unknown): value is FlatTreeEntry {
+  if (typeof value !== 'object' || value === null) return false;
+  const { path, kind, oid, size } = value as Record<string, unknown>;
+  if (typeof path !== 'string' || path === '' || !ENTRY_KINDS.has(kind) || typeof oid !== 'string' || oid === '') return false;
+  if (size !== undefined && !(Number.isSafeInteger(size) && (size as number) >= 0)) return false;
+  const normal = normalisePath(path);
+  return normal.ok && normal.path === path;
+}
+
+/** Entries are kept as stored (a key the cache's writer never writes stays on the object). */
+export const CachedTreeEntrySchema = lazySchema(() => z.custom<FlatTreeEntry>(isCachedTreeEntry, 'not a tree entry'));
 
 export const PartialTreeSchema = lazySchema(() => z.object({
   /** Directories listed completely, with every entry. */
-  dirs: z.array(z.object({ path: Path, entries: z.array(FlatEntry) })),
+  dirs: z.array(z.object({ path: Path, entries: z.array(CachedTreeEntrySchema) })),
   /** Entries known by path whose directory was not listed. */
-  entries: z.array(FlatEntry),
+  entries: z.array(CachedTreeEntrySchema),
   /** Paths known not to exist at this commit. */
   absent: z.array(Path),
   /** The commit object's facts, when the read-ahead brought them along. */

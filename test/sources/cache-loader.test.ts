@@ -74,7 +74,11 @@ describe('the revision-keyed cache', () => {
     const poisoned = [
       '{"schema":1,"entries":[{"path":"AGENTS.md"', // truncated JSON
       JSON.stringify({ schema: 0, entries: [] }), // an older schema
-      JSON.stringify({ schema: 1, entries: [{ path: '../escape', kind: 'file', oid: 'x' }] }), // fails validation
+      // The current schema, each with one entry no tree has: only the entry's check refuses them.
+      JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, entries: [{ path: '../escape', kind: 'file', oid: 'x' }] }),
+      JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, entries: [{ path: 'docs/AGENTS.md', kind: 'file', oid: 'x', size: -8 }] }),
+      JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, entries: [{ path: 'docs/AGENTS.md', kind: 'tree', oid: 'x' }] }),
+      JSON.stringify({ schema: SOURCE_CACHE_SCHEMA, entries: [{ path: 'docs/AGENTS.md', kind: 'file', oid: '' }] }),
     ];
     for (const [index, value] of poisoned.entries()) {
       await env.CACHE.put(key, value);
