@@ -11,10 +11,13 @@ import { normalisePath, parentOf } from './paths.ts';
 import type { CommitInfo, TreeEntry } from './snapshot.ts';
 import type { FlatTreeEntry } from './tree-loader.ts';
 
-const Path = lazySchema(() => z.string().refine((path) => {
+/** A path as a tree holds it: normalised already. */
+function isNormalPath(path: string): boolean {
   const normal = normalisePath(path);
   return normal.ok && normal.path === path;
-}));
+}
+
+const Path = lazySchema(() => z.string().refine(isNormalPath));
 
 const ENTRY_KINDS: ReadonlySet<unknown> = new Set(['file', 'dir', 'symlink', 'submodule']);
 
@@ -30,8 +33,7 @@ export function isCachedTreeEntry(value: unknown): value is FlatTreeEntry {
   const { path, kind, oid, size } = value as Record<string, unknown>;
   if (typeof path !== 'string' || path === '' || !ENTRY_KINDS.has(kind) || typeof oid !== 'string' || oid === '') return false;
   if (size !== undefined && !(Number.isSafeInteger(size) && (size as number) >= 0)) return false;
-  const normal = normalisePath(path);
-  return normal.ok && normal.path === path;
+  return isNormalPath(path);
 }
 
 /** Entries are kept as stored (a key the cache's writer never writes stays on the object). */
