@@ -15,15 +15,20 @@ const Profile = z.object({
 const TOP_FILES = 5;
 const TOP_FUNCTIONS = 5;
 
-export function summariseCpuProfile(raw: unknown): string {
+/**
+ * `maxSampleUs`: a sample counts for at most this long (workerd's sampler on a shared VM stalls for
+ * milliseconds now and then, and the sample after a stall would stand for all of it).
+ */
+export function summariseCpuProfile(raw: unknown, options: { maxSampleUs?: number } = {}): string {
   const profile = Profile.parse(raw);
+  const cap = options.maxSampleUs ?? Number.POSITIVE_INFINITY;
   const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
   const byFile = new Map<string, number>();
   const byFunction = new Map<string, number>();
   let total = 0;
   profile.samples.forEach((id, index) => {
     // A sample's delta is the time since the one before: it belongs to this sample's frame.
-    const us = profile.timeDeltas[index] ?? 0;
+    const us = Math.min(profile.timeDeltas[index] ?? 0, cap);
     const frame = frames.get(id);
     if (!frame || frame.functionName === '(idle)') return;
     total += us;

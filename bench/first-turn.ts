@@ -22,6 +22,11 @@
  * questions. The server's clock (its thread's `performance.now()`) is aligned with the bench's by
  * one request sent just before the delivery, so a request's times are known to a millisecond or so.
  *
+ * `FIRST_TURN_PROFILE=<dir>`: this build's Worker is built unminified and V8's profiler (over
+ * wrangler's inspector, 100 µs) runs around each of its turns; each profile is written to the
+ * directory (`cold-1.cpuprofile`...) and summarised in a line. A diagnostic: the profiler and the
+ * unminified build slow the turns, so read its lines for where the CPU went, not for the goal.
+ *
  * `FIRST_TURN_RUNS` fresh Workers (default 3), each a cold and then a warm first turn; each line is
  * the median run, with every run's time. With GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs
  * (as bench/agent-waits takes it), that checkout's Worker (built, with its node_modules) takes a
@@ -36,6 +41,9 @@ import { createGitRepo } from '../test/support/git-fixtures.ts';
 import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
 import { FOCUS_TOKEN, mapStore, PACKAGES, PULL, run as assembleInBench } from './focus-reads.ts';
 import { firstTurnPulls, OWNER, REPO, signedDelivery } from './first-turn-pulls.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { summariseCpuProfile } from './cpu-profile-summary.ts';
+import { inspectWrangler, type Inspector } from './inspector.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 
 const LATENCY_MS = 100;
@@ -50,6 +58,8 @@ const RUNS = Number(process.env['FIRST_TURN_RUNS'] ?? 3);
 /** GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs (bench/agent-waits): that checkout's Worker runs too. */
 const BEFORE = process.env['GROUNDWORK_BENCH_BEFORE'];
 const BEFORE_ROOT = BEFORE ? resolve(dirname(BEFORE), '..') : undefined;
+const PROFILE_DIR = process.env['FIRST_TURN_PROFILE'];
+const PROFILE_SAMPLING_US = 100;
 
 interface Build {
   /** Appended to each of its lines. */
@@ -112,15 +122,23 @@ export async function benchFirstTurn(): Promise<string[]> {
       };
       const builds: Build[] = [{ label: '' }, ...(BEFORE_ROOT ? [{ label: ' [before]', root: BEFORE_ROOT }] : [])];
       const runs = new Map(builds.map((build) => [build, { cold: [] as FirstTurn[], warm: [] as FirstTurn[], newBase: [] as FirstTurn[] }]));
+      const profiles: string[] = [];
       // One fresh Worker per build per round, the builds taking turns, so both meet the same load.
       for (let round = 0; round < RUNS; round++) {
         for (const build of builds) {
-          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : {});
+          const profiling = PROFILE_DIR !== undefined && build.root === undefined;
+          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : profiling ? { build: { minify: false } } : {});
+          const inspector = profiling ? await inspectWrangler(wrangler.inspectorPort) : undefined;
           try {
-            runs.get(build)?.cold.push(await firstTurn(wrangler, github.origin, { number: PULL, base, head }));
-            runs.get(build)?.warm.push(await firstTurn(wrangler, github.origin, { number: 13, base, head: second }));
-            runs.get(build)?.newBase.push(await firstTurn(wrangler, github.origin, { number: 14, base: newBase, head: third }));
+            await inspector?.send('Profiler.enable');
+            await inspector?.send('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_US });
+            const turn = (kind: string, pull: { number: number; base: string; head: string }) =>
+              inspector && PROFILE_DIR ? profiled(inspector, `${PROFILE_DIR}/${kind}-${round + 1}.cpuprofile`, profiles, () => firstTurn(wrangler, github.origin, pull)) : firstTurn(wrangler, github.origin, pull);
+            runs.get(build)?.cold.push(await turn('cold', { number: PULL, base, head }));
+            runs.get(build)?.warm.push(await turn('warm', { number: 13, base, head: second }));
+            runs.get(build)?.newBase.push(await turn('new-base', { number: 14, base: newBase, head: third }));
           } finally {
+            inspector?.close();
             await wrangler.stop();
           }
         }
@@ -147,6 +165,7 @@ export async function benchFirstTurn(): Promise<string[]> {
             line('warm, new base (same Worker, token stored, nothing of the base cached)', moved, 2, build.label),
           ];
         }),
+        ...profiles,
       ];
     } finally {
       await github.close();
@@ -192,6 +211,21 @@ async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>,
   const inWindow = requests.filter((request) => request !== clock && request.endedAt > 0 && request.startedAt + offset < ready);
   const timeline = inWindow.map((request) => ({ what: describe(request), sent: request.startedAt + offset - accepted, answered: request.endedAt + offset - accepted }));
   return { ms: ready - accepted, requests: timeline, chain: longestChain(inWindow), own: uncovered(timeline, ready - accepted), cpuMs, answerMs: accepted - sent };
+}
+
+/** `turn` under V8's profiler: the profile written to `file`, its summary added to `lines`. */
+async function profiled(inspector: Inspector, file: string, lines: string[], turn: () => Promise<FirstTurn>): Promise<FirstTurn> {
+  await inspector.send('Profiler.start');
+  let result: FirstTurn | undefined;
+  try {
+    result = await turn();
+    return result;
+  } finally {
+    const { profile } = z.object({ profile: z.unknown() }).parse(await inspector.send('Profiler.stop'));
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, JSON.stringify(profile));
+    lines.push(`profile ${file} (unminified, ${PROFILE_SAMPLING_US} µs; turn ${result ? `${result.ms.toFixed(0)} ms` : 'failed'}): ${summariseCpuProfile(profile, { maxSampleUs: 2 * PROFILE_SAMPLING_US })}`);
+  }
 }
 
 /** The run whose time is the median's (the lower middle of an even count). */

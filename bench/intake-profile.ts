@@ -9,6 +9,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { benchGroundworkVars, HELD_ENTRY, measureIntake, notFoundGitHub } from './deliveries.ts';
+import { inspectWrangler } from './inspector.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 import * as z from 'zod';
 
@@ -17,7 +18,6 @@ const SAMPLING_US = 1000;
 const SETTLE_MS = 3000;
 const TOP = Number(process.env.TOP ?? 20);
 
-const Targets = z.array(z.object({ webSocketDebuggerUrl: z.string() })).min(1);
 const CallFrame = z.object({ functionName: z.string(), url: z.string(), lineNumber: z.number() });
 const Profile = z.object({
   nodes: z.array(
@@ -39,8 +39,7 @@ const github = await notFoundGitHub();
 const held = process.env.HELD === '1';
 const wrangler = await startWranglerDev(benchGroundworkVars(github.url), { build: { minify: false, ...(held ? { entry: HELD_ENTRY } : {}) } });
 try {
-  const [target] = Targets.parse(await (await fetch(`http://127.0.0.1:${wrangler.inspectorPort}/json`)).json());
-  const inspector = await openInspector(target?.webSocketDebuggerUrl ?? '');
+  const inspector = await inspectWrangler(wrangler.inspectorPort);
   try {
     await inspector.send('Profiler.enable');
     await inspector.send('Profiler.setSamplingInterval', { interval: SAMPLING_US });
@@ -58,39 +57,6 @@ try {
 } finally {
   await wrangler.stop();
   await github.close();
-}
-
-interface Inspector {
-  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
-  close(): void;
-}
-
-/** wrangler's inspector refuses an upgrade without an allowed `Origin`, which browsers send and Node's WebSocket does not. */
-async function openInspector(url: string): Promise<Inspector> {
-  // undici's WebSocket takes headers beside the standard protocols.
-  const ws = new WebSocket(url, { headers: { Origin: 'http://localhost' } } as unknown as string[]);
-  await new Promise<void>((resolve, reject) => {
-    ws.addEventListener('open', () => resolve(), { once: true });
-    ws.addEventListener('error', () => reject(new Error(`could not open wrangler's inspector at ${url}`)), { once: true });
-  });
-  let id = 0;
-  const waiting = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
-  ws.addEventListener('message', (event) => {
-    const message = z.object({ id: z.number().optional(), result: z.unknown().optional(), error: z.object({ message: z.string() }).optional() }).parse(JSON.parse(String(event.data)));
-    const pending = message.id === undefined ? undefined : waiting.get(message.id);
-    if (!pending || message.id === undefined) return;
-    waiting.delete(message.id);
-    if (message.error) pending.reject(new Error(message.error.message));
-    else pending.resolve(message.result);
-  });
-  return {
-    send: (method, params = {}) =>
-      new Promise((resolve, reject) => {
-        waiting.set(++id, { resolve, reject });
-        ws.send(JSON.stringify({ id, method, params }));
-      }),
-    close: () => ws.close(),
-  };
 }
 
 function busyUs(profile: Profile): number {
