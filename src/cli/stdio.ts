@@ -13,10 +13,13 @@
  * descriptors, with no stream at all: `process.stdout` over a pipe is a `net` socket, and making
  * it (loading `net` and its handles) took some 4 ms of CPU in a process that writes once
  * (`node -e`, 41 rounds: 36.3 against 32.0 ms for the same 30 KB; 200 KB the same). Such a write
- * blocks until the reader has taken it, as Node's own stdout over a pipe does on Linux; a
+ * blocks until the reader has taken it. Node's own stdout over a pipe is asynchronous on POSIX
+ * (Node 22's "A note on process I/O": files and terminals synchronous, pipes and sockets not): it
+ * queues what the pipe does not take and the process waits for the queue before it exits, so for
+ * a command that writes its answer and ends, the wait is the same, only on the descriptor. A
  * descriptor the parent left non-blocking answers EAGAIN when full, and what is left then goes
- * through the stream, which waits for it properly. A terminal, and every descriptor on Windows,
- * gets the stream from the start (Node's console handling).
+ * through the stream. A terminal, and every descriptor on Windows, gets the stream from the start
+ * (Node's console handling).
  */
 import { fstatSync, writeSync } from 'node:fs';
 import type { CliIo } from './context-command.ts';

@@ -14,6 +14,7 @@ import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { FirstTurnAttempts, LEDGER_LOAD_MS, type AttemptDeps } from '../../durable-objects/first-turn-attempts.ts';
+import { turns } from '../../durable-objects/request-signal.ts';
 import { createTaskAssembler } from '../../durable-objects/task-assembler.ts';
 import { TurnLedger } from '../../durable-objects/turn-ledger.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
@@ -35,7 +36,7 @@ async function memorySource(): Promise<RepositorySource> {
   };
 }
 
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const tick = (): Promise<void> => turns(1);
 
 /** The attempts of a stored task, each dependency a test leaves out answering at once: no alarm, no writes, an index that hears it. */
 function attemptsOf(deps: Pick<AttemptDeps, 'store' | 'ledger'> & Partial<AttemptDeps>): FirstTurnAttempts {
@@ -78,7 +79,7 @@ describe('first turn attempts and the index report', () => {
         while (store.turn(0) === undefined) await tick();
         // Turn 0 is stored with the first report still unanswered; the outcome waits for it.
         expect(reports.map((report) => report.status)).toEqual(['assembling']);
-        for (let i = 0; i < 5; i++) await tick();
+        await turns(5);
         expect(events).toEqual(['report assembling']);
         reports[0]?.answer();
         const result = await run;
@@ -105,7 +106,7 @@ describe('first turn attempts and the index report', () => {
       });
 
       const run = attempts.run();
-      for (let i = 0; i < 5; i++) await tick();
+      await turns(5);
       expect(store.task()?.status).toBe('assembling');
       expect(reports).toEqual([]);
       asked();
@@ -138,7 +139,7 @@ describe('first turn attempts and the index report', () => {
       });
 
       const run = attempts.run();
-      for (let i = 0; i < 5; i++) await tick();
+      await turns(5);
       expect(store.task()?.status).toBe('assembling');
       expect(events).toEqual([]);
       open();
@@ -242,7 +243,7 @@ describe('first turn attempts and the cache writes of their reads', () => {
       let ended = false;
       const run = attempts.run().finally(() => (ended = true));
       while (!events.includes('writes asked')) await tick();
-      for (let i = 0; i < 5; i++) await tick();
+      await turns(5);
       // Stored and reported (the check run is posted from `finish`), the writes still running.
       expect(events).toEqual(['finish ready with turn 0 stored', 'waits for the writes', 'writes asked']);
       expect(ended).toBe(false);
@@ -268,10 +269,10 @@ describe('first turn attempts and the cache writes of their reads', () => {
         });
         let result: Awaited<ReturnType<FirstTurnAttempts['run']>> | undefined;
         void attempts.run().then((value) => (result = value));
-        for (let i = 0; i < 5; i++) await tick();
+        await turns(5);
         expect({ result, held: hold.held.load.count, status: store.task()?.status }).toEqual({ result: undefined, held: 1, status: 'assembling' });
         hold.held.load.fire();
-        for (let i = 0; i < 5; i++) await tick();
+        await turns(5);
         expect(result).toEqual({ status: 'failed', reason: `the assembly code did not load within ${LEDGER_LOAD_MS / 1000} s` });
         expect(store.task()?.status).toBe('pending');
         expect(alarms).toHaveLength(1);

@@ -7,6 +7,7 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { turns } from '../../durable-objects/request-signal.ts';
 import { AHEAD_WAIT_MS, TaskTokenAhead } from '../../durable-objects/task-token-ahead.ts';
 import { TaskRequestSchema } from '../../src/tasks/task-request.ts';
 import { holdTimers, type TimerHold } from '../support/held-timers.ts';
@@ -32,13 +33,10 @@ async function begun(load: ConstructorParameters<typeof TaskTokenAhead>[0]) {
     let settled: boolean | undefined;
     void ahead.begin(store, env).then((value) => (settled = value));
     // Turns enough for every step that can settle to have settled (never awaited: one may not).
-    const turns = async () => {
-      for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
-    };
-    await turns();
+    await turns(10);
     const before = { settled, held: timers.count };
     timers.fire();
-    await turns();
+    await turns(10);
     return { before, answer: settled, taken: ahead.take() };
   });
 }
