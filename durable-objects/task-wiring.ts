@@ -37,6 +37,7 @@ import type { RulesReportResult } from '../src/notify/rules-report.ts';
 import type { Snapshot } from '../src/sources/snapshot.ts';
 import { CacheWrites } from './cache-writes.ts';
 import { earlierTasksFor } from './task-history.ts';
+import { RequestSignal } from './request-signal.ts';
 import { turnZeroPlan, type TaskPlanDeps } from './task-plan.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
 import { TurnLedger } from './turn-ledger.ts';
@@ -84,8 +85,11 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const { store, focus, checks } = state;
   const config = getConfig(env);
   const agents = getAgents();
+  // The wiring's own requests leaving, for the rehearsal's reads (`prepare`), which wait for the next one.
+  const sent = new RequestSignal();
   const outbound = explainNetworkErrors((input, init) => {
     state.requested?.();
+    sent.sent();
     return fetch(input, init);
   });
   // The cache writes of assemblies, waited for after their turns are stored and reported, each
@@ -137,7 +141,8 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
         buildAnswerChecks();
         // A check run's rules report reads turn 0's rules settings with this.
         if (task.request.notify?.kind === 'github-check') buildSchemas(RulesConfigSchema);
-        void rehearseFirstTurn({ registry: planDeps.registry, agent, clients: config.CHECK_RUN_CLIENTS });
+        // Its reads once the turn's next request is out: the pull request's files, in a cold isolate.
+        void rehearseFirstTurn({ registry: planDeps.registry, agent, clients: config.CHECK_RUN_CLIENTS, readsAfter: () => sent.next() });
       },
     }),
   });

@@ -10,19 +10,28 @@
  * trip, when the thread has nothing else to do. The repository has a file of each format the
  * rules provider reads, a skill and settings, so each of their parsers has run once.
  *
+ * Then, once the turn's next GitHub request is out (the pull request's files, in a cold isolate),
+ * the same repository is read the way a GitHub task reads it (`rehearseReads`: the plan read ahead
+ * through the GitHub source, its answer taken apart, the source cache; sources/github/
+ * read-ahead-rehearsal): that code ran for the first time between the files' answer and the
+ * read-ahead, and after the read-ahead's answer. Not in the token's round trip, whose CPU a cold
+ * turn's pull request files wait for already (docs/benchmarks, 07:50).
+ *
  * Nothing here reads or writes anything outside memory: no source, no cache, no GitHub, no
  * knowledge, no earlier tasks. A rehearsal that fails is logged and changes nothing.
  */
 import type { AgentConfig } from './agents.ts';
 import type { ClientName } from './client.ts';
-import type { TaskView } from './provider.ts';
+import type { Capability, TaskView } from './provider.ts';
 import type { Registry } from './registry.ts';
 import type { RulesMatrix } from './rules-matrix.ts';
 import { assembleFirstTurn } from './turn.ts';
 import type { AssembledTurn } from './turn-schema.ts';
+import { planReads } from './read-ahead.ts';
 import { RulesConfigSchema } from '../providers/rules/config.ts';
 import { rulesMatrix } from '../providers/rules/rules-matrix.ts';
 import { createTreeSnapshot, type FlatTreeEntry, type TreeLoader } from '../sources/tree-snapshot.ts';
+import { memoryGitHub } from '../sources/github/read-ahead-rehearsal.ts';
 import type { RepositorySource } from '../sources/snapshot.ts';
 
 const COMMIT = '0'.repeat(40);
@@ -48,21 +57,29 @@ export interface Rehearsal {
   matrix: RulesMatrix;
 }
 
-/** What a rehearsal runs with: the deployment's providers, the task's agent, the clients its check runs report on. */
+/**
+ * What a rehearsal runs with: the deployment's providers, the task's agent, the clients its check
+ * runs report on; `readsAfter` resolves when its second step, the reads, may run (the turn's next
+ * GitHub request is out), at once when absent.
+ */
 export interface RehearsalInput {
   registry: Registry;
   agent: AgentConfig;
   clients: readonly ClientName[];
+  readsAfter?: () => Promise<void>;
 }
 
 /**
- * One rehearsal, begun by its first caller and shared by every later one: true once it has run,
- * false when it failed; never rejects. What it made is not kept (the isolate has no use for it).
+ * One rehearsal, begun by its first caller and shared by every later one: true once both its steps
+ * ran, false when one failed; never rejects. What it made is not kept (the isolate has no use for it).
  */
-export function onceRehearsal(run: typeof rehearse = rehearse): (input: RehearsalInput) => Promise<boolean> {
+export function onceRehearsal(run: typeof rehearse = rehearse, reads: typeof rehearseReads = rehearseReads): (input: RehearsalInput) => Promise<boolean> {
   let rehearsed: Promise<boolean> | undefined;
   return (input) =>
-    (rehearsed ??= run(input).then(
+    (rehearsed ??= run(input).then(async () => {
+      await input.readsAfter?.();
+      await reads(input);
+    }).then(
       () => true,
       (error: unknown) => {
         console.warn(`turn 0 rehearsal: ${error instanceof Error ? error.message : String(error)}`);
@@ -78,19 +95,7 @@ export const rehearseFirstTurn = onceRehearsal();
 export async function rehearse({ registry, agent, clients }: RehearsalInput): Promise<Rehearsal> {
   const snapshot = createTreeSnapshot({ repository: REPOSITORY, commit: COMMIT, uri: (path) => `${REPOSITORY}/${path}`, loader: memoryLoader(FILES) });
   const source: RepositorySource = { repository: REPOSITORY, resolve: () => Promise.resolve({ status: 'ok', commit: COMMIT }), snapshot: () => snapshot };
-  const task: TaskView = {
-    request: 'Review pull request #1: update the app',
-    origin: 'github',
-    repository: REPOSITORY,
-    commit: COMMIT,
-    headCommit: COMMIT,
-    cwd: '',
-    focusPaths: [CHANGED],
-    trusted: true,
-    skills: [],
-    agent: agent.name,
-    pullRequest: { number: 1, title: 'Update the app', author: 'someone', headSha: COMMIT, fromFork: false, baseRef: 'main', headRef: 'update', changedFiles: 1 },
-  };
+  const task = taskView(REPOSITORY, agent);
   const turn = await assembleFirstTurn({
     registry,
     agent,
@@ -104,6 +109,42 @@ export async function rehearse({ registry, agent, clients }: RehearsalInput): Pr
   });
   const matrix = await rulesMatrix(snapshot, { cwd: '', paths: [CHANGED], files: [CHANGED], clients, config: RulesConfigSchema.parse({}), signal: new AbortController().signal });
   return { turn, matrix };
+}
+
+/**
+ * The repository read as a GitHub task reads turn 0's: the agent's read plan for the same change,
+ * read ahead through the GitHub source (one GraphQL query, answered from memory) and cached, then
+ * every planned directory listed and file read from the snapshot. `requests`: what it asked of the
+ * repository's API, one query when the plan held every read; `found`: the planned directories and
+ * files it holds (a plan names more than any one repository has); `failed`: reads that were
+ * neither found nor missing.
+ */
+export async function rehearseReads({ registry, agent }: Pick<RehearsalInput, 'registry' | 'agent'>): Promise<{ requests: readonly string[]; found: number; failed: number }> {
+  const github = await memoryGitHub(FILES, COMMIT);
+  const available: Capability[] = ['repo:read'];
+  const plan = planReads({ registry, agent, task: taskView(github.source.repository, agent), turn: 0, available, focusFiles: [CHANGED] });
+  const snapshot = github.source.snapshot(COMMIT, { plan });
+  const answers = [];
+  for (const dir of plan.dirs) answers.push((await snapshot.list(dir)).status);
+  for (const file of plan.files) answers.push((await snapshot.read(file, { maxBytes: 65_536 })).status);
+  return { requests: github.requests, found: answers.filter((status) => status === 'ok').length, failed: answers.filter((status) => status !== 'ok' && status !== 'missing').length };
+}
+
+/** A trusted pull request that changed one file, as the rehearsal's turn sees it. */
+function taskView(repository: string, agent: AgentConfig): TaskView {
+  return {
+    request: 'Review pull request #1: update the app',
+    origin: 'github',
+    repository,
+    commit: COMMIT,
+    headCommit: COMMIT,
+    cwd: '',
+    focusPaths: [CHANGED],
+    trusted: true,
+    skills: [],
+    agent: agent.name,
+    pullRequest: { number: 1, title: 'Update the app', author: 'someone', headSha: COMMIT, fromFork: false, baseRef: 'main', headRef: 'update', changedFiles: 1 },
+  };
 }
 
 function memoryLoader(files: Readonly<Record<string, string>>): TreeLoader {

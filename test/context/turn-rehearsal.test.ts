@@ -6,7 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
-import { onceRehearsal, rehearse } from '../../src/context/turn-rehearsal.ts';
+import { onceRehearsal, rehearse, rehearseReads } from '../../src/context/turn-rehearsal.ts';
+import { MEMORY_API_URL } from '../../src/sources/github/read-ahead-rehearsal.ts';
 import { createDefaultRegistry } from '../../src/providers/registry.ts';
 
 const FAILED = ['failed', 'timed-out', 'invalid'];
@@ -39,6 +40,36 @@ describe('the turn 0 rehearsal', () => {
       expect(matrix.files.map((file) => file.path)).toEqual(expect.arrayContaining(['AGENTS.md', 'packages/app/AGENTS.md', 'CLAUDE.md', '.cursor/rules/style.mdc', '.github/instructions/ts.instructions.md']));
       expect(matrix.files.find((file) => file.path === 'AGENTS.md')?.clients?.map((cell) => cell.client)).toEqual(['none', 'codex', 'claude-code']);
     }
+  });
+
+  it("reads the repository as a GitHub task reads turn 0's: the whole plan in one read-ahead query, every planned directory and file served from it", async () => {
+    for (const name of ['entry', 'reviewer', 'explorer']) {
+      const agent = BUILTIN_AGENTS.get(name);
+      if (!agent) throw new Error(`no ${name}`);
+      const { requests, found, failed } = await rehearseReads({ registry: createDefaultRegistry(), agent });
+      expect(requests, name).toEqual([`POST ${MEMORY_API_URL}/graphql`]);
+      // The settings file, the rule chain's files and directories, the skills' directory: found,
+      // and every other planned path answered missing from the read-ahead, none failed.
+      expect(failed, name).toBe(0);
+      expect(found, name).toBeGreaterThanOrEqual(5);
+    }
+  });
+
+  it('reads only once the caller says the next request is out, and counts as run only after reading', async () => {
+    const agent = BUILTIN_AGENTS.get('reviewer');
+    if (!agent) throw new Error('no reviewer');
+    let out = () => {};
+    const readsAfter = vi.fn(() => new Promise<void>((resolve) => (out = resolve)));
+    const reads = vi.fn(() => Promise.resolve({ requests: [], found: 0, failed: 0 }));
+    const shared = onceRehearsal(() => Promise.resolve({}) as ReturnType<typeof rehearse>, reads);
+    let settled: boolean | undefined;
+    void shared({ registry: createDefaultRegistry(), agent, clients: [], readsAfter }).then((value) => (settled = value));
+    await vi.waitFor(() => expect(readsAfter).toHaveBeenCalledTimes(1));
+    expect(reads).not.toHaveBeenCalled();
+    expect(settled).toBeUndefined();
+    out();
+    await vi.waitFor(() => expect(settled).toBe(true));
+    expect(reads).toHaveBeenCalledTimes(1);
   });
 
   it('runs once for every caller, and a failed rehearsal is one warning and no rejection', async () => {

@@ -1,7 +1,8 @@
 /**
  * A GitHub App task's first turn rehearses turn 0's code (context/turn-rehearsal) while its
  * installation token is out (issue 56): the wiring's `prepare` hands the isolate's rehearsal the
- * registry, the task's agent and the clients its check run reports on. Counted, never timed: the token's answer is held until the
+ * registry, the task's agent and the clients its check run reports on, and lets its reads run once
+ * the turn's next request is out. Counted, never timed: the token's answer is held until the
  * rehearsal is asked for, so the turn can only be ready if it was asked for while the token was out
  * (without it the task never gets its token, and the test fails at its timeout).
  */
@@ -34,6 +35,8 @@ describe("a GitHub App task's first turn", () => {
     const rehearse = rehearsal.rehearseFirstTurn;
     const calls = vi.spyOn(rehearsal, 'rehearseFirstTurn').mockImplementation((input) => {
       events.push(`rehearsal ${input.agent.name} for ${input.clients.join(', ')}`);
+      // Its reads wait for the turn's next request to be out (the pull request's first read).
+      void input.readsAfter?.().then(() => events.push('next request out'));
       asked();
       return rehearse(input);
     });
@@ -46,6 +49,7 @@ describe("a GitHub App task's first turn", () => {
         events.push('token answered');
         return answer;
       }
+      if (url.startsWith(scope.baseUrl)) events.push('github');
       return outbound(input, init);
     });
     const described = await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
@@ -57,6 +61,9 @@ describe("a GitHub App task's first turn", () => {
     expect(described.status, described.reason ?? '').toBe('ready');
     expect(calls).toHaveBeenCalledTimes(1);
     // The clients are the deployment's CHECK_RUN_CLIENTS, whose matrix a check run reports.
-    expect(events).toEqual(['token', `rehearsal reviewer for ${getConfig(env).CHECK_RUN_CLIENTS.join(', ')}`, 'token answered']);
+    expect(events.filter((event) => event !== 'github' && event !== 'next request out')).toEqual(['token', `rehearsal reviewer for ${getConfig(env).CHECK_RUN_CLIENTS.join(', ')}`, 'token answered']);
+    expect(events.filter((event) => event === 'next request out')).toHaveLength(1);
+    expect(events.indexOf('next request out')).toBeGreaterThan(events.indexOf('github'));
+    expect(events.indexOf('github')).toBeGreaterThan(events.indexOf('token answered'));
   });
 });
