@@ -13,12 +13,13 @@
  * Then, once the turn's next GitHub request is out (the pull request's files, in a cold isolate),
  * the same repository is read the way a GitHub task reads it (`rehearseReads`: the plan read ahead
  * through the GitHub source, its answer taken apart, the source cache; sources/github/
- * read-ahead-rehearsal): that code ran for the first time between the files' answer and the
- * read-ahead, and after the read-ahead's answer. Not in the token's round trip, whose CPU a cold
- * turn's pull request files wait for already (docs/benchmarks, 07:50).
+ * read-ahead-rehearsal), which otherwise ran for the first time between the files' answer and the
+ * read-ahead, and after the read-ahead's answer. Not in the token's round trip: a cold turn's
+ * request for the files already waits for the CPU spent there (docs/benchmarks, 07:50 and 07:55).
  *
- * Nothing here reads or writes anything outside memory: no source, no cache, no GitHub, no
- * knowledge, no earlier tasks. A rehearsal that fails is logged and changes nothing.
+ * Nothing here reads or writes anything outside memory: no network (the reads' GitHub API is a
+ * function answering from memory), no shared cache, no knowledge, no earlier tasks. A rehearsal
+ * that fails is logged and changes nothing.
  */
 import type { AgentConfig } from './agents.ts';
 import type { ClientName } from './client.ts';
