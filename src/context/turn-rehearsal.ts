@@ -71,15 +71,16 @@ export interface RehearsalInput {
 }
 
 /**
- * One rehearsal, begun by its first caller and shared by every later one: true once both its steps
- * ran, false when one failed; never rejects. What it made is not kept (the isolate has no use for it).
+ * One rehearsal, begun by its first caller and shared by every later one: `run`, then `after` (by
+ * default the reads) with what `run` made once `readsAfter` resolves. True once both ran, false
+ * when one failed; never rejects. What they made is not kept (the isolate has no use for it).
  */
-export function onceRehearsal(run: typeof rehearse = rehearse, reads: typeof rehearseReads = rehearseReads): (input: RehearsalInput) => Promise<boolean> {
+export function onceRehearsal(run: typeof rehearse = rehearse, after: (input: RehearsalInput, made: Rehearsal) => Promise<unknown> = (input) => rehearseReads(input)): (input: RehearsalInput) => Promise<boolean> {
   let rehearsed: Promise<boolean> | undefined;
   return (input) =>
-    (rehearsed ??= run(input).then(async () => {
+    (rehearsed ??= run(input).then(async (made) => {
       await input.readsAfter?.();
-      await reads(input);
+      await after(input, made);
     }).then(
       () => true,
       (error: unknown) => {
@@ -88,9 +89,6 @@ export function onceRehearsal(run: typeof rehearse = rehearse, reads: typeof reh
       },
     ));
 }
-
-/** The isolate's rehearsal. */
-export const rehearseFirstTurn = onceRehearsal();
 
 /** Turn 0 of `agent` over the in-memory repository, for a trusted pull request that changed one file, then its rules matrix. */
 export async function rehearse({ registry, agent, clients }: RehearsalInput): Promise<Rehearsal> {

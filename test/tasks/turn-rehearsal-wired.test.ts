@@ -11,7 +11,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
-import * as rehearsal from '../../src/context/turn-rehearsal.ts';
+import * as rehearsal from '../../durable-objects/first-turn-rehearsal.ts';
 import { getConfig } from '../../src/env.ts';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
