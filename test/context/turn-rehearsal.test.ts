@@ -5,6 +5,7 @@
  * warning, never a turn's failure.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { turns } from '../../durable-objects/request-signal.ts';
 import { BUILTIN_AGENTS } from '../../src/context/agents.ts';
 import { onceRehearsal, rehearse, rehearseReads } from '../../src/context/turn-rehearsal.ts';
 import { MEMORY_API_URL } from '../../src/sources/github/read-ahead-rehearsal.ts';
@@ -64,11 +65,13 @@ describe('the turn 0 rehearsal', () => {
     const shared = onceRehearsal(() => Promise.resolve({}) as ReturnType<typeof rehearse>, reads);
     let settled: boolean | undefined;
     void shared({ registry: createDefaultRegistry(), agent, clients: [], readsAfter }).then((value) => (settled = value));
-    await vi.waitFor(() => expect(readsAfter).toHaveBeenCalledTimes(1));
+    await turns(3);
+    expect(readsAfter).toHaveBeenCalledTimes(1);
     expect(reads).not.toHaveBeenCalled();
     expect(settled).toBeUndefined();
     out();
-    await vi.waitFor(() => expect(settled).toBe(true));
+    await turns(3);
+    expect(settled).toBe(true);
     expect(reads).toHaveBeenCalledTimes(1);
   });
 
