@@ -31,8 +31,11 @@
  * the median run, with every run's time. With GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs
  * (as bench/agent-waits takes it), that checkout's Worker (built, with its node_modules) takes a
  * turn after this one's in every round, against the same GitHub server, and its lines are marked
- * `[before]`: before and after at the same moment's load. On a loaded machine the wall time is
- * mostly waiting for a CPU; the CPU and the chain of requests are what the build itself decides.
+ * `[before]`: before and after at the same moment's load; three lines more give this build's turns
+ * against that one's round by round (the median of the rounds' differences, how many rounds each
+ * was sooner), which the machine's load moves less than the difference of two medians. On a loaded
+ * machine the wall time is mostly waiting for a CPU; the CPU and the chain of requests are what the
+ * build itself decides.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
@@ -121,7 +124,7 @@ export async function benchFirstTurn(): Promise<string[]> {
         TENANT_GRANTS: JSON.stringify({ bench: ['github:1'] }),
       };
       const builds: Build[] = [{ label: '' }, ...(BEFORE_ROOT ? [{ label: ' [before]', root: BEFORE_ROOT }] : [])];
-      const runs = new Map(builds.map((build) => [build, { cold: [] as FirstTurn[], warm: [] as FirstTurn[], newBase: [] as FirstTurn[] }]));
+      const runs: Runs = new Map(builds.map((build) => [build, { cold: [] as FirstTurn[], warm: [] as FirstTurn[], newBase: [] as FirstTurn[] }]));
       const profiles: string[] = [];
       // One fresh Worker per build per round, the builds taking turns, so both meet the same load.
       for (let round = 0; round < RUNS; round++) {
@@ -165,6 +168,7 @@ export async function benchFirstTurn(): Promise<string[]> {
             line('warm, new base (same Worker, token stored, nothing of the base cached)', moved, 2, build.label),
           ];
         }),
+        ...pairedLines(runs, builds),
         ...profiles,
       ];
     } finally {
@@ -226,6 +230,35 @@ async function profiled(inspector: Inspector, file: string, lines: string[], tur
     writeFileSync(file, JSON.stringify(profile));
     lines.push(`profile ${file} (unminified, ${PROFILE_SAMPLING_US} µs; turn ${result ? `${result.ms.toFixed(0)} ms` : 'failed'}): ${summariseCpuProfile(profile, { maxSampleUs: 2 * PROFILE_SAMPLING_US })}`);
   }
+}
+
+type Runs = Map<Build, { cold: FirstTurn[]; warm: FirstTurn[]; newBase: FirstTurn[] }>;
+
+/**
+ * With a build before, this build's turns against its round by round: each round's pair met the
+ * same moment's load, so the median of the rounds' differences moves less with the machine than
+ * the difference of the two medians. Negative: this build was sooner.
+ */
+function pairedLines(runs: Runs, builds: readonly Build[]): string[] {
+  const [ours, theirs] = builds.map((build) => runs.get(build));
+  if (!ours || !theirs) return [];
+  const signed = (ms: number) => {
+    const rounded = Math.round(ms);
+    return rounded === 0 ? '0' : `${rounded > 0 ? '+' : ''}${rounded}`;
+  };
+  const pair = (name: string, mine: FirstTurn[], before: FirstTurn[]) => {
+    const rounds = mine.flatMap((turn, round) => {
+      const other = before[round];
+      return other ? [{ ms: turn.ms - other.ms, after: afterLastAnswer(turn) - afterLastAnswer(other) }] : [];
+    });
+    const sooner = rounds.filter((round) => round.ms < 0).length;
+    return (
+      `pull request first turn, ${name}, against [before] round by round: ${signed(median(rounds.map((round) => round.ms)))} ms to turn 0 ready ` +
+      `(the median of ${rounds.length} rounds' differences; sooner in ${sooner}, later in ${rounds.filter((round) => round.ms > 0).length}), ` +
+      `${signed(median(rounds.map((round) => round.after)))} ms after GitHub's last answer`
+    );
+  };
+  return [pair('cold', ours.cold, theirs.cold), pair('warm', ours.warm, theirs.warm), pair('warm, new base', ours.newBase, theirs.newBase)];
 }
 
 /** The run whose time is the median's (the lower middle of an even count). */
