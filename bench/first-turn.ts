@@ -46,6 +46,7 @@ import { FOCUS_TOKEN, mapStore, PACKAGES, PULL, run as assembleInBench } from '.
 import { firstTurnPulls, OWNER, REPO, signedDelivery } from './first-turn-pulls.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { summariseCpuProfile } from './cpu-profile-summary.ts';
+import { pairedLines, turnLine, type FirstTurn, type TurnRuns } from './first-turn-report.ts';
 import { inspectWrangler, type Inspector } from './inspector.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 
@@ -76,23 +77,6 @@ const TaskState = z.looseObject({ status: z.string(), reason: z.string().nullabl
 const Stats = z.object({ requests: z.array(z.object({ method: z.string(), path: z.string(), status: z.number(), startedAt: z.number(), endedAt: z.number() })) });
 type ServerRequest = z.output<typeof Stats>['requests'][number];
 
-interface FirstTurn {
-  /** Accepted delivery to turn 0 ready, in ms. */
-  ms: number;
-  /** GitHub requests in the window, times relative to the accepted delivery. */
-  requests: Array<{ what: string; sent: number; answered: number }>;
-  /** The longest chain of requests each sent after the one before it was answered. */
-  chain: number;
-  /** Time in the window with no GitHub request in flight: Groundwork's own. */
-  own: number;
-  cpuMs: number;
-  /**
-   * The delivery sent to its 202: GitHub's clock. Work the Worker begins beside the answer (the
-   * hand-off, issue 56) must not lengthen it, and would shorten the window above if it did; so the
-   * line also gives the delivery sent to turn 0 ready (this plus `ms`), which no such move shortens.
-   */
-  answerMs: number;
-}
 
 export async function benchFirstTurn(): Promise<string[]> {
   const repo = createGitRepo();
@@ -124,7 +108,7 @@ export async function benchFirstTurn(): Promise<string[]> {
         TENANT_GRANTS: JSON.stringify({ bench: ['github:1'] }),
       };
       const builds: Build[] = [{ label: '' }, ...(BEFORE_ROOT ? [{ label: ' [before]', root: BEFORE_ROOT }] : [])];
-      const runs: Runs = new Map(builds.map((build) => [build, { cold: [] as FirstTurn[], warm: [] as FirstTurn[], newBase: [] as FirstTurn[] }]));
+      const runs = new Map<Build, TurnRuns>(builds.map((build) => [build, { cold: [], warm: [], newBase: [] }]));
       const profiles: string[] = [];
       // One fresh Worker per build per round, the builds taking turns, so both meet the same load.
       for (let round = 0; round < RUNS; round++) {
@@ -146,29 +130,17 @@ export async function benchFirstTurn(): Promise<string[]> {
           }
         }
       }
-      const goal = (rounds: number) => rounds * LATENCY_MS + 60;
-      const line = (name: string, all: FirstTurn[], rounds: number, label: string) => {
-        const run = medianRun(all);
-        return (
-          `pull request first turn, ${name}: accepted delivery to turn 0 ready ${run.ms.toFixed(0)} ms (median of ${all.length}: ${all.map((each) => each.ms.toFixed(0)).join(', ')}), goal <= ${goal(rounds)} (${rounds} round trips of ${LATENCY_MS} ms + 60); ` +
-          `${run.requests.length} GitHub requests, ${Math.max(...all.map((each) => each.chain))} one after another (the most of any run); ${median(all.map((each) => each.own)).toFixed(0)} ms with no request in flight (Groundwork's own; goal <= 60); ` +
-          `the first GitHub request sent ${median(all.map(firstSent)).toFixed(0)} ms after the accepted delivery (median of all runs: Groundwork's own time before it, which GitHub's answers do not move); ` +
-          `turn 0 ready ${median(all.map(afterLastAnswer)).toFixed(0)} ms after GitHub's last answer (median of all runs: Groundwork's own time after it); ` +
-          `workerd and wrangler CPU ${median(all.map((each) => each.cpuMs)).toFixed(0)} ms; the 202 itself ${median(all.map((each) => each.answerMs)).toFixed(0)} ms after the delivery was sent, turn 0 ready ${median(all.map((each) => each.answerMs + each.ms)).toFixed(0)} ms after it; ` +
-          `timeline of the median run: ${run.requests.map((request) => `${request.what} ${request.sent.toFixed(0)}-${request.answered.toFixed(0)}`).join(', ')}${label}`
-        );
-      };
       return [
         `pull request first turn (changed files in ${PACKAGES} directories, GitHub API server at ${LATENCY_MS} ms latency, the Worker as a GitHub App through wrangler dev; ms from the accepted delivery; ${RUNS} rounds${BEFORE_ROOT ? `, each with a Worker of ${BEFORE_ROOT} after this one's, marked [before]` : ''})`,
         ...builds.flatMap((build) => {
           const { cold, warm, newBase: moved } = runs.get(build) ?? { cold: [], warm: [], newBase: [] };
           return [
-            line('cold (new Worker: no token, no cache, no code loaded)', cold, 3, build.label),
-            line('warm (same Worker and base, next pull request)', warm, 2, build.label),
-            line('warm, new base (same Worker, token stored, nothing of the base cached)', moved, 2, build.label),
+            turnLine('cold (new Worker: no token, no cache, no code loaded)', cold, 3, LATENCY_MS, build.label),
+            turnLine('warm (same Worker and base, next pull request)', warm, 2, LATENCY_MS, build.label),
+            turnLine('warm, new base (same Worker, token stored, nothing of the base cached)', moved, 2, LATENCY_MS, build.label),
           ];
         }),
-        ...pairedLines(runs, builds),
+        ...paired(runs, builds),
         ...profiles,
       ];
     } finally {
@@ -232,56 +204,10 @@ async function profiled(inspector: Inspector, file: string, lines: string[], tur
   }
 }
 
-type Runs = Map<Build, { cold: FirstTurn[]; warm: FirstTurn[]; newBase: FirstTurn[] }>;
-
-/**
- * With a build before, this build's turns against its round by round: each round's pair met the
- * same moment's load, so the median of the rounds' differences moves less with the machine than
- * the difference of the two medians. Negative: this build was sooner.
- */
-function pairedLines(runs: Runs, builds: readonly Build[]): string[] {
+/** With a build before, this build's turns against its round by round (first-turn-report). */
+function paired(runs: ReadonlyMap<Build, TurnRuns>, builds: readonly Build[]): string[] {
   const [ours, theirs] = builds.map((build) => runs.get(build));
-  if (!ours || !theirs) return [];
-  const signed = (ms: number) => {
-    const rounded = Math.round(ms);
-    return rounded === 0 ? '0' : `${rounded > 0 ? '+' : ''}${rounded}`;
-  };
-  const pair = (name: string, mine: FirstTurn[], before: FirstTurn[]) => {
-    const rounds = mine.flatMap((turn, round) => {
-      const other = before[round];
-      return other ? [{ ms: turn.ms - other.ms, after: afterLastAnswer(turn) - afterLastAnswer(other) }] : [];
-    });
-    const sooner = rounds.filter((round) => round.ms < 0).length;
-    return (
-      `pull request first turn, ${name}, against [before] round by round: ${signed(median(rounds.map((round) => round.ms)))} ms to turn 0 ready ` +
-      `(the median of ${rounds.length} rounds' differences; sooner in ${sooner}, later in ${rounds.filter((round) => round.ms > 0).length}), ` +
-      `${signed(median(rounds.map((round) => round.after)))} ms after GitHub's last answer`
-    );
-  };
-  return [pair('cold', ours.cold, theirs.cold), pair('warm', ours.warm, theirs.warm), pair('warm, new base', ours.newBase, theirs.newBase)];
-}
-
-/** The run whose time is the median's (the lower middle of an even count). */
-function medianRun(runs: FirstTurn[]): FirstTurn {
-  const sorted = [...runs].sort((a, b) => a.ms - b.ms);
-  const run = sorted[Math.floor((sorted.length - 1) / 2)];
-  if (!run) throw new Error('first turn bench: no runs');
-  return run;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor((sorted.length - 1) / 2)] ?? NaN;
-}
-
-/** When a run's first GitHub request was sent, from the accepted delivery. */
-function firstSent(run: FirstTurn): number {
-  return Math.min(...run.requests.map((request) => request.sent));
-}
-
-/** From GitHub's last answer before turn 0 was ready to ready: the turn's own work after its reads. */
-function afterLastAnswer(run: FirstTurn): number {
-  return run.ms - Math.max(0, ...run.requests.map((request) => request.answered));
+  return ours && theirs ? pairedLines(ours, theirs) : [];
 }
 
 /** The longest chain of requests in which each was sent after the one before it was answered. */
