@@ -167,12 +167,16 @@ function heldBlobs(loader: TreeLoader, tree: PartialTree, maxBytes: number): Arr
  */
 export async function matchesOid(bytes: Uint8Array, oid: string): Promise<boolean> {
   const algorithm = /^[0-9a-f]{40}$/.test(oid) ? 'SHA-1' : /^[0-9a-f]{64}$/.test(oid) ? 'SHA-256' : undefined;
-  if (!algorithm) return true;
+  return algorithm ? (await gitBlobId(bytes, algorithm)) === oid : true;
+}
+
+/** The id git gives `bytes` as a blob: the hash of `blob <size>\0<content>`. */
+export async function gitBlobId(bytes: Uint8Array, algorithm: 'SHA-1' | 'SHA-256'): Promise<string> {
   const header = new TextEncoder().encode(`blob ${bytes.byteLength}\0`);
   const object = new Uint8Array(header.byteLength + bytes.byteLength);
   object.set(header);
   object.set(bytes, header.byteLength);
-  return toHex(new Uint8Array(await crypto.subtle.digest(algorithm, object))) === oid;
+  return toHex(new Uint8Array(await crypto.subtle.digest(algorithm, object)));
 }
 
 function encodeBase64(bytes: Uint8Array): string {

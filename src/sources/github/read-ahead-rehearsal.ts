@@ -13,7 +13,7 @@
  * Anything but the GraphQL endpoint is answered 404 (a read the plan did not cover fails as an
  * unknown object would) and every request is listed in `requests`. Nothing leaves memory.
  */
-import { createCachedLoader } from '../cached-loader.ts';
+import { createCachedLoader, gitBlobId } from '../cached-loader.ts';
 import type { KeyValueStore } from '../key-value-store.ts';
 import type { RepositorySource } from '../snapshot.ts';
 import { tokenAuth } from './auth.ts';
@@ -80,7 +80,7 @@ async function treeOf(files: Readonly<Record<string, string>>): Promise<Node> {
       dir = next;
     }
     const bytes = new TextEncoder().encode(text);
-    dir.children?.set(name, { name, oid: await blobOid(bytes), text, bytes: bytes.byteLength });
+    dir.children?.set(name, { name, oid: await gitBlobId(bytes, 'SHA-1'), text, bytes: bytes.byteLength });
   }
   return root;
 }
@@ -111,14 +111,6 @@ function entry(node: Node, level: number): unknown {
 
 function entries(dir: Node, level: number): unknown[] {
   return [...(dir.children?.values() ?? [])].map((child) => entry(child, level));
-}
-
-async function blobOid(bytes: Uint8Array): Promise<string> {
-  const header = new TextEncoder().encode(`blob ${bytes.byteLength}\0`);
-  const object = new Uint8Array(header.byteLength + bytes.byteLength);
-  object.set(header);
-  object.set(bytes, header.byteLength);
-  return [...new Uint8Array(await crypto.subtle.digest('SHA-1', object))].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 function mapStore(): KeyValueStore {
