@@ -23,7 +23,12 @@ export const CLAUDE_CODE: ClientProfile = {
   checked: AGENTS_SINCE,
   directoryNames: ['CLAUDE.md', 'AGENTS.md'],
   loads(files, { cwd, version }) {
-    const claudeIn = (dir: string) => files.find((file) => file.format === 'directory-file' && file.dir === dir && baseName(file.path) === 'CLAUDE.md');
+    // Each directory's first CLAUDE.md, found once: a lookup per AGENTS.md was quadratic in the files.
+    const claudeByDir = new Map<string, FoundRuleFile>();
+    for (const file of files) {
+      if (file.format === 'directory-file' && !claudeByDir.has(file.dir) && baseName(file.path) === 'CLAUDE.md') claudeByDir.set(file.dir, file);
+    }
+    const claudeIn = (dir: string) => claudeByDir.get(dir);
     // Any CLAUDE.md on the way to the working directory turns AGENTS.md off for the whole project.
     const claudeOnWay = files.find((file) => (file.format === 'directory-file' && baseName(file.path) === 'CLAUDE.md' && onChain(file.dir, cwd)) || file.format === 'claude-memory');
     const agents = (file: FoundRuleFile): ClientLoad => {

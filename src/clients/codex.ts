@@ -7,7 +7,7 @@
  * Aug-Sep 2026, releases about 0.153-0.16x; the crate version on main is 0.0.0, so no release
  * number is pinned by the source).
  */
-import type { ClientLoad } from '../context/client-load.ts';
+import type { ClientLoad, FoundRuleFile } from '../context/client-load.ts';
 import { baseName, dirLabel, never, onChain, start, type ClientProfile } from './profile.ts';
 
 /** In each directory the first present is its file (no fallback names by default). */
@@ -30,8 +30,10 @@ export const CODEX: ClientProfile = {
     const order = [...chosen.entries()].sort(([a], [b]) => a.split('/').length - b.split('/').length || (a < b ? -1 : 1));
     const budgeted = new Map<string, ClientLoad>();
     let left = CODEX_MAX_BYTES;
+    const byPath = new Map<string, FoundRuleFile>();
+    for (const file of files) if (!byPath.has(file.path)) byPath.set(file.path, file);
     for (const [, path] of order) {
-      const file = files.find((candidate) => candidate.path === path);
+      const file = byPath.get(path);
       if (file?.blank) {
         budgeted.set(path, start('codex.chain', 'white space only'));
         continue;

@@ -93,15 +93,7 @@ export function dirLabel(dir: string): string {
   return dir === '' ? 'the repository root' : dir;
 }
 
-/**
- * Answers in list order, each decision seeing the answers before it by path (the first answer
- * for a path counts): imports come after their importer, so an import's answer can follow it.
- */
-export function loadEach(files: readonly FoundRuleFile[], decide: (file: FoundRuleFile, earlier: ReadonlyMap<string, ClientLoad>) => ClientLoad): ClientLoad[] {
-  const earlier = new Map<string, ClientLoad>();
-  return files.map((file) => {
-    const answer = decide(file, earlier);
-    if (!earlier.has(file.path)) earlier.set(file.path, answer);
-    return answer;
-  });
+/** Answers in list order, one per file. */
+export function loadEach(files: readonly FoundRuleFile[], decide: (file: FoundRuleFile) => ClientLoad): ClientLoad[] {
+  return files.map((file) => decide(file));
 }

@@ -10,9 +10,10 @@
  * `shadowed` or `not-seen` as the client loads it.
  */
 import { CLIENT_NAMES, CLIENT_TITLES, type ClientName, type ClientRef } from '../../context/client.ts';
-import { boundCell, LOAD_STRENGTH, type ClientCell, type ClientLoad, type FoundRuleFile } from '../../context/client-load.ts';
+import { boundCell, LOAD_STRENGTH, type ClientCell, type ClientLoad, type FoundRuleFile, type LoadContext } from '../../context/client-load.ts';
 import type { RuleVerdictInput } from '../../context/rule-verdict.ts';
 import { PROFILES } from '../../clients/index.ts';
+import type { ClientProfile } from '../../clients/profile.ts';
 
 /** Per client, one answer per verdict (undefined where the verdict names no file that was read). */
 export type LoadsByClient = Readonly<Record<ClientName, ReadonlyArray<ClientLoad | undefined>>>;
@@ -26,44 +27,103 @@ const UNREAD: ClientLoad = { load: 'never', why: 'its importer was not read', fa
  * found file imports is loaded as strongly as the strongest import of it the client follows.
  */
 export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef): LoadsByClient {
-  const files: Array<{ index: number; file: FoundRuleFile }> = [];
+  return loadsFrom(readFiles(verdicts), cwd, client);
+}
+
+/**
+ * Per client and verdict, the strongest answer with any of `dirs` as the working directory (the
+ * first of equal strength, in `dirs`' order): what a client started anywhere in the repository
+ * loads. The rules matrix asks from every directory that holds a rule file, hundreds in a large
+ * repository, so the files are taken from the verdicts once and each directory's answers are
+ * folded in and dropped (kept, they were most of the matrix's time: collecting them).
+ */
+export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef): LoadsByClient {
+  const files = readFiles(verdicts);
+  const best = {} as Record<ClientName, Array<ClientLoad | undefined>>;
+  for (const name of CLIENT_NAMES) best[name] = new Array<ClientLoad | undefined>(files.count).fill(undefined);
+  for (const dir of dirs) {
+    const loads = loadsFrom(files, dir, client);
+    for (const name of CLIENT_NAMES) {
+      const row = best[name];
+      loads[name].forEach((load, i) => {
+        const current = row[i];
+        if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) row[i] = load;
+      });
+    }
+  }
+  return best;
+}
+
+/** The verdicts' files, told to the profiles: those found and read, each with its verdict's index. */
+interface ReadFiles {
+  count: number;
+  all: Array<{ index: number; file: FoundRuleFile }>;
+  /** Every file but imports, which are answered from their importers. */
+  plain: FoundRuleFile[];
+  plainIndex: number[];
+  /** Whether any answer follows another file's (an import, a file with importers). */
+  linked: boolean;
+}
+
+function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
+  const all: ReadFiles['all'] = [];
+  const plain: FoundRuleFile[] = [];
+  const plainIndex: number[] = [];
+  let linked = false;
   verdicts.forEach((verdict, index) => {
     if (!verdict.found) return;
     const { shared: _shared, ...found } = verdict.found;
-    files.push({ index, file: { path: verdict.path, format: verdict.format, ...found } });
+    const file: FoundRuleFile = { path: verdict.path, format: verdict.format, ...found };
+    all.push({ index, file });
+    if (file.format === 'import' || (file.importers?.length ?? 0) > 0) linked = true;
+    if (file.format === 'import') return;
+    plain.push(file);
+    plainIndex.push(index);
   });
-  const plain = files.filter(({ file }) => file.format !== 'import');
+  return { count: verdicts.length, all, plain, plainIndex, linked };
+}
+
+function loadsFrom(files: ReadFiles, cwd: string, client: ClientRef): LoadsByClient {
   const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
   for (const name of CLIENT_NAMES) {
     const profile = PROFILES[name];
     const context = { cwd, ...(name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {}) };
-    const row: Array<ClientLoad | undefined> = verdicts.map(() => undefined);
-    const byPath = new Map<string, ClientLoad>();
-    const answer = (index: number, path: string, load: ClientLoad) => {
-      row[index] = load;
-      if (!byPath.has(path)) byPath.set(path, load);
-    };
-    profile.loads(plain.map(({ file }) => file), context).forEach((load, k) => {
-      const item = plain[k];
-      if (item) answer(item.index, item.file.path, load);
+    const row = new Array<ClientLoad | undefined>(files.count).fill(undefined);
+    profile.loads(files.plain, context).forEach((load, k) => {
+      const index = files.plainIndex[k];
+      if (index !== undefined) row[index] = load;
     });
-    for (const { index, file } of files) {
-      if (file.format === 'import') answer(index, file.path, profile.imports(file, byPath.get(file.importedBy ?? '') ?? UNREAD, context));
-    }
-    for (const { index, file } of files) {
-      for (const importer of file.importers ?? []) {
-        const via = byPath.get(importer.path);
-        const current = row[index];
-        if (!via || !current) continue;
-        const load = profile.imports({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, via, context);
-        if (LOAD_STRENGTH[load.load] <= LOAD_STRENGTH[current.load]) continue;
-        row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer.path}` } : load;
-        if (byPath.get(file.path) === current) byPath.set(file.path, row[index] ?? current);
-      }
-    }
+    if (files.linked) follow(files, row, profile, context);
     out[name] = row;
   }
   return out;
+}
+
+/** Imports answered from their importers, and files made stronger by the imports of them the client follows. */
+function follow(files: ReadFiles, row: Array<ClientLoad | undefined>, profile: ClientProfile, context: LoadContext): void {
+  // The first answer for a path counts (a path found twice keeps its first verdict's).
+  const byPath = new Map<string, ClientLoad>();
+  for (const { index, file } of files.all) {
+    const load = row[index];
+    if (load && !byPath.has(file.path)) byPath.set(file.path, load);
+  }
+  for (const { index, file } of files.all) {
+    if (file.format !== 'import') continue;
+    const load = profile.imports(file, byPath.get(file.importedBy ?? '') ?? UNREAD, context);
+    row[index] = load;
+    if (!byPath.has(file.path)) byPath.set(file.path, load);
+  }
+  for (const { index, file } of files.all) {
+    for (const importer of file.importers ?? []) {
+      const via = byPath.get(importer.path);
+      const current = row[index];
+      if (!via || !current) continue;
+      const load = profile.imports({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, via, context);
+      if (LOAD_STRENGTH[load.load] <= LOAD_STRENGTH[current.load]) continue;
+      row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer.path}` } : load;
+      if (byPath.get(file.path) === current) byPath.set(file.path, row[index] ?? current);
+    }
+  }
 }
 
 /** Whether Groundwork's own choice (the union, as for `none`) puts the file in front of the model. */

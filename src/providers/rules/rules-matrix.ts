@@ -18,13 +18,13 @@
  * matrix.lints.filter((lint) => lint.severity === 'error'); // what fails CI
  */
 import { CLIENT_NAMES, NO_CLIENT, type ClientName } from '../../context/client.ts';
-import { LOAD_STRENGTH, type ClientLoad, type FoundRuleFile } from '../../context/client-load.ts';
+import type { ClientLoad, FoundRuleFile } from '../../context/client-load.ts';
 import { MAX_LINTS } from '../../context/rule-lint.ts';
 import type { RulesMatrix } from '../../context/rules-matrix.ts';
 import { RULES_MATRIX_LIMITS } from '../../context/rules-matrix.ts';
 import { capVerdicts, type RuleVerdictInput } from '../../context/rule-verdict.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
-import { clientLoads } from './client-loads.ts';
+import { clientLoads, strongestLoads } from './client-loads.ts';
 import type { RulesConfig } from './config.ts';
 import { checkGlobs, checkReferences, readTexts } from './lints/gather.ts';
 import type { LintFile, LintInput, LoadsOf } from './lints/lint-input.ts';
@@ -91,22 +91,22 @@ export async function lintInput(snapshot: Snapshot, verdicts: readonly RuleVerdi
     return text === undefined ? [] : [{ found: file, text }];
   });
   const [globs, references] = await Promise.all([checkGlobs(snapshot, withText, options), checkReferences(snapshot, texts, options)]);
-  const here = clientLoads(verdicts, cwd, NO_CLIENT);
+  // From the working directory, and from every directory a rule file is in (what a client started anywhere loads).
   const dirs = [...new Set([cwd, ...found.map((file) => file.dir)])];
-  const elsewhere = dirs.map((dir) => (dir === cwd ? here : clientLoads(verdicts, dir, NO_CLIENT)));
+  const here = clientLoads(verdicts, cwd, NO_CLIENT);
+  const strongest = strongestLoads(verdicts, dirs, NO_CLIENT);
+  const foundByPath = new Map<string, FoundRuleFile>();
+  for (const file of found) if (!foundByPath.has(file.path)) foundByPath.set(file.path, file);
   const files = verdicts.map((verdict, i): LintFile => {
     const loads: Partial<Record<ClientName, ClientLoad>> = {};
     const ever: Partial<Record<ClientName, ClientLoad>> = {};
     for (const name of CLIENT_NAMES) {
       const load = here[name][i];
       if (load) loads[name] = load;
-      for (const row of elsewhere) {
-        const other = row[name][i];
-        const best = ever[name];
-        if (other && (!best || LOAD_STRENGTH[other.load] > LOAD_STRENGTH[best.load])) ever[name] = other;
-      }
+      const best = strongest[name][i];
+      if (best) ever[name] = best;
     }
-    const file = found.find((candidate) => candidate.path === verdict.path);
+    const file = foundByPath.get(verdict.path);
     const text = verdict.found ? texts.get(verdict.path) : undefined;
     return {
       path: verdict.path,
