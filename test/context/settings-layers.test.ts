@@ -45,6 +45,9 @@ describe('defaults', () => {
     expect(calls.list).toBe(200);
     expect(turn.entries).toEqual([]);
     expect(outcomeOf(turn, 'skills')?.reason).toContain('root .agents/skills/*/: stopped after listing 200 directories (maxDirectories)');
+    // The roots after it were never listed: said so, not as if they had been.
+    expect(outcomeOf(turn, 'skills')?.reason).toContain('root .opencode/skills/*/: not searched: the roots before it listed the 200 directories allowed (maxDirectories)');
+    expect(outcomeOf(turn, 'skills')?.reason).not.toContain('root .opencode/skills/*/: stopped after listing');
   });
 
   it('warns about one name under two roots and selects neither, as for any duplicate', async () => {

@@ -53,11 +53,14 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
     let countHit = false;
     const seen = new Set<string>();
     let level: Step[] = [{ dir: root.prefix, at: 0, depth: 0 }];
+    // The budget is shared: the roots before this one may have spent it before it is looked at.
+    let unsearched = false;
 
     while (level.length > 0) {
       signal.throwIfAborted();
       const steps = admit(level, listings, limits.maxDirectories);
       if (steps.length < level.length) countHit = true;
+      if (steps.length === 0 && level[0]?.depth === 0) unsearched = true;
       for (const step of steps) {
         if (!listings.has(step.dir)) listings.set(step.dir, snapshot.list(step.dir, { signal }));
       }
@@ -92,7 +95,8 @@ export async function discoverSkills(snapshot: Snapshot, roots: readonly RootPat
     }
 
     if (depthHit) warnings.push(`root ${root.text}: not searched deeper than ${limits.maxDepth} directories below "${root.prefix || '/'}" (maxDepth)`);
-    if (countHit) warnings.push(`root ${root.text}: stopped after listing ${limits.maxDirectories} directories (maxDirectories); skills in the rest are not indexed`);
+    if (unsearched) warnings.push(`root ${root.text}: not searched: the roots before it listed the ${limits.maxDirectories} directories allowed (maxDirectories); skills under it are not indexed`);
+    else if (countHit) warnings.push(`root ${root.text}: stopped after listing ${limits.maxDirectories} directories (maxDirectories); skills in the rest are not indexed`);
   }
 
   const sorted = [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
