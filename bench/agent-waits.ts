@@ -118,11 +118,15 @@ export async function benchAgentWaits(): Promise<string[]> {
   }
 }
 
-/** Each command once per round, in the same order, after one untimed round (page cache, compile caches). */
+/**
+ * Each command once per round after one untimed round (page cache, compile caches), the order
+ * reversed every other round: what runs just after another (its page cache, the machine's
+ * frequency) is then each command's as often, not always the same neighbour's.
+ */
 function interleaved(commands: Command[], env: Record<string, string>): Map<Command, Timing[]> {
   const times = new Map<Command, Timing[]>(commands.map((command) => [command, []]));
   for (let round = 0; round <= ROUNDS; round++) {
-    for (const command of commands) {
+    for (const command of round % 2 === 0 ? commands : [...commands].reverse()) {
       const timing = run(command, env);
       if (round > 0) times.get(command)?.push(timing);
     }
