@@ -35,7 +35,8 @@ export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, 
  * first of equal strength, in `dirs`' order): what a client started anywhere in the repository
  * loads. The rules matrix asks from every directory that holds a rule file, hundreds in a large
  * repository, so the files are taken from the verdicts once and each directory's answers are
- * folded in and dropped (kept, they were most of the matrix's time: collecting them).
+ * folded in and dropped: kept until the end, collecting them as garbage was most of a large
+ * matrix's time (docs/benchmarks, 2026-12-07 09:10).
  */
 export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef): LoadsByClient {
   const files = readFiles(verdicts);
