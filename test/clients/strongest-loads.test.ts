@@ -41,21 +41,15 @@ async function verdictsOf(files: Record<string, MemoryFile>): Promise<RuleVerdic
   return (await resolve(snapshot, input, await gatherRules(snapshot, input), true)).verdicts;
 }
 
-/** The definition: every directory's answers, the strongest kept, the first of equal strength. */
+/** The definition, written as it reads: of every directory's answer for the file, the first of the strongest. */
 function folded(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef): LoadsByClient {
-  const best = {} as Record<ClientName, Array<ClientLoad | undefined>>;
-  for (const name of CLIENT_NAMES) best[name] = verdicts.map(() => undefined);
-  for (const dir of dirs) {
-    const loads = clientLoads(verdicts, dir, client);
-    for (const name of CLIENT_NAMES) {
-      const row = best[name];
-      loads[name].forEach((load, i) => {
-        const current = row[i];
-        if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) row[i] = load;
-      });
-    }
-  }
-  return best;
+  const perDir = dirs.map((dir) => clientLoads(verdicts, dir, client));
+  const firstOfStrongest = (answers: Array<ClientLoad | undefined>): ClientLoad | undefined => {
+    const given = answers.filter((answer): answer is ClientLoad => answer !== undefined);
+    const top = Math.max(...given.map((answer) => LOAD_STRENGTH[answer.load]));
+    return given.find((answer) => LOAD_STRENGTH[answer.load] === top);
+  };
+  return Object.fromEntries(CLIENT_NAMES.map((name) => [name, verdicts.map((_, i) => firstOfStrongest(perDir.map((loads) => loads[name][i])))])) as Record<ClientName, Array<ClientLoad | undefined>>;
 }
 
 function clientRef(name: string): ClientRef {
