@@ -58,7 +58,8 @@ export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: read
 /** The verdicts' files, told to the profiles: those found and read, each with its verdict's index. */
 interface ReadFiles {
   count: number;
-  all: Array<{ index: number; file: FoundRuleFile }>;
+  /** Each file with its index, and as each found file that imports it imports it (one level down). */
+  all: Array<{ index: number; file: FoundRuleFile; viaImporters: FoundRuleFile[] }>;
   /** Every file but imports, which are answered from their importers. */
   plain: FoundRuleFile[];
   plainIndex: number[];
@@ -75,7 +76,8 @@ function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
     if (!verdict.found) return;
     const { shared: _shared, ...found } = verdict.found;
     const file: FoundRuleFile = { path: verdict.path, format: verdict.format, ...found };
-    all.push({ index, file });
+    const viaImporters = (file.importers ?? []).map((importer): FoundRuleFile => ({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }));
+    all.push({ index, file, viaImporters });
     if (file.format === 'import' || (file.importers?.length ?? 0) > 0) linked = true;
     if (file.format === 'import') return;
     plain.push(file);
@@ -114,14 +116,15 @@ function follow(files: ReadFiles, row: Array<ClientLoad | undefined>, profile: C
     row[index] = load;
     if (!byPath.has(file.path)) byPath.set(file.path, load);
   }
-  for (const { index, file } of files.all) {
-    for (const importer of file.importers ?? []) {
-      const via = byPath.get(importer.path);
+  for (const { index, file, viaImporters } of files.all) {
+    for (const imported of viaImporters) {
+      const importer = imported.importedBy ?? '';
+      const via = byPath.get(importer);
       const current = row[index];
       if (!via || !current) continue;
-      const load = profile.imports({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, via, context);
+      const load = profile.imports(imported, via, context);
       if (LOAD_STRENGTH[load.load] <= LOAD_STRENGTH[current.load]) continue;
-      row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer.path}` } : load;
+      row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer}` } : load;
       if (byPath.get(file.path) === current) byPath.set(file.path, row[index] ?? current);
     }
   }
