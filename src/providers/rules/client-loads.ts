@@ -43,12 +43,12 @@ export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: read
   const best = {} as Record<ClientName, Array<ClientLoad | undefined>>;
   for (const name of CLIENT_NAMES) best[name] = new Array<ClientLoad | undefined>(files.count).fill(undefined);
   for (const dir of dirs) {
-    const loads = loadsFrom(files, dir, client);
     for (const name of CLIENT_NAMES) {
-      const row = best[name];
-      loads[name].forEach((load, i) => {
-        const current = row[i];
-        if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) row[i] = load;
+      // One client's row at a time, folded at once: what the collector finds alive stays small.
+      const strongest = best[name];
+      rowFrom(files, name, dir, client).forEach((load, i) => {
+        const current = strongest[i];
+        if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) strongest[i] = load;
       });
     }
   }
@@ -88,18 +88,21 @@ function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
 
 function loadsFrom(files: ReadFiles, cwd: string, client: ClientRef): LoadsByClient {
   const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
-  for (const name of CLIENT_NAMES) {
-    const profile = PROFILES[name];
-    const context = { cwd, ...(name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {}) };
-    const row = new Array<ClientLoad | undefined>(files.count).fill(undefined);
-    profile.loads(files.plain, context).forEach((load, k) => {
-      const index = files.plainIndex[k];
-      if (index !== undefined) row[index] = load;
-    });
-    if (files.linked) follow(files, row, profile, context);
-    out[name] = row;
-  }
+  for (const name of CLIENT_NAMES) out[name] = rowFrom(files, name, cwd, client);
   return out;
+}
+
+/** One client's answers, one per verdict. */
+function rowFrom(files: ReadFiles, name: ClientName, cwd: string, client: ClientRef): Array<ClientLoad | undefined> {
+  const profile = PROFILES[name];
+  const context = { cwd, ...(name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {}) };
+  const row = new Array<ClientLoad | undefined>(files.count).fill(undefined);
+  profile.loads(files.plain, context).forEach((load, k) => {
+    const index = files.plainIndex[k];
+    if (index !== undefined) row[index] = load;
+  });
+  if (files.linked) follow(files, row, profile, context);
+  return row;
 }
 
 /** Imports answered from their importers, and files made stronger by the imports of them the client follows. */
