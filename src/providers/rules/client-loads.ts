@@ -58,8 +58,14 @@ export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: read
 /** The verdicts' files, told to the profiles: those found and read, each with its verdict's index. */
 interface ReadFiles {
   count: number;
-  /** Each file with its index, and as each found file that imports it imports it (one level down). */
-  all: Array<{ index: number; file: FoundRuleFile; viaImporters: FoundRuleFile[] }>;
+  /**
+   * Each file with its index, its path's slot (one per distinct path, for `follow`), its importer's
+   * slot when it is an import (-1: none found), and its view through each found file that imports
+   * it (one level down) with that importer's slot.
+   */
+  all: Array<{ index: number; file: FoundRuleFile; slot: number; importedBySlot: number; viaImporters: Array<{ file: FoundRuleFile; slot: number }> }>;
+  /** How many distinct paths the files have. */
+  paths: number;
   /** Every file but imports, which are answered from their importers. */
   plain: FoundRuleFile[];
   plainIndex: number[];
@@ -68,7 +74,7 @@ interface ReadFiles {
 }
 
 function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
-  const all: ReadFiles['all'] = [];
+  const files: Array<{ index: number; file: FoundRuleFile }> = [];
   const plain: FoundRuleFile[] = [];
   const plainIndex: number[] = [];
   let linked = false;
@@ -76,14 +82,23 @@ function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
     if (!verdict.found) return;
     const { shared: _shared, ...found } = verdict.found;
     const file: FoundRuleFile = { path: verdict.path, format: verdict.format, ...found };
-    const viaImporters = (file.importers ?? []).map((importer): FoundRuleFile => ({ ...file, importedBy: importer.path, depth: 1, reference: importer.reference }));
-    all.push({ index, file, viaImporters });
+    files.push({ index, file });
     if (file.format === 'import' || (file.importers?.length ?? 0) > 0) linked = true;
     if (file.format === 'import') return;
     plain.push(file);
     plainIndex.push(index);
   });
-  return { count: verdicts.length, all, plain, plainIndex, linked };
+  const slots = new Map<string, number>();
+  for (const { file } of files) if (!slots.has(file.path)) slots.set(file.path, slots.size);
+  const slotOf = (path: string | undefined) => (path === undefined ? -1 : (slots.get(path) ?? -1));
+  const all = files.map(({ index, file }) => ({
+    index,
+    file,
+    slot: slotOf(file.path),
+    importedBySlot: slotOf(file.importedBy),
+    viaImporters: (file.importers ?? []).map((importer) => ({ file: { ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, slot: slotOf(importer.path) })),
+  }));
+  return { count: verdicts.length, all, paths: slots.size, plain, plainIndex, linked };
 }
 
 function loadsFrom(files: ReadFiles, cwd: string, client: ClientRef): LoadsByClient {
@@ -107,28 +122,28 @@ function rowFrom(files: ReadFiles, name: ClientName, cwd: string, client: Client
 
 /** Imports answered from their importers, and files made stronger by the imports of them the client follows. */
 function follow(files: ReadFiles, row: Array<ClientLoad | undefined>, profile: ClientProfile, context: LoadContext): void {
-  // The first answer for a path counts (a path found twice keeps its first verdict's).
-  const byPath = new Map<string, ClientLoad>();
-  for (const { index, file } of files.all) {
+  // Each path's answer, by its slot: the first answer for a path counts (a path found twice keeps
+  // its first verdict's). Slots rather than a map by path: this runs per client and directory.
+  const byPath = new Array<ClientLoad | undefined>(files.paths).fill(undefined);
+  for (const { index, slot } of files.all) {
     const load = row[index];
-    if (load && !byPath.has(file.path)) byPath.set(file.path, load);
+    if (load && byPath[slot] === undefined) byPath[slot] = load;
   }
-  for (const { index, file } of files.all) {
+  for (const { index, file, slot, importedBySlot } of files.all) {
     if (file.format !== 'import') continue;
-    const load = profile.imports(file, byPath.get(file.importedBy ?? '') ?? UNREAD, context);
+    const load = profile.imports(file, (importedBySlot < 0 ? undefined : byPath[importedBySlot]) ?? UNREAD, context);
     row[index] = load;
-    if (!byPath.has(file.path)) byPath.set(file.path, load);
+    if (byPath[slot] === undefined) byPath[slot] = load;
   }
-  for (const { index, file, viaImporters } of files.all) {
+  for (const { index, slot, viaImporters } of files.all) {
     for (const imported of viaImporters) {
-      const importer = imported.importedBy ?? '';
-      const via = byPath.get(importer);
+      const via = imported.slot < 0 ? undefined : byPath[imported.slot];
       const current = row[index];
       if (!via || !current) continue;
-      const load = profile.imports(imported, via, context);
+      const load = profile.imports(imported.file, via, context);
       if (LOAD_STRENGTH[load.load] <= LOAD_STRENGTH[current.load]) continue;
-      row[index] = load.load === 'start' ? { ...load, note: `imported by ${importer}` } : load;
-      if (byPath.get(file.path) === current) byPath.set(file.path, row[index] ?? current);
+      row[index] = load.load === 'start' ? { ...load, note: `imported by ${imported.file.importedBy ?? ''}` } : load;
+      if (byPath[slot] === current) byPath[slot] = row[index] ?? current;
     }
   }
 }
