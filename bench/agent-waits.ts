@@ -206,7 +206,8 @@ function run(command: Command, env: Record<string, string>): Timing {
   const input = typeof command.input === 'function' ? command.input() : (command.input ?? '');
   // --norc --noprofile: bash reads ~/.bashrc when its stdin is a network connection, as a remote
   // shell daemon's would be ("Invoked by remote shell daemon", gnu.org/software/bash/manual/
-  // html_node/Bash-Startup-Files.html; bash 5.2.15 here takes Node's stdio socket pairs for one);
+  // html_node/Bash-Startup-Files.html), and a child's piped stdin is a socket (`stat -L -c %F
+  // /dev/stdin` in a child of Node 22.23.3 prints `socket`; bash 5.2.15 read ~/.bashrc there);
   // a user's rc file (pyenv's init on this machine since 2026-12-07, some 120 ms of CPU in
   // processes of its own) then counted as the command's, since `times` adds up every child.
   const child = spawnSync('bash', ['--norc', '--noprofile', '-c', '"$@"; status=$?; times >&2; exit $status', 'bench', process.execPath, ...command.args], { cwd: command.cwd, input, stdio: ['pipe', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, env: { ...inherited(), ...env, ...command.env } });

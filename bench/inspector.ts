@@ -20,7 +20,7 @@ export async function inspectWrangler(inspectorPort: number): Promise<Inspector>
   return openInspector(target?.webSocketDebuggerUrl ?? '');
 }
 
-export async function openInspector(url: string): Promise<Inspector> {
+async function openInspector(url: string): Promise<Inspector> {
   // undici's WebSocket takes headers beside the standard protocols.
   const ws = new WebSocket(url, { headers: { Origin: 'http://localhost' } } as unknown as string[]);
   await new Promise<void>((resolve, reject) => {

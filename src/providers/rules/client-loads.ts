@@ -27,7 +27,10 @@ const UNREAD: ClientLoad = { load: 'never', why: 'its importer was not read', fa
  * found file imports is loaded as strongly as the strongest import of it the client follows.
  */
 export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef): LoadsByClient {
-  return loadsFrom(readFiles(verdicts), cwd, client);
+  const files = readFiles(verdicts);
+  const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
+  for (const name of CLIENT_NAMES) out[name] = rowFrom(files, name, cwd, client);
+  return out;
 }
 
 /**
@@ -63,7 +66,7 @@ interface ReadFiles {
    * slot when it is an import (-1: none found), and its view through each found file that imports
    * it (one level down) with that importer's slot.
    */
-  all: Array<{ index: number; file: FoundRuleFile; slot: number; importedBySlot: number; viaImporters: Array<{ file: FoundRuleFile; slot: number }> }>;
+  all: Array<{ index: number; file: FoundRuleFile; slot: number; importedBySlot: number; viaImporters: Array<{ file: FoundRuleFile; importer: string; slot: number }> }>;
   /** How many distinct paths the files have. */
   paths: number;
   /** Every file but imports, which are answered from their importers. */
@@ -96,15 +99,9 @@ function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
     file,
     slot: slotOf(file.path),
     importedBySlot: slotOf(file.importedBy),
-    viaImporters: (file.importers ?? []).map((importer) => ({ file: { ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, slot: slotOf(importer.path) })),
+    viaImporters: (file.importers ?? []).map((importer) => ({ file: { ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, importer: importer.path, slot: slotOf(importer.path) })),
   }));
   return { count: verdicts.length, all, paths: slots.size, plain, plainIndex, linked };
-}
-
-function loadsFrom(files: ReadFiles, cwd: string, client: ClientRef): LoadsByClient {
-  const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
-  for (const name of CLIENT_NAMES) out[name] = rowFrom(files, name, cwd, client);
-  return out;
 }
 
 /** One client's answers, one per verdict. */
@@ -142,7 +139,7 @@ function follow(files: ReadFiles, row: Array<ClientLoad | undefined>, profile: C
       if (!via || !current) continue;
       const load = profile.imports(imported.file, via, context);
       if (LOAD_STRENGTH[load.load] <= LOAD_STRENGTH[current.load]) continue;
-      row[index] = load.load === 'start' ? { ...load, note: `imported by ${imported.file.importedBy ?? ''}` } : load;
+      row[index] = load.load === 'start' ? { ...load, note: `imported by ${imported.importer}` } : load;
       if (byPath[slot] === current) byPath[slot] = row[index] ?? current;
     }
   }
