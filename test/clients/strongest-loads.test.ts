@@ -7,13 +7,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CLIENT_NAMES, NO_CLIENT, parseClient, type ClientName, type ClientRef } from '../../src/context/client.ts';
+import { CLIENT_NAMES, NO_CLIENT, type ClientName, type ClientRef } from '../../src/context/client.ts';
 import { LOAD_STRENGTH, type ClientLoad, type FoundRuleFile } from '../../src/context/client-load.ts';
 import type { RuleVerdictInput } from '../../src/context/rule-verdict.ts';
 import { clientLoads, strongestLoads, type LoadsByClient } from '../../src/providers/rules/client-loads.ts';
 import { RulesConfigSchema } from '../../src/providers/rules/config.ts';
 import { gatherRules, resolve } from '../../src/providers/rules/rule-set.ts';
 import { memorySnapshot, type MemoryFile } from '../support/memory-tree.ts';
+import { clientRefOf } from './support.ts';
 
 const DIRS = ['', 'a', 'a/b', 'c', 'c/d'];
 const NAMES = ['AGENTS.md', 'AGENTS.override.md', 'CLAUDE.md', 'GEMINI.md'];
@@ -52,12 +53,6 @@ function folded(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], 
   return Object.fromEntries(CLIENT_NAMES.map((name) => [name, verdicts.map((_, i) => firstOfStrongest(perDir.map((loads) => loads[name][i])))])) as Record<ClientName, Array<ClientLoad | undefined>>;
 }
 
-function clientRef(name: string): ClientRef {
-  const parsed = parseClient(name);
-  if (!parsed.ok) throw new Error(parsed.reason);
-  return parsed.client;
-}
-
 describe('strongestLoads', () => {
   it('is each directory’s answers folded, the first of equal strength kept, over generated trees', async () => {
     await fc.assert(
@@ -66,7 +61,7 @@ describe('strongestLoads', () => {
         for (const [dir, name, body] of dirFiles) files[dir === '' ? name : `${dir}/${name}`] = body;
         for (const [path, body] of formats) files[path] = body;
         const verdicts = await verdictsOf(files);
-        const ref = clientRef(client);
+        const ref = clientRefOf(client);
         expect(strongestLoads(verdicts, dirs, ref)).toEqual(folded(verdicts, dirs, ref));
       }),
       { numRuns: 80 },
@@ -93,6 +88,6 @@ describe('strongestLoads', () => {
     }
     const dirs = ['packages/p1', ...new Set(verdicts.flatMap((verdict) => (verdict.found ? [verdict.found.dir] : [])))];
     expect(dirs.length).toBeGreaterThan(300);
-    for (const client of [NO_CLIENT, clientRef('claude-code@2.1.200')]) expect(strongestLoads(verdicts, dirs, client)).toEqual(folded(verdicts, dirs, client));
+    for (const client of [NO_CLIENT, clientRefOf('claude-code@2.1.200')]) expect(strongestLoads(verdicts, dirs, client)).toEqual(folded(verdicts, dirs, client));
   });
 });

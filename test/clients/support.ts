@@ -5,7 +5,7 @@
  * mixed AGENTS.md/CLAUDE.md/GEMINI.md, nested .cursor/rules, Copilot applyTo files, imports).
  */
 import { expect } from 'vitest';
-import { parseClient, type ClientName } from '../../src/context/client.ts';
+import { parseClient, type ClientName, type ClientRef } from '../../src/context/client.ts';
 import type { ClientCellKind } from '../../src/context/client-load.ts';
 import type { RuleVerdict } from '../../src/context/rule-verdict.ts';
 import { RulesConfigSchema, type RulesConfig } from '../../src/providers/rules/config.ts';
@@ -20,12 +20,17 @@ export interface SetOptions {
   config?: Partial<RulesConfig>;
 }
 
-export async function setOf(files: Record<string, MemoryFile>, options: SetOptions = {}): Promise<RuleSet> {
-  const parsed = parseClient(options.client ?? 'none');
+/** A client as a host names it (`claude-code@2.1.200`, `copilot:cli`), parsed; a name the test got wrong throws. */
+export function clientRefOf(name: string): ClientRef {
+  const parsed = parseClient(name);
   if (!parsed.ok) throw new Error(parsed.reason);
+  return parsed.client;
+}
+
+export async function setOf(files: Record<string, MemoryFile>, options: SetOptions = {}): Promise<RuleSet> {
   const config = RulesConfigSchema.parse(options.config ?? {});
   return ruleSet(await memorySnapshot(files), {
-    task: { cwd: options.cwd ?? '', focusPaths: options.focus ?? [], agent: 'entry', client: parsed.client },
+    task: { cwd: options.cwd ?? '', focusPaths: options.focus ?? [], agent: 'entry', client: clientRefOf(options.client ?? 'none') },
     config,
     signal: AbortSignal.timeout(10_000),
   });
