@@ -104,7 +104,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
   const openForAssembly = async (request: TaskRequest) => {
     const ahead = state.ahead?.();
     await writes.landed(READ_WAITS_FOR_WRITES_MS);
-    return openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true, ahead });
+    return openTaskSource(request, { config, fetch: outbound, cache: env.CACHE, tokens: env.TENANTS, holdWrites: true, ahead, readAheadsAfter: () => sent.next() });
   };
   const planDeps: TaskPlanDeps = {
     registry: createDefaultRegistry(),

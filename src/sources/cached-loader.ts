@@ -1,8 +1,8 @@
 /**
  * @module sources/cached-loader
  * A TreeLoader in front of any other, caching in a key-value store what never changes: the flat
- * tree and the commit object's facts of a commit (keyed by repository + commit) and blobs
- * (keyed by repository + blob oid).
+ * tree, the commit object's facts and the plans' read-aheads of a commit (keyed by repository +
+ * commit; sources/cached-read-aheads) and blobs (keyed by repository + blob oid).
  * Keys never contain a branch name, so a hit is correct forever and costs no source read.
  *
  * Values are checked on the way out: trees against their schema, blobs against their size and,
@@ -13,11 +13,12 @@
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
-import { sha256Hex, toHex } from '../lib/sha256.ts';
+import { toHex } from '../lib/sha256.ts';
 import { cacheKey } from './cache-key.ts';
 import { CommitInfoSchema } from './commit-info.ts';
-import { cachedJson, cacheWrite, readCachedJson, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
-import { CachedTreeEntrySchema, PartialTreeSchema, type PartialTree } from './partial-tree.ts';
+import { cachedJson, cacheWrite, readCachedJson, type CacheRead, type CacheWriteOptions, type KeyValueStore } from './cached-json.ts';
+import { planDigest, readAheadsKey, readCachedReadAheads, withReadAhead, type CachedBlob, type CachedReadAheads } from './cached-read-aheads.ts';
+import { CachedTreeEntrySchema, type PartialTree } from './partial-tree.ts';
 import type { FlatTreeEntry, TreeLoader } from './tree-loader.ts';
 
 /**
@@ -43,6 +44,8 @@ export interface CacheScope {
 export interface CachedLoaderOptions {
   maxBlobBytes?: number;
   expirationTtl?: number;
+  /** The commit's read-aheads, their read begun before the plan was made (sources/cached-read-aheads); else read when asked. */
+  readAheads?: Promise<CacheRead<CachedReadAheads>>;
 }
 
 const treeSchema = lazySchema(() => z.object({
@@ -52,19 +55,7 @@ const treeSchema = lazySchema(() => z.object({
 
 const commitSchema = z.object({ schema: z.literal(SOURCE_CACHE_SCHEMA), info: CommitInfoSchema });
 
-/**
- * A read-ahead's part of the tree, and the blobs it brought (base64, at most
- * {@link MAX_CARRIED_BLOB_BYTES} in all): the next reader of the same plan gets both from one
- * value instead of one KV read per blob. Its own version, 3: values before it carried no blobs.
- */
-const PARTIAL_CACHE_SCHEMA = 3;
-const partialSchema = lazySchema(() => z.object({
-  schema: z.literal(PARTIAL_CACHE_SCHEMA),
-  tree: PartialTreeSchema,
-  blobs: z.array(z.object({ oid: z.string().min(1), size: z.number().int().nonnegative(), base64: z.string() })),
-}));
-
-/** The blobs a cached read-ahead carries, together: well under KV's value limit, as rules and skill files are. */
+/** The blobs one plan's cached read-ahead carries: well under KV's value limit, as rules and skill files are. */
 export const MAX_CARRIED_BLOB_BYTES = 4 * 1024 * 1024;
 
 const blobSchema = lazySchema(() => z.object({
@@ -87,26 +78,27 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
   const heldBlob = (oid: string): Uint8Array | undefined => loader.heldBlob?.(oid) ?? carried.get(oid);
   return {
     heldBlob,
-    // The part of a tree a plan read ahead, under repository + commit + the plan: the same plan
-    // at the same commit is served from here, with the blobs it brought.
+    // The parts of a tree plans read ahead at this commit, in one value (sources/cached-read-aheads):
+    // a plan it names is served from it, with the blobs it brought; another is read and added.
     ...(loadPartial
       ? {
           async loadPartial(plan, signal) {
-            const keyParts = ['gw', 'partial', `v${PARTIAL_CACHE_SCHEMA}`, scope.repository, scope.commit, await sha256Hex(JSON.stringify(plan))];
-            const compute = async () => {
-              const tree = await loadPartial.call(loader, plan, signal);
-              return { schema: PARTIAL_CACHE_SCHEMA, tree, blobs: heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES)) } as const;
-            };
-            const value = await cachedJson(store, keyParts, partialSchema, compute, write);
-            await Promise.all(
-              value.blobs.map(async ({ oid, size, base64 }) => {
-                // Those just read ahead are held by the loader already (this value was computed).
-                if (loader.heldBlob?.(oid)) return;
-                const bytes = decodeBase64(base64);
-                if (bytes && bytes.byteLength === size && (await matchesOid(bytes, oid))) carried.set(oid, bytes);
-              }),
-            );
-            return value.tree;
+            const [digest, cached] = await Promise.all([planDigest(plan), options.readAheads ?? readCachedReadAheads(store, scope)]);
+            if (cached.hit && cached.value.plans.includes(digest)) {
+              await Promise.all(
+                cached.value.blobs.map(async ({ oid, size, base64 }) => {
+                  if (loader.heldBlob?.(oid)) return;
+                  const bytes = decodeBase64(base64);
+                  if (bytes && bytes.byteLength === size && (await matchesOid(bytes, oid))) carried.set(oid, bytes);
+                }),
+              );
+              return cached.value.tree;
+            }
+            const tree = await loadPartial.call(loader, plan, signal);
+            const blobs = heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES));
+            const value = withReadAhead(cached.hit ? cached.value : undefined, digest, tree, blobs);
+            await cacheWrite(store, await readAheadsKey(scope), value, write);
+            return tree;
           },
         }
       : {}),
@@ -149,9 +141,9 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
 }
 
 /** The blobs of a read-ahead's files the loader holds, in tree order, until `maxBytes` in all. */
-function heldBlobs(loader: TreeLoader, tree: PartialTree, maxBytes: number): Array<{ oid: string; size: number; base64: string }> {
+function heldBlobs(loader: TreeLoader, tree: PartialTree, maxBytes: number): CachedBlob[] {
   if (!loader.heldBlob) return [];
-  const blobs = new Map<string, { oid: string; size: number; base64: string }>();
+  const blobs = new Map<string, CachedBlob>();
   let bytes = 0;
   for (const { kind, oid } of [...tree.dirs.flatMap((dir) => dir.entries), ...tree.entries]) {
     const held = kind === 'dir' || blobs.has(oid) ? undefined : loader.heldBlob(oid);

@@ -95,6 +95,20 @@ export function indexPartialTree(tree: PartialTree): PartialIndex {
   };
 }
 
+/**
+ * Two parts of one commit's tree as one: every directory either listed, every entry and absent
+ * path either knew. A commit is immutable, so the two never disagree; where both listed a
+ * directory, the first's listing is kept.
+ */
+export function mergePartialTrees(a: PartialTree, b: PartialTree): PartialTree {
+  const dirs = new Map(a.dirs.map((dir) => [dir.path, dir]));
+  for (const dir of b.dirs) if (!dirs.has(dir.path)) dirs.set(dir.path, dir);
+  const entries = new Map(a.entries.map((entry) => [entry.path, entry]));
+  for (const entry of b.entries) if (!entries.has(entry.path)) entries.set(entry.path, entry);
+  const commit = a.commit ?? b.commit;
+  return { dirs: [...dirs.values()], entries: [...entries.values()], absent: [...new Set([...a.absent, ...b.absent])], ...(commit ? { commit } : {}) };
+}
+
 /** Whether every listed entry really sits in its directory; a read-ahead answer is checked before use. */
 export function isConsistent(tree: PartialTree): boolean {
   return tree.dirs.every((dir) => dir.entries.every((entry) => parentOf(entry.path) === dir.path));

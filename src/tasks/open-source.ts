@@ -9,6 +9,7 @@
  */
 import type { Config } from '../env.ts';
 import { createCachedLoader } from '../sources/cached-loader.ts';
+import { readAheadsAhead } from '../sources/cached-read-aheads.ts';
 import { createRemoteGitSource } from '../sources/git/remote-source.ts';
 import { parseRemoteUrl } from '../sources/git/remote-url.ts';
 import { tokenAuth, type GitHubAuth } from '../sources/github/auth.ts';
@@ -42,6 +43,12 @@ export interface OpenSourceDeps {
   holdWrites?: boolean;
   /** The installation token's exchange begun for this task's request before its assembly opened it (tasks/token-ahead). */
   ahead?: TokenAhead | undefined;
+  /**
+   * When to begin reading a pull request's base's cached read-aheads (its plan is made after its
+   * files are listed); at once without it. The Task object's assembly begins it once its next
+   * GitHub request is out, which a read begun before it held back on local workerd's one thread.
+   */
+  readAheadsAfter?: () => Promise<void>;
 }
 
 export interface OpenedSource {
@@ -58,7 +65,7 @@ export interface OpenedSource {
   checks?: CommitChecksApi & Pick<GitHubApi, 'pullRequest'>;
 }
 
-export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
+export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId' | 'baseCommit'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const hold = { hold: deps.holdWrites === true };
   const behind = deps.cache && writeBehind(deps.cache, hold);
   const tokens = deps.ahead?.tokens ?? (deps.tokens && writeBehind(deps.tokens, hold));
@@ -67,7 +74,7 @@ export async function openTaskSource(request: Pick<TaskRequest, 'repo' | 'github
   return { ...opened, settled: async (options) => void (await Promise.all([behind?.settled(options), tokens?.settled(options)])) };
 }
 
-async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, deps: OpenSourceDeps): Promise<OpenedSource> {
+async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallationId' | 'baseCommit'>, deps: OpenSourceDeps): Promise<OpenedSource> {
   const { config } = deps;
   if (isLocalRepo(request.repo)) {
     const served = config.LOCAL_REPOSITORIES[request.repo];
@@ -110,12 +117,27 @@ async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallatio
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
   const meter = deps.ahead?.meter ?? createUsageMeter();
   const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch, meter };
+  const reads = cache && readAheadsAhead(cache);
   const source = createGitHubSource({
     ...client,
     reads: config.GITHUB_READS,
     rateLimitFloor: config.GITHUB_RATE_LIMIT_FLOOR,
-    ...(cache ? { wrapLoader: (loader, at) => createCachedLoader(loader, cache, at) } : {}),
+    ...(cache
+      ? {
+          wrapLoader: (loader, at) => {
+            const readAheads = reads?.take(at);
+            return createCachedLoader(loader, cache, at, readAheads ? { readAheads } : {});
+          },
+        }
+      : {}),
   });
+  // A pull request's base is known before its plan (the changed files are listed first): the
+  // base's cached read-aheads are read meanwhile, not after the listing (issue 56).
+  if (reads && request.baseCommit) {
+    const base = { repository: source.repository, commit: request.baseCommit };
+    if (deps.readAheadsAfter) void deps.readAheadsAfter().then(() => reads.start(base));
+    else reads.start(base);
+  }
   const github = createGitHubApi(client);
   return { source, github, checks: github, usage: () => meter.read(), ...(cache ? { cache } : {}) };
 }
