@@ -10,8 +10,9 @@
  *
  * One commit's parts of the tree never contradict each other (a commit is immutable), so their
  * union answers each plan's reads as that plan's own part would, and more. Writers of the same
- * commit race (last write wins): a plan a write dropped is read ahead again later, a miss, never a
- * wrong answer. A value past {@link MAX_CACHED_PLANS} plans or {@link MAX_JOINED_BLOB_BYTES} of
+ * commit race (last write wins), and Workers KV takes one write a second to a key (a write past
+ * that is refused and dropped, as any failed cache write is): a plan either dropped is read ahead
+ * again later, a miss, never a wrong answer. A value past {@link MAX_CACHED_PLANS} plans or {@link MAX_JOINED_BLOB_BYTES} of
  * blobs starts again with the plan just read.
  */
 import * as z from 'zod';
