@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigSchema } from '../../src/env.ts';
 import type { KeyValueStore } from '../../src/sources/cached-json.ts';
 import { createCachedLoader } from '../../src/sources/cached-loader.ts';
-import { MAX_CACHED_PLANS, planDigest, READ_AHEADS_SCHEMA, readAheadsAhead, readCachedReadAheads, withReadAhead, type CachedReadAheads } from '../../src/sources/cached-read-aheads.ts';
+import { MAX_CACHED_PLANS, planDigest, READ_AHEADS_SCHEMA, readAheadsAhead, readAheadsKey, readCachedReadAheads, withReadAhead, type CachedReadAheads } from '../../src/sources/cached-read-aheads.ts';
 import { mergePartialTrees, type PartialTree } from '../../src/sources/partial-tree.ts';
 import type { ReadPlan } from '../../src/sources/read-plan.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
@@ -104,6 +104,30 @@ describe("a commit's read-aheads, cached as one value", () => {
     ahead.start(scope);
     expect(ahead.take(scope)).toBeUndefined();
     expect(partialGets()).toBe(2);
+  });
+
+  it('takes a stored value it cannot read for a miss, reads the plan ahead and writes the value again', async () => {
+    const { loader, asked } = await plannedLoader();
+    const { store } = countingStore();
+    const scope = uniqueScope();
+    const digest = await planDigest(DOCS);
+    const key = await readAheadsKey(scope);
+    const good = { schema: READ_AHEADS_SCHEMA, plans: [digest], tree: { dirs: [{ path: 'docs', entries: [] }], entries: [], absent: [] }, blobs: [] };
+    const stored = [
+      'not json',
+      JSON.stringify({ ...good, schema: 3 }),
+      // A path no tree holds, an entry without an id, more plans than a value names.
+      JSON.stringify({ ...good, tree: { ...good.tree, dirs: [{ path: '../docs', entries: [] }] } }),
+      JSON.stringify({ ...good, tree: { ...good.tree, entries: [{ path: 'docs/AGENTS.md', kind: 'file' }] } }),
+      JSON.stringify({ ...good, plans: Array.from({ length: MAX_CACHED_PLANS + 1 }, () => digest) }),
+    ];
+    for (const [index, text] of stored.entries()) {
+      await store.put(key, text);
+      expect(await snapshotOf(loader, store, scope, DOCS).list('docs')).toMatchObject({ status: 'ok', entries: [{ path: 'docs/AGENTS.md' }] });
+      expect(asked).toHaveLength(index + 1);
+      const rewritten = await readCachedReadAheads(store, scope);
+      expect(rewritten.hit && rewritten.value.plans).toEqual([digest]);
+    }
   });
 
   it('starts again with the plan just read once the value is full', () => {
