@@ -11,7 +11,7 @@
  * the 2.1.277 changelog entry; the newest first-party source is older than 2.1.277.
  */
 import type { ClientLoad, FoundRuleFile } from '../context/client-load.ts';
-import { atLeast, baseName, below, dirLabel, inside, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
+import { atLeast, baseName, below, dirLabel, inside, lazy, never, onChain, start, type ClientProfile } from './profile.ts';
 
 /** Levels of imports counted on: third parties say 5 or 4, so the lower. */
 const IMPORT_DEPTH = 4;
@@ -40,7 +40,7 @@ export const CLAUDE_CODE: ClientProfile = {
       if (below(file.dir, cwd)) return lazy(`its Read tool reads a text file in ${file.dir}`, 'claude.agents-md-nested');
       return never(`Claude Code attaches AGENTS.md only below ${dirLabel(cwd)}`, 'claude.agents-md-nested');
     };
-    return loadEach(files, (file): ClientLoad => {
+    return files.map((file): ClientLoad => {
       switch (file.format) {
         case 'claude-memory':
           return start('claude.chain');

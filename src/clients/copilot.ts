@@ -17,14 +17,14 @@
  * runtime as of 2026-02-25).
  */
 import { LOAD_STRENGTH, type ClientLoad, type FoundRuleFile, type LoadContext } from '../context/client-load.ts';
-import { baseName, below, dirLabel, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
+import { baseName, below, dirLabel, lazy, never, onChain, start, type ClientProfile } from './profile.ts';
 
 const VSCODE_ROOT_NAMES = new Set(['agents.md', 'claude.md', 'claude.local.md']);
 const CLI_NAMES = new Set(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
 
 function vscode(files: readonly FoundRuleFile[], { cwd }: LoadContext): ClientLoad[] {
   const atWorkspace = cwd === '';
-  return loadEach(files, (file): ClientLoad => {
+  return files.map((file): ClientLoad => {
     switch (file.format) {
       case 'directory-file': {
         const name = baseName(file.path);
@@ -49,7 +49,7 @@ function vscode(files: readonly FoundRuleFile[], { cwd }: LoadContext): ClientLo
 }
 
 function cli(files: readonly FoundRuleFile[], { cwd }: LoadContext): ClientLoad[] {
-  return loadEach(files, (file): ClientLoad => {
+  return files.map((file): ClientLoad => {
     switch (file.format) {
       case 'directory-file': {
         const name = baseName(file.path);

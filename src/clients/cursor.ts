@@ -8,7 +8,7 @@
  * IDE the working directory is taken as the workspace folder it opened.
  */
 import type { ClientLoad } from '../context/client-load.ts';
-import { baseName, below, dirLabel, lazy, loadEach, never, start, type ClientProfile } from './profile.ts';
+import { baseName, below, dirLabel, lazy, never, start, type ClientProfile } from './profile.ts';
 
 
 export const CURSOR: ClientProfile = {
@@ -16,7 +16,7 @@ export const CURSOR: ClientProfile = {
   checked: 'no version pinned',
   directoryNames: ['AGENTS.md'],
   loads: (files, { cwd }) =>
-    loadEach(files, (file): ClientLoad => {
+    files.map((file): ClientLoad => {
       switch (file.format) {
         case 'cursor-rule': {
           if (file.dir !== cwd) return never(`whether Cursor reads a .cursor/rules outside the workspace folder's own (${dirLabel(cwd)}) is not confirmed`, 'cursor.unconfirmed');

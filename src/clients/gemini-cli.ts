@@ -8,7 +8,7 @@
  * 2026-08-21); assumed for 0.57-0.61, where no loader change was found.
  */
 import type { ClientLoad } from '../context/client-load.ts';
-import { atLeast, baseName, below, dirLabel, lazy, loadEach, never, onChain, start, type ClientProfile } from './profile.ts';
+import { atLeast, baseName, below, dirLabel, lazy, never, onChain, start, type ClientProfile } from './profile.ts';
 
 const NAME = 'GEMINI.md';
 const JIT_TOOLS = 'read_file, list_directory, write_file, replace or read_many_files';
@@ -20,7 +20,7 @@ export const GEMINI_CLI: ClientProfile = {
   checked: '0.56.0',
   directoryNames: [NAME],
   loads: (files, { cwd, version }) =>
-    loadEach(files, (file): ClientLoad => {
+    files.map((file): ClientLoad => {
       if (file.format !== 'directory-file') return never(`Gemini CLI reads only ${NAME} files, not ${baseName(file.path)}`, 'gemini.no-formats');
       if (baseName(file.path) !== NAME) return never(`Gemini CLI reads ${NAME} (context.fileName), not ${baseName(file.path)}`, 'gemini.names');
       if (onChain(file.dir, cwd)) return start('gemini.chain', 'in a trusted folder');

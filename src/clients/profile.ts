@@ -92,8 +92,3 @@ export function inside(path: string, dir: string): boolean {
 export function dirLabel(dir: string): string {
   return dir === '' ? 'the repository root' : dir;
 }
-
-/** Answers in list order, one per file. */
-export function loadEach(files: readonly FoundRuleFile[], decide: (file: FoundRuleFile) => ClientLoad): ClientLoad[] {
-  return files.map((file) => decide(file));
-}
