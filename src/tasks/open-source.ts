@@ -117,7 +117,10 @@ async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallatio
   const cache = deps.cache ? scopeStore(deps.cache, scope) : undefined;
   const meter = deps.ahead?.meter ?? createUsageMeter();
   const client = { owner, repo, auth, baseUrl: config.GITHUB_API_URL, fetch: deps.fetch, meter };
-  const reads = cache && readAheadsAhead(cache);
+  // A pull request's base is known before its plan (the changed files are listed first): the
+  // base's cached read-aheads are read meanwhile, not after the listing (issue 56).
+  const base = request.baseCommit;
+  const reads = cache && base ? readAheadsAhead(cache) : undefined;
   const source = createGitHubSource({
     ...client,
     reads: config.GITHUB_READS,
@@ -131,12 +134,10 @@ async function openSource(request: Pick<TaskRequest, 'repo' | 'githubInstallatio
         }
       : {}),
   });
-  // A pull request's base is known before its plan (the changed files are listed first): the
-  // base's cached read-aheads are read meanwhile, not after the listing (issue 56).
-  if (reads && request.baseCommit) {
-    const base = { repository: source.repository, commit: request.baseCommit };
-    if (deps.readAheadsAfter) void deps.readAheadsAfter().then(() => reads.start(base));
-    else reads.start(base);
+  if (reads && base) {
+    const at = { repository: source.repository, commit: base };
+    if (deps.readAheadsAfter) void deps.readAheadsAfter().then(() => reads.start(at));
+    else reads.start(at);
   }
   const github = createGitHubApi(client);
   return { source, github, checks: github, usage: () => meter.read(), ...(cache ? { cache } : {}) };
