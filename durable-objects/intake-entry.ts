@@ -23,5 +23,10 @@ export const IntakeEntrySchema = lazySchema(() => z.strictObject({
 export type IntakeEntry = z.input<typeof IntakeEntrySchema>;
 
 export function readIntakeEntry(text: string): z.infer<typeof IntakeEntrySchema> {
-  return IntakeEntrySchema.parse(JSON.parse(text));
+  return parseIntakeEntry(JSON.parse(text));
+}
+
+/** The entry's JSON value, read with its schema (the caller parsed the text). */
+export function parseIntakeEntry(value: unknown): z.infer<typeof IntakeEntrySchema> {
+  return IntakeEntrySchema.parse(value);
 }

@@ -11,7 +11,7 @@
  */
 import { AgentConfigSchema, type AgentConfig } from '../src/context/agents.ts';
 import { TaskRequestSchema, type TaskRequest, type TaskRequestInput, type TaskStatus } from '../src/tasks/task-request.ts';
-import { readIntakeEntry } from './intake-entry.ts';
+import { parseIntakeEntry, readIntakeEntry } from './intake-entry.ts';
 import { PendingEntrySchema, type PendingEntry } from './pull-request-entry.ts';
 import type { TaskListings } from './task-listings.ts';
 import type { TaskRow, TaskStore } from './task-store.ts';
@@ -49,6 +49,12 @@ export interface TaskCreateDeps {
   startFirstTurn(): void;
   /** This task's delivery as its intake shard still holds it (JSON text), else null (intake-pending). */
   pendingEntry(): Promise<string | null>;
+  /**
+   * Begins what the first attempt will wait on first (the installation token's exchange:
+   * task-token-ahead `early`) from the request as a delivery names it, not yet read with its
+   * schema; resolves once that waits on I/O, so the read runs during it. Never rejects.
+   */
+  ahead?(request: { repo?: unknown; githubInstallationId?: unknown }): Promise<void>;
 }
 
 /** How a task comes to be in its object: the API's create, its shard's hand-off, or a caller who came first. */
@@ -69,14 +75,25 @@ export class TaskCreation {
     const existing = this.existing();
     if (existing) return existing;
     const entry = options.pullRequestEntry === undefined ? undefined : PendingEntrySchema.parse(options.pullRequestEntry);
-    return insertTask(this.#deps, { request: TaskRequestSchema.parse(input), agent: AgentConfigSchema.parse(agent), options: { ...options, ...(entry ? { pullRequestEntry: entry } : {}) } });
+    const request = TaskRequestSchema.parse(input);
+    const read: ReadTask = { request, agent: AgentConfigSchema.parse(agent), options: { ...options, ...(entry ? { pullRequestEntry: entry } : {}) } };
+    // The storing, and the tenant's index told by default, run while the token store is read.
+    await this.#deps.ahead?.(request);
+    // Another create may have stored the task while this one waited.
+    return this.existing() ?? insertTask(this.#deps, read);
   }
 
   /** `refused` says why the shard's text cannot be read (nothing is stored), else null: created, now or before. */
   async fromIntake(text: string): Promise<{ refused: string | null }> {
     if (this.existing()) return { refused: null };
-    const read = readDelivery(text);
+    const entry = parseJson(text);
+    if ('refused' in entry) return entry;
+    const named: unknown = isRecord(entry.value) ? entry.value['request'] : undefined;
+    if (isRecord(named)) await this.#deps.ahead?.(named);
+    const read = readDelivery(entry.value);
     if ('refused' in read) return read;
+    // Another hand-off, or a caller who came first, may have stored the task while this one waited.
+    if (this.existing()) return { refused: null };
     await insertTask(this.#deps, read.task);
     return { refused: null };
   }
@@ -99,13 +116,24 @@ export class TaskCreation {
 }
 
 /** A delivery's entry as its shard stored it, read; `refused` says why it cannot be (nothing is stored then). */
-function readDelivery(text: string): { task: ReadTask } | { refused: string } {
+function readDelivery(value: unknown): { task: ReadTask } | { refused: string } {
   try {
-    return { task: readIntakeEntry(text) };
+    return { task: parseIntakeEntry(value) };
   } catch (error) {
-    return { refused: error instanceof Error ? error.message : String(error) };
+    return { refused: refusal(error) };
   }
 }
+
+function parseJson(text: string): { value: unknown } | { refused: string } {
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { refused: refusal(error) };
+  }
+}
+
+const refusal = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Stores the task, arms its alarm and begins its first attempt; the caller made sure the object

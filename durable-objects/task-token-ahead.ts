@@ -4,9 +4,16 @@
  * begins (tasks/token-ahead) so that evaluating the wiring overlaps its round trip (issue 56), and
  * taken by the assembly that opens the task's source next (task-wiring `ahead`). An exchange no
  * assembly took is dropped by the next attempt's `begin`.
+ *
+ * A task being created begins it earlier (`early`), from the repository and installation its
+ * arguments name before they are read with their schemas: a cold object's first read of a
+ * delivery (~4 ms of schema code) and the task's storing then run while the token store is read,
+ * which they preceded (issue 56 goal 3). The first attempt takes that exchange only if the stored
+ * request names the same repository and installation; otherwise it is dropped unused.
  */
 import { withDeadline } from '../src/lib/deadline.ts';
-import type { TokenAhead } from '../src/tasks/token-ahead.ts';
+import type { TaskRequest } from '../src/tasks/task-request.ts';
+import type { TokenAhead, TokenAheadBegun } from '../src/tasks/token-ahead.ts';
 import { turns, TURNS_TO_LEAVE } from './request-signal.ts';
 import type { TaskStore } from './task-store.ts';
 
@@ -23,8 +30,13 @@ type AppCode = typeof import('../src/tasks/github-app-code.ts');
  */
 export const AHEAD_WAIT_MS = 5_000;
 
+type TokenRequest = Pick<TaskRequest, 'repo' | 'githubInstallationId'>;
+type Early = Promise<{ begun: TokenAheadBegun; request: TokenRequest } | undefined>;
+
 export class TaskTokenAhead {
   #ahead: TokenAhead | undefined;
+  /** The exchange `early` began for a task not stored yet, and what it was begun for. */
+  #early: Early | undefined;
   readonly #load: () => Promise<AppCode>;
 
   /** `load`: the App's code; its dynamic import unless a test holds it. */
@@ -39,18 +51,43 @@ export class TaskTokenAhead {
    */
   async begin(store: TaskStore, env: Env): Promise<boolean> {
     this.#ahead = undefined;
+    const early = this.#early;
+    this.#early = undefined;
     // #begin never rejects: a rejection here is the wait's deadline.
-    return withDeadline(AHEAD_WAIT_MS, () => `not under way within ${AHEAD_WAIT_MS} ms`, () => this.#begin(store, env)).catch((error: unknown) => {
+    return withDeadline(AHEAD_WAIT_MS, () => `not under way within ${AHEAD_WAIT_MS} ms`, () => this.#begin(store, env, early)).catch((error: unknown) => {
       console.warn(`installation token ahead of the wiring: ${error instanceof Error ? error.message : String(error)}; the assembly asks for it itself`);
       return false;
     });
   }
 
-  async #begin(store: TaskStore, env: Env): Promise<boolean> {
+  /**
+   * Begins the exchange for a task about to be stored, from `request` as its arguments name it
+   * (unread: anything but a repository name and an installation number begins nothing), and
+   * resolves once the exchange waits on I/O (tasks/token-ahead `asked`) or after AHEAD_WAIT_MS.
+   * Never rejects; the next `begin` takes the exchange or drops it.
+   */
+  async early(request: { repo?: unknown; githubInstallationId?: unknown }, env: Env): Promise<void> {
+    const { repo, githubInstallationId: installation } = request;
+    if (typeof repo !== 'string' || typeof installation !== 'number' || !Number.isSafeInteger(installation) || installation < 1) return;
+    const named = { repo, githubInstallationId: installation };
+    const early = this.#load().then(
+      (code) => {
+        const begun = code.tokenAhead(named, env);
+        return begun && { begun, request: named };
+      },
+      () => undefined,
+    );
+    this.#early = early;
+    await withDeadline(AHEAD_WAIT_MS, () => 'not asked', () => early.then((started) => started?.begun.asked)).catch(() => undefined);
+  }
+
+  async #begin(store: TaskStore, env: Env, early: Early | undefined): Promise<boolean> {
     const task = store.task();
     if (!task || store.turn(0)) return false;
     try {
-      const begun = (await this.#load()).tokenAhead(task.request, env);
+      const taken = await early;
+      const same = taken && taken.request.repo === task.request.repo && taken.request.githubInstallationId === task.request.githubInstallationId;
+      const begun = same ? taken.begun : (await this.#load()).tokenAhead(task.request, env);
       if (!begun) return false;
       this.#ahead = begun.ahead;
       // The request is left its turns to leave before the wiring's evaluation (request-signal).

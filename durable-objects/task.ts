@@ -93,6 +93,7 @@ export class TaskObject extends DurableObject<Env> {
       reportToIndex: () => this.#reportToIndex(),
       startFirstTurn: () => this.#attempts.start(),
       pendingEntry: () => pendingIntakeEntry(env, ctx.id.toString()),
+      ahead: (request) => this.#ahead.early(request, this.env),
     });
   }
 

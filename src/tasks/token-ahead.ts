@@ -34,23 +34,37 @@ export interface TokenAhead {
   tokens: WriteBehindStore;
 }
 
-/**
- * `underWay` resolves once the exchange's request has been handed to fetch (true) or the exchange
- * ended without one (false: a cached token, a failure); it never rejects.
- */
-export function tokenAhead(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, env: Env): { ahead: TokenAhead; underWay: Promise<boolean> } | undefined {
+export interface TokenAheadBegun {
+  ahead: TokenAhead;
+  /**
+   * Resolves once the exchange's request has been handed to fetch (true) or the exchange ended
+   * without one (false: a cached token, a failure); never rejects.
+   */
+  underWay: Promise<boolean>;
+  /**
+   * Resolves once the exchange waits on I/O: the token store's read is asked (the JWT is signed
+   * beside it), or the request is handed over, or the exchange ended; never rejects. Work begun
+   * after it runs during that read (a Task object's first read of its delivery, task-create).
+   */
+  asked: Promise<void>;
+}
+
+export function tokenAhead(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, env: Env): TokenAheadBegun | undefined {
   const installation = request.githubInstallationId;
   if (installation === undefined || isLocalRepo(request.repo) || isGitUrl(request.repo) || !parseFullName(request.repo).ok) return undefined;
   const tokens = writeBehind(env.TENANTS, { hold: true });
   const meter = createUsageMeter();
   // The wiring's own outbound fetch (task-wiring), so a failure reads as the assembly's would.
   const outbound = explainNetworkErrors((input, init) => fetch(input, init));
+  let ask = (): void => {};
+  const asked = new Promise<void>((resolve) => (ask = resolve));
   let sent = (_requested: boolean): void => {};
   const underWay = new Promise<boolean>((resolve) => (sent = resolve));
-  const client = installationClient(getConfig(env), installation, { tokens, fetch: meter.wrap((input, init) => (sent(true), outbound(input, init))) });
+  const reading: WriteBehindStore = { ...tokens, get: (key, type) => (ask(), tokens.get(key, type)) };
+  const client = installationClient(getConfig(env), installation, { tokens: reading, fetch: meter.wrap((input, init) => (ask(), sent(true), outbound(input, init))) });
   if (!client) return undefined;
   const exchange = client.auth({ type: 'installation' });
-  const ended = () => sent(false);
+  const ended = () => (ask(), sent(false));
   exchange.then(ended, ended);
-  return { ahead: { exchange, meter, tokens }, underWay };
+  return { ahead: { exchange, meter, tokens }, underWay, asked };
 }
