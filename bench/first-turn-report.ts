@@ -67,6 +67,28 @@ export function pairedLines(ours: TurnRuns, theirs: TurnRuns): string[] {
   return [pair('cold', ours.cold, theirs.cold), pair('warm', ours.warm, theirs.warm), pair('warm, new base', ours.newBase, theirs.newBase)];
 }
 
+/**
+ * Groundwork's own time against the floor's (bench/workers/first-turn-floor: the same turn, the
+ * same requests, none of Groundwork's code), round by round: the floor's own time is local
+ * workerd's (a new object's creation, KV's first read in a fresh workerd, the requests' handling),
+ * which Groundwork's own includes; the difference is what its code adds.
+ */
+export function floorLines(ours: TurnRuns | undefined, floor: TurnRuns | undefined): string[] {
+  if (!ours || !floor) return [];
+  const line = (name: string, mine: FirstTurn[], bare: FirstTurn[]) => {
+    const rounds = mine.flatMap((turn, round) => {
+      const other = bare[round];
+      return other ? [turn.own - other.own] : [];
+    });
+    return (
+      `pull request first turn, ${name}, against [floor]: the floor's own ${median(bare.map((turn) => turn.own)).toFixed(0)} ms ` +
+      `(${median(bare.map(firstSent)).toFixed(0)} before its first request, ${median(bare.map(afterLastAnswer)).toFixed(0)} after the last answer); ` +
+      `Groundwork's own ${median(rounds).toFixed(0)} ms more (the median of ${rounds.length} rounds' differences)`
+    );
+  };
+  return [line('cold', ours.cold, floor.cold), line('warm', ours.warm, floor.warm), line('warm, new base', ours.newBase, floor.newBase)];
+}
+
 /** The run whose time is the median's (the lower middle of an even count). */
 function medianRun(runs: FirstTurn[]): FirstTurn {
   const sorted = [...runs].sort((a, b) => a.ms - b.ms);

@@ -40,6 +40,7 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { createGitRepo } from '../test/support/git-fixtures.ts';
 import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
@@ -47,7 +48,7 @@ import { FOCUS_TOKEN, mapStore, PACKAGES, PULL, run as assembleInBench } from '.
 import { firstTurnPulls, OWNER, REPO, signedDelivery } from './first-turn-pulls.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { summariseCpuProfile } from './cpu-profile-summary.ts';
-import { pairedLines, turnLine, type FirstTurn, type TurnRuns } from './first-turn-report.ts';
+import { floorLines, pairedLines, turnLine, type FirstTurn, type TurnRuns } from './first-turn-report.ts';
 import { inspectWrangler, type Inspector } from './inspector.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
 
@@ -71,7 +72,12 @@ interface Build {
   label: string;
   /** Another checkout to run (bench/wrangler-dev); this one when absent. */
   root?: string;
+  /** Another Worker's configuration (the floor's); Groundwork's when absent. */
+  config?: string;
 }
+
+/** The same turn with none of Groundwork's code (its header): local workerd's part of the own time. */
+const FLOOR: Build = { label: ' [floor]', config: fileURLToPath(new URL('./workers/first-turn-floor/wrangler.toml', import.meta.url)) };
 
 const Accepted = z.object({ taskId: z.string(), duplicate: z.boolean() });
 const TaskState = z.looseObject({ status: z.string(), reason: z.string().nullable().optional(), turns: z.array(z.looseObject({ github: z.unknown().optional() })).optional() });
@@ -108,7 +114,9 @@ export async function benchFirstTurn(): Promise<string[]> {
         API_TOKENS: `bench=${API_TOKEN}`,
         TENANT_GRANTS: JSON.stringify({ bench: ['github:1'] }),
       };
-      const builds: Build[] = [{ label: '' }, ...(BEFORE_ROOT ? [{ label: ' [before]', root: BEFORE_ROOT }] : [])];
+      const before: Build | undefined = BEFORE_ROOT ? { label: ' [before]', root: BEFORE_ROOT } : undefined;
+      const ours: Build = { label: '' };
+      const builds: Build[] = [ours, ...(before ? [before] : []), FLOOR];
       const runs = new Map<Build, TurnRuns>(builds.map((build) => [build, { cold: [], warm: [], newBase: [] }]));
       const profiles: string[] = [];
       // One fresh Worker per build per round, the builds taking turns, so both meet the same load,
@@ -116,8 +124,8 @@ export async function benchFirstTurn(): Promise<string[]> {
       // went first read its warm turns about 4 ms sooner (docs/benchmarks, 2026-12-07 09:20).
       for (let round = 0; round < RUNS; round++) {
         for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-          const profiling = PROFILE_DIR !== undefined && build.root === undefined;
-          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : profiling ? { build: { minify: false } } : {});
+          const profiling = PROFILE_DIR !== undefined && build === ours;
+          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : build.config ? { config: build.config } : profiling ? { build: { minify: false } } : {});
           const inspector = profiling ? await inspectWrangler(wrangler.inspectorPort) : undefined;
           try {
             await inspector?.send('Profiler.enable');
@@ -143,7 +151,8 @@ export async function benchFirstTurn(): Promise<string[]> {
             turnLine('warm, new base (same Worker, token stored, nothing of the base cached)', moved, 2, LATENCY_MS, build.label),
           ];
         }),
-        ...paired(runs, builds),
+        ...paired(runs, ours, before),
+        ...floorLines(runs.get(ours), runs.get(FLOOR)),
         ...profiles,
       ];
     } finally {
@@ -208,9 +217,9 @@ async function profiled(inspector: Inspector, file: string, lines: string[], tur
 }
 
 /** With a build before, this build's turns against its round by round (first-turn-report). */
-function paired(runs: ReadonlyMap<Build, TurnRuns>, builds: readonly Build[]): string[] {
-  const [ours, theirs] = builds.map((build) => runs.get(build));
-  return ours && theirs ? pairedLines(ours, theirs) : [];
+function paired(runs: ReadonlyMap<Build, TurnRuns>, ours: Build, before: Build | undefined): string[] {
+  const [mine, theirs] = [runs.get(ours), before && runs.get(before)];
+  return mine && theirs ? pairedLines(mine, theirs) : [];
 }
 
 /** The longest chain of requests in which each was sent after the one before it was answered. */

@@ -42,11 +42,12 @@ export interface TokenAheadBegun {
    */
   underWay: Promise<boolean>;
   /**
-   * Resolves once the exchange waits on I/O: the token store's read is asked (the JWT is signed
-   * beside it), or the request is handed over, or the exchange ended; never rejects. Work begun
-   * after it runs during that read (a Task object's first read of its delivery, task-create).
+   * Resolves once the exchange waits on I/O (true: the token store's read is asked, the JWT signed
+   * beside it, or the request handed over) or ended without any (false: the token was in memory,
+   * or a failure); never rejects. Work begun after it runs during that read (a Task object's first
+   * read of its delivery, task-create).
    */
-  asked: Promise<void>;
+  asked: Promise<boolean>;
 }
 
 export function tokenAhead(request: Pick<TaskRequest, 'repo' | 'githubInstallationId'>, env: Env): TokenAheadBegun | undefined {
@@ -56,15 +57,15 @@ export function tokenAhead(request: Pick<TaskRequest, 'repo' | 'githubInstallati
   const meter = createUsageMeter();
   // The wiring's own outbound fetch (task-wiring), so a failure reads as the assembly's would.
   const outbound = explainNetworkErrors((input, init) => fetch(input, init));
-  let ask = (): void => {};
-  const asked = new Promise<void>((resolve) => (ask = resolve));
+  let ask = (_io: boolean): void => {};
+  const asked = new Promise<boolean>((resolve) => (ask = resolve));
   let sent = (_requested: boolean): void => {};
   const underWay = new Promise<boolean>((resolve) => (sent = resolve));
-  const reading: WriteBehindStore = { ...tokens, get: (key, type) => (ask(), tokens.get(key, type)) };
-  const client = installationClient(getConfig(env), installation, { tokens: reading, fetch: meter.wrap((input, init) => (ask(), sent(true), outbound(input, init))) });
+  const reading: WriteBehindStore = { ...tokens, get: (key, type) => (ask(true), tokens.get(key, type)) };
+  const client = installationClient(getConfig(env), installation, { tokens: reading, fetch: meter.wrap((input, init) => (ask(true), sent(true), outbound(input, init))) });
   if (!client) return undefined;
   const exchange = client.auth({ type: 'installation' });
-  const ended = () => (ask(), sent(false));
+  const ended = () => (ask(false), sent(false));
   exchange.then(ended, ended);
   return { ahead: { exchange, meter, tokens }, underWay, asked };
 }

@@ -130,6 +130,17 @@ async function firstAttempt(scope: ApiScope, options: { config?: ScopeConfig; re
   });
 }
 
+/**
+ * Turns of the event loop between the first `from` and the first `to` in `events`, which must be
+ * the only events between them (the creation's own turns for the token store's read, task-token-ahead
+ * `early`, and the attempt's for the request, may both come after the request); -1 otherwise.
+ */
+function leftFor(events: string[], from: string, to: string): number {
+  const [start, end] = [events.indexOf(from), events.indexOf(to)];
+  const between = events.slice(start + 1, end);
+  return start >= 0 && end > start && between.every((event) => event === 'turn') ? between.length : -1;
+}
+
 describe("a GitHub App task's installation token, asked for before its wiring", () => {
   it('sends the token request before the wiring is built, and makes no other', async () => {
     const attempt = await firstAttempt(createApiScope());
@@ -157,13 +168,14 @@ describe("a GitHub App task's installation token, asked for before its wiring", 
     const attempt = await firstAttempt(createApiScope(), { watch: true });
     expect(attempt).toMatchObject({ status: 'ready', tokenRequests: 1 });
     // The report's work (the index objects', its acknowledgement's write) no longer runs before the request leaves.
-    expect(attempt.events.slice(0, 5)).toEqual(['token', 'turn', 'turn', 'turn', 'index']);
+    expect(leftFor(attempt.events, 'token', 'index')).toBeGreaterThanOrEqual(3);
   });
 
   it('leaves the event loop three turns for the token request before the wiring, and none when no request was needed', async () => {
     const scope = createApiScope();
     const cold = await firstAttempt(scope, { watch: true });
-    expect(cold.events.slice(0, 6)).toEqual(['token', 'turn', 'turn', 'turn', 'index', 'wiring']);
+    expect(leftFor(cold.events, 'token', 'index')).toBeGreaterThanOrEqual(3);
+    expect(cold.events.indexOf('index')).toBeLessThan(cold.events.indexOf('wiring'));
     // A second task of the installation in this isolate finds the token in memory: no request to wait for.
     const warm = await firstAttempt(scope, { watch: true });
     expect(warm).toMatchObject({ status: 'ready', tokenRequests: 1 });
