@@ -17,6 +17,7 @@ import { taskReport } from './task-report.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
 import { buildAnswerChecks } from '../src/context/runner.ts';
 import { buildReadAheadChecks } from '../src/sources/github/graphql-answer.ts';
+import { buildFilesChecks } from '../src/sources/github/pull-request-files.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
 import { buildSchemas } from '../src/lib/lazy-schema.ts';
 import { openTaskSource } from '../src/tasks/open-source.ts';
@@ -138,6 +139,7 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       writesBehind: (settled) => writes.add(settled),
       prepare: (task, agent) => {
         buildReadAheadChecks();
+        buildFilesChecks();
         buildAnswerChecks();
         // A check run's rules report reads turn 0's rules settings with this.
         if (task.request.notify?.kind === 'github-check') buildSchemas(RulesConfigSchema);

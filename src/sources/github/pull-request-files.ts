@@ -34,6 +34,16 @@ const FilesResponse = lazySchema(() => z.array(
 ));
 
 /**
+ * Builds the listing's check and reads one file with it now rather than at the first answer: a
+ * first turn calls it while it waits on GitHub (the wiring's `prepare`), so a cold isolate's
+ * listing is not checked by code run for the first time between the files' answer and the
+ * read-ahead that waits on it (issue 56: 1.6 ms of V8's profile there, at 13:00 on 2026-12-07).
+ */
+export function buildFilesChecks(): void {
+  FilesResponse.parse([{ filename: 'a', status: 'modified', additions: 1, deletions: 1 }]);
+}
+
+/**
  * @example
  * const github = createGitHubApi({ owner: 'acme', repo: 'widgets', auth: tokenAuth(token) });
  * await github.pullRequestFiles(7, { limit: 100, signal }); // one request
