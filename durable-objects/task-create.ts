@@ -54,7 +54,7 @@ export interface TaskCreateDeps {
    * task-token-ahead `early`) from the request as a delivery names it, not yet read with its
    * schema; resolves once that waits on I/O, so the read runs during it. Never rejects.
    */
-  ahead?(request: { repo?: unknown; githubInstallationId?: unknown }): Promise<void>;
+  ahead?(request: unknown): Promise<void>;
 }
 
 /** How a task comes to be in its object: the API's create, its shard's hand-off, or a caller who came first. */
@@ -86,15 +86,18 @@ export class TaskCreation {
   /** `refused` says why the shard's text cannot be read (nothing is stored), else null: created, now or before. */
   async fromIntake(text: string): Promise<{ refused: string | null }> {
     if (this.existing()) return { refused: null };
-    const entry = parseJson(text);
-    if ('refused' in entry) return entry;
-    const named: unknown = isRecord(entry.value) ? entry.value['request'] : undefined;
-    if (isRecord(named)) await this.#deps.ahead?.(named);
-    const read = readDelivery(entry.value);
-    if ('refused' in read) return read;
+    let read: ReadTask;
+    try {
+      const value = JSON.parse(text) as { request?: unknown } | null;
+      // The token's exchange begins from the request as the entry names it, before it is read.
+      await this.#deps.ahead?.(value?.request);
+      read = parseIntakeEntry(value);
+    } catch (error) {
+      return { refused: error instanceof Error ? error.message : String(error) };
+    }
     // Another hand-off, or a caller who came first, may have stored the task while this one waited.
     if (this.existing()) return { refused: null };
-    await insertTask(this.#deps, read.task);
+    await insertTask(this.#deps, read);
     return { refused: null };
   }
 
@@ -114,26 +117,6 @@ export class TaskCreation {
     return store.task();
   }
 }
-
-/** A delivery's entry as its shard stored it, read; `refused` says why it cannot be (nothing is stored then). */
-function readDelivery(value: unknown): { task: ReadTask } | { refused: string } {
-  try {
-    return { task: parseIntakeEntry(value) };
-  } catch (error) {
-    return { refused: refusal(error) };
-  }
-}
-
-function parseJson(text: string): { value: unknown } | { refused: string } {
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { refused: refusal(error) };
-  }
-}
-
-const refusal = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Stores the task, arms its alarm and begins its first attempt; the caller made sure the object

@@ -10,11 +10,10 @@
  * of the event loop to leave: a cold object's first read of a delivery (~4 ms of schema code), the
  * task's storing and an API create's report to the tenant's index then run while the store is
  * read, which they preceded (issue 56 goal 3: the cold turn's first request 21 against 32 ms after
- * the 202 on local workerd, docs/benchmarks). The first attempt takes that exchange only if the
- * stored request names the same repository and installation; otherwise it is dropped unused.
+ * the 202 on local workerd, docs/benchmarks). The first attempt takes that exchange, or begins its
+ * own when none could be begun from the names as the arguments held them.
  */
 import { withDeadline } from '../src/lib/deadline.ts';
-import type { TaskRequest } from '../src/tasks/task-request.ts';
 import type { TokenAhead, TokenAheadBegun } from '../src/tasks/token-ahead.ts';
 import { turns, TURNS_TO_LEAVE } from './request-signal.ts';
 import type { TaskStore } from './task-store.ts';
@@ -32,12 +31,12 @@ type AppCode = typeof import('../src/tasks/github-app-code.ts');
  */
 export const AHEAD_WAIT_MS = 5_000;
 
-type TokenRequest = Pick<TaskRequest, 'repo' | 'githubInstallationId'>;
-type Early = Promise<{ begun: TokenAheadBegun; request: TokenRequest } | undefined>;
+/** The exchange `early` began, if it could begin one. */
+type Early = Promise<TokenAheadBegun | undefined>;
 
 export class TaskTokenAhead {
   #ahead: TokenAhead | undefined;
-  /** The exchange `early` began for a task not stored yet, and what it was begun for. */
+  /** The exchange `early` began for a task not stored yet. */
   #early: Early | undefined;
   readonly #load: () => Promise<AppCode>;
 
@@ -69,30 +68,21 @@ export class TaskTokenAhead {
    * once when the token was in memory), or after AHEAD_WAIT_MS. Never rejects; the next `begin`
    * takes the exchange or drops it.
    */
-  async early(request: { repo?: unknown; githubInstallationId?: unknown }, env: Env): Promise<void> {
-    const { repo, githubInstallationId: installation } = request;
-    if (typeof repo !== 'string' || typeof installation !== 'number' || !Number.isSafeInteger(installation) || installation < 1) return;
-    const named = { repo, githubInstallationId: installation };
-    const early = this.#load().then(
-      (code) => {
-        const begun = code.tokenAhead(named, env);
-        return begun && { begun, request: named };
-      },
-      () => undefined,
-    );
-    this.#early = early;
-    const asked = await withDeadline(AHEAD_WAIT_MS, () => 'not asked', async () => (await (await early)?.begun.asked) ?? false).catch(() => false);
+  async early(request: unknown, env: Env): Promise<void> {
+    const { repo, githubInstallationId } = (request ?? {}) as { repo?: unknown; githubInstallationId?: number };
+    if (typeof repo !== 'string' || !Number.isSafeInteger(githubInstallationId) || githubInstallationId! < 1) return;
+    const begun = (this.#early = this.#load().then((code) => code.tokenAhead({ repo, githubInstallationId }, env)).catch(() => undefined));
     // The store's read is handed over; it leaves as the thread waits for I/O (request-signal).
-    if (asked) await turns(TURNS_TO_LEAVE);
+    if (await withDeadline(AHEAD_WAIT_MS, String, async () => (await begun)?.asked).catch(() => false)) await turns(TURNS_TO_LEAVE);
   }
 
   async #begin(store: TaskStore, env: Env, early: Early | undefined): Promise<boolean> {
     const task = store.task();
     if (!task || store.turn(0)) return false;
     try {
-      const taken = await early;
-      const same = taken && taken.request.repo === task.request.repo && taken.request.githubInstallationId === task.request.githubInstallationId;
-      const begun = same ? taken.begun : (await this.#load()).tokenAhead(task.request, env);
+      // Begun for the names the stored request holds: the schema keeps a repository name tokenAhead
+      // accepted (no space to trim) and an installation number as they are.
+      const begun = (early && (await early)) || (await this.#load()).tokenAhead(task.request, env);
       if (!begun) return false;
       this.#ahead = begun.ahead;
       // The request is left its turns to leave before the wiring's evaluation (request-signal).
