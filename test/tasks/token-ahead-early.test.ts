@@ -12,7 +12,6 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import * as intakeEntry from '../../durable-objects/intake-entry.ts';
 import type { IntakeEntry } from '../../durable-objects/intake-entry.ts';
 import { turns } from '../../durable-objects/request-signal.ts';
-import { TaskListings } from '../../durable-objects/task-listings.ts';
 import { TaskTokenAhead } from '../../durable-objects/task-token-ahead.ts';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
@@ -20,6 +19,7 @@ import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { TaskRequestSchema, type TaskRequestInput } from '../../src/tasks/task-request.ts';
 import type { TokenAheadBegun } from '../../src/tasks/token-ahead.ts';
 import { createApiScope, githubFixture, type ApiScope } from '../support/github-api-client.ts';
+import { watchIndexAndTurns } from '../support/attempt-events.ts';
 import { holdTaskAlarmsInEachTest } from '../support/held-alarms.ts';
 import { taskStoreOf } from '../support/task-object.ts';
 
@@ -60,16 +60,7 @@ async function created(scope: ApiScope, how: 'api' | 'intake') {
   });
   const parse = intakeEntry.parseIntakeEntry;
   vi.spyOn(intakeEntry, 'parseIntakeEntry').mockImplementation((value) => (events.push('parse'), parse(value)));
-  const report = TaskListings.prototype.report;
-  vi.spyOn(TaskListings.prototype, 'report').mockImplementation(function (this: TaskListings, task) {
-    events.push('index');
-    return report.call(this, task);
-  });
-  const timer = globalThis.setTimeout;
-  vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) => {
-    if (!ms) events.push('turn');
-    return timer(handler, ms);
-  }) as typeof setTimeout);
+  watchIndexAndTurns(events);
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (request, init) => {
     const url = request instanceof Request ? request.url : String(request);
     if (TOKEN_PATH.test(url)) events.push('token');

@@ -9,7 +9,6 @@
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { TaskListings } from '../../durable-objects/task-listings.ts';
 import * as wiring from '../../durable-objects/task-wiring.ts';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
@@ -19,6 +18,7 @@ import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import type { TaskRequestInput } from '../../src/tasks/task-request.ts';
 import { tokenAhead, type TokenAhead } from '../../src/tasks/token-ahead.ts';
 import { createApiScope, githubFixture, type ApiScope, type ScopeConfig } from '../support/github-api-client.ts';
+import { watchIndexAndTurns } from '../support/attempt-events.ts';
 import { holdTaskAlarmsInEachTest } from '../support/held-alarms.ts';
 
 const fx = githubFixture();
@@ -80,18 +80,7 @@ async function firstAttempt(scope: ApiScope, options: { config?: ScopeConfig; re
   vi.restoreAllMocks();
   if (options.config) await scope.configure(options.config);
   const events: string[] = [];
-  if (options.watch) {
-    const report = TaskListings.prototype.report;
-    vi.spyOn(TaskListings.prototype, 'report').mockImplementation(function (this: TaskListings, task) {
-      events.push('index');
-      return report.call(this, task);
-    });
-    const timer = globalThis.setTimeout;
-    vi.spyOn(globalThis, 'setTimeout').mockImplementation(((handler: () => void, ms?: number) => {
-      if (!ms) events.push('turn');
-      return timer(handler, ms);
-    }) as typeof setTimeout);
-  }
+  if (options.watch) watchIndexAndTurns(events);
   let tokenHeld: (() => void) | undefined;
   const waited = new Promise<void>((resolve) => (tokenHeld = resolve));
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {

@@ -11,6 +11,7 @@
  * creation, KV's first read in a fresh workerd, the requests' handling, the writes.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { signatureMatches } from '../shared/github-signature.ts';
 
 interface FloorEnv {
   GITHUB_WEBHOOK_SECRET: string;
@@ -132,14 +133,6 @@ function pemBytes(pem: string): Uint8Array {
 
 function base64url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-async function signatureMatches(secret: string, body: ArrayBuffer, header: string): Promise<boolean> {
-  const hex = /^sha256=([0-9a-f]{64})$/.exec(header)?.[1];
-  if (!hex) return false;
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-  const signature = new Uint8Array(hex.match(/../g)?.map((pair) => parseInt(pair, 16)) ?? []);
-  return crypto.subtle.verify('HMAC', key, signature, body);
 }
 
 export default {

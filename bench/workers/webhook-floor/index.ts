@@ -4,6 +4,7 @@
  * answer as Groundwork does (`{ taskId, duplicate }`). Nothing else.
  */
 import { DurableObject } from 'cloudflare:workers';
+import { signatureMatches } from '../shared/github-signature.ts';
 
 interface FloorEnv {
   GITHUB_WEBHOOK_SECRET: string;
@@ -19,16 +20,6 @@ export class Deliveries extends DurableObject<FloorEnv> {
   insert(id: string, event: string, body: string): boolean {
     return this.ctx.storage.sql.exec('INSERT OR IGNORE INTO delivery (id, event, body) VALUES (?, ?, ?)', id, event, body).rowsWritten > 0;
   }
-}
-
-const encoder = new TextEncoder();
-
-async function signatureMatches(secret: string, body: ArrayBuffer, header: string): Promise<boolean> {
-  const hex = /^sha256=([0-9a-f]{64})$/.exec(header)?.[1];
-  if (!hex) return false;
-  const key = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
-  const signature = new Uint8Array(hex.match(/../g)?.map((pair) => parseInt(pair, 16)) ?? []);
-  return crypto.subtle.verify('HMAC', key, signature, body);
 }
 
 export default {
