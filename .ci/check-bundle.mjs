@@ -126,7 +126,7 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // 250.0 with this session's three branches merged (the cold first turn +0.6, the tree-snapshot
 // split +0.1): at the budget. 247.7 once js-yaml's unused tags and schemas (YAML 1.1's, the
 // dumper's) left the upload: esbuild kept them because js-yaml builds them at its top level, so the
-// build marks those constructions pure (scripts/worker-build `yamlConstantsPure`,
+// build marks those constructions pure (scripts/worker-rewrites `yamlConstantsPure`,
 // test/node/worker-yaml-constants). Budget unchanged.
 // 249.4 -> 246.0 (branch upload-room, main 2a37a20 built here; -3.5 KiB, budget unchanged, so 4.0
 // KiB of room): js-yaml's template-built regular expressions marked pure too (the dumper's, -0.4);
@@ -136,7 +136,7 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // not by esbuild's hash (-1.2), so the total no longer moves with where the upload is built.
 // 249.7 -> 250.2 with a task's token asked for as it is created (+0.5: the code itself and where
 // deflate's window then fell in the Task object's chunk); 249.9 with the inspector's stylesheet
-// minified at build time (scripts/worker-build `minifiedStyles`, -0.1 here, -0.1 of the
+// minified at build time (scripts/worker-rewrites `minifiedStyles`, -0.1 here, -0.1 of the
 // authorization Worker) and that change written smaller. Budget unchanged. Measured in a clone
 // with node_modules installed in it: with node_modules linked from elsewhere, the shared chunks'
 // numbers (the order of their first source module) come out differently and move the total by

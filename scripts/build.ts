@@ -32,7 +32,8 @@ import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { SCRIPT_END, SCRIPT_START } from '../src/cli/code-cache.ts';
 import { COMMAND_BUNDLES, type CommandBundle } from '../src/cli/command-bundles.ts';
-import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY, yamlConstantsPure } from './worker-build.ts';
+import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
+import { yamlConstantsPure } from './worker-rewrites.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -225,7 +226,7 @@ function workerIsStale(worker: WorkerTarget): boolean {
   if (!existsSync(bundle) || !existsSync(join(worker.dir, 'miniflare-options.json'))) return true;
   if (readFileSync(bundle, 'utf8').includes('//# sourceMappingURL=') !== sourceMapComments) return true;
   const built = statSync(bundle).mtimeMs;
-  const inputs = ['src', 'durable-objects', worker.config, 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
+  const inputs = ['src', 'durable-objects', worker.config, 'package-lock.json', 'scripts/worker-build.ts', 'scripts/worker-rewrites.ts', 'scripts/worker-aliases.ts'].map((path) => join(root, path));
   return inputs.some((input) => newestMtime(input) > built);
 }
 

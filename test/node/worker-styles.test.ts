@@ -1,4 +1,4 @@
-// The inspector's stylesheet goes into the Worker's upload minified (scripts/worker-build
+// The inspector's stylesheet goes into the Worker's upload minified (scripts/worker-rewrites
 // `minifiedStyles`, issue 56 goal 4): bundled here with and without the plugin, the upload's
 // STYLES is esbuild's minified CSS of the source's, with every rule; a module of another shape
 // (a substitution in the template) fails the build instead of shipping unminified.
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, transform, type Plugin } from 'esbuild';
-import { minifiedStyles } from '../../scripts/worker-build.ts';
+import { minifiedStyles } from '../../scripts/worker-rewrites.ts';
 import { STYLES } from '../../src/views/styles.ts';
 
 async function bundledStyles(entry: string, plugins: Plugin[]): Promise<string> {

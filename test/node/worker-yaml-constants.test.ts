@@ -1,5 +1,5 @@
 // js-yaml 5 builds every tag and schema at its module's top level; the Worker's build marks those
-// constructions pure (scripts/worker-build `yamlConstantsPure`) so the YAML 1.1 schema, its tags
+// constructions pure (scripts/worker-rewrites `yamlConstantsPure`) so the YAML 1.1 schema, its tags
 // and the dumper's schema, which lib/yaml-1.2 never uses, leave the upload. The reader is bundled
 // here with and without the plugin from the installed js-yaml, so a js-yaml that changes its shape
 // (or a construction that was not pure after all) fails here. The CLI's command bundles
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { build, type Plugin } from 'esbuild';
 import { parseYaml12 } from '../../src/lib/yaml-1.2.ts';
-import { yamlConstantsPure } from '../../scripts/worker-build.ts';
+import { yamlConstantsPure } from '../../scripts/worker-rewrites.ts';
 import { COMMAND_BUNDLES } from '../../src/cli/command-bundles.ts';
 
 async function bundleReader(plugins: Plugin[]): Promise<string> {

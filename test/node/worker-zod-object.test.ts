@@ -1,13 +1,13 @@
 // zod's `z.object()` is a `$ZodObjectJIT`: where the runtime allows `new Function` it compiles a
 // parser per object. workerd never does (zod's probe answers false on Cloudflare, util.allowsEval;
 // test/lib/zod-eval holds that in workerd), so the Worker's build puts `$ZodObject`, the parser the
-// JIT falls back to, in its place (scripts/worker-build `zodObjectWithoutJit`) and the compiler
+// JIT falls back to, in its place (scripts/worker-rewrites `zodObjectWithoutJit`) and the compiler
 // leaves the upload. Bundled here with and without the plugin from the installed zod: the compiler
 // must be gone and every answer the same (in Node the unpatched bundle does compile, so this also
 // holds the two parsers to each other).
 import { describe, expect, it } from 'vitest';
 import { build, type Plugin } from 'esbuild';
-import { zodObjectWithoutJit } from '../../scripts/worker-build.ts';
+import { zodObjectWithoutJit } from '../../scripts/worker-rewrites.ts';
 
 const SCHEMAS = `
 import * as z from 'zod';

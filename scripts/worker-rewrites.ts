@@ -1,0 +1,95 @@
+/**
+ * @module scripts/worker-rewrites
+ * Modules the Worker's build (scripts/worker-build) rewrites as it loads them, each to keep out of
+ * the upload what the Worker never runs or reads: zod's object JIT, js-yaml's unused tags and
+ * schemas, the stylesheet's layout. Each fails the build when its module is no longer the shape it
+ * rewrites, so an upgrade or an edit looks at it again. The CLI's command bundles (scripts/build)
+ * take the js-yaml rewrite too.
+ */
+import { readFileSync } from 'node:fs';
+import { transform, type Plugin } from 'esbuild';
+
+/**
+ * zod's classic `z.object()` is built on `$ZodObjectJIT` (zod 4.6.7's classic/schemas.js), which
+ * compiles a parser per object with `new Function` where zod's probe says the runtime allows it
+ * (core/util.js `allowsEval`). On Cloudflare the probe answers false (it checks
+ * `navigator.userAgent` for "Cloudflare"; test/lib/zod-eval holds it in workerd), so in the Worker
+ * every object parses with `$ZodObject`'s parser, which the JIT falls back to. Built on
+ * `$ZodObject` directly, the compiler (the JIT's fast path, core/doc.js, the probe) leaves the
+ * upload: about 1 KiB gzipped. test/node/worker-zod-object holds the answers to zod's own. A zod
+ * whose file no longer has the line fails the build, so an upgrade looks at this again.
+ */
+export function zodObjectWithoutJit(): Plugin {
+  return {
+    name: 'zod-object-without-jit',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
+        const source = readFileSync(args.path, 'utf8');
+        const jit = 'core.$ZodObjectJIT.init(inst, def);';
+        if (!source.includes(jit)) throw new Error(`${args.path} has no \`${jit}\` to build z.object on $ZodObject (scripts/worker-rewrites zodObjectWithoutJit)`);
+        return { contents: source.replace(jit, 'core.$ZodObject.init(inst, def);'), loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * js-yaml 5 (5.5.0's dist/js-yaml.mjs, the file this rewrites) builds its tags and schemas at its
+ * module's top level (`var binaryTag = defineScalarTag(…)`, `var YAML11_SCHEMA = new Schema([…])`,
+ * `DUMP_SCHEMA = YAML11_SCHEMA.withTags(…)`). Those calls only make objects, but esbuild cannot know that, so every schema and tag stayed in the
+ * upload although lib/yaml-1.2 uses the core and failsafe schemas alone (YAML 1.1's timestamps,
+ * binary, sets and the dumper's schema). Marked pure, the unused ones are dropped.
+ */
+const YAML_CONSTANT = /^(var [\w$]+ = )((?:defineScalarTag|defineSequenceTag|defineMappingTag)\(|new Schema\()/gm;
+
+/**
+ * A tag, schema or options object that spreads something (`var YAML11_SCHEMA = new
+ * Schema([...FAILSAFE_SCHEMA.tags, …])`, `DUMP_SCHEMA = YAML11_SCHEMA.withTags({ ...intYaml11Tag,
+ * … })`, `implicitFirstChars: [..."0123456789"]`, `DEFAULT_DUMP_OPTIONS = { ...DEFAULT_PRESENTER_OPTIONS,
+ * … }`): esbuild keeps a spread even in a pure call's arguments (it may run a getter or an
+ * iterator), so such an initializer becomes the answer of a pure function. So do the regular
+ * expressions built from template text (`var NS_PLAIN_FLOW_OUT = new RegExp(\`^(?:${SRC_…})$\`,
+ * "u")` and the `SRC_…` templates they join): a substitution may run a `toString`, so esbuild kept
+ * the dumper's seven expressions of what it may write as a plain scalar (and built them when the
+ * chunk loaded), which the reader never tests; about 0.4 KiB gzipped.
+ */
+const YAML_DERIVED = /^var ([\w$]+) = (new RegExp\(`.*`(?:, "u")?\)|`[^`\n]*\$\{[^`\n]*`|new Schema\(\[[\s\S]*?\n\]\)|(?:define(?:Scalar|Sequence|Mapping)Tag|[\w$]+_SCHEMA\.withTags)\([\s\S]*?\n\}\)|\{\n[\s\S]*?\n\});$/gm;
+
+function pureDerived(whole: string, name: string, value: string): string {
+  const spreadsOrCalls = value.includes('...') || (value.startsWith('{') && value.includes('(')) || value.includes('${');
+  return spreadsOrCalls ? `var ${name} = /* @__PURE__ */ (() => (${value}))();` : whole;
+}
+
+export function yamlConstantsPure(): Plugin {
+  return {
+    name: 'yaml-constants-pure',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]js-yaml[\\/]dist[\\/]js-yaml\.mjs$/ }, (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(YAML_DERIVED, pureDerived).replace(YAML_CONSTANT, '$1/* @__PURE__ */ $2'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/** The inspector's stylesheet module, one template literal without substitutions (src/views/styles). */
+const STYLES_MODULE = /^([\s\S]*export const STYLES = )`([^`$\\]*)`;\s*$/;
+
+/**
+ * The inspector's stylesheet (src/views/styles), written to be read, goes into the upload minified
+ * by esbuild's CSS minifier: the same rules without the layout, 0.1 KiB gzipped less in each Worker
+ * (issue 56 goal 4). A module of another shape fails the build rather than ship unminified.
+ */
+export function minifiedStyles(): Plugin {
+  return {
+    name: 'minified-styles',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]views[\\/]styles\.ts$/ }, async (args) => {
+        const source = STYLES_MODULE.exec(readFileSync(args.path, 'utf8'));
+        if (!source) throw new Error(`${args.path}: expected \`export const STYLES = \`...\`;\` with no substitution, to minify`);
+        const { code } = await transform(source[2] ?? '', { loader: 'css', minify: true });
+        return { contents: `${source[1]}${JSON.stringify(code.trim())};\n`, loader: 'ts' };
+      });
+    },
+  };
+}
