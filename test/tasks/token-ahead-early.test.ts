@@ -19,7 +19,7 @@ import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import { TaskRequestSchema, type TaskRequestInput } from '../../src/tasks/task-request.ts';
 import type { TokenAheadBegun } from '../../src/tasks/token-ahead.ts';
 import { createApiScope, githubFixture, type ApiScope } from '../support/github-api-client.ts';
-import { watchIndexAndTurns } from '../support/attempt-events.ts';
+import { appTaskInput, watchIndexAndTurns } from '../support/attempt-events.ts';
 import { holdTaskAlarmsInEachTest } from '../support/held-alarms.ts';
 import { taskStoreOf } from '../support/task-object.ts';
 
@@ -33,14 +33,7 @@ const outbound = globalThis.fetch.bind(globalThis);
 holdTaskAlarmsInEachTest({ starts: 'run' });
 afterEach(() => vi.restoreAllMocks());
 
-const input = (): TaskRequestInput => ({
-  origin: 'github',
-  tenant: `github:${fx.installationId}`,
-  repo: `${fx.owner}/${fx.repo}`,
-  ref: 'main',
-  request: 'Review the change.',
-  githubInstallationId: fx.installationId,
-});
+const input = (): TaskRequestInput => appTaskInput(fx);
 
 /**
  * Creates a task in a Task object reading `scope`, by `create` (as the API does) or from a

@@ -18,7 +18,7 @@ import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import type { TaskRequestInput } from '../../src/tasks/task-request.ts';
 import { tokenAhead, type TokenAhead } from '../../src/tasks/token-ahead.ts';
 import { createApiScope, githubFixture, type ApiScope, type ScopeConfig } from '../support/github-api-client.ts';
-import { watchIndexAndTurns } from '../support/attempt-events.ts';
+import { appTaskInput, watchIndexAndTurns } from '../support/attempt-events.ts';
 import { holdTaskAlarmsInEachTest } from '../support/held-alarms.ts';
 
 const fx = githubFixture();
@@ -103,15 +103,7 @@ async function firstAttempt(scope: ApiScope, options: { config?: ScopeConfig; re
   const stub = env.TASKS.get(env.TASKS.newUniqueId());
   return runInDurableObject(stub, async (_, state) => {
     const task = new TaskObject(state, envFor(scope));
-    const input: TaskRequestInput = {
-      origin: 'github',
-      tenant: `github:${fx.installationId}`,
-      repo: `${fx.owner}/${fx.repo}`,
-      ref: 'main',
-      request: 'Review the change.',
-      githubInstallationId: fx.installationId,
-      ...options.request,
-    };
+    const input: TaskRequestInput = { ...appTaskInput(fx), ...options.request };
     // As a delivery's: the index first hears of the task from its attempt.
     await task.create(input, agent, options.watch ? { indexReport: 'with-assembly' } : {});
     const described = TaskDescriptionSchema.parse(await task.describe(input.tenant, { waitMs: 60_000 }));
