@@ -77,19 +77,21 @@ export async function cachedJson<T>(
   const cached = await readCachedJson(store, key, schema);
   if (cached.hit) return cached.value;
   const value = await compute();
-  await cacheWrite(store, key, value, options);
+  await cacheWrite(store, key, () => value, options);
   return value;
 }
 
 /**
- * Stores a value a reader has in hand already: in the background when the store takes deferred
+ * Stores what a reader has in hand already: in the background when the store takes deferred
  * writes (sources/write-behind), so the reader does not wait a round trip to the store for
  * something it does not need (on a cold assembly, every tree and file it read was such a write,
- * one after another, issue 56); else before returning, as a write of its own.
+ * one after another, issue 56); else before returning, as a write of its own. `build` makes the
+ * stored value when the write runs, so a deferred write's encoding (a read-ahead's blobs in
+ * base64) is not on the reader's path either.
  */
-export async function cacheWrite(store: KeyValueStore, key: string, value: unknown, options: CacheWriteOptions = {}): Promise<void> {
-  if (store.defer) store.defer(() => writeCachedJson(store, key, value, options));
-  else await writeCachedJson(store, key, value, options);
+export async function cacheWrite(store: KeyValueStore, key: string, build: () => unknown, options: CacheWriteOptions = {}): Promise<void> {
+  if (store.defer) store.defer(() => writeCachedJson(store, key, build(), options));
+  else await writeCachedJson(store, key, build(), options);
 }
 
 /**

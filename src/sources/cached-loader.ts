@@ -95,9 +95,8 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
               return cached.value.tree;
             }
             const tree = await loadPartial.call(loader, plan, signal);
-            const blobs = heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES));
-            const value = withReadAhead(cached.hit ? cached.value : undefined, digest, tree, blobs);
-            await cacheWrite(store, await readAheadsKey(scope), value, write);
+            const before = cached.hit ? cached.value : undefined;
+            await cacheWrite(store, await readAheadsKey(scope), () => withReadAhead(before, digest, tree, heldBlobs(loader, tree, Math.min(maxBlobBytes, MAX_CARRIED_BLOB_BYTES))), write);
             return tree;
           },
         }
@@ -133,7 +132,7 @@ export function createCachedLoader(loader: TreeLoader, store: KeyValueStore, sco
       }
       const bytes = held ?? (await loader.loadBlob(oid, signal, blobOptions));
       if (bytes.byteLength <= maxBlobBytes) {
-        await cacheWrite(store, key, { schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }, write);
+        await cacheWrite(store, key, () => ({ schema: SOURCE_CACHE_SCHEMA, size: bytes.byteLength, base64: encodeBase64(bytes) }), write);
       }
       return bytes;
     },

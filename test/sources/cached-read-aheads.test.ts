@@ -6,6 +6,7 @@ import { createCachedLoader } from '../../src/sources/cached-loader.ts';
 import { MAX_CACHED_PLANS, planDigest, READ_AHEADS_SCHEMA, readAheadsAhead, readAheadsKey, readCachedReadAheads, withReadAhead, type CachedReadAheads } from '../../src/sources/cached-read-aheads.ts';
 import { mergePartialTrees, type PartialTree } from '../../src/sources/partial-tree.ts';
 import type { ReadPlan } from '../../src/sources/read-plan.ts';
+import { writeBehind } from '../../src/sources/write-behind.ts';
 import { createTreeSnapshot, type TreeLoader } from '../../src/sources/tree-snapshot.ts';
 import { openTaskSource } from '../../src/tasks/open-source.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
@@ -128,6 +129,26 @@ describe("a commit's read-aheads, cached as one value", () => {
       const rewritten = await readCachedReadAheads(store, scope);
       expect(rewritten.hit && rewritten.value.plans).toEqual([digest]);
     }
+  });
+
+  it("builds the value it writes (the blobs in base64) when a deferred write runs, not on the reader's path", async () => {
+    const { loader } = await plannedLoader();
+    const whole = await loader.loadTree();
+    const held = new Map<string, Uint8Array>();
+    for (const entry of whole) if (entry.kind === 'file') held.set(entry.oid, await loader.loadBlob(entry.oid));
+    let asked = 0;
+    const holding: TreeLoader = { ...loader, heldBlob: (oid) => (asked++, held.get(oid)) };
+    const { store } = countingStore();
+    const behind = writeBehind(store, { hold: true });
+    const scope = uniqueScope();
+
+    expect(await snapshotOf(holding, behind, scope, DOCS).list('docs')).toMatchObject({ status: 'ok' });
+    // Read and answered; the value to store is not made yet.
+    expect(asked).toBe(0);
+    await behind.settled();
+    expect(asked).toBeGreaterThan(0);
+    const stored = await readCachedReadAheads(store, scope);
+    expect(stored.hit && stored.value.blobs.map((blob) => atob(blob.base64))).toEqual(['# Docs rules\n']);
   });
 
   it('starts again with the plan just read once the value is full', () => {

@@ -54,7 +54,7 @@ export async function cachedSkillIndex(store: KeyValueStore | undefined, snapsho
 
   // A failed listing or read throws before this write, so an incomplete index is never pinned to a commit.
   const loaded = await loadSkillIndex(snapshot, config, scope, signal);
-  await cacheWrite(store, key, { schema: SKILLS_INDEX_SCHEMA, ...loaded.index }, { expirationTtl: CACHE_TTL_SECONDS });
+  await cacheWrite(store, key, () => ({ schema: SKILLS_INDEX_SCHEMA, ...loaded.index }), { expirationTtl: CACHE_TTL_SECONDS });
   return loaded;
 }
 
