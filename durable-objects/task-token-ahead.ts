@@ -72,7 +72,8 @@ export class TaskTokenAhead {
     const { repo, githubInstallationId } = (request ?? {}) as { repo?: unknown; githubInstallationId?: number };
     if (typeof repo !== 'string' || !Number.isSafeInteger(githubInstallationId) || githubInstallationId! < 1) return;
     const begun = (this.#early = this.#load().then((code) => code.tokenAhead({ repo, githubInstallationId }, env)).catch(() => undefined));
-    // The store's read is handed over; it leaves as the thread waits for I/O (request-signal).
+    // The store's read is handed over; it leaves as the thread waits for I/O (request-signal). A
+    // wait past AHEAD_WAIT_MS goes on without it (its message is never read: no message).
     if (await withDeadline(AHEAD_WAIT_MS, String, async () => (await begun)?.asked).catch(() => false)) await turns(TURNS_TO_LEAVE);
   }
 

@@ -56,3 +56,19 @@ describe("an attempt's wait for its installation token ahead", () => {
     expect(result.answer).toBe(false);
   });
 });
+
+describe("a creation's wait for its installation token's store read", () => {
+  it('goes on once its wait is over when the App code never loads', async () => {
+    hold = holdTimers({ wait: { from: 'src/lib/deadline.ts', ms: AHEAD_WAIT_MS } });
+    const timers = hold.held.wait;
+    const ahead = new TaskTokenAhead(() => new Promise(() => undefined));
+    let done = false;
+    const waited = ahead.early({ repo: request.repo, githubInstallationId: 1 }, env).then(() => (done = true));
+    await turns(10);
+    // Held: the creation waits on the read that never begins, bounded by the wait's timer.
+    expect({ done, held: timers.count }).toEqual({ done: false, held: 1 });
+    timers.fire();
+    await waited;
+    expect(done).toBe(true);
+  });
+});
