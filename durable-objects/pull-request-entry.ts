@@ -40,7 +40,7 @@ export class PullRequestEntry {
 
   /** Whether an entry is still owed. */
   pending(): boolean {
-    return this.#read() !== undefined;
+    return entryPending(this.#sql);
   }
 
   /** Makes the owed entry, if any; false when the pull request's object could not be reached (it stays owed). */
@@ -61,4 +61,9 @@ export class PullRequestEntry {
     const row = this.#sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', KEY).toArray()[0];
     return row ? PendingEntrySchema.parse(JSON.parse(row.value)) : undefined;
   }
+}
+
+/** {@link PullRequestEntry.pending} of the task in this storage. */
+export function entryPending(sql: SqlStorage): boolean {
+  return sql.exec('SELECT 1 FROM meta WHERE key = ?', KEY).toArray().length > 0;
 }

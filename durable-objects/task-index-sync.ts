@@ -28,10 +28,18 @@ export class TaskIndexSync {
     this.#writer = writer;
   }
 
-  /** Whether the index may not hold the latest state: never reported, or a report was lost. */
+  /** Whether the index may not hold the latest state: never reported, a report owed, or one lost. */
   behind(): boolean {
-    const sent = this.#read(SENT);
-    return sent === undefined || (this.#read(ACKNOWLEDGED) ?? -1) < sent;
+    return indexBehind(this.#sql);
+  }
+
+  /**
+   * The task's new state is owed to the index: numbered now, in the step that stores the state,
+   * so the task is `behind` until a report of it is acknowledged, and an object restarted before
+   * sending it sends it from its alarm.
+   */
+  owe(): void {
+    this.#nextSeq();
   }
 
   /** Sends the task's current state; false when the index could not be reached. */
@@ -45,11 +53,6 @@ export class TaskIndexSync {
     }
     this.#acknowledge(seq);
     return true;
-  }
-
-  #read(key: string): number | undefined {
-    const row = this.#sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
-    return row ? Number(row.value) : undefined;
   }
 
   /** Bumps the counter and reads it back in one statement: a report runs once per status change. */
@@ -71,6 +74,17 @@ export class TaskIndexSync {
       String(seq),
     );
   }
+}
+
+/** {@link TaskIndexSync.behind} of the task in this storage. */
+export function indexBehind(sql: SqlStorage): boolean {
+  const sent = readCount(sql, SENT);
+  return sent === undefined || (readCount(sql, ACKNOWLEDGED) ?? -1) < sent;
+}
+
+function readCount(sql: SqlStorage, key: string): number | undefined {
+  const row = sql.exec<{ value: string }>('SELECT value FROM meta WHERE key = ?', key).toArray()[0];
+  return row ? Number(row.value) : undefined;
 }
 
 export function indexRow(task: TaskRow, seq: number): TaskIndexRow {

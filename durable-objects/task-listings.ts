@@ -7,8 +7,8 @@
  */
 import { withDeadline } from '../src/lib/deadline.ts';
 import type { PullRequestIndex } from '../src/tasks/pull-request-index.ts';
-import { PullRequestEntry, type PendingEntry } from './pull-request-entry.ts';
-import { TaskIndexSync, type TaskIndexWriter } from './task-index-sync.ts';
+import { entryPending, PullRequestEntry, type PendingEntry } from './pull-request-entry.ts';
+import { indexBehind, TaskIndexSync, type TaskIndexWriter } from './task-index-sync.ts';
 import type { TaskRow } from './task-store.ts';
 
 /**
@@ -20,10 +20,12 @@ import type { TaskRow } from './task-store.ts';
 export const INDEX_REPORT_MS = 10_000;
 
 export class TaskListings {
+  readonly #sql: SqlStorage;
   readonly #tenant: TaskIndexSync;
   readonly #pullRequest: PullRequestEntry;
 
   constructor(sql: SqlStorage, indexes: { tenant: (tenant: string) => TaskIndexWriter; pullRequest: () => PullRequestIndex }) {
+    this.#sql = sql;
     this.#tenant = new TaskIndexSync(sql, indexes.tenant);
     this.#pullRequest = new PullRequestEntry(sql, indexes.pullRequest);
   }
@@ -33,9 +35,14 @@ export class TaskListings {
     this.#pullRequest.hold(entry);
   }
 
-  /** Whether a listing may be missing or old: a lost tenant report, or an owed pull request entry. */
+  /** Whether a listing may be missing or old: an owed or lost tenant report, or an owed pull request entry. */
   behind(): boolean {
-    return this.#tenant.behind() || this.#pullRequest.pending();
+    return listingsBehind(this.#sql);
+  }
+
+  /** The task's new state is owed to its tenant's index; synchronous, so it commits with the state. */
+  owe(): void {
+    this.#tenant.owe();
   }
 
   /** Sends the task's current state to its tenant's index and makes any owed entry; false when either failed or did not answer within INDEX_REPORT_MS. */
@@ -49,4 +56,9 @@ export class TaskListings {
       return false;
     }
   }
+}
+
+/** {@link TaskListings.behind} of the task in this storage. */
+export function listingsBehind(sql: SqlStorage): boolean {
+  return indexBehind(sql) || entryPending(sql);
 }

@@ -41,9 +41,7 @@ import { FirstTurnAttempts } from './first-turn-attempts.ts';
 import { pendingIntakeEntry } from './intake-pending.ts';
 import { TaskCreation, type CreateOptions, type CreateResult } from './task-create.ts';
 import { readinessOf, type TaskReadiness } from './task-readiness.ts';
-
-/** How soon a finished task reports itself to its tenant's index again after a report failed. */
-const INDEX_RETRY_MS = 60_000;
+import { TaskOutcome } from './task-outcome.ts';
 
 export type { CreateOptions, CreateResult } from './task-create.ts';
 type Denied = { status: 'not-found' };
@@ -56,10 +54,12 @@ export class TaskObject extends DurableObject<Env> {
   readonly #checks: CheckLogStore;
   readonly #attempts: FirstTurnAttempts;
   readonly #creation: TaskCreation;
-  /** Callers of `describe` waiting for the task to settle; answered from `#finish`. */
+  /** Callers of `describe` waiting for the task to settle; answered as it settles (task-outcome). */
   readonly #readiness: TaskReadiness;
   /** The installation token's exchange the attempt began before its wiring loaded, until its assembly takes it. */
   readonly #ahead = new TaskTokenAhead();
+  /** The final status, then what the finished task owes: its report, its listings. */
+  readonly #outcome: TaskOutcome;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -71,16 +71,24 @@ export class TaskObject extends DurableObject<Env> {
     this.#checks = new CheckLogStore(ctx.storage.sql);
     // Synchronous, so no call can come before it and no blockConcurrencyWhile is needed.
     migrate(ctx.storage.sql);
-    // A finished task whose listings are behind (stored before the index existed, or cut off before
-    // its last report) brings them up to date from its alarm.
+    this.#outcome = new TaskOutcome({
+      sql: ctx.storage.sql,
+      store: this.#store,
+      readiness: this.#readiness,
+      storage: ctx.storage,
+      report: async (task, outcome) => (await this.#wiring()).report(task, outcome),
+      listings: this.#listings,
+    });
+    // A finished task that owes something (its report or a listing: stored before the index
+    // existed, or cut off before it was sent) catches up from its alarm.
     const task = this.#store.task();
-    if (task && (task.status === 'ready' || task.status === 'failed') && this.#listings.behind()) void ctx.blockConcurrencyWhile(() => ctx.storage.setAlarm(Date.now()));
+    if (task && (task.status === 'ready' || task.status === 'failed') && this.#outcome.behind()) void ctx.blockConcurrencyWhile(() => ctx.storage.setAlarm(Date.now()));
     this.#attempts = new FirstTurnAttempts({
       store: this.#store,
       ledger: async () => (await this.#wiring()).ledger,
       ahead: () => this.#ahead.begin(this.#store, this.env),
       setAlarm: (at) => ctx.storage.setAlarm(at),
-      finish: (status, reason) => this.#finish(status, reason),
+      finish: (status, reason) => this.#outcome.finish(status, reason),
       reportToIndex: () => this.#reportToIndex(),
       writesDone: () => this.#writesDone(),
     });
@@ -275,25 +283,7 @@ export class TaskObject extends DurableObject<Env> {
       migrate(this.ctx.storage.sql);
       return;
     }
-    const reported = !this.#listings.behind() || (await this.#reportToIndex());
-    await this.ctx.storage.setAlarm(reported ? task.expires_at : Date.now() + INDEX_RETRY_MS);
-  }
-
-  /**
-   * Reports the outcome where the task came from, then records the final status and arms
-   * retention cleanup. Reporting first makes notification at-least-once: a crash in between
-   * repeats the report rather than losing it.
-   */
-  async #finish(status: 'ready' | 'failed', reason: string | null): Promise<void> {
-    const task = this.#store.task();
-    if (!task) return;
-    if (task.request.notify) await (await this.#wiring()).report(task, { status, reason });
-    // Status and retention alarm in one step, so nobody reads a finished task without its cleanup
-    // armed; a failed index report then brings the alarm forward to retry it.
-    this.#store.setStatus(status, reason, Date.now());
-    this.#readiness.settle();
-    await this.ctx.storage.setAlarm(task.expires_at);
-    if (!(await this.#reportToIndex())) await this.ctx.storage.setAlarm(Date.now() + INDEX_RETRY_MS);
+    await this.#outcome.catchUp();
   }
 
   /** The cache writes of the assemblies so far, done (task-wiring); nothing to wait for when the wiring cannot load. */

@@ -1,10 +1,13 @@
 import { env } from 'cloudflare:workers';
-import { listDurableObjectIds } from 'cloudflare:test';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TurnResultSchema } from '../../src/tasks/task-results.ts';
+import { listDurableObjectIds, runInDurableObject } from 'cloudflare:test';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { owesReport } from '../../durable-objects/task-outcome.ts';
+import { TaskDescriptionSchema, TurnResultSchema } from '../../src/tasks/task-results.ts';
+import { SETTLE_GUARD_MS } from '../support/api.ts';
+import { caughtUp } from '../support/task-caught-up.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import { E2E_SCOPE, E2E_SLACK_TEAM } from './bindings.ts';
-import { recordedHooks, routeSlackHooks } from './slack-hooks.ts';
+import { recordedHooks, releaseHooks, routeSlackHooks } from './slack-hooks.ts';
 import { checkRunsOf, installApp, post, settledTask, slashCommand, SLACK_URL, taskStub } from './support.ts';
 
 const fx = githubFixture();
@@ -46,6 +49,30 @@ it('acknowledges a slash command at once, assembles at the pull request base, an
   expect(posted.text).toMatch(new RegExp(`<http://127\\.0\\.0\\.1:\\d+/s/${E2E_SCOPE}/${fx.owner}/${fx.repo}/blob/${fx.commits.first}/AGENTS\\.md\\|AGENTS\\.md@${fx.commits.first.slice(0, 12)}>`));
   // A Slack task reports to Slack only.
   expect(await checkRunsOf(taskId)).toEqual([]);
+});
+
+it('answers a caller waiting on the task once turn 0 is stored, while its reply to Slack is still on its way, and sends the reply once', async () => {
+  await installApp();
+  const tenant = `slack:${E2E_SLACK_TEAM}`;
+  // Slack takes this reply and does not answer it until the test says so.
+  const responsePath = `/held/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;
+  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo}#${fx.pull.number} review the retries`, responsePath));
+  expect(ack.status).toBe(200);
+  const taskId = /task `([0-9a-f]{64})`/.exec((await ack.json<{ text: string }>()).text)?.[1] ?? '';
+  const stub = taskStub(taskId);
+
+  // A caller waiting as `GET /tasks/:id?wait=` waits: answered as the task settles, not once Slack has the reply.
+  const heard = TaskDescriptionSchema.parse(await stub.describe(tenant, { waitMs: SETTLE_GUARD_MS }));
+  expect(heard).toMatchObject({ status: 'ready', turns: [{ turn: 0 }] });
+  expect(await runInDurableObject(stub, (_, state) => owesReport(state.storage.sql))).toBe(true);
+  await vi.waitFor(async () => expect(await recordedHooks(responsePath)).toHaveLength(1), { timeout: SETTLE_GUARD_MS });
+  expect(await runInDurableObject(stub, (_, state) => owesReport(state.storage.sql))).toBe(true);
+
+  expect(await releaseHooks(responsePath)).toBe(1);
+  await caughtUp(taskId, SETTLE_GUARD_MS);
+  const [hook, ...others] = await recordedHooks(responsePath);
+  expect(others).toEqual([]);
+  expect(JSON.parse(hook?.body ?? '{}')).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining(`*Context ready* for task \`${taskId}\``) });
 });
 
 it('refuses a replayed command (signed six minutes ago) with 401 and creates no Task object', async () => {

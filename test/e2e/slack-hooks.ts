@@ -30,3 +30,9 @@ export async function recordedHooks(path: string): Promise<RecordedHook[]> {
   const all = (await response.json()) as RecordedHook[];
   return all.filter((hook) => hook.path === path);
 }
+
+/** Answers the requests the recorder holds on `path` (under `/held/`); how many it answered. */
+export async function releaseHooks(path: string): Promise<number> {
+  const response = await fetch(`http://127.0.0.1:${inject('hooksPort')}/__release`, { method: 'POST', body: path });
+  return ((await response.json()) as { released: number }).released;
+}

@@ -9,6 +9,7 @@ import type { WebhookEventMap } from '@octokit/webhooks-types';
 import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
 import type { TaskDescription } from '../../src/tasks/task-results.ts';
 import { checkedFetch, SETTLE_GUARD_MS } from '../support/api.ts';
+import { caughtUp } from '../support/task-caught-up.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import type { RecordedCheckRun } from '../support/github-api-client.ts';
 import { deliveryInit, example } from '../triggers/support.ts';
@@ -89,7 +90,8 @@ export function taskStub(id: string) {
 }
 
 /**
- * Polls the Task object until assembly has ended (`ready` or `failed`). The alarm that assembles
+ * Polls the Task object until assembly has ended (`ready` or `failed`) and it owes nothing (its
+ * report, its index news: task-caught-up). The alarm that assembles
  * turn 0 fires by itself, so tests wait for its effect rather than racing it; `timeoutMs` only
  * catches a hang (see SETTLE_GUARD_MS).
  */
@@ -99,7 +101,10 @@ export async function settledTask(id: string, tenant: string, timeoutMs = SETTLE
     const described = await taskStub(id).describe(tenant);
     if (!('id' in described)) throw new Error(`task ${id} is not visible to ${tenant}`);
     const task = TaskDescriptionSchema.parse(described);
-    if (task.status === 'ready' || task.status === 'failed') return task;
+    if (task.status === 'ready' || task.status === 'failed') {
+      await caughtUp(id, Math.max(0, deadline - Date.now()));
+      return task;
+    }
     if (Date.now() > deadline) throw new Error(`task ${id} still ${task.status} (${task.reason ?? 'no reason'}) after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 25));
   }

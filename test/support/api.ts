@@ -5,6 +5,7 @@
 import { exports } from 'cloudflare:workers';
 import { TEST_API_TOKENS } from './api-tokens.ts';
 import { checkedResponse } from './contract.ts';
+import { caughtUp } from './task-caught-up.ts';
 
 /** `exports.default.fetch`, with the response checked against docs/openapi.json. */
 export async function checkedFetch(url: string, init: RequestInit = {}): Promise<Response> {
@@ -32,7 +33,7 @@ export async function api(method: string, path: string, options: { tenant?: Tena
 export const SETTLE_GUARD_MS = 25_000;
 
 /**
- * Polls GET /tasks/:id until `done` holds. Creating a task arms an alarm for "now", which the
+ * Polls GET /tasks/:id until `done` holds (for a finished task, and it owes nothing: task-caught-up). Creating a task arms an alarm for "now", which the
  * runtime fires by itself, so tests wait for its effect instead of racing it. `timeoutMs` only
  * catches a hang, naming the state the task is stuck in: by default it is nearly all of the test's
  * 30 s, so a loaded machine gets the time the test has rather than a third of it.
@@ -42,7 +43,11 @@ export async function waitForTask(id: string, done: (task: { status: string; rea
   for (;;) {
     const res = await api('GET', `/tasks/${id}`);
     const task = { status: String(res.json['status']), reason: (res.json['reason'] as string | null | undefined) ?? null };
-    if (done(task)) return res.json;
+    if (done(task)) {
+      // A finished task answers before its report and its index news are sent: tests read those too.
+      if (task.status === 'ready' || task.status === 'failed') await caughtUp(id, Math.max(0, deadline - Date.now()));
+      return res.json;
+    }
     if (Date.now() > deadline) throw new Error(`task ${id} still ${task.status} (${task.reason ?? 'no reason'}) after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

@@ -13,6 +13,7 @@ import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { FirstTurnAttempts } from '../../durable-objects/first-turn-attempts.ts';
 import { TaskObject } from '../../src/index.ts';
+import { CATCH_UP_MS } from '../../durable-objects/task-outcome.ts';
 
 export interface HeldStarts {
   /** First attempts a creation would have begun while held. */
@@ -129,4 +130,13 @@ export function holdTaskAlarmsInEachTest(options: { starts?: 'held' | 'run' } = 
   afterEach(() => {
     alarms?.release();
   });
+}
+
+/**
+ * Whether the alarms a finished task armed (`armed`, as `run` answers them, from `since` on) are
+ * its end's only: retention last, before it at most the end's catch-up, a minute away
+ * (durable-objects/task-outcome), and never an attempt's retry, which is seconds away.
+ */
+export function endOnly(armed: readonly number[], expiresAt: number, since: number): boolean {
+  return armed.at(-1) === expiresAt && armed.slice(0, -1).every((at) => at === expiresAt || at >= since + CATCH_UP_MS);
 }
