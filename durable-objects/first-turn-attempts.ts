@@ -86,6 +86,11 @@ export class FirstTurnAttempts {
     this.#requests.sent();
   }
 
+  /** Resolves once the object's next request has had its turns to leave (request-signal): the end's report's, for task-outcome. */
+  nextRequest(): Promise<void> {
+    return this.#requests.next();
+  }
+
   /**
    * For the object's alarm. An attempt that has already armed its retry may still be finishing
    * (telling the index) when an alarm comes: one begun by a client, whose end outlasts the backoff,

@@ -77,6 +77,7 @@ export class TaskObject extends DurableObject<Env> {
       readiness: this.#readiness,
       storage: ctx.storage,
       report: async (task, outcome) => (await this.#wiring()).report(task, outcome),
+      requestOut: () => this.#attempts.nextRequest(),
       listings: this.#listings,
     });
     // A finished task that owes something (its report or a listing: stored before the index

@@ -1,7 +1,8 @@
 /**
  * A task's end (durable-objects/task-outcome): the callers waiting for it are answered once its
- * status is stored, while the report where it came from is still on its way; the report and the
- * index's news are owed from the step that stores the status until they are sent, so an object
+ * status is stored and the report where it came from has its request out (or ended), with that
+ * report's answer still to come, and the index hears
+ * after the report; the report and the index's news are owed from the step that stores the status until they are sent, so an object
  * restarted in between sends them from its alarm, once however many catch-ups ask. Every report and
  * index answer is held open by the test and released by it; nothing is timed.
  */
@@ -51,6 +52,8 @@ async function outcomeOf(state: DurableObjectState, options: { notify: boolean; 
   }
   const reports = held<void>();
   const index = held<unknown>();
+  /** The object's next request leaving: the report's, when the test says so. */
+  const out = held<void>();
   const alarms: number[] = [];
   const readiness = new TaskReadiness();
   const deps: OutcomeDeps = {
@@ -59,9 +62,10 @@ async function outcomeOf(state: DurableObjectState, options: { notify: boolean; 
     readiness,
     storage: { setAlarm: (at) => (alarms.push(Number(at)), state.storage.setAlarm(at)) },
     report: (_, outcome) => reports.next(outcome),
+    requestOut: () => out.next('request'),
     listings: new TaskListings(state.storage.sql, { tenant: () => ({ record: (row: TaskIndexRow) => index.next(row) }), pullRequest: NO_PULL_REQUEST_INDEX }),
   };
-  return { outcome: new TaskOutcome(deps), store, reports, index, alarms, readiness };
+  return { outcome: new TaskOutcome(deps), store, reports, index, out, alarms, readiness };
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -71,13 +75,19 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe("a task's end", () => {
-  it('answers the waiting callers once the status is stored, with the report still on its way, and owes it until it is sent', async () => {
+  it("answers the waiting callers once the report's request is out, with its answer still to come, and owes the report until it is sent", async () => {
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
-      const { outcome, store, reports, index, alarms, readiness } = await outcomeOf(state, { notify: true });
+      const { outcome, store, reports, index, out, alarms, readiness } = await outcomeOf(state, { notify: true });
       const before = Date.now();
       const waiting = readiness.wait(20_000);
       const finishing = outcome.finish('ready', null);
+      expect(store.task()?.status).toBe('ready');
+      await until(() => reports.calls.length === 1 && out.calls.length === 1);
+      // Not before the report's request leaves: until then the thread is the report's.
+      await tick();
+      expect(readiness.waiting).toBe(1);
+      out.resolve();
 
       expect(await waiting).toBe('settled');
       expect(store.task()?.status).toBe('ready');
@@ -88,15 +98,17 @@ describe("a task's end", () => {
       expect(alarms[0]).toBeLessThan(EXPIRES);
       expect(alarms[0]).toBeGreaterThanOrEqual(before + CATCH_UP_MS);
 
-      await until(() => reports.calls.length === 1 && index.calls.length === 1);
+      await until(() => reports.calls.length === 1);
       expect(reports.calls).toEqual([{ status: 'ready', reason: null }]);
+      // The index hears after the report, so its work stays out of the report's way.
+      expect(index.calls).toEqual([]);
+      reports.resolve();
+      await until(() => index.calls.length === 1);
+      expect(owesReport(state.storage.sql)).toBe(false);
       // The index is sent the stored status, not the row as the attempt began.
       expect(index.calls).toMatchObject([{ taskId: 't', status: 'ready' }]);
+      expect(outcomeOwed(state.storage.sql)).toBe(true);
       index.resolve({ status: 'recorded' });
-      await tick();
-      expect(owesReport(state.storage.sql)).toBe(true);
-
-      reports.resolve();
       await finishing;
       expect(outcomeOwed(state.storage.sql)).toBe(false);
       expect(alarms.at(-1)).toBe(EXPIRES);
@@ -126,10 +138,14 @@ describe("a task's end", () => {
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
       const first = await outcomeOf(state, { notify: true });
+      const waiting = first.readiness.wait(20_000);
       const finishing = first.outcome.finish('ready', null);
-      await until(() => first.reports.calls.length === 1 && first.index.calls.length === 1);
-      first.index.resolve({ status: 'recorded' });
+      await until(() => first.reports.calls.length === 1);
       first.reports.reject(new Error('the wiring did not load'));
+      // A report that ended without a request still answers them.
+      expect(await waiting).toBe('settled');
+      await until(() => first.index.calls.length === 1);
+      first.index.resolve({ status: 'recorded' });
       await finishing;
       expect(owesReport(state.storage.sql)).toBe(true);
       // Tried again a catch-up later, not at retention.
