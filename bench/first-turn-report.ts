@@ -20,6 +20,11 @@ export interface FirstTurn {
    * line also gives the delivery sent to turn 0 ready (this plus `ms`), which no such move shortens.
    */
   answerMs: number;
+  /**
+   * Accepted delivery to the answer of a client waiting on the task (`GET /tasks/:id?wait=30`): turn
+   * 0 ready as an agent hears it. Absent for the floor, which has no task API.
+   */
+  heardMs?: number;
 }
 
 /** One build's turns, a round each: a fresh Worker's cold turn, then its warm and new-base turns. */
@@ -37,6 +42,7 @@ export function turnLine(name: string, all: FirstTurn[], rounds: number, latency
     `${run.requests.length} GitHub requests, ${Math.max(...all.map((each) => each.chain))} one after another (the most of any run); ${median(all.map((each) => each.own)).toFixed(0)} ms with no request in flight (Groundwork's own; goal <= 60); ` +
     `the first GitHub request sent ${median(all.map(firstSent)).toFixed(0)} ms after the accepted delivery (median of all runs: Groundwork's own time before it, which GitHub's answers do not move); ` +
     `turn 0 ready ${median(all.map(afterLastAnswer)).toFixed(0)} ms after GitHub's last answer (median of all runs: Groundwork's own time after it); ` +
+    heardLine(all) +
     `workerd and wrangler CPU ${median(all.map((each) => each.cpuMs)).toFixed(0)} ms; the 202 itself ${median(all.map((each) => each.answerMs)).toFixed(0)} ms after the delivery was sent, turn 0 ready ${median(all.map((each) => each.answerMs + each.ms)).toFixed(0)} ms after it; ` +
     `timeline of the median run: ${run.requests.map((request) => `${request.what} ${request.sent.toFixed(0)}-${request.answered.toFixed(0)}`).join(', ')}${label}`
   );
@@ -55,13 +61,15 @@ export function pairedLines(ours: TurnRuns, theirs: TurnRuns): string[] {
   const pair = (name: string, mine: FirstTurn[], before: FirstTurn[]) => {
     const rounds = mine.flatMap((turn, round) => {
       const other = before[round];
-      return other ? [{ ms: turn.ms - other.ms, after: afterLastAnswer(turn) - afterLastAnswer(other) }] : [];
+      return other ? [{ ms: turn.ms - other.ms, after: afterLastAnswer(turn) - afterLastAnswer(other), ...(turn.heardMs !== undefined && other.heardMs !== undefined ? { heard: turn.heardMs - other.heardMs } : {}) }] : [];
     });
+    const heard = rounds.flatMap((round) => (round.heard === undefined ? [] : [round.heard]));
     const sooner = rounds.filter((round) => round.ms < 0).length;
     return (
       `pull request first turn, ${name}, against [before] round by round: ${signed(median(rounds.map((round) => round.ms)))} ms to turn 0 ready ` +
       `(the median of ${rounds.length} rounds' differences; sooner in ${sooner}, later in ${rounds.filter((round) => round.ms > 0).length}), ` +
-      `${signed(median(rounds.map((round) => round.after)))} ms after GitHub's last answer`
+      `${signed(median(rounds.map((round) => round.after)))} ms after GitHub's last answer` +
+      (heard.length > 0 ? `, ${signed(median(heard))} ms to the waiting client's answer (sooner in ${heard.filter((ms) => ms < 0).length})` : '')
     );
   };
   return [pair('cold', ours.cold, theirs.cold), pair('warm', ours.warm, theirs.warm), pair('warm, new base', ours.newBase, theirs.newBase)];
@@ -87,6 +95,14 @@ export function floorLines(ours: TurnRuns | undefined, floor: TurnRuns | undefin
     );
   };
   return [line('cold', ours.cold, floor.cold), line('warm', ours.warm, floor.warm), line('warm, new base', ours.newBase, floor.newBase)];
+}
+
+/** When a client waiting on the task heard it ready, against the check run (nothing for the floor). */
+function heardLine(all: FirstTurn[]): string {
+  const heard = all.flatMap((turn) => (turn.heardMs === undefined ? [] : [{ heard: turn.heardMs, ms: turn.ms }]));
+  if (heard.length === 0) return '';
+  const after = median(heard.map((turn) => turn.heard - turn.ms));
+  return `a client waiting on the task (GET /tasks/:id?wait=30) heard it ready ${median(heard.map((turn) => turn.heard)).toFixed(0)} ms after the accepted delivery (median of all runs), ${Math.abs(after).toFixed(0)} ms ${after < 0 ? 'before' : 'after'} the check run reached GitHub; `;
 }
 
 /** The run whose time is the median's (the lower middle of an even count). */
