@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { WORKER_ALIASES } from './worker-aliases.ts';
-import { minifiedStyles, yamlConstantsPure, zodObjectWithoutJit } from './worker-rewrites.ts';
+import { minifiedStyles, yamlConstantsPure, zodForWorkerd } from './worker-rewrites.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE_BUILTINS = new Set(builtinModules);
@@ -91,7 +91,7 @@ export async function buildWorker(options: WorkerBuildOptions): Promise<WorkerMo
       'global.process.env.NODE_ENV': '"production"',
       'globalThis.process.env.NODE_ENV': '"production"',
     },
-    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), zodObjectWithoutJit(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure(), minifiedStyles()],
+    plugins: [exactAliases(WORKER_ALIASES), noJsonSchemaConverter(), zodForWorkerd(), nodeBuiltins(), packageVersionOnly(), yamlConstantsPure(), minifiedStyles()],
     logLevel: 'warning',
   });
   const metafile = stableChunkNames(result.outputFiles, result.metafile);

@@ -17,21 +17,40 @@ import { transform, type Plugin } from 'esbuild';
  * every object parses with `$ZodObject`'s parser, which the JIT falls back to. Built on
  * `$ZodObject` directly, the compiler (the JIT's fast path, core/doc.js, the probe) leaves the
  * upload: about 1 KiB gzipped. test/node/worker-zod-object holds the answers to zod's own. A zod
- * whose file no longer has the line fails the build, so an upgrade looks at this again.
+ * whose file no longer has a line this rewrites fails the build, so an upgrade looks at this again.
+ * The second rewrite: `ZOD_REWRITES` below.
  */
-export function zodObjectWithoutJit(): Plugin {
+export function zodForWorkerd(): Plugin {
   return {
-    name: 'zod-object-without-jit',
+    name: 'zod-for-workerd',
     setup(b) {
       b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
-        const source = readFileSync(args.path, 'utf8');
-        const jit = 'core.$ZodObjectJIT.init(inst, def);';
-        if (!source.includes(jit)) throw new Error(`${args.path} has no \`${jit}\` to build z.object on $ZodObject (scripts/worker-rewrites zodObjectWithoutJit)`);
-        return { contents: source.replace(jit, 'core.$ZodObject.init(inst, def);'), loader: 'js' };
+        let source = readFileSync(args.path, 'utf8');
+        for (const [from, to] of ZOD_REWRITES) {
+          if (!source.includes(from)) throw new Error(`${args.path} has no \`${from}\` to rewrite (scripts/worker-rewrites zodForWorkerd)`);
+          source = source.replace(from, to);
+        }
+        return { contents: source, loader: 'js' };
       });
     },
   };
 }
+
+/**
+ * zod 4.6.7's classic build installs its memoizer as the default the first time a container is
+ * made (classic/schemas.js `_ensureDefaultMemoizer`): every object, array, record and union then
+ * parses through a wrapper that walks the schema on its first parse to learn whether it can recur,
+ * and a recursive one (a `z.lazy` tree: the GraphQL answer's entries) keeps a per-parse cache
+ * keyed by the input objects, so that input holding a reference cycle parses rather than recurses
+ * for ever (core/memoizer.js). The Worker parses only what JSON, KV's JSON or its own code made:
+ * JSON holds no reference, so there is no cycle to meet, and without the default the memoizer
+ * (about 1 KiB gzipped) leaves the upload and the first parses skip the walk (issue 56 goals 3 and 4).
+ * test/node/worker-zod-object holds every answer to zod's own, the recursive schemas' included.
+ */
+const ZOD_REWRITES: ReadonlyArray<readonly [string, string]> = [
+  ['core.$ZodObjectJIT.init(inst, def);', 'core.$ZodObject.init(inst, def);'],
+  ['core.config({ memoizer: core.memoizer() });', ';'],
+];
 
 /**
  * js-yaml 5 (5.5.0's dist/js-yaml.mjs, the file this rewrites) builds its tags and schemas at its

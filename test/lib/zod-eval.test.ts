@@ -1,6 +1,6 @@
 // zod compiles an object's parser with `new Function` only where its probe says the runtime allows
 // it; on Cloudflare the probe answers false (zod's util.allowsEval), so the Worker's build leaves
-// the compiler out (scripts/worker-rewrites `zodObjectWithoutJit`, test/node/worker-zod-object). If a
+// the compiler out (scripts/worker-rewrites `zodForWorkerd`, test/node/worker-zod-object). If a
 // zod upgrade made workerd compile parsers, this fails and that cut must be revisited.
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
