@@ -1,11 +1,12 @@
 /**
  * @module durable-objects/task-outcome
  * A task's end: its final status stored with what it still owes (the outcome's report where the
- * task came from, a check run or a Slack reply) and an alarm, in one step; the callers waiting for
- * it answered; then the report sent and the tenant's index told. An agent waiting on the task
- * hears of turn 0 once it is stored, not after the report's round trip to GitHub or Slack, as it
- * did while the report came first (issue 56: 146 ms later at the bench's 100 ms of latency, and up
- * to the notification's 10 s deadline against a host that does not answer).
+ * task came from, a check run or a Slack reply; the tenant's index its news) and an alarm, in one
+ * step; the report begun, and the callers waiting for the task answered as soon as their answers
+ * can leave (once the report's request is out); then the index told. An agent waiting on the task
+ * hears of turn 0 as the report goes out, not after its round trip to GitHub or Slack, as it did
+ * while the report came before the status (issue 56: 146 ms later at the bench's 100 ms of
+ * latency, and up to the notification's 10 s deadline against a host that does not answer).
  *
  * The owed report keeps notification at least once: it is stored with the status and removed
  * only once sent, so an object restarted in between sends it from its alarm (which the status's
