@@ -51,14 +51,10 @@ import { summariseCpuProfile } from './cpu-profile-summary.ts';
 import { floorLines, pairedLines, turnLine, type FirstTurn, type TurnRuns } from './first-turn-report.ts';
 import { inspectWrangler, type Inspector } from './inspector.ts';
 import { startWranglerDev } from './wrangler-dev.ts';
+import { API_TOKEN, post, SCOPE, stats, untilReady, untilReported, waitingClient, type ServerRequest } from './first-turn-waits.ts';
 
 const LATENCY_MS = 100;
-const SCOPE = 'first-turn';
 const SECRET = 'bench-first-turn-secret';
-const API_TOKEN = 'bench-first-turn-token-0123456789';
-/** How often the bench looks at the GitHub server's log for the check run (the server is on a thread of the bench). */
-const POLL_MS = 10;
-const READY_TIMEOUT_MS = 60_000;
 /** Fresh Workers, each a cold and a warm first turn; the median run is printed. */
 const RUNS = Number(process.env['FIRST_TURN_RUNS'] ?? 3);
 /** GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs (bench/agent-waits): that checkout's Worker runs too. */
@@ -80,9 +76,6 @@ interface Build {
 const FLOOR: Build = { label: ' [floor]', config: fileURLToPath(new URL('./workers/first-turn-floor/wrangler.toml', import.meta.url)) };
 
 const Accepted = z.object({ taskId: z.string(), duplicate: z.boolean() });
-const TaskState = z.looseObject({ status: z.string(), reason: z.string().nullable().optional(), turns: z.array(z.looseObject({ github: z.unknown().optional() })).optional() });
-const Stats = z.object({ requests: z.array(z.object({ method: z.string(), path: z.string(), status: z.number(), startedAt: z.number(), endedAt: z.number() })) });
-type ServerRequest = z.output<typeof Stats>['requests'][number];
 
 
 export async function benchFirstTurn(): Promise<string[]> {
@@ -206,26 +199,6 @@ async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>,
   return { ms: ready - accepted, requests: timeline, chain: longestChain(inWindow), own: uncovered(timeline, ready - accepted), cpuMs, answerMs: accepted - sent, ...(heard === undefined ? {} : { heardMs: heard - accepted }) };
 }
 
-/**
- * An agent waiting on the task as the API offers it: one `GET /tasks/:id?wait=30`, held open until
- * the task settles (never a poll), sent once the turn's first GitHub request is out, so it reaches
- * the Worker while the turn waits on GitHub rather than beside the work before that request.
- * Resolves with when its answer came (this process's clock), which must say `ready`.
- */
-async function waitingClient(origin: string, taskId: string, githubOrigin: string, seen: number): Promise<number> {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
-  // The first two entries past `seen` are the clock request and the turn's first request.
-  while ((await stats(githubOrigin)).requests.length < seen + 2) {
-    if (performance.now() > deadline) throw new Error('first turn bench: no GitHub request from the turn');
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-  const response = await fetch(`${origin}/tasks/${taskId}?wait=30`, { headers: { authorization: `Bearer ${API_TOKEN}` } });
-  const heard = performance.now();
-  const task = TaskState.parse(await response.json());
-  if (task.status !== 'ready') throw new Error(`first turn bench: the waiting client heard ${task.status} (${task.reason ?? ''})`);
-  return heard;
-}
-
 /** `turn` under V8's profiler: the profile written to `file`, its summary added to `lines`. */
 async function profiled(inspector: Inspector, file: string, lines: string[], turn: () => Promise<FirstTurn>): Promise<FirstTurn> {
   await inspector.send('Profiler.start');
@@ -264,29 +237,6 @@ function describe(request: ServerRequest): string {
   return `${request.method} ${path}`;
 }
 
-/** The check run the Task object creates once turn 0 is stored, as the GitHub server logged it. */
-async function untilReported(githubOrigin: string, seen: number): Promise<ServerRequest> {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const found = (await stats(githubOrigin)).requests.slice(seen).find((request) => request.method === 'POST' && request.path.includes('/check-runs'));
-    if (found) return found;
-    if (performance.now() > deadline) throw new Error(`first turn bench: no check run within ${READY_TIMEOUT_MS} ms of the delivery`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-  }
-}
-
-/** The task's own word that it is ready, asked after the window (slowly: it only confirms). */
-async function untilReady(origin: string, taskId: string): Promise<void> {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    const response = await fetch(`${origin}/tasks/${taskId}`, { headers: { authorization: `Bearer ${API_TOKEN}` } });
-    const task = response.status === 200 ? TaskState.parse(await response.json()) : (await response.body?.cancel(), undefined);
-    if (task?.status === 'ready') return;
-    if (task?.status === 'failed' || performance.now() > deadline) throw new Error(`first turn bench: task ${taskId} did not become ready: ${JSON.stringify(task ?? response.status).slice(0, 400)}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /** How much of [0, end] no request was in flight: the time that was Groundwork's own. */
 function uncovered(requests: ReadonlyArray<{ sent: number; answered: number }>, end: number): number {
   let covered = 0;
@@ -298,15 +248,4 @@ function uncovered(requests: ReadonlyArray<{ sent: number; answered: number }>, 
     reached = Math.max(reached, answered);
   }
   return end - covered;
-}
-
-async function stats(origin: string): Promise<z.output<typeof Stats>> {
-  const response = await fetch(`${origin}/__stats/${SCOPE}`);
-  return Stats.parse(await response.json());
-}
-
-async function post(url: string, body: string): Promise<void> {
-  const response = await fetch(url, { method: 'POST', body });
-  await response.body?.cancel();
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
 }
