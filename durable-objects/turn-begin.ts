@@ -17,7 +17,7 @@ export interface TurnBeginDeps {
   attempts: FirstTurnAttempts;
   /** Loaded and built on first use (the Task object's wiring). */
   ledger(): Promise<TurnLedger>;
-  /** The cache writes of the turn's reads, done: the turn is stored first, the answer waits for them (first-turn-attempts). */
+  /** The cache writes of the turn's reads, done: the turn is stored first, the answer of the call that assembled it waits for them (first-turn-attempts). */
   writesDone(): Promise<void>;
 }
 
@@ -38,11 +38,15 @@ export async function beginTurn(task: TaskRow, turn: number, deps: TurnBeginDeps
   try {
     result = await (await deps.ledger()).begin(turn);
   } catch (error) {
+    await deps.writesDone();
     // Nothing was stored; the client may begin the turn again.
     return { status: 'failed', reason: error instanceof Error ? error.message : String(error) };
-  } finally {
-    await deps.writesDone();
   }
+  // A turn stored already is only read: the writes pending are the assembly's that stored it, whose
+  // own invocation waits for them (first-turn-attempts), and a read through the cache waits for them
+  // first (cache-writes). Waiting here held an agent that begins turn 0 once the task is ready (the
+  // MCP tools) for writes it never reads, and started them beside the report.
+  if (result.status !== 'ok' || result.path !== 'fast') await deps.writesDone();
   if (result.status === 'conflict') return { status: 'conflict', message: `turn ${turn} is not next; the next turn is ${result.next}` };
   if (result.status === 'too-large') return { status: 'conflict', message: `turn ${turn} cannot begin: its context item: ${result.message}` };
   if (result.status === 'not-found') return result;

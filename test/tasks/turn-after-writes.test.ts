@@ -1,15 +1,16 @@
 /**
  * A turn begun as soon as turn 0 is ready reads what turn 0 read ahead from the cache, not from
  * GitHub (durable-objects/cache-writes): turn 0's cache writes start after its report, so the
- * later turn waits for them. The cache's puts are held by the test, and the read's 2 s limit is a
- * held timer that never fires, so nothing here depends on how fast the machine is.
+ * later turn waits for them. Turn 0 begun again (as the MCP tools begin it once the task is ready)
+ * is only read, and waits for none of them. The cache's puts are held by the test, and the read's
+ * 2 s limit is a held timer that never fires, so nothing here depends on how fast the machine is.
  */
 import { env } from 'cloudflare:workers';
 import { runInDurableObject } from 'cloudflare:test';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TaskObject } from '../../durable-objects/task.ts';
 import { resolveAgent } from '../../src/context/agent-catalog.ts';
-import { TaskDescriptionSchema } from '../../src/tasks/task-results.ts';
+import { TaskDescriptionSchema, TurnResultSchema } from '../../src/tasks/task-results.ts';
 import { createApiScope, githubFixture } from '../support/github-api-client.ts';
 import { holdTaskAlarms } from '../support/held-alarms.ts';
 import { holdTimers, type TimerHold } from '../support/held-timers.ts';
@@ -57,6 +58,9 @@ describe('a later turn after turn 0', () => {
         expect(TaskDescriptionSchema.parse(await task.describe(tenant, { waitMs: 60_000 })).status).toBe('ready');
         const turnZeroReads = await scope.count('/graphql');
         expect(turnZeroReads).toBeGreaterThan(0);
+
+        // Turn 0, stored, is answered with its writes still held.
+        expect(TurnResultSchema.parse(await task.beginTurn(tenant, 0))).toMatchObject({ status: 'ok', turn: { turn: 0 } });
 
         let settled = false;
         const later = task.beginTurn(tenant, 1).finally(() => (settled = true));
