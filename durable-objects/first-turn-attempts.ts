@@ -35,8 +35,13 @@ export interface AttemptDeps {
    */
   ahead?(): Promise<boolean>;
   setAlarm(at: number): Promise<void>;
-  /** Reports the final outcome where the task came from and arms retention. */
-  finish(status: 'ready' | 'failed', reason: string | null): Promise<void>;
+  /**
+   * Stores the final status (the callers waiting for the task are then answered) and resolves with
+   * what follows it, `ended`: the outcome's report where the task came from and the index's news
+   * (task-outcome), which the attempt's end (the alarm, the cache writes) waits for and its answer
+   * does not. Nothing returned: nothing follows.
+   */
+  finish(status: 'ready' | 'failed', reason: string | null): Promise<{ ended: Promise<void> } | void>;
   /** Tells the tenant's index the task's current state. */
   reportToIndex(): Promise<boolean>;
   /**
@@ -46,9 +51,20 @@ export interface AttemptDeps {
   writesDone(): Promise<void>;
 }
 
+/** An attempt's result, and what its end still waits for once the result is known. */
+interface Attempted {
+  result: TurnResult;
+  ended: Promise<void>;
+}
+
+const NOTHING_AFTER = Promise.resolve();
+
 export class FirstTurnAttempts {
   readonly #deps: AttemptDeps;
-  #current: Promise<TurnResult> | undefined;
+  /** The attempt under way, to its end: its report, its index news, its cache writes. */
+  #current: Promise<void> | undefined;
+  /** Its answer, as soon as its final status is stored. */
+  #answer: Promise<TurnResult> | undefined;
   /** When the latest attempt's retry is due, once it has armed one (until the next attempt begins). */
   #retryAt: number | undefined;
   /** The object's requests to the network, as its wiring hands them over (`requestSent`). */
@@ -58,12 +74,27 @@ export class FirstTurnAttempts {
     this.#deps = deps;
   }
 
-  /** The attempt under way, or a new one. */
+  /**
+   * The attempt under way, or a new one: its answer once the final status is stored, so a host that
+   * begins turn 0 does not wait for the report's round trip to GitHub or Slack (issue 56); the
+   * attempt ends (`fromAlarm` waits for it) after the report, the index's news and the cache writes.
+   */
   run(): Promise<TurnResult> {
-    this.#current ??= this.#attempt()
-      .finally(() => this.#deps.writesDone())
-      .finally(() => (this.#current = undefined));
-    return this.#current;
+    if (!this.#current || !this.#answer) {
+      const attempt = this.#attempt();
+      this.#answer = attempt.then(({ result }) => result);
+      const current = attempt
+        .then(({ ended }) => ended)
+        .finally(() => this.#deps.writesDone())
+        .finally(() => {
+          this.#current = undefined;
+          this.#answer = undefined;
+        });
+      // Its failure is the answer's too, which its callers hold, and the alarm's (`fromAlarm`).
+      current.catch(() => undefined);
+      this.#current = current;
+    }
+    return this.#answer;
   }
 
   /**
@@ -101,18 +132,24 @@ export class FirstTurnAttempts {
    */
   async fromAlarm(): Promise<void> {
     const armed = this.#current === undefined ? undefined : this.#retryAt;
-    await this.run();
+    // The attempt to its end: the alarm's event stays in flight until its report is sent.
+    this.run().catch(() => undefined);
+    await this.#current;
     if (armed !== undefined && this.#current === undefined && this.#deps.store.task()?.status === 'pending') await this.#deps.setAlarm(armed);
   }
 
-  async #attempt(): Promise<TurnResult> {
+  /** The final status stored, and what follows it (a promise in an object: promises do not nest). */
+  async #finish(status: 'ready' | 'failed', reason: string | null): Promise<{ ended: Promise<void> }> {
+    return (await this.#deps.finish(status, reason)) ?? { ended: NOTHING_AFTER };
+  }
+
+  async #attempt(): Promise<Attempted> {
     const { store, ledger } = this.#deps;
     const before = store.task();
     if (before && before.attempts >= MAX_ASSEMBLY_ATTEMPTS && !store.turn(0)) {
       // Only an attempt cut off mid-way (the object restarted) leaves a task here; it gets no fourth.
       const reason = `attempt ${before.attempts} of ${MAX_ASSEMBLY_ATTEMPTS} ended without a result (the task object restarted while assembling); no attempts remain`;
-      await this.#deps.finish('failed', reason);
-      return { status: 'failed', reason };
+      return { result: { status: 'failed', reason }, ...(await this.#finish('failed', reason)) };
     }
     const attempt = store.beginAttempt(Date.now());
     this.#retryAt = undefined;
@@ -140,8 +177,8 @@ export class FirstTurnAttempts {
       const result = await turn;
       await reported;
       if (result.status === 'ok') {
-        await this.#deps.finish('ready', null);
-        return { status: 'ok', turn: turnView(result.record, result.record, store.requestTranscript(0, result.record.item?.id ?? null)) };
+        const { ended } = await this.#finish('ready', null);
+        return { result: { status: 'ok', turn: turnView(result.record, result.record, store.requestTranscript(0, result.record.item?.id ?? null)) }, ended };
       }
       // A task item over the cap (follow-ups filled the transcript first) would be over it on every retry.
       reason = result.status === 'conflict' ? `turn 0 conflicts with stored turn ${result.next}` : result.status === 'too-large' ? `its task item: ${result.message}` : 'task not found';
@@ -154,10 +191,9 @@ export class FirstTurnAttempts {
         this.#retryAt = Date.now() + delay;
         await this.#deps.setAlarm(this.#retryAt);
         await this.#deps.reportToIndex();
-        return { status: 'failed', reason };
+        return { result: { status: 'failed', reason }, ended: NOTHING_AFTER };
       }
     }
-    await this.#deps.finish('failed', reason);
-    return { status: 'failed', reason };
+    return { result: { status: 'failed', reason }, ...(await this.#finish('failed', reason)) };
   }
 }

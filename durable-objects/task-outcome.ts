@@ -61,10 +61,11 @@ export class TaskOutcome {
     return outcomeOwed(this.#deps.sql);
   }
 
-  async finish(status: FinalStatus, reason: string | null): Promise<void> {
+  /** Stores the final status; resolves with the rest of the end (`ended`: the report, the index, the alarm) under way. */
+  async finish(status: FinalStatus, reason: string | null): Promise<{ ended: Promise<void> }> {
     const { store, sql, storage, listings } = this.#deps;
     const task = store.task();
-    if (!task) return;
+    if (!task) return { ended: Promise.resolve() };
     // One step (no await between the writes): the status, what it owes (the index its news, the
     // report where the task came from) and the alarm that sends them if the object restarts first.
     store.setStatus(status, reason, Date.now());
@@ -83,7 +84,7 @@ export class TaskOutcome {
       void Promise.race([this.#deps.requestOut(), sending]).then(() => this.#deps.readiness.settle());
     } else this.#deps.readiness.settle();
     await armed;
-    await this.catchUp(at);
+    return { ended: this.catchUp(at) };
   }
 
   /**

@@ -75,6 +75,25 @@ it('answers a caller waiting on the task once turn 0 is stored, while its reply 
   expect(JSON.parse(hook?.body ?? '{}')).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining(`*Context ready* for task \`${taskId}\``) });
 });
 
+it('answers a begin of turn 0 while the task assembles once the turn is stored, while its reply to Slack is still on its way', async () => {
+  await installApp();
+  const tenant = `slack:${E2E_SLACK_TEAM}`;
+  const responsePath = `/held/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;
+  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo}#${fx.pull.number} review the timeouts`, responsePath));
+  expect(ack.status).toBe(200);
+  const taskId = /task `([0-9a-f]{64})`/.exec((await ack.json<{ text: string }>()).text)?.[1] ?? '';
+  const stub = taskStub(taskId);
+
+  // Joins the attempt under way (or begins it): answered with turn 0, not once Slack has the reply.
+  const begun = TurnResultSchema.parse(await stub.beginTurn(tenant, 0));
+  expect(begun).toMatchObject({ status: 'ok', turn: { turn: 0 } });
+  expect(await runInDurableObject(stub, (_, state) => owesReport(state.storage.sql))).toBe(true);
+  await vi.waitFor(async () => expect(await recordedHooks(responsePath)).toHaveLength(1), { timeout: SETTLE_GUARD_MS });
+  expect(await releaseHooks(responsePath)).toBe(1);
+  await caughtUp(taskId, SETTLE_GUARD_MS);
+  expect(await recordedHooks(responsePath)).toHaveLength(1);
+});
+
 it('refuses a replayed command (signed six minutes ago) with 401 and creates no Task object', async () => {
   const before = await listDurableObjectIds(env.TASKS);
   const responsePath = `/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;

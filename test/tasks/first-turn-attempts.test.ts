@@ -5,8 +5,10 @@
  * the request), nor later than the assembly's end, and the outcome's report goes
  * out only after that one is done, so the index hears them in order; an
  * index that cannot be told does not fail the attempt. An alarm that joins a failing attempt after
- * it armed its retry leaves the retry armed. The cache writes of the attempt's reads do not hold
- * up the stored turn and its report; the attempt ends after them. An attempt whose assembly code
+ * it armed its retry leaves the retry armed. The attempt answers once its final status is stored;
+ * it ends (the alarm that joins it with it) after the report that follows. The cache writes of the
+ * attempt's reads do not hold up the stored turn, its report or its answer; the attempt ends after
+ * them. An attempt whose assembly code
  * never loads fails at its bound and arms its retry. Reports, writes and that bound's timer are held
  * open by the test, never timed.
  */
@@ -210,7 +212,7 @@ describe('first turn attempts and the index report', () => {
 });
 
 describe('first turn attempts and the cache writes of their reads', () => {
-  it('stores and reports turn 0 while the writes are held, and ends the attempt only after them', async () => {
+  it('stores and reports turn 0 while the writes are held, answers with them held, and ends the attempt only after them', async () => {
     const source = await memorySource();
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
     await runInDurableObject(stub, async (_, state) => {
@@ -241,19 +243,42 @@ describe('first turn attempts and the cache writes of their reads', () => {
       });
 
       let ended = false;
-      const run = attempts.run().finally(() => (ended = true));
+      const answered = attempts.run();
+      // The alarm joins the attempt and waits for its end.
+      const end = attempts.fromAlarm().finally(() => (ended = true));
       while (!events.includes('writes asked')) await tick();
       await turns(5);
       // Stored and reported (the check run is posted from `finish`), the writes still running.
       expect(events).toEqual(['finish ready with turn 0 stored', 'waits for the writes', 'writes asked']);
+      // Its answer does not wait for them; its end does.
+      expect((await answered).status).toBe('ok');
       expect(ended).toBe(false);
       release();
-      expect((await run).status).toBe('ok');
+      await end;
       expect(store.turn(0)?.item?.content).toContain('Use tabs.');
       // The assembler handed them over and never waited itself.
       expect(handed).toHaveLength(1);
     });
   });
+  it("answers once turn 0's final status is stored, with the report still on its way; the alarm that joins it ends after the report", async () => {
+    const source = await memorySource();
+    const stub = env.TASKS.get(env.TASKS.newUniqueId());
+    await runInDurableObject(stub, async (_, state) => {
+      const { store, ledger } = storedTask(state, source);
+      let report = (): void => undefined;
+      const reported = new Promise<void>((resolve) => (report = resolve));
+      const attempts = attemptsOf({ store, ledger: async () => ledger, finish: async () => ({ ended: reported }) });
+      let ended = false;
+      const end = attempts.fromAlarm().finally(() => (ended = true));
+      expect((await attempts.run()).status).toBe('ok');
+      await turns(5);
+      expect(ended).toBe(false);
+      report();
+      await end;
+      expect(ended).toBe(true);
+    });
+  });
+
   it('fails an attempt whose assembly code does not load within its bound, and arms the retry', async () => {
     const hold = holdTimers({ load: { from: 'durable-objects/first-turn-attempts.ts', ms: LEDGER_LOAD_MS } });
     try {

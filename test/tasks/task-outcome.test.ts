@@ -109,7 +109,7 @@ describe("a task's end", () => {
       expect(index.calls).toMatchObject([{ taskId: 't', status: 'ready' }]);
       expect(outcomeOwed(state.storage.sql)).toBe(true);
       index.resolve({ status: 'recorded' });
-      await finishing;
+      await (await finishing).ended;
       expect(outcomeOwed(state.storage.sql)).toBe(false);
       expect(alarms.at(-1)).toBe(EXPIRES);
       expect(await state.storage.getAlarm()).toBe(EXPIRES);
@@ -125,7 +125,7 @@ describe("a task's end", () => {
       await until(() => index.calls.length === 1);
       expect(index.calls).toMatchObject([{ status: 'failed', reason: 'no rules' }]);
       index.resolve({ status: 'recorded' });
-      await finishing;
+      await (await finishing).ended;
       expect(reports.calls).toEqual([]);
       expect(alarms).toHaveLength(2);
       expect(alarms[0]).toBeGreaterThanOrEqual(before + CATCH_UP_MS);
@@ -146,7 +146,7 @@ describe("a task's end", () => {
       expect(await waiting).toBe('settled');
       await until(() => first.index.calls.length === 1);
       first.index.resolve({ status: 'recorded' });
-      await finishing;
+      await (await finishing).ended;
       expect(owesReport(state.storage.sql)).toBe(true);
       // Tried again a catch-up later, not at retention.
       expect(first.alarms.at(-1)).toBeLessThan(EXPIRES);
@@ -179,7 +179,7 @@ describe("a task's end", () => {
       expect(await waiting).toBe('settled');
       await until(() => first.index.calls.length === 1);
       first.index.reject(new Error('the index is down'));
-      await finishing;
+      await (await finishing).ended;
       expect(outcomeOwed(state.storage.sql)).toBe(true);
       expect(first.alarms.at(-1)).toBeLessThan(EXPIRES);
 
