@@ -144,8 +144,8 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // 249.9 -> 250.4 with a task's end answering its waiting callers before its report
 // (durable-objects/task-outcome: the report and the index's news owed with the status, +0.5);
 // 249.2 with zod's default memoizer left out of the upload (scripts/worker-rewrites `zodForWorkerd`,
-// -1.2: cycle support for inputs JSON never makes; the authorization Worker 71.5 -> 70.4). Budget
-// unchanged.
+// -1.2: cycle support for inputs JSON never makes; the authorization Worker 71.5 -> 70.4); 249.3
+// with the first attempt's answer apart from its end (first-turn-attempts). Budget unchanged.
 const BUDGET_KIB = 250;
 // The authorization Worker's own upload (dist/auth-worker): the provider (about 33 KiB gzipped),
 // the sign-in and consent pages with the Hono and JSX they need, and zod with env.ts (its settings
