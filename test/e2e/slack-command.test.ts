@@ -51,47 +51,48 @@ it('acknowledges a slash command at once, assembles at the pull request base, an
   expect(await checkRunsOf(taskId)).toEqual([]);
 });
 
-it('answers a caller waiting on the task once turn 0 is stored, while its reply to Slack is still on its way, and sends the reply once', async () => {
+/** A slash command's task whose reply Slack takes and does not answer until `release` (test/setup/hooks-server `/held/`). */
+async function heldReplyTask(request: string) {
   await installApp();
-  const tenant = `slack:${E2E_SLACK_TEAM}`;
-  // Slack takes this reply and does not answer it until the test says so.
   const responsePath = `/held/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;
-  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo}#${fx.pull.number} review the retries`, responsePath));
+  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo}#${fx.pull.number} ${request}`, responsePath));
   expect(ack.status).toBe(200);
   const taskId = /task `([0-9a-f]{64})`/.exec((await ack.json<{ text: string }>()).text)?.[1] ?? '';
   const stub = taskStub(taskId);
+  const owes = () => runInDurableObject(stub, (_, state) => owesReport(state.storage.sql));
+  return {
+    tenant: `slack:${E2E_SLACK_TEAM}`,
+    taskId,
+    stub,
+    owes,
+    /** Once the held reply has reached Slack, still owed: lets it through and waits until the task owes nothing; the reply Slack got. */
+    async release(): Promise<unknown> {
+      await vi.waitFor(async () => expect(await recordedHooks(responsePath)).toHaveLength(1), { timeout: SETTLE_GUARD_MS });
+      expect(await owes()).toBe(true);
+      expect(await releaseHooks(responsePath)).toBe(1);
+      await caughtUp(taskId, SETTLE_GUARD_MS);
+      const [hook, ...others] = await recordedHooks(responsePath);
+      expect(others).toEqual([]);
+      return JSON.parse(hook?.body ?? '{}');
+    },
+  };
+}
 
+it('answers a caller waiting on the task once turn 0 is stored, while its reply to Slack is still on its way, and sends the reply once', async () => {
+  const task = await heldReplyTask('review the retries');
   // A caller waiting as `GET /tasks/:id?wait=` waits: answered as the task settles, not once Slack has the reply.
-  const heard = TaskDescriptionSchema.parse(await stub.describe(tenant, { waitMs: SETTLE_GUARD_MS }));
+  const heard = TaskDescriptionSchema.parse(await task.stub.describe(task.tenant, { waitMs: SETTLE_GUARD_MS }));
   expect(heard).toMatchObject({ status: 'ready', turns: [{ turn: 0 }] });
-  expect(await runInDurableObject(stub, (_, state) => owesReport(state.storage.sql))).toBe(true);
-  await vi.waitFor(async () => expect(await recordedHooks(responsePath)).toHaveLength(1), { timeout: SETTLE_GUARD_MS });
-  expect(await runInDurableObject(stub, (_, state) => owesReport(state.storage.sql))).toBe(true);
-
-  expect(await releaseHooks(responsePath)).toBe(1);
-  await caughtUp(taskId, SETTLE_GUARD_MS);
-  const [hook, ...others] = await recordedHooks(responsePath);
-  expect(others).toEqual([]);
-  expect(JSON.parse(hook?.body ?? '{}')).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining(`*Context ready* for task \`${taskId}\``) });
+  expect(await task.owes()).toBe(true);
+  expect(await task.release()).toMatchObject({ response_type: 'ephemeral', text: expect.stringContaining(`*Context ready* for task \`${task.taskId}\``) });
 });
 
 it('answers a begin of turn 0 while the task assembles once the turn is stored, while its reply to Slack is still on its way', async () => {
-  await installApp();
-  const tenant = `slack:${E2E_SLACK_TEAM}`;
-  const responsePath = `/held/commands/${E2E_SLACK_TEAM}/${crypto.randomUUID()}`;
-  const ack = await post(SLACK_URL, await slashCommand(`${fx.owner}/${fx.repo}#${fx.pull.number} review the timeouts`, responsePath));
-  expect(ack.status).toBe(200);
-  const taskId = /task `([0-9a-f]{64})`/.exec((await ack.json<{ text: string }>()).text)?.[1] ?? '';
-  const stub = taskStub(taskId);
-
+  const task = await heldReplyTask('review the timeouts');
   // Joins the attempt under way (or begins it): answered with turn 0, not once Slack has the reply.
-  const begun = TurnResultSchema.parse(await stub.beginTurn(tenant, 0));
-  expect(begun).toMatchObject({ status: 'ok', turn: { turn: 0 } });
-  expect(await runInDurableObject(stub, (_, state) => owesReport(state.storage.sql))).toBe(true);
-  await vi.waitFor(async () => expect(await recordedHooks(responsePath)).toHaveLength(1), { timeout: SETTLE_GUARD_MS });
-  expect(await releaseHooks(responsePath)).toBe(1);
-  await caughtUp(taskId, SETTLE_GUARD_MS);
-  expect(await recordedHooks(responsePath)).toHaveLength(1);
+  expect(TurnResultSchema.parse(await task.stub.beginTurn(task.tenant, 0))).toMatchObject({ status: 'ok', turn: { turn: 0 } });
+  expect(await task.owes()).toBe(true);
+  expect(await task.release()).toMatchObject({ response_type: 'ephemeral' });
 });
 
 it('refuses a replayed command (signed six minutes ago) with 401 and creates no Task object', async () => {
