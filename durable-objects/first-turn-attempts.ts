@@ -61,10 +61,8 @@ const NOTHING_AFTER = Promise.resolve();
 
 export class FirstTurnAttempts {
   readonly #deps: AttemptDeps;
-  /** The attempt under way, to its end: its report, its index news, its cache writes. */
-  #current: Promise<void> | undefined;
-  /** Its answer, as soon as its final status is stored. */
-  #answer: Promise<TurnResult> | undefined;
+  /** The attempt under way: its answer as soon as its final status is stored, and its end (its report, its index news, its cache writes). */
+  #current: { answer: Promise<TurnResult>; end: Promise<void> } | undefined;
   /** When the latest attempt's retry is due, once it has armed one (until the next attempt begins). */
   #retryAt: number | undefined;
   /** The object's requests to the network, as its wiring hands them over (`requestSent`). */
@@ -80,21 +78,17 @@ export class FirstTurnAttempts {
    * attempt ends (`fromAlarm` waits for it) after the report, the index's news and the cache writes.
    */
   run(): Promise<TurnResult> {
-    if (!this.#current || !this.#answer) {
+    if (!this.#current) {
       const attempt = this.#attempt();
-      this.#answer = attempt.then(({ result }) => result);
-      const current = attempt
+      const end = attempt
         .then(({ ended }) => ended)
         .finally(() => this.#deps.writesDone())
-        .finally(() => {
-          this.#current = undefined;
-          this.#answer = undefined;
-        });
+        .finally(() => (this.#current = undefined));
       // Its failure is the answer's too, which its callers hold, and the alarm's (`fromAlarm`).
-      current.catch(() => undefined);
-      this.#current = current;
+      end.catch(() => undefined);
+      this.#current = { answer: attempt.then(({ result }) => result), end };
     }
-    return this.#answer;
+    return this.#current.answer;
   }
 
   /**
@@ -134,7 +128,7 @@ export class FirstTurnAttempts {
     const armed = this.#current === undefined ? undefined : this.#retryAt;
     // The attempt to its end: the alarm's event stays in flight until its report is sent.
     this.run().catch(() => undefined);
-    await this.#current;
+    await this.#current?.end;
     if (armed !== undefined && this.#current === undefined && this.#deps.store.task()?.status === 'pending') await this.#deps.setAlarm(armed);
   }
 

@@ -20,12 +20,10 @@ import type { TaskRow } from './task-store.ts';
 export const INDEX_REPORT_MS = 10_000;
 
 export class TaskListings {
-  readonly #sql: SqlStorage;
   readonly #tenant: TaskIndexSync;
   readonly #pullRequest: PullRequestEntry;
 
   constructor(sql: SqlStorage, indexes: { tenant: (tenant: string) => TaskIndexWriter; pullRequest: () => PullRequestIndex }) {
-    this.#sql = sql;
     this.#tenant = new TaskIndexSync(sql, indexes.tenant);
     this.#pullRequest = new PullRequestEntry(sql, indexes.pullRequest);
   }
@@ -37,7 +35,7 @@ export class TaskListings {
 
   /** Whether a listing may be missing or old: an owed or lost tenant report, or an owed pull request entry. */
   behind(): boolean {
-    return listingsBehind(this.#sql);
+    return this.#tenant.behind() || this.#pullRequest.pending();
   }
 
   /** The task's new state is owed to its tenant's index; synchronous, so it commits with the state. */

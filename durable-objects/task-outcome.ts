@@ -99,7 +99,7 @@ export class TaskOutcome {
     // After the report, as before the status came first: told beside it, the index objects' work
     // shared the check run's window on local workerd's one thread (+3 to +10 ms to the check run,
     // 10 rounds of bench/first-turn with nobody waiting), and a listing can wait a round trip.
-    const indexed = listings.behind() ? await listings.report(store.task() ?? task) : true;
+    const indexed = listings.behind() ? await listings.report(task) : true;
     const at = indexed && sent ? task.expires_at : Date.now() + CATCH_UP_MS;
     if (at !== armed) await storage.setAlarm(at);
   }
