@@ -15,7 +15,7 @@ import { getAgents, getConfig } from '../src/env.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { taskReport } from './task-report.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
-import { buildAnswerChecks } from '../src/context/runner.ts';
+import { buildAnswerChecks } from '../src/context/answer-checks.ts';
 import { buildReadAheadChecks } from '../src/sources/github/graphql-answer.ts';
 import { buildFilesChecks } from '../src/sources/github/pull-request-files.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';

@@ -13,6 +13,7 @@
 import declared from '../agents.json' with { type: 'json' };
 import { AgentsFileSchema, createAgentCatalog, type AgentCatalog } from './context/agent-catalog.ts';
 import { fieldPath } from './context/zod-issues.ts';
+import { isPlainObject } from './lib/plain-object.ts';
 
 /** How the file is named in errors. */
 export const AGENTS_FILE = 'agents.json';
@@ -42,8 +43,7 @@ export function loadDeploymentAgents(file: object = declared): AgentsLoad {
 
 /** Exactly `{ "agents": [] }`: a plain object whose one key holds an empty list. Anything else is the schema's to judge. */
 function declaresNone(file: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(file);
-  if (prototype !== Object.prototype && prototype !== null) return false;
+  if (!isPlainObject(file)) return false;
   const keys = Reflect.ownKeys(file);
   const agents: unknown = keys.length === 1 && keys[0] === 'agents' ? Reflect.get(file, 'agents') : undefined;
   return Array.isArray(agents) && agents.length === 0;

@@ -33,12 +33,13 @@ export type Source = z.infer<typeof SourceSchema>;
 
 /** Focus paths an entry names as those it applies to; the rest are counted. */
 export const MAX_APPLIES_TO = 16;
+export const MAX_APPLIES_PATH_CHARS = 1024;
 
 /**
  * Which of the task's focus paths an entry applies to (the working directory among them, `.` for
  * the root), in the task's order: the first `MAX_APPLIES_TO`, and how many in all.
  */
-export const AppliesToSchema = lazySchema(() => z.object({ paths: z.array(z.string().min(1).max(1024)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() }));
+export const AppliesToSchema = lazySchema(() => z.object({ paths: z.array(z.string().min(1).max(MAX_APPLIES_PATH_CHARS)).max(MAX_APPLIES_TO), total: z.number().int().nonnegative() }));
 export type AppliesTo = z.infer<typeof AppliesToSchema>;
 
 export const MAX_WHY_CHARS = 400;

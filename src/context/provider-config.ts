@@ -17,6 +17,7 @@
  * if (!config.success) return gated('invalid', describeIssues(config.error, 'config'));
  */
 import * as z from 'zod';
+import { isPlainObject } from '../lib/plain-object.ts';
 import type { ProviderSettings } from './provider.ts';
 import { numericFields } from './settings/numeric-fields.ts';
 
@@ -54,9 +55,7 @@ export function configFor<S extends z.ZodObject>(provider: ProviderSettings<S>, 
 }
 
 function setsNothing(fields: unknown): boolean {
-  if (typeof fields !== 'object' || fields === null) return false;
-  const prototype: unknown = Object.getPrototypeOf(fields);
-  return (prototype === Object.prototype || prototype === null) && Reflect.ownKeys(fields).length === 0;
+  return isPlainObject(fields) && Reflect.ownKeys(fields).length === 0;
 }
 
 /**

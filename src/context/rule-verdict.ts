@@ -23,12 +23,13 @@ export type RuleVerdictKind = (typeof RULE_VERDICTS)[number];
 export const MAX_VERDICTS = 200;
 export const MAX_VERDICT_PATH_CHARS = 512;
 export const MAX_VERDICT_REASON_CHARS = 400;
+export const MAX_FORMAT_CHARS = 64;
 
 export const RuleVerdictSchema = lazySchema(() => z.object({
   path: z.string().min(1).max(MAX_VERDICT_PATH_CHARS),
   blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
   /** The format that defined the file, e.g. `copilot-instructions`, `cursor-rule`, `agents-md`. */
-  format: z.string().min(1).max(64),
+  format: z.string().min(1).max(MAX_FORMAT_CHARS),
   verdict: z.enum(RULE_VERDICTS),
   reason: z.string().max(MAX_VERDICT_REASON_CHARS),
   /** One cell per client, in `CLIENT_NAMES` order; absent on turns stored before clients. */
@@ -69,7 +70,7 @@ export const RuleVerdictInputSchema = lazySchema(() => z
   .object({
     path: z.string().min(1),
     blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
-    format: z.string().min(1).max(64),
+    format: z.string().min(1).max(MAX_FORMAT_CHARS),
     verdict: z.enum(RULE_VERDICTS),
     reason: z.string(),
     clients: z.array(ClientCellSchema).max(CLIENT_NAMES.length).optional(),

@@ -4,16 +4,13 @@
  * concurrently under their own timeouts -> validate entries -> per-provider budget -> total
  * budget -> stable order. Every provider in the selection gets exactly one outcome.
  */
-import * as z from 'zod';
-import { buildSchemas, lazySchema } from '../lib/lazy-schema.ts';
 import { groundworkVersion } from '../lib/version.ts';
 import type { KeyValueStore } from '../sources/key-value-store.ts';
 import type { GitHubApi, PullRequestFilesResult } from '../sources/pull-requests.ts';
 import type { RepositorySource, Snapshot } from '../sources/snapshot.ts';
 import { fitProviderBudget, fitTotalBudget } from './budget.ts';
 import type { CapabilityGrant } from './capabilities.ts';
-import { AppliesToSchema, EntrySchema, SourceSchema, STABILITIES } from './entry.ts';
-import { ClientCellSchema } from './client-load.ts';
+import { checkAnswer } from './answer-checks.ts';
 import type { ContextEntry, OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { KnowledgeReader } from './knowledge.ts';
 import { droppedNotice, type Notice } from './notices.ts';
@@ -24,9 +21,9 @@ import { configFor } from './provider-config.ts';
 import type { Registry } from './registry.ts';
 import type { RuleSetReader } from './rule-set.ts';
 import { runProvider } from './run-provider.ts';
-import { RuleVerdictInputSchema, settleVerdicts, type RuleVerdictInput } from './rule-verdict.ts';
+import { settleVerdicts, type RuleVerdictInput } from './rule-verdict.ts';
 import { runsOnTurn, turnGateReason } from './turn-policy.ts';
-import { describeIssues, validateEach } from './zod-issues.ts';
+import { describeIssues } from './zod-issues.ts';
 
 export interface RunInput {
   registry: Registry;
@@ -89,30 +86,6 @@ export interface RunResult {
   entries: ContextEntry[];
   /** The notices providers asked for about material they left out, in render order (`ProviderResult.notices`). */
   notices: Notice[];
-}
-
-/** Bounds of the notices one provider may ask for; they are host text the model reads. */
-const MAX_NOTICES = 8;
-const MAX_NOTICE_CHARS = 4_000;
-
-/** Entries are checked one by one below, so one bad entry costs only itself. */
-const ResultSchema = lazySchema(() => z.object({
-  entries: z.array(z.unknown()),
-  notes: z.array(z.string()).default([]),
-  notices: z
-    .array(z.object({ text: z.string().min(1).max(MAX_NOTICE_CHARS), stability: z.enum(STABILITIES) }))
-    .max(MAX_NOTICES)
-    .default([]),
-  verdicts: z.array(z.unknown()).default([]),
-}));
-
-/**
- * Builds the checks every provider's answer goes through (the zod objects, once per isolate)
- * before the first answer comes: a first turn calls it while it waits on its source's first reads,
- * when the CPU is idle, so the checks are ready when the answers are. Nothing is checked here.
- */
-export function buildAnswerChecks(): void {
-  buildSchemas(ResultSchema, EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema);
 }
 
 type Verdict = { outcome: OutcomeKind; reason?: string; durationMs: number; entries: ContextEntry[]; notices?: Notice[]; files?: RuleVerdictInput[] };
@@ -207,16 +180,15 @@ async function judge(provider: Provider, input: RunInput, host: HostView, now: (
   if (settled.kind === 'timed-out') return { outcome: 'timed-out', reason: `no result within ${provider.timeoutMs} ms`, durationMs, entries: [] };
   if (settled.kind === 'failed') return { outcome: 'failed', reason: settled.reason, durationMs, entries: [] };
 
-  const returned = ResultSchema.safeParse(Array.isArray(settled.value) ? { entries: settled.value } : settled.value);
-  if (!returned.success) return { outcome: 'invalid', reason: describeIssues(returned.error, ''), durationMs, entries: [] };
-  const notices = returned.data.notices.map((notice): Notice => ({ provider: provider.name, ...notice }));
-  const files = validateEach(RuleVerdictInputSchema, returned.data.verdicts, 'verdicts');
-  const { valid: entries, invalid } = validateEach(EntrySchema, returned.data.entries, 'entries');
+  const answer = checkAnswer(settled.value);
+  if (!answer.ok) return { outcome: 'invalid', reason: answer.reason, durationMs, entries: [] };
+  const notices = answer.notices.map((notice): Notice => ({ provider: provider.name, ...notice }));
+  const { entries, verdicts, invalidEntries: invalid } = answer;
   if (entries.length === 0 && invalid.length > 0) {
-    return { outcome: 'invalid', reason: [...invalid, ...returned.data.notes].join('; '), durationMs, entries: [] };
+    return { outcome: 'invalid', reason: [...invalid, ...answer.notes].join('; '), durationMs, entries: [] };
   }
-  const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...files.invalid.map((issue) => `left out invalid ${issue}`), ...returned.data.notes];
-  const said = files.valid.length > 0 ? { files: files.valid } : {};
+  const notes = [...invalid.map((issue) => `left out invalid ${issue}`), ...answer.invalidVerdicts.map((issue) => `left out invalid ${issue}`), ...answer.notes];
+  const said = verdicts.length > 0 ? { files: verdicts } : {};
 
   const fit = fitProviderBudget(provider, budget, entries);
   if (fit.dropped.length > 0) notes.push(`dropped for ${provider.name}'s budget of ${budget} tokens: ${fit.dropped.join(', ')}`);

@@ -24,8 +24,9 @@ export function lazySchema<T extends z.ZodType>(build: () => T): z.ZodLazy<T> {
 /**
  * Builds `schemas` now rather than at their first parse: a first turn calls it while it waits on
  * GitHub, when the CPU is idle, so the checks are ready when the answers come (issue 56). Nothing
- * is checked here; `unwrap` returns the object `once` keeps for every later parse.
+ * is checked here. It reads the lazy schema's `innerType`, which zod's parse reads and keeps, so
+ * the first parse finds it there (`unwrap` would only ask the builder, whose object `once` keeps).
  */
 export function buildSchemas(...schemas: ReadonlyArray<z.ZodLazy<z.ZodType>>): void {
-  for (const schema of schemas) schema.unwrap();
+  for (const schema of schemas) void schema._zod.innerType;
 }

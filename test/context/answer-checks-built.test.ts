@@ -10,7 +10,7 @@ import type * as z from 'zod';
 import { ClientCellSchema } from '../../src/context/client-load.ts';
 import { AppliesToSchema, EntrySchema, SourceSchema } from '../../src/context/entry.ts';
 import { RuleVerdictInputSchema } from '../../src/context/rule-verdict.ts';
-import { buildAnswerChecks } from '../../src/context/runner.ts';
+import { buildAnswerChecks } from '../../src/context/answer-checks.ts';
 import { buildReadAheadChecks, parseReadAhead } from '../../src/sources/github/graphql-answer.ts';
 
 const NO_ALIASES = { root: false, dirs: [], files: [], walks: [] };

@@ -1,0 +1,108 @@
+/**
+ * @module context/answer-checks
+ * The runner's checks of a provider's answer: the result's shape, each entry (context/entry) and
+ * each rule verdict (context/rule-verdict), one by one, so one bad item costs only itself. The
+ * zod schemas define what an answer may hold and word every refusal.
+ *
+ * A process may install checks by hand (context/answer-checks-by-hand) that take a well-formed
+ * answer without the schemas; what they do not take goes through the schemas as before. The CLI
+ * installs them (cli/hand-checks): a short-lived process builds each schema it parses with, and
+ * building and walking these was the biggest single item of a session-start hook's own work
+ * (issue 56). The Worker does not: a first turn builds the schemas while it waits on GitHub
+ * (`buildAnswerChecks`), so it would gain only their parse, about a millisecond of a turn, for
+ * 0.8 KiB more of an upload whose budget has 0.7 left (docs/benchmarks).
+ */
+import * as z from 'zod';
+import { buildSchemas, lazySchema } from '../lib/lazy-schema.ts';
+import { ClientCellSchema } from './client-load.ts';
+import { AppliesToSchema, EntrySchema, SourceSchema, STABILITIES, type Entry } from './entry.ts';
+import { RuleVerdictInputSchema, type RuleVerdictInput } from './rule-verdict.ts';
+import { describeIssues, fieldPath } from './zod-issues.ts';
+
+/** Bounds of the notices one provider may ask for; they are host text the model reads. */
+export const MAX_NOTICES = 8;
+export const MAX_NOTICE_CHARS = 4_000;
+
+/** The result around the items, which are checked one by one after it. */
+export const AnswerResultSchema = lazySchema(() => z.object({
+  entries: z.array(z.unknown()),
+  notes: z.array(z.string()).default([]),
+  notices: z
+    .array(z.object({ text: z.string().min(1).max(MAX_NOTICE_CHARS), stability: z.enum(STABILITIES) }))
+    .max(MAX_NOTICES)
+    .default([]),
+  verdicts: z.array(z.unknown()).default([]),
+}));
+
+type Stability = (typeof STABILITIES)[number];
+/** The result as the schema gives it, before its items are checked. */
+export type AnswerResult = { entries: unknown[]; notes: string[]; notices: Array<{ text: string; stability: Stability }>; verdicts: unknown[] };
+
+export type AnswerCheck =
+  | {
+      ok: true;
+      entries: Entry[];
+      verdicts: RuleVerdictInput[];
+      /** One line per item refused, naming `entries[i]` or `verdicts[i]` and the field. */
+      invalidEntries: string[];
+      invalidVerdicts: string[];
+      notes: string[];
+      notices: Array<{ text: string; stability: Stability }>;
+    }
+  | { ok: false; reason: string };
+
+/** Checks that take a well-formed answer without the schemas; undefined: the schema judges. */
+export interface HandChecks {
+  result(raw: unknown): AnswerResult | undefined;
+  entry(raw: unknown): Entry | undefined;
+  verdict(raw: unknown): RuleVerdictInput | undefined;
+}
+
+const NONE: HandChecks = { result: () => undefined, entry: () => undefined, verdict: () => undefined };
+let byHand = NONE;
+
+/** From now on in this process, answers are read by `checks` first (see the module comment); none: the schemas alone. */
+export function installHandChecks(checks: HandChecks | undefined): void {
+  byHand = checks ?? NONE;
+}
+
+/**
+ * Builds the schemas an answer is checked with (the zod objects, once per isolate) before the
+ * first answer comes: a first turn calls it while it waits on its source's first reads, when the
+ * CPU is idle. Nothing is checked here.
+ */
+export function buildAnswerChecks(): void {
+  buildSchemas(AnswerResultSchema, EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema);
+}
+
+/** A provider's answer (its result, or its entries alone) as the runner takes it. */
+export function checkAnswer(value: unknown): AnswerCheck {
+  const raw = Array.isArray(value) ? { entries: value } : value;
+  let result = byHand.result(raw);
+  if (!result) {
+    const parsed = AnswerResultSchema.safeParse(raw);
+    if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error, '') };
+    result = parsed.data;
+  }
+  const entries = checkEach(result.entries, byHand.entry, EntrySchema, 'entries');
+  const verdicts = checkEach(result.verdicts, byHand.verdict, RuleVerdictInputSchema, 'verdicts');
+  return { ok: true, entries: entries.valid, verdicts: verdicts.valid, invalidEntries: entries.invalid, invalidVerdicts: verdicts.invalid, notes: result.notes, notices: result.notices };
+}
+
+/**
+ * The items `schema` accepts, in order, and one line per item it refuses, naming `label[index]`
+ * and the field (a line's issues joined by commas, so a `; `-separated reason counts items).
+ */
+function checkEach<T>(raw: readonly unknown[], quick: (value: unknown) => T | undefined, schema: z.ZodType<T, unknown>, label: string): { valid: T[]; invalid: string[] } {
+  const valid: T[] = [];
+  const invalid: string[] = [];
+  raw.forEach((candidate, index) => {
+    const taken = quick(candidate);
+    if (taken !== undefined) return void valid.push(taken);
+    const parsed = schema.safeParse(candidate);
+    if (parsed.success) valid.push(parsed.data);
+    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`${label}[${index}]`, issue.path)}: ${issue.message}`).join(', '));
+  });
+  return { valid, invalid };
+}
+
