@@ -15,7 +15,6 @@ import { getAgents, getConfig } from '../src/env.ts';
 import { notifyTaskResult } from '../src/notify/notify-task.ts';
 import { taskReport } from './task-report.ts';
 import { createDefaultRegistry } from '../src/providers/registry.ts';
-import { buildAnswerChecks } from '../src/context/answer-checks.ts';
 import { buildReadAheadChecks } from '../src/sources/github/graphql-answer.ts';
 import { buildFilesChecks } from '../src/sources/github/pull-request-files.ts';
 import { RulesConfigSchema } from '../src/providers/rules/config.ts';
@@ -140,7 +139,6 @@ export function wireTask(env: Env, state: { store: TaskStore; focus: FocusLog; c
       prepare: (task, agent) => {
         buildReadAheadChecks();
         buildFilesChecks();
-        buildAnswerChecks();
         // A check run's rules report reads turn 0's rules settings with this.
         if (task.request.notify?.kind === 'github-check') buildSchemas(RulesConfigSchema);
         // Its reads once the turn's next request is out: the pull request's files, in a cold isolate.

@@ -33,7 +33,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { SCRIPT_END, SCRIPT_START } from '../src/cli/code-cache.ts';
 import { COMMAND_BUNDLES, type CommandBundle } from '../src/cli/command-bundles.ts';
 import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
-import { yamlConstantsPure } from './worker-rewrites.ts';
+import { yamlConstantsPure, zodWithoutStringFormats } from './worker-rewrites.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -190,7 +190,8 @@ async function buildCommandBundles(): Promise<void> {
     metafile: true,
     // js-yaml's YAML 1.1 tags and schemas and its dumper's schema, which lib/yaml-1.2 never uses,
     // are built at its top level: dropped as from the Worker, so no run evaluates them (issue 56).
-    plugins: [yamlConstantsPure()],
+    // So are zod's string format methods, which no module calls (scripts/worker-rewrites).
+    plugins: [yamlConstantsPure(), zodWithoutStringFormats()],
     logLevel: 'warning',
   };
   const [result] = await Promise.all([

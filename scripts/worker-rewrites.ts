@@ -4,7 +4,7 @@
  * the upload what the Worker never runs or reads: zod's object JIT, js-yaml's unused tags and
  * schemas, the stylesheet's layout. Each fails the build when its module is no longer the shape it
  * rewrites, so an upgrade or an edit looks at it again. The CLI's command bundles (scripts/build)
- * take the js-yaml rewrite too.
+ * take the js-yaml rewrite and zod's string formats' too.
  */
 import { readFileSync } from 'node:fs';
 import { transform, type Plugin } from 'esbuild';
@@ -18,7 +18,7 @@ import { transform, type Plugin } from 'esbuild';
  * `$ZodObject` directly, the compiler (the JIT's fast path, core/doc.js, the probe) leaves the
  * upload: about 1 KiB gzipped. test/node/worker-zod-object holds the answers to zod's own. A zod
  * whose file no longer has a line this rewrites fails the build, so an upgrade looks at this again.
- * The second rewrite: `ZOD_REWRITES` below.
+ * The second rewrite: `ZOD_REWRITES` below; and zod's string format methods go (`withoutStringFormats`).
  */
 export function zodForWorkerd(): Plugin {
   return {
@@ -30,7 +30,7 @@ export function zodForWorkerd(): Plugin {
           if (!source.includes(from)) throw new Error(`${args.path} has no \`${from}\` to rewrite (scripts/worker-rewrites zodForWorkerd)`);
           source = source.replace(from, to);
         }
-        return { contents: source, loader: 'js' };
+        return { contents: withoutStringFormats(source, args.path), loader: 'js' };
       });
     },
   };
@@ -51,6 +51,40 @@ const ZOD_REWRITES: ReadonlyArray<readonly [string, string]> = [
   ['core.$ZodObjectJIT.init(inst, def);', 'core.$ZodObject.init(inst, def);'],
   ['core.config({ memoizer: core.memoizer() });', ';'],
 ];
+
+/**
+ * zod's classic `ZodString` carries a method for each string format (`z.string().email()`,
+ * `.uuid()`, `.ipv4()`, `.jwt()`, `.datetime()`... 30 in zod 4.6.7's classic/schemas.js), each
+ * naming its format's class, so every format's classic and core classes and their patterns stay in
+ * a bundle that uses none of them, and a cold isolate or a CLI run builds each class as the module
+ * loads. Groundwork writes its formats as functions (`z.url()`, `z.iso.date()`,
+ * `z.iso.datetime()`), which stay: without the methods, the formats it never names leave the
+ * bundle (the Worker's upload 1.9 KiB gzipped, the authorization Worker's 3.0). Calling one of the
+ * methods would fail where this build runs, so test/node/zod-string-formats holds that no module
+ * calls one, and that the functions still check as zod's own.
+ */
+export function withoutStringFormats(source: string, path: string): string {
+  const start = source.indexOf(STRING_FORMATS_START);
+  const end = source.indexOf(STRING_FORMATS_END);
+  if (start < 0 || end < start) throw new Error(`${path} has no ZodString format methods where scripts/worker-rewrites withoutStringFormats looks for them`);
+  return `${source.slice(0, start + STRING_FORMATS_KEPT.length)}${source.slice(end)}`;
+}
+
+/** ZodString's own constructor, then its methods' object (`}, {`), whose first method is `email`. */
+const STRING_FORMATS_KEPT = '    _ZodString.init(inst, def);\n}, {';
+const STRING_FORMATS_START = `${STRING_FORMATS_KEPT}\n    email(params) {`;
+/** The methods' object ends where `string()` follows it. */
+const STRING_FORMATS_END = '\n});\nexport function string(params)';
+
+/** The CLI's command bundles (scripts/build): zod's string format methods out (`withoutStringFormats`). */
+export function zodWithoutStringFormats(): Plugin {
+  return {
+    name: 'zod-without-string-formats',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => ({ contents: withoutStringFormats(readFileSync(args.path, 'utf8'), args.path), loader: 'js' }));
+    },
+  };
+}
 
 /**
  * js-yaml 5 (5.5.0's dist/js-yaml.mjs, the file this rewrites) builds its tags and schemas at its

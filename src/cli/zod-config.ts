@@ -4,10 +4,8 @@
  * deciding whether to when the schema is built. That pays off in a long-lived server; a CLI run
  * parses each schema a handful of times and spends more compiling than it saves. Imported first by
  * each command, so the setting is in place before any schema module is evaluated; with it comes
- * the other per-process settings: SHA-256 by Node's own hash (cli/node-sha256) and providers' answers
- * read by hand first (cli/hand-checks).
+ * the other per-process setting, SHA-256 by Node's own hash (cli/node-sha256).
  */
-import './hand-checks.ts';
 import './node-sha256.ts';
 import * as z from 'zod';
 

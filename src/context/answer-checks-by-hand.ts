@@ -1,6 +1,6 @@
 /**
  * @module context/answer-checks-by-hand
- * A provider's answer read by hand (context/answer-checks `HandChecks`): an item taken here is the
+ * A provider's answer read by hand (context/answer-checks `HandChecks`), before the schemas: an item taken here is the
  * value its zod schema would give, key for key and in its order (defaults filled in, unknown keys
  * dropped, keys held as undefined kept, a verdict's path and reason clipped); anything not taken
  * outright (a wrong type, a review date, a value that is not a plain object) is left to the schema,
@@ -8,10 +8,11 @@
  * test/context/answer-checks holds them to the schemas' answers over generated answers.
  */
 import { isPlainObject } from '../lib/plain-object.ts';
-import { MAX_NOTICE_CHARS, MAX_NOTICES, type AnswerResult, type HandChecks } from './answer-checks.ts';
+import type { AnswerResult, HandChecks } from './answer-checks.ts';
 import { CLIENT_CELLS, MAX_CELL_CHARS, type ClientCell } from './client-load.ts';
 import { CLIENT_NAMES } from './client.ts';
 import { FRESHNESS, MAX_APPLIES_PATH_CHARS, MAX_APPLIES_TO, MAX_WHY_CHARS, STABILITIES, type Entry } from './entry.ts';
+import { MAX_NOTICE_CHARS, MAX_NOTICES } from './notices.ts';
 import { boundVerdict, MAX_FORMAT_CHARS, RULE_VERDICTS, type RuleVerdictInput } from './rule-verdict.ts';
 import { MAX_TITLE_CHARS } from './title.ts';
 

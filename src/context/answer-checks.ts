@@ -4,24 +4,19 @@
  * each rule verdict (context/rule-verdict), one by one, so one bad item costs only itself. The
  * zod schemas define what an answer may hold and word every refusal.
  *
- * A process may install checks by hand (context/answer-checks-by-hand) that take a well-formed
- * answer without the schemas; what they do not take goes through the schemas as before. The CLI
- * installs them (cli/hand-checks): a short-lived process builds each schema it parses with, and
- * building and walking these was the biggest single item of a session-start hook's own work
- * (issue 56). The Worker does not: a first turn builds the schemas while it waits on GitHub
- * (`buildAnswerChecks`), so it would gain only their parse, about a millisecond of a turn, for
- * 0.8 KiB more of an upload whose budget has 0.7 left (docs/benchmarks).
+ * Each part is read by hand first (context/answer-checks-by-hand), which takes a well-formed
+ * answer without the schemas; what it does not take goes through the schemas as before. Building
+ * these schemas and walking every entry and rule verdict's cells through them was the biggest
+ * single item of a session-start hook's own work (issue 56: some 6 ms of a CLI run of 75), and a
+ * first turn built them while it waited on GitHub and walked them after the last answer.
  */
 import * as z from 'zod';
-import { buildSchemas, lazySchema } from '../lib/lazy-schema.ts';
-import { ClientCellSchema } from './client-load.ts';
-import { AppliesToSchema, EntrySchema, SourceSchema, STABILITIES, type Entry } from './entry.ts';
+import { lazySchema } from '../lib/lazy-schema.ts';
+import { HAND_CHECKS } from './answer-checks-by-hand.ts';
+import { EntrySchema, STABILITIES, type Entry } from './entry.ts';
+import { MAX_NOTICE_CHARS, MAX_NOTICES } from './notices.ts';
 import { RuleVerdictInputSchema, type RuleVerdictInput } from './rule-verdict.ts';
 import { describeIssues, fieldPath } from './zod-issues.ts';
-
-/** Bounds of the notices one provider may ask for; they are host text the model reads. */
-export const MAX_NOTICES = 8;
-export const MAX_NOTICE_CHARS = 4_000;
 
 /** The result around the items, which are checked one by one after it. */
 export const AnswerResultSchema = lazySchema(() => z.object({
@@ -58,34 +53,17 @@ export interface HandChecks {
   verdict(raw: unknown): RuleVerdictInput | undefined;
 }
 
-const NONE: HandChecks = { result: () => undefined, entry: () => undefined, verdict: () => undefined };
-let byHand = NONE;
-
-/** From now on in this process, answers are read by `checks` first (see the module comment); none: the schemas alone. */
-export function installHandChecks(checks: HandChecks | undefined): void {
-  byHand = checks ?? NONE;
-}
-
-/**
- * Builds the schemas an answer is checked with (the zod objects, once per isolate) before the
- * first answer comes: a first turn calls it while it waits on its source's first reads, when the
- * CPU is idle. Nothing is checked here.
- */
-export function buildAnswerChecks(): void {
-  buildSchemas(AnswerResultSchema, EntrySchema, SourceSchema, AppliesToSchema, RuleVerdictInputSchema, ClientCellSchema);
-}
-
 /** A provider's answer (its result, or its entries alone) as the runner takes it. */
 export function checkAnswer(value: unknown): AnswerCheck {
   const raw = Array.isArray(value) ? { entries: value } : value;
-  let result = byHand.result(raw);
+  let result = HAND_CHECKS.result(raw);
   if (!result) {
     const parsed = AnswerResultSchema.safeParse(raw);
     if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error, '') };
     result = parsed.data;
   }
-  const entries = checkEach(result.entries, byHand.entry, EntrySchema, 'entries');
-  const verdicts = checkEach(result.verdicts, byHand.verdict, RuleVerdictInputSchema, 'verdicts');
+  const entries = checkEach(result.entries, HAND_CHECKS.entry, EntrySchema, 'entries');
+  const verdicts = checkEach(result.verdicts, HAND_CHECKS.verdict, RuleVerdictInputSchema, 'verdicts');
   return { ok: true, entries: entries.valid, verdicts: verdicts.valid, invalidEntries: entries.invalid, invalidVerdicts: verdicts.invalid, notes: result.notes, notices: result.notices };
 }
 

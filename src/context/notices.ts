@@ -20,6 +20,10 @@ import type { OutcomeKind, ProviderOutcome } from './outcome.ts';
 import type { Category } from './provider.ts';
 import type { Registry } from './registry.ts';
 
+/** Bounds of the notices one provider may ask for (`ProviderResult.notices`); they are host text the model reads. */
+export const MAX_NOTICES = 8;
+export const MAX_NOTICE_CHARS = 4_000;
+
 /** A host statement in place of material that was not read. */
 export interface Notice {
   provider: string;

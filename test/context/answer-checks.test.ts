@@ -1,16 +1,14 @@
 /**
- * The runner's checks of a provider's answer (context/answer-checks), with the checks by hand the
- * CLI installs (context/answer-checks-by-hand), read a well-formed answer by hand and leave the
- * rest to the zod schemas. Held here to what the schemas alone answer (the
+ * The runner's checks of a provider's answer (context/answer-checks) read a well-formed answer by
+ * hand (context/answer-checks-by-hand) and leave the rest to the zod schemas. Held here to what the schemas alone answer (the
  * runner's checks before the hand reading: the result's schema, then each entry and verdict by
  * its own) over generated answers: every field valid, missing, undefined, of the wrong type, at
  * and past its bounds, with keys the schema does not know, in objects that are not plain. Equal
  * means the same items kept, key for key in the same order (undefined keys too), and the same
  * refusals word for word. And a well-formed answer builds and runs no schema at all.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnswerResultSchema, checkAnswer, installHandChecks, type AnswerCheck } from '../../src/context/answer-checks.ts';
-import { HAND_CHECKS } from '../../src/context/answer-checks-by-hand.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AnswerResultSchema, checkAnswer, type AnswerCheck } from '../../src/context/answer-checks.ts';
 import { EntrySchema } from '../../src/context/entry.ts';
 import { RuleVerdictInputSchema } from '../../src/context/rule-verdict.ts';
 import { describeIssues, fieldPath } from '../../src/context/zod-issues.ts';
@@ -159,8 +157,6 @@ function answer(rng: ReturnType<typeof random>): unknown {
 }
 
 describe('a provider answer checked by hand, then by the schemas (issue 56)', () => {
-  beforeAll(() => installHandChecks(HAND_CHECKS));
-  afterAll(() => installHandChecks(undefined));
   afterEach(() => vi.restoreAllMocks());
 
   it('gives what the schemas alone give, over 4,000 generated answers, taking most well-formed items by hand', () => {
