@@ -146,6 +146,9 @@ import { buildWorker, JSON_SCHEMA_STAND_IN, uploadSize } from '../scripts/worker
 // 249.2 with zod's default memoizer left out of the upload (scripts/worker-rewrites `zodForWorkerd`,
 // -1.2: cycle support for inputs JSON never makes; the authorization Worker 71.5 -> 70.4); 249.3
 // with the first attempt's answer apart from its end (first-turn-attempts). Budget unchanged.
+// 249.3 -> 247.4 with zod's string format methods out (scripts/worker-rewrites
+// `withoutStringFormats`, -1.9; the authorization Worker 70.4 -> 67.4), then 248.2 with providers'
+// answers read by hand before their schemas (context/answer-checks-by-hand, +0.8). Budget unchanged.
 const BUDGET_KIB = 250;
 // The authorization Worker's own upload (dist/auth-worker): the provider (about 33 KiB gzipped),
 // the sign-in and consent pages with the Hono and JSX they need, and zod with env.ts (its settings
