@@ -1,14 +1,14 @@
 /**
  * @module context/answer-checks-by-hand
- * A provider's answer read by hand (context/answer-checks `HandChecks`), before the schemas: an item taken here is the
- * value its zod schema would give, key for key and in its order (defaults filled in, unknown keys
- * dropped, keys held as undefined kept, a verdict's path and reason clipped); anything not taken
- * outright (a wrong type, a review date, a value that is not a plain object) is left to the schema,
- * which accepts it or says why not. They only ever take less than the schemas do:
+ * A provider's answer read by hand before its zod schemas (context/answer-checks): a part taken
+ * here is the value its schema would give, key for key and in its order (defaults filled in,
+ * unknown keys dropped, keys held as undefined kept, a verdict's path and reason clipped); anything
+ * not taken outright (a wrong type, a review date, a value that is not a plain object) is left to
+ * the schema, which accepts it or says why not. They only ever take less than the schemas do:
  * test/context/answer-checks holds them to the schemas' answers over generated answers.
  */
 import { isPlainObject } from '../lib/plain-object.ts';
-import type { AnswerResult, HandChecks } from './answer-checks.ts';
+import type { AnswerResult } from './answer-checks.ts';
 import { CLIENT_CELLS, MAX_CELL_CHARS, type ClientCell } from './client-load.ts';
 import { CLIENT_NAMES } from './client.ts';
 import { FRESHNESS, MAX_APPLIES_PATH_CHARS, MAX_APPLIES_TO, MAX_WHY_CHARS, STABILITIES, type Entry } from './entry.ts';
@@ -44,7 +44,8 @@ function optional(raw: Record<string, unknown>, out: Record<string, unknown>, fi
   return true;
 }
 
-function checkResult(raw: unknown): AnswerResult | undefined {
+/** The result around the items as AnswerResultSchema gives it, or undefined for the schema to judge. */
+export function resultByHand(raw: unknown): AnswerResult | undefined {
   if (!plain(raw) || !Array.isArray(raw.entries)) return undefined;
   const { notes = [], notices = [], verdicts = [] } = raw;
   if (!strings(notes) || !Array.isArray(verdicts) || !Array.isArray(notices) || notices.length > MAX_NOTICES) return undefined;
@@ -65,7 +66,7 @@ const ENTRY_FIELDS: ReadonlyArray<readonly [string, Check]> = [
 ];
 
 /** An entry as EntrySchema gives it, or undefined for the schema to judge. */
-function checkEntry(raw: unknown): Entry | undefined {
+export function entryByHand(raw: unknown): Entry | undefined {
   // A review date is checked by the schema's date format (memory's entries carry one).
   if (!plain(raw) || 'reviewBy' in raw) return undefined;
   const { title, body, source, freshness, warnings = [], truncated = false, stability = 'task' } = raw;
@@ -93,7 +94,7 @@ const VERDICT_FIELDS: ReadonlyArray<readonly [string, Check]> = [
 ];
 
 /** A verdict as RuleVerdictInputSchema gives it (clipped), or undefined for the schema to judge. */
-function checkVerdict(raw: unknown): RuleVerdictInput | undefined {
+export function verdictByHand(raw: unknown): RuleVerdictInput | undefined {
   // path, format, verdict and reason are required: present and not undefined.
   if (!plain(raw) || raw.path === undefined || raw.format === undefined || raw.verdict === undefined || raw.reason === undefined) return undefined;
   const verdict: Record<string, unknown> = {};
@@ -102,5 +103,3 @@ function checkVerdict(raw: unknown): RuleVerdictInput | undefined {
   if (clients) verdict.clients = clients.map(({ client, cell, detail }) => ({ client, cell, detail }));
   return boundVerdict(verdict as unknown as RuleVerdictInput);
 }
-
-export const HAND_CHECKS: HandChecks = { result: checkResult, entry: checkEntry, verdict: checkVerdict };

@@ -12,8 +12,8 @@
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
-import { HAND_CHECKS } from './answer-checks-by-hand.ts';
-import { EntrySchema, STABILITIES, type Entry } from './entry.ts';
+import { entryByHand, resultByHand, verdictByHand } from './answer-checks-by-hand.ts';
+import { EntrySchema, STABILITIES, type Entry, type Stability } from './entry.ts';
 import { MAX_NOTICE_CHARS, MAX_NOTICES } from './notices.ts';
 import { RuleVerdictInputSchema, type RuleVerdictInput } from './rule-verdict.ts';
 import { describeIssues, fieldPath } from './zod-issues.ts';
@@ -29,7 +29,6 @@ export const AnswerResultSchema = lazySchema(() => z.object({
   verdicts: z.array(z.unknown()).default([]),
 }));
 
-type Stability = (typeof STABILITIES)[number];
 /** The result as the schema gives it, before its items are checked. */
 export type AnswerResult = { entries: unknown[]; notes: string[]; notices: Array<{ text: string; stability: Stability }>; verdicts: unknown[] };
 
@@ -46,24 +45,17 @@ export type AnswerCheck =
     }
   | { ok: false; reason: string };
 
-/** Checks that take a well-formed answer without the schemas; undefined: the schema judges. */
-export interface HandChecks {
-  result(raw: unknown): AnswerResult | undefined;
-  entry(raw: unknown): Entry | undefined;
-  verdict(raw: unknown): RuleVerdictInput | undefined;
-}
-
 /** A provider's answer (its result, or its entries alone) as the runner takes it. */
 export function checkAnswer(value: unknown): AnswerCheck {
   const raw = Array.isArray(value) ? { entries: value } : value;
-  let result = HAND_CHECKS.result(raw);
+  let result = resultByHand(raw);
   if (!result) {
     const parsed = AnswerResultSchema.safeParse(raw);
     if (!parsed.success) return { ok: false, reason: describeIssues(parsed.error, '') };
     result = parsed.data;
   }
-  const entries = checkEach(result.entries, HAND_CHECKS.entry, EntrySchema, 'entries');
-  const verdicts = checkEach(result.verdicts, HAND_CHECKS.verdict, RuleVerdictInputSchema, 'verdicts');
+  const entries = checkEach(result.entries, entryByHand, EntrySchema, 'entries');
+  const verdicts = checkEach(result.verdicts, verdictByHand, RuleVerdictInputSchema, 'verdicts');
   return { ok: true, entries: entries.valid, verdicts: verdicts.valid, invalidEntries: entries.invalid, invalidVerdicts: verdicts.invalid, notes: result.notes, notices: result.notices };
 }
 
@@ -71,11 +63,11 @@ export function checkAnswer(value: unknown): AnswerCheck {
  * The items `schema` accepts, in order, and one line per item it refuses, naming `label[index]`
  * and the field (a line's issues joined by commas, so a `; `-separated reason counts items).
  */
-function checkEach<T>(raw: readonly unknown[], quick: (value: unknown) => T | undefined, schema: z.ZodType<T, unknown>, label: string): { valid: T[]; invalid: string[] } {
+function checkEach<T>(raw: readonly unknown[], byHand: (value: unknown) => T | undefined, schema: z.ZodType<T, unknown>, label: string): { valid: T[]; invalid: string[] } {
   const valid: T[] = [];
   const invalid: string[] = [];
   raw.forEach((candidate, index) => {
-    const taken = quick(candidate);
+    const taken = byHand(candidate);
     if (taken !== undefined) return void valid.push(taken);
     const parsed = schema.safeParse(candidate);
     if (parsed.success) valid.push(parsed.data);
