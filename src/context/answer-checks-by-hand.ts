@@ -23,10 +23,16 @@ const anyText = (value: unknown): value is string => typeof value === 'string';
 const someText = text(1, INFINITE);
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every(anyText);
 const oneOf = <T extends string>(list: readonly T[]) => (value: unknown): value is T => typeof value === 'string' && (list as readonly string[]).includes(value);
-/** A 40-hex commit; a git object id (40 or 64 hex): as SourceSchema and RuleVerdictSchema spell them. */
 const matches = (pattern: RegExp) => (value: unknown): value is string => typeof value === 'string' && pattern.test(value);
+/** A git object id (40 or 64 hex) as SourceSchema and RuleVerdictSchema spell it; a commit is 40 (SOURCE_FIELDS). */
 const objectId = matches(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
+// Each check made once, not per item: an answer's cells are many.
 const stabilities = oneOf(STABILITIES);
+const freshnesses = oneOf(FRESHNESS);
+const titleText = text(1, MAX_TITLE_CHARS);
+const noticeText = text(1, MAX_NOTICE_CHARS);
+const clientNames = oneOf(CLIENT_NAMES);
+const cellKinds = oneOf(CLIENT_CELLS);
 
 type Check = (value: unknown) => boolean;
 
@@ -49,7 +55,6 @@ export function resultByHand(raw: unknown): AnswerResult | undefined {
   if (!plain(raw) || !Array.isArray(raw.entries)) return undefined;
   const { notes = [], notices = [], verdicts = [] } = raw;
   if (!strings(notes) || !Array.isArray(verdicts) || !Array.isArray(notices) || notices.length > MAX_NOTICES) return undefined;
-  const noticeText = text(1, MAX_NOTICE_CHARS);
   if (!notices.every((notice) => plain(notice) && noticeText(notice.text) && stabilities(notice.stability))) return undefined;
   return { entries: [...raw.entries], notes: [...notes], notices: notices.map(({ text, stability }: AnswerResult['notices'][number]) => ({ text, stability })), verdicts: [...verdicts] };
 }
@@ -70,7 +75,7 @@ export function entryByHand(raw: unknown): Entry | undefined {
   // A review date is checked by the schema's date format (memory's entries carry one).
   if (!plain(raw) || 'reviewBy' in raw) return undefined;
   const { title, body, source, freshness, warnings = [], truncated = false, stability = 'task' } = raw;
-  if (!text(1, MAX_TITLE_CHARS)(title) || !anyText(body) || !oneOf(FRESHNESS)(freshness) || !strings(warnings) || typeof truncated !== 'boolean' || !stabilities(stability)) return undefined;
+  if (!titleText(title) || !anyText(body) || !freshnesses(freshness) || !strings(warnings) || typeof truncated !== 'boolean' || !stabilities(stability)) return undefined;
   if (!plain(source) || !someText(source.uri)) return undefined;
   const kept: Record<string, unknown> = { uri: source.uri };
   if (!optional(source, kept, SOURCE_FIELDS) || (freshness === 'pinned' && kept.revision === undefined)) return undefined;
@@ -89,7 +94,7 @@ const VERDICT_FIELDS: ReadonlyArray<readonly [string, Check]> = [
   ['format', text(1, MAX_FORMAT_CHARS)],
   ['verdict', oneOf(RULE_VERDICTS)],
   ['reason', anyText],
-  ['clients', (value) => Array.isArray(value) && value.length <= CLIENT_NAMES.length && value.every((cell) => plain(cell) && oneOf(CLIENT_NAMES)(cell.client) && oneOf(CLIENT_CELLS)(cell.cell) && cellDetail(cell.detail))],
+  ['clients', (value) => Array.isArray(value) && value.length <= CLIENT_NAMES.length && value.every((cell) => plain(cell) && clientNames(cell.client) && cellKinds(cell.cell) && cellDetail(cell.detail))],
   ['entry', anyText],
 ];
 
