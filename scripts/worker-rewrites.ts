@@ -7,7 +7,7 @@
  * take the js-yaml rewrite and zod's string formats' too.
  */
 import { readFileSync } from 'node:fs';
-import { transform, type Plugin } from 'esbuild';
+import { transform, type Plugin, type PluginBuild } from 'esbuild';
 
 /**
  * zod's classic `z.object()` is built on `$ZodObjectJIT` (zod 4.6.7's classic/schemas.js), which
@@ -24,6 +24,7 @@ export function zodForWorkerd(): Plugin {
   return {
     name: 'zod-for-workerd',
     setup(b) {
+      zodImportedOnlyByUs(b);
       b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => {
         let source = readFileSync(args.path, 'utf8');
         for (const [from, to] of ZOD_REWRITES) {
@@ -61,7 +62,8 @@ const ZOD_REWRITES: ReadonlyArray<readonly [string, string]> = [
  * `z.iso.datetime()`), which stay: without the methods, the formats it never names leave the
  * bundle (the Worker's upload 1.9 KiB gzipped, the authorization Worker's 3.0). Calling one of the
  * methods would fail where this build runs, so test/node/zod-string-formats holds that no module
- * calls one, and that the functions still check as zod's own.
+ * of ours calls one, and that the functions still check as zod's own; and a dependency that
+ * imports zod fails the build (`zodImportedOnlyByUs`), since no test reads its calls.
  */
 export function withoutStringFormats(source: string, path: string): string {
   const start = source.indexOf(STRING_FORMATS_START);
@@ -81,9 +83,22 @@ export function zodWithoutStringFormats(): Plugin {
   return {
     name: 'zod-without-string-formats',
     setup(b) {
+      zodImportedOnlyByUs(b);
       b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]classic[\\/]schemas\.js$/ }, (args) => ({ contents: withoutStringFormats(readFileSync(args.path, 'utf8'), args.path), loader: 'js' }));
     },
   };
+}
+
+/**
+ * Fails the build when a package other than zod imports zod: the bundle's zod lacks the string
+ * format methods (`withoutStringFormats`), and a dependency's calls to them are not ours to check.
+ */
+function zodImportedOnlyByUs(b: PluginBuild): void {
+  b.onResolve({ filter: /^zod(?:\/|$)/ }, (args) => {
+    const dependency = /[\\/]node_modules[\\/]/.test(args.importer) && !/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer);
+    if (!dependency) return undefined;
+    return { errors: [{ text: `${args.importer} imports zod, whose string format methods this build leaves out (scripts/worker-rewrites withoutStringFormats): check that it calls none, then let it through here` }] };
+  });
 }
 
 /**

@@ -3,8 +3,9 @@
 // `withoutStringFormats`): only the methods go, so a module that called one would fail where the
 // build runs. Held here: no module calls one (the methods' names read from the installed zod, so a
 // format zod adds is counted), the formats Groundwork writes as functions (`z.url()`,
-// `z.iso.date()`, `z.iso.datetime()`) check as zod's own with the rewrite, and the unused formats'
-// classes are gone from such a bundle.
+// `z.iso.date()`, `z.iso.datetime()`) check as zod's own with the rewrite, the unused formats'
+// classes are gone from such a bundle, and a dependency that imports zod fails the build (its calls
+// are not ours to read).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -76,5 +77,19 @@ describe("zod's string format methods out of the bundles", () => {
       for (const input of inputs) expect(JSON.stringify(ours[name]?.safeParse(input)), `${name} ${String(input)}`).toBe(JSON.stringify(theirs[name]?.safeParse(input)));
     }
     expect((ours['text'] as unknown as { email?: unknown }).email).toBeUndefined();
+  });
+
+  it('fails a build in which a dependency imports zod, naming it', async () => {
+    const dependency: Plugin = {
+      name: 'a-dependency',
+      setup(b) {
+        b.onResolve({ filter: /^a-dependency$/ }, () => ({ path: join(ROOT, 'node_modules', 'a-dependency', 'index.js') }));
+        b.onLoad({ filter: /[\\/]a-dependency[\\/]index\.js$/ }, () => ({ contents: "import * as z from 'zod'; export const email = z.string().email();", loader: 'js', resolveDir: ROOT }));
+      },
+    };
+    const bundled = build({ stdin: { contents: "export { email } from 'a-dependency';", resolveDir: ROOT, loader: 'js' }, bundle: true, format: 'esm', write: false, logLevel: 'silent', plugins: [dependency, zodWithoutStringFormats()] });
+    await expect(bundled).rejects.toThrow(/a-dependency[\\/]index\.js imports zod, whose string format methods this build leaves out/);
+    // Our own modules import it freely.
+    await expect(bundle([zodWithoutStringFormats()])).resolves.toContain('ZodString');
   });
 });
