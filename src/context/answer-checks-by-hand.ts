@@ -11,7 +11,8 @@ import { isPlainObject } from '../lib/plain-object.ts';
 import type { AnswerResult } from './answer-checks.ts';
 import { CLIENT_CELLS, MAX_CELL_CHARS, type ClientCell } from './client-load.ts';
 import { CLIENT_NAMES } from './client.ts';
-import { FRESHNESS, MAX_APPLIES_PATH_CHARS, MAX_APPLIES_TO, MAX_WHY_CHARS, STABILITIES, type Entry } from './entry.ts';
+import { COMMIT_SHA } from '../sources/snapshot.ts';
+import { FRESHNESS, MAX_APPLIES_PATH_CHARS, MAX_APPLIES_TO, MAX_WHY_CHARS, OBJECT_ID, STABILITIES, type Entry } from './entry.ts';
 import { MAX_NOTICE_CHARS, MAX_NOTICES } from './notices.ts';
 import { boundVerdict, MAX_FORMAT_CHARS, RULE_VERDICTS, type RuleVerdictInput } from './rule-verdict.ts';
 import { MAX_TITLE_CHARS } from './title.ts';
@@ -24,8 +25,7 @@ const someText = text(1, INFINITE);
 const strings = (value: unknown): value is string[] => Array.isArray(value) && value.every(anyText);
 const oneOf = <T extends string>(list: readonly T[]) => (value: unknown): value is T => typeof value === 'string' && (list as readonly string[]).includes(value);
 const matches = (pattern: RegExp) => (value: unknown): value is string => typeof value === 'string' && pattern.test(value);
-/** A git object id (40 or 64 hex) as SourceSchema and RuleVerdictSchema spell it; a commit is 40 (SOURCE_FIELDS). */
-const objectId = matches(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
+const objectId = matches(OBJECT_ID);
 // Each check made once, not per item: an answer's cells are many.
 const stabilities = oneOf(STABILITIES);
 const freshnesses = oneOf(FRESHNESS);
@@ -61,7 +61,7 @@ export function resultByHand(raw: unknown): AnswerResult | undefined {
 
 const SOURCE_FIELDS: ReadonlyArray<readonly [string, Check]> = [
   ['path', someText],
-  ['revision', matches(/^[0-9a-f]{40}$/)],
+  ['revision', matches(COMMIT_SHA)],
   ['blob', objectId],
 ];
 const appliesPath = text(1, MAX_APPLIES_PATH_CHARS);

@@ -16,7 +16,7 @@ import { entryByHand, resultByHand, verdictByHand } from './answer-checks-by-han
 import { EntrySchema, STABILITIES, type Entry, type Stability } from './entry.ts';
 import { MAX_NOTICE_CHARS, MAX_NOTICES } from './notices.ts';
 import { RuleVerdictInputSchema, type RuleVerdictInput } from './rule-verdict.ts';
-import { describeIssues, fieldPath } from './zod-issues.ts';
+import { describeIssues } from './zod-issues.ts';
 
 /** The result around the items, which are checked one by one after it. */
 export const AnswerResultSchema = lazySchema(() => z.object({
@@ -71,7 +71,7 @@ function checkEach<T>(raw: readonly unknown[], byHand: (value: unknown) => T | u
     if (taken !== undefined) return void valid.push(taken);
     const parsed = schema.safeParse(candidate);
     if (parsed.success) valid.push(parsed.data);
-    else invalid.push(parsed.error.issues.map((issue) => `${fieldPath(`${label}[${index}]`, issue.path)}: ${issue.message}`).join(', '));
+    else invalid.push(describeIssues(parsed.error, `${label}[${index}]`, ', '));
   });
   return { valid, invalid };
 }

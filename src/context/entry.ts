@@ -4,6 +4,7 @@
  */
 import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
+import { COMMIT_SHA } from '../sources/snapshot.ts';
 import { MAX_TITLE_CHARS } from './title.ts';
 
 export const FRESHNESS = ['pinned', 'snapshot', 'volatile'] as const;
@@ -22,12 +23,15 @@ export const STABILITIES = ['commit', 'task'] as const;
  */
 export type Stability = (typeof STABILITIES)[number];
 
+/** A git object id: SHA-1's 40 hex digits or SHA-256's 64 (a blob in a source, a rule file's verdict). */
+export const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
 export const SourceSchema = lazySchema(() => z.object({
   uri: z.string().min(1),
   path: z.string().min(1).optional(),
-  revision: z.string().regex(/^[0-9a-f]{40}$/, 'must be a 40-hex commit').optional(),
+  revision: z.string().regex(COMMIT_SHA, 'must be a 40-hex commit').optional(),
   /** Git blob id of the content at `path@revision`, so a later check can tell whether it changed. */
-  blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/, 'must be a git object id').optional(),
+  blob: z.string().regex(OBJECT_ID, 'must be a git object id').optional(),
 }));
 export type Source = z.infer<typeof SourceSchema>;
 

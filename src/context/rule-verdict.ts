@@ -14,6 +14,7 @@ import * as z from 'zod';
 import { lazySchema } from '../lib/lazy-schema.ts';
 import { CLIENT_NAMES } from './client.ts';
 import { ClientCellSchema, type FoundRuleFile } from './client-load.ts';
+import { OBJECT_ID } from './entry.ts';
 import type { ContextEntry } from './outcome.ts';
 
 export const RULE_VERDICTS = ['applied', 'indexed', 'not-applied', 'shadowed', 'loaded-by-client'] as const;
@@ -27,7 +28,7 @@ export const MAX_FORMAT_CHARS = 64;
 
 export const RuleVerdictSchema = lazySchema(() => z.object({
   path: z.string().min(1).max(MAX_VERDICT_PATH_CHARS),
-  blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
+  blob: z.string().regex(OBJECT_ID).optional(),
   /** The format that defined the file, e.g. `copilot-instructions`, `cursor-rule`, `agents-md`. */
   format: z.string().min(1).max(MAX_FORMAT_CHARS),
   verdict: z.enum(RULE_VERDICTS),
@@ -69,7 +70,7 @@ export function capVerdicts(verdicts: readonly RuleVerdict[]): { kept: RuleVerdi
 export const RuleVerdictInputSchema = lazySchema(() => z
   .object({
     path: z.string().min(1),
-    blob: z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/).optional(),
+    blob: z.string().regex(OBJECT_ID).optional(),
     format: z.string().min(1).max(MAX_FORMAT_CHARS),
     verdict: z.enum(RULE_VERDICTS),
     reason: z.string(),

@@ -4,8 +4,9 @@
  */
 import type { z } from 'zod';
 
-export function describeIssues(error: z.ZodError, root: string): string {
-  return error.issues.map((issue) => `${fieldPath(root, issue.path)}: ${issue.message}`).join('; ');
+/** `separator` joins the issues: `; ` between fields, `, ` within one item of a list (context/answer-checks). */
+export function describeIssues(error: z.ZodError, root: string, separator = '; '): string {
+  return error.issues.map((issue) => `${fieldPath(root, issue.path)}: ${issue.message}`).join(separator);
 }
 
 export function fieldPath(root: string, path: readonly PropertyKey[]): string {

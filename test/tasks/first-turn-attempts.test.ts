@@ -260,6 +260,7 @@ describe('first turn attempts and the cache writes of their reads', () => {
       expect(handed).toHaveLength(1);
     });
   });
+
   it("answers once turn 0's final status is stored, with the report still on its way; the alarm that joins it ends after the report", async () => {
     const source = await memorySource();
     const stub = env.TASKS.get(env.TASKS.newUniqueId());
