@@ -11,10 +11,14 @@
  *
  * The cache is a bytecode file that runs as this user's code, so it is read only from a directory
  * this user owns that no one else may write to (the Node cache in `/tmp` is not checked this
- * way). It is keyed by the SHA-256 of the bundle's text, the Node build and the V8 flags the
- * command set (V8 itself checks only the source's length and its flags, and refuses a cache made
- * under other flags: two installs whose bundles are the same text but whose flags differ would
- * otherwise rewrite one cache in turn, each refusing the other's). It is written once per
+ * way). It is keyed by the CRC-32 and length of the bundle's text and the CRC-32 of the Node build
+ * and the V8 flags the command set (V8 itself checks only the source's length and its flags, and
+ * refuses a cache made under other flags: two installs whose bundles are the same text but whose
+ * flags differ would otherwise rewrite one cache in turn, each refusing the other's). CRC-32, as
+ * Node's own compile cache keys a module's source (src/compile_cache.cc, zlib's `crc32`): the key
+ * tells this user's own builds apart, it guards against nothing hostile (the directory is checked
+ * for that), and SHA-256 of the half-megabyte bundle was some 10 million instructions of every
+ * run, where zlib's CRC-32 is one (issue 56). It is written once per
  * bundle, after the first run that succeeds, atomically (concurrent hooks are common); the three
  * newest of each command are kept.
  * Any problem with the cache means running without it, never a failed command; a cache that is
@@ -26,13 +30,13 @@
  * cannot be used, `groundwork-code-cache-<uid>` in the temporary directory.
  */
 import { isAscii } from 'node:buffer';
-import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
+import { crc32 } from 'node:zlib';
 
 /** What became of the cache on this run: `accepted` is the only one that skipped compiling. */
 export type CacheStatus = 'accepted' | 'rejected' | 'absent' | 'off' | 'unsafe';
@@ -110,7 +114,8 @@ function writeFirst(dirs: readonly string[], cacheName: string, name: string, sc
 
 function cacheKey(source: Uint8Array, flags: readonly string[]): string {
   const build = `${process.version} ${process.arch} ${process.versions.v8} ${flags.join(' ')}`;
-  return createHash('sha256').update(build).update('\0').update(source).digest('hex').slice(0, 32);
+  const hex = (n: number) => n.toString(16).padStart(8, '0');
+  return `${hex(crc32(source))}${hex(source.byteLength)}${hex(crc32(build))}`;
 }
 
 /**

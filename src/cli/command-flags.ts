@@ -48,7 +48,7 @@ export const COMMAND_V8_FLAGS: { readonly [K in CommandBundle]: readonly string[
 };
 
 /** What a command's process uses of Node's own modules, made before its flags (see the module comment). */
-export type BuiltinUse = 'stdin' | 'stdout' | 'stderr' | 'zlib' | 'parseArgs' | 'navigator';
+export type BuiltinUse = 'crypto' | 'stdin' | 'stdout' | 'stderr' | 'zlib' | 'parseArgs' | 'navigator';
 
 /**
  * stderr only for the hook: Node makes it anyway as the hook's stdin pipe ends (net.Socket's
@@ -56,13 +56,14 @@ export type BuiltinUse = 'stdin' | 'stdout' | 'stderr' | 'zlib' | 'parseArgs' | 
  * (test/node/hook-process-work), which is not worth a stream made on every run.
  */
 export const BUILTINS_BEFORE_FLAGS: { readonly [K in CommandBundle]: readonly BuiltinUse[] } = {
-  context: ['stdout', 'zlib', 'parseArgs'],
-  freshness: ['stdout', 'zlib', 'parseArgs'],
-  rules: ['stdout', 'zlib', 'parseArgs'],
+  // node:crypto for every command: each hashes with it (cli/node-sha256).
+  context: ['stdout', 'zlib', 'crypto', 'parseArgs'],
+  freshness: ['stdout', 'zlib', 'crypto', 'parseArgs'],
+  rules: ['stdout', 'zlib', 'crypto', 'parseArgs'],
   // Octokit's universal-user-agent reads navigator.userAgent as its module loads.
-  check: ['stdout', 'zlib', 'navigator'],
+  check: ['stdout', 'zlib', 'crypto', 'navigator'],
   // The hook reads its input from stdin and takes no options but --client, read by hand.
-  hook: ['stdin', 'stdout', 'stderr', 'zlib'],
+  hook: ['stdin', 'stdout', 'stderr', 'zlib', 'crypto'],
   mcp: [],
 };
 
@@ -98,6 +99,8 @@ function loadBuiltin(use: BuiltinUse): void {
       return;
     case 'stderr':
       return void process.stderr;
+    case 'crypto':
+      return void process.getBuiltinModule('node:crypto');
     case 'zlib':
       return void process.getBuiltinModule('node:zlib');
     case 'parseArgs':
