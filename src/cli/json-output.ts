@@ -10,10 +10,10 @@
  * @example
  * jsonOutput({ title: 'a\u202Eb' }) // '{\n  "title": "a\\u202eb"\n}\n'
  */
-import { asciiFirst } from '../lib/unicode-regexp.ts';
+import { visibleFirst } from '../lib/unicode-regexp.ts';
 
 /** Every control, format, line or paragraph separator character that JSON.stringify leaves raw. */
-export const RAW = asciiFirst(/[\x00-\x1f\x7f]/g, () => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu);
+export const RAW = visibleFirst(/[\x00-\x1f\x7f]/g, () => /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu);
 
 export function jsonOutput(value: unknown): string {
   // Outside strings JSON.stringify writes only spaces and line feeds, so every match is inside a string.

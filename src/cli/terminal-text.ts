@@ -8,11 +8,11 @@
  * because scripts and emoji need them. `--json` is not passed through here: a machine reading it
  * needs the exact text, which `json-output` escapes the JSON way (`\u202e`), keeping the value.
  */
-import { asciiFirst } from '../lib/unicode-regexp.ts';
+import { visibleFirst } from '../lib/unicode-regexp.ts';
 
 // C0 and C1 controls, DEL, format characters (bidi controls, zero-width, soft hyphen, tags),
 // and the line and paragraph separators; a CR only when it does not end a CR LF line.
-export const UNSAFE = asciiFirst(/\r(?!\n)|(?![\n\t\r])[\x00-\x1f\x7f]/g, () => /\r(?!\n)|(?![\n\t\r\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu);
+export const UNSAFE = visibleFirst(/\r(?!\n)|(?![\n\t\r])[\x00-\x1f\x7f]/g, () => /\r(?!\n)|(?![\n\t\r\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu);
 
 /**
  * @example

@@ -7,7 +7,7 @@
  * Other text, code included, is left as written. Sections also carry a boundary that their text
  * never contains (see section.ts), so even a spelling no fold anticipates cannot close one.
  */
-import { once } from '../lib/once.ts';
+import { visibleFirst } from '../lib/unicode-regexp.ts';
 import { foldCodePoint, LESS_THAN_FORMS } from './fold.ts';
 
 const PREFIX = 'groundwork';
@@ -63,7 +63,7 @@ const NAMED: Readonly<Record<string, string>> = { '&': '&amp;', '"': '&quot;', '
 const ATTRIBUTE_SPECIAL = /[&"<>]/;
 const PLAIN_ATTRIBUTE = /^[\t\n\r\x20-\x7e]*$/;
 /** Controls, format and separator characters, except the joiners scripts and emoji need. */
-const invisible = once(() => /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
+export const INVISIBLE_IN_ATTRIBUTE = visibleFirst(/[\x00-\x1f\x7f]/, () => /(?![\u200c\u200d])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u);
 
 /**
  * Attribute values are host-built but may carry repository paths or titles. Besides `& " < >`,
@@ -80,7 +80,7 @@ export function escapeAttribute(value: string): string {
     const code = char.codePointAt(0) ?? 0;
     const named = NAMED[char];
     if (named !== undefined) out += named;
-    else if (invisible().test(char) || (code >= 0x80 && ATTRIBUTE_SPECIAL.test(foldCodePoint(code)))) out += `&#x${code.toString(16).toUpperCase()};`;
+    else if (INVISIBLE_IN_ATTRIBUTE.for(char).test(char) || (code >= 0x80 && ATTRIBUTE_SPECIAL.test(foldCodePoint(code)))) out += `&#x${code.toString(16).toUpperCase()};`;
     else out += char;
   }
   return out;

@@ -7,7 +7,7 @@
  * and the look-alikes of `<` and `/` that NFKD keeps apart mapped to them. Folding is per code
  * point, so what a code point folds to never depends on its neighbours.
  */
-import { once } from '../lib/once.ts';
+import { visibleFirst } from '../lib/unicode-regexp.ts';
 
 /** Characters read as `<` that no normalisation maps there (from Unicode's confusables). */
 const LESS_THAN_LOOKALIKES = [0x02c2, 0x1438, 0x16b2, 0x2039, 0x2329, 0x276e, 0x27e8, 0x3008];
@@ -22,7 +22,8 @@ const LOOKALIKES: ReadonlyMap<number, string> = new Map([
   ...[0x1735, 0x2044, 0x2215, 0x2571, 0x27cb, 0x29f8, 0x2f03, 0x3033, 0x30ce, 0x31d3, 0x4e3f].map((code) => [code, '/'] as const),
 ]);
 
-const invisible = once(() => /[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]/gu);
+/** Marks, format and other default-ignorable characters, and controls: what folding drops. */
+export const INVISIBLE = visibleFirst(/[\x00-\x1f\x7f]/g, () => /[\p{Mn}\p{Me}\p{Cf}\p{Cc}\p{Default_Ignorable_Code_Point}]/gu);
 const WHITESPACE_CONTROL = /[\t\n\v\f\r]/;
 
 /** Folds already computed; bounded, since a hostile text can name many distinct code points. */
@@ -39,12 +40,16 @@ export function foldCodePoint(code: number): string {
   let folded = folds.get(code);
   if (folded === undefined) {
     const direct = LOOKALIKES.get(code);
-    const decomposed = direct ?? String.fromCodePoint(code).normalize('NFKD').toLowerCase().normalize('NFKD').replace(invisible(), '');
+    const decomposed = direct ?? withoutInvisible(String.fromCodePoint(code).normalize('NFKD').toLowerCase().normalize('NFKD'));
     folded = [...decomposed].map((char) => LOOKALIKES.get(char.codePointAt(0) ?? 0) ?? char).join('');
     if (folds.size >= MAX_CACHED) folds.clear();
     folds.set(code, folded);
   }
   return folded;
+}
+
+function withoutInvisible(text: string): string {
+  return text.replace(INVISIBLE.for(text), '');
 }
 
 const PLAIN = /^[\t\n\v\f\r\x20-\x7e]*$/;

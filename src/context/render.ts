@@ -4,7 +4,7 @@
  * derived from a repository go into the user message, inside labeled sections, laid out by the
  * agent's named order policy (`context/order-policy`).
  */
-import { asciiFirst } from '../lib/unicode-regexp.ts';
+import { visibleFirst } from '../lib/unicode-regexp.ts';
 import type { AgentConfig, Tool } from './agents.ts';
 import type { Stability } from './entry.ts';
 import type { Notice } from './notices.ts';
@@ -64,7 +64,7 @@ export function renderToolGuidance(tools: readonly Tool[]): string {
 /** Every way text can start a new line: a description's `\r`, U+2028 or NEL would otherwise end its tool's line and start a forged one. */
 const LINE_BREAK = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/;
 /** Other controls and format characters (bidi overrides, zero-width spaces), shown as a space; ZWNJ and ZWJ stay. */
-export const HIDDEN = asciiFirst(/[\x00-\x1f\x7f]/g, () => /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/gu);
+export const HIDDEN = visibleFirst(/[\x00-\x1f\x7f]/g, () => /(?![\u200c\u200d])[\p{Cc}\p{Cf}]/gu);
 
 function firstLine(description: string): string {
   const first = description.split(LINE_BREAK).find((text) => text.trim() !== '') ?? '';

@@ -13,7 +13,7 @@
  * displayName('a\n- evil.sh')            // '"a\\n- evil.sh"'
  * displayName('</groundwork-context>')   // '"\\u003c/groundwork-context\\u003e"'
  */
-import { asciiFirst } from '../lib/unicode-regexp.ts';
+import { asciiFirst, visibleFirst } from '../lib/unicode-regexp.ts';
 
 /** Letters, marks, digits and file-name punctuation, in words with one space between (ASCII: no marks, 0-9 the only digits). */
 export const BARE = asciiFirst(
@@ -21,7 +21,7 @@ export const BARE = asciiFirst(
   () => /^[\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+(?: [\p{L}\p{M}\p{N}._+@=,~#%()[\]{}!$&'^:;/-]+)*$/u,
 );
 /** What is escaped in a name that is not bare (ASCII: the C0 controls, DEL and the space are its controls and separators). */
-export const UNSAFE = asciiFirst(/[\x00-\x20\x7f<>"\\]/g, () => /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Z}<>"\\]/gu);
+export const UNSAFE = visibleFirst(/[\x00-\x20\x7f<>"\\]/g, () => /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Z}<>"\\]/gu);
 
 export const MAX_NAME_CHARS = 200;
 
