@@ -33,7 +33,7 @@ import { build, type BuildOptions } from 'esbuild';
 import { SCRIPT_END, SCRIPT_START } from '../src/cli/code-cache.ts';
 import { COMMAND_BUNDLES, type CommandBundle } from '../src/cli/command-bundles.ts';
 import { buildWorker as buildWorkerModules, ENTRY as WORKER_ENTRY } from './worker-build.ts';
-import { yamlConstantsPure, zodWithoutStringFormats } from './worker-rewrites.ts';
+import { packageVersionOnly, yamlConstantsPure, zodWithoutStringFormats } from './worker-rewrites.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -107,6 +107,7 @@ async function buildCli(): Promise<void> {
     // identifiers stay, so a stack trace from a user still reads.
     minifyWhitespace: true,
     minifySyntax: true,
+    plugins: [packageVersionOnly()],
     logLevel: 'warning',
   };
   // Bundled CommonJS dependencies call require() for Node built-ins; ESM output has none.
@@ -139,6 +140,7 @@ async function buildCliScript(): Promise<void> {
     minifyWhitespace: true,
     minifySyntax: true,
     metafile: true,
+    plugins: [packageVersionOnly()],
     logLevel: 'warning',
   });
   const inputs = Object.keys(result.metafile.inputs);
@@ -158,6 +160,10 @@ async function buildLauncher(): Promise<void> {
     target: 'node14',
     banner: { js: '#!/usr/bin/env node' },
     legalComments: 'none',
+    // Every run parses it before anything else, and the lazily imported paths for an older Node
+    // with it: minified, a third of the text (issue 56).
+    minify: true,
+    plugins: [packageVersionOnly()],
     logLevel: 'warning',
   });
   // npm sets the mode when it links a bin; a checkout run as ./dist/groundwork.cjs needs it too.
@@ -191,7 +197,7 @@ async function buildCommandBundles(): Promise<void> {
     // js-yaml's YAML 1.1 tags and schemas and its dumper's schema, which lib/yaml-1.2 never uses,
     // are built at its top level: dropped as from the Worker, so no run evaluates them (issue 56).
     // So are zod's string format methods, which no module calls (scripts/worker-rewrites).
-    plugins: [yamlConstantsPure(), zodWithoutStringFormats()],
+    plugins: [yamlConstantsPure(), zodWithoutStringFormats(), packageVersionOnly()],
     logLevel: 'warning',
   };
   const [result] = await Promise.all([

@@ -21,7 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile, type OutputFile, type Plugin } from 'esbuild';
 import { WORKER_ALIASES } from './worker-aliases.ts';
-import { minifiedStyles, yamlConstantsPure, zodForWorkerd } from './worker-rewrites.ts';
+import { minifiedStyles, packageVersionOnly, yamlConstantsPure, zodForWorkerd } from './worker-rewrites.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const NODE_BUILTINS = new Set(builtinModules);
@@ -188,25 +188,6 @@ export function jsonSchemaStandIn(source: string, name: string): string {
   const refuse = `function refuse() { throw new Error(${JSON.stringify(`zod's JSON Schema converter is not part of the Worker bundle (${name}, scripts/worker-build): the MCP tools' JSON Schemas are made at build time (src/mcp/tool-json-schemas)`)}); }`;
   const lines = exports.map((id) => (/^create\w*Method$/.test(id) ? `export const ${id} = () => refuse;` : `export const ${id} = refuse;`));
   return `${refuse}\n${lines.join('\n')}\n`;
-}
-
-/**
- * src/lib/version.ts imports package.json for its version (Node allows JSON modules a default
- * import only, so the source cannot name the field): the upload gets the version alone, not the
- * whole manifest with its dependency lists.
- */
-function packageVersionOnly(): Plugin {
-  const manifest = join(ROOT, 'package.json');
-  return {
-    name: 'package-version-only',
-    setup(b) {
-      b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
-        if (args.path !== manifest) return undefined;
-        const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
-        return { contents: JSON.stringify({ version }), loader: 'json' };
-      });
-    },
-  };
 }
 
 /**

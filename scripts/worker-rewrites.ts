@@ -7,6 +7,7 @@
  * take the js-yaml rewrite and zod's string formats' too.
  */
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { transform, type Plugin, type PluginBuild } from 'esbuild';
 
 /**
@@ -157,6 +158,26 @@ export function minifiedStyles(): Plugin {
         if (!source) throw new Error(`${args.path}: expected \`export const STYLES = \`...\`;\` with no substitution, to minify`);
         const { code } = await transform(source[2] ?? '', { loader: 'css', minify: true });
         return { contents: `${source[1]}${JSON.stringify(code.trim())};\n`, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * src/lib/version.ts imports package.json for its version (Node allows JSON modules a default
+ * import only, so the source cannot name the field): the upload gets the version alone, not the
+ * whole manifest with its dependency lists. So do the CLI's scripts (scripts/build): less for
+ * every run to parse.
+ */
+export function packageVersionOnly(): Plugin {
+  const manifest = fileURLToPath(new URL('../package.json', import.meta.url));
+  return {
+    name: 'package-version-only',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+        if (args.path !== manifest) return undefined;
+        const { version } = JSON.parse(readFileSync(manifest, 'utf8')) as { version: string };
+        return { contents: JSON.stringify({ version }), loader: 'json' };
       });
     },
   };
