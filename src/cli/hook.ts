@@ -15,8 +15,6 @@
  */
 // First: it configures zod before any schema below is built.
 import './zod-config.ts';
-import type * as z from 'zod';
-import { describeIssues } from '../context/zod-issues.ts';
 import { withDeadline } from '../lib/deadline.ts';
 import { createDefaultRegistry } from '../providers/registry.ts';
 import { discoverRepository } from '../sources/git/discover.ts';
@@ -24,6 +22,7 @@ import { cliAgent } from './cli-agent.ts';
 import type { CliIo } from './context-command.ts';
 import { checkedOutBranch } from './local-upstream.ts';
 import { branchMoved } from './hooks/branch-moved.ts';
+import { readHookInput, type HookInputSpec, type ReadInput } from './hooks/hook-input.ts';
 import { DEFAULT_HOOK_CLIENT, noticeClient, parseHookClient, type HookClientRef } from './hooks/hook-client.ts';
 import { HOOK_CLIENTS, hookNotice, oneLine, SILENT, type HookClient, type HookReply } from './hooks/notice.ts';
 import { HOOK_EVENTS, type HookEvent, type HookFacts } from './hooks/protocol.ts';
@@ -89,7 +88,7 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
   if (spec === undefined) return send(hookNotice(client, `${protocol.title} documents no ${event} hook whose output can add context; configure session-start only`));
   try {
     const reply = await withDeadline(options.deadlineMs, () => `took longer than ${options.deadlineMs} ms`, async () => {
-      const facts = await readInput(input, spec.input());
+      const facts = await readInput(input, spec.input);
       if (!facts.ok) return hookNotice(client, facts.error);
       return event === 'session-start' ? startSession(facts.facts, options, deps, spec.reply) : promptSubmitted(facts.facts, options, deps, spec.reply);
     });
@@ -99,10 +98,8 @@ export async function runHookCommand(argv: readonly string[], io: CliIo, input: 
   }
 }
 
-type ParsedInput = { ok: true; facts: HookFacts } | { ok: false; error: string };
-
 /** stdin as the agent's documented input; every problem names the field (`the hook input's source: …`). */
-async function readInput(input: HookInput, schema: z.ZodType<HookFacts, unknown>): Promise<ParsedInput> {
+async function readInput(input: HookInput, spec: HookInputSpec): Promise<ReadInput> {
   const raw = await input.stdin(MAX_HOOK_INPUT_BYTES);
   if (Buffer.byteLength(raw) > MAX_HOOK_INPUT_BYTES) return { ok: false, error: `the hook input is over ${MAX_HOOK_INPUT_BYTES} bytes` };
   let json: unknown;
@@ -112,8 +109,7 @@ async function readInput(input: HookInput, schema: z.ZodType<HookFacts, unknown>
     return { ok: false, error: raw.trim() === '' ? 'the hook input on stdin is empty (run by an agent, it is a JSON object)' : 'the hook input on stdin is not JSON' };
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return { ok: false, error: 'the hook input on stdin is not a JSON object' };
-  const parsed = schema.safeParse(json);
-  return parsed.success ? { ok: true, facts: parsed.data } : { ok: false, error: `the hook input's ${describeIssues(parsed.error, '')}` };
+  return readHookInput(spec, json);
 }
 
 async function startSession(facts: HookFacts, options: HookOptions, deps: HookDeps, reply: (context: string) => HookReply): Promise<HookReply> {

@@ -12,6 +12,7 @@ import { CLAUDE_CODE_SOURCES } from '../../src/cli/hooks/claude-code.ts';
 import { CODEX_SOURCES } from '../../src/cli/hooks/codex.ts';
 import { COPILOT_SOURCES } from '../../src/cli/hooks/copilot.ts';
 import { GEMINI_CLI_SOURCES } from '../../src/cli/hooks/gemini-cli.ts';
+import { inputByHand, inputSchema } from '../../src/cli/hooks/hook-input.ts';
 import { HOOK_CLIENTS, hookNotice, type HookClient } from '../../src/cli/hooks/notice.ts';
 import type { HookEvent } from '../../src/cli/hooks/protocol.ts';
 import { HOOK_PROTOCOLS } from '../../src/cli/hooks/protocols.ts';
@@ -116,9 +117,11 @@ describe('each agent hook protocol', () => {
 
         it(`reads the documented ${spec.agentEvent} input${event === 'session-start' ? ', every documented source' : ''}`, () => {
           for (const source of event === 'session-start' ? SOURCES[client] : [undefined]) {
-            const parsed = spec.input().safeParse(fixture(source));
+            const parsed = inputSchema(spec.input).safeParse(fixture(source));
             expect(parsed.success, parsed.success ? '' : describeIssues(parsed.error, '')).toBe(true);
             expect(parsed.data).toEqual({ cwd: CWD, sessionId: expect.any(String), ...(source === undefined ? {} : { source }) });
+            // The check by hand takes it too, with the same facts.
+            expect(inputByHand(spec.input, fixture(source))).toStrictEqual(parsed.data);
           }
         });
 
@@ -149,8 +152,9 @@ describe('each agent hook protocol', () => {
           if (client !== 'copilot') cases.push([{ ...base, hook_event_name: event === 'session-start' ? 'UserPromptSubmit' : 'SessionStart' }, 'hook_event_name']);
           if (event === 'prompt-submit') cases.push([{ ...base, prompt: 12 }, 'prompt']);
           for (const [input, field] of cases) {
-            const parsed = spec.input().safeParse(input);
+            const parsed = inputSchema(spec.input).safeParse(input);
             expect(parsed.success, `${field}: ${JSON.stringify(input).slice(0, 120)}`).toBe(false);
+            expect(inputByHand(spec.input, input), field).toBeUndefined();
             if (!parsed.success) expect(parsed.error.issues.map((issue) => issue.path.join('.'))).toEqual([field]);
           }
         });

@@ -15,33 +15,32 @@
  * (2.1.332: the threshold `QDe = 1e4` of its hook-output persistence).
  */
 import * as z from 'zod';
-import { lazySchema } from '../../lib/lazy-schema.ts';
-import { hookSpecificReply, HookFields, type HookProtocol } from './protocol.ts';
+import { once } from '../../lib/once.ts';
+import type { HookInputSpec } from './hook-input.ts';
+import { eventName, hookSpecificReply, HookFields, optionalText, type HookProtocol } from './protocol.ts';
 
 /** The documented `SessionStart` sources (its matcher values). */
 export const CLAUDE_CODE_SOURCES = ['startup', 'resume', 'clear', 'compact', 'fork'] as const;
 
-const base = () => ({
-  session_id: HookFields.sessionId(),
-  transcript_path: z.string().max(4_096).optional(),
-  cwd: HookFields.cwd(),
-  permission_mode: z.string().max(64).optional(),
-});
+const base = {
+  session_id: HookFields.sessionId,
+  transcript_path: optionalText(4_096),
+  cwd: HookFields.cwd,
+  permission_mode: optionalText(64),
+};
 
-const SessionStartInput = lazySchema(() =>
-  z
-    .looseObject({ ...base(), hook_event_name: z.literal('SessionStart', 'must be "SessionStart": this is the session-start hook'), source: HookFields.source() })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.session_id, source: input.source })),
-);
+const SessionStartInput: HookInputSpec = {
+  fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source },
+  facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' },
+};
 
-const PromptSubmitInput = lazySchema(() =>
-  z
-    .looseObject({ ...base(), hook_event_name: z.literal('UserPromptSubmit', 'must be "UserPromptSubmit": this is the prompt-submit hook'), prompt: HookFields.prompt() })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.session_id })),
-);
+const PromptSubmitInput: HookInputSpec = {
+  fields: { ...base, hook_event_name: eventName('UserPromptSubmit', 'prompt-submit'), prompt: HookFields.prompt },
+  facts: { cwd: 'cwd', sessionId: 'session_id' },
+};
 
-/** The output Claude Code 2.1.332 accepts, for the events groundwork answers. */
-const Output = lazySchema(() =>
+/** The output Claude Code 2.1.332 accepts, for the events groundwork answers (for the tests). */
+const Output = once(() =>
   z.strictObject({
     continue: z.boolean().optional(),
     suppressOutput: z.boolean().optional(),
@@ -74,14 +73,14 @@ export const CLAUDE_CODE: HookProtocol = {
     'session-start': {
       agentEvent: 'SessionStart',
       sources: CLAUDE_CODE_SOURCES,
-      input: () => SessionStartInput,
-      output: () => Output,
+      input: SessionStartInput,
+      output: Output,
       reply: (context) => hookSpecificReply('SessionStart', context),
     },
     'prompt-submit': {
       agentEvent: 'UserPromptSubmit',
-      input: () => PromptSubmitInput,
-      output: () => Output,
+      input: PromptSubmitInput,
+      output: Output,
       reply: (context) => hookSpecificReply('UserPromptSubmit', context),
     },
   },

@@ -16,30 +16,29 @@
  * the model gets a head-and-tail preview with its path (codex-rs/hooks/src/output_spill.rs).
  */
 import * as z from 'zod';
-import { lazySchema } from '../../lib/lazy-schema.ts';
-import { hookSpecificReply, HookFields, type HookProtocol } from './protocol.ts';
+import { once } from '../../lib/once.ts';
+import type { HookInputSpec } from './hook-input.ts';
+import { eventName, hookSpecificReply, HookFields, optionalText, type HookProtocol } from './protocol.ts';
 
 export const CODEX_SOURCES = ['startup', 'resume', 'clear', 'compact', 'fork'] as const;
 
-const base = () => ({
-  session_id: HookFields.sessionId(),
-  transcript_path: z.string().max(4_096).nullable().optional(),
-  cwd: HookFields.cwd(),
-  model: z.string().max(256).optional(),
-  permission_mode: z.string().max(64).optional(),
-});
+const base = {
+  session_id: HookFields.sessionId,
+  transcript_path: optionalText(4_096, true),
+  cwd: HookFields.cwd,
+  model: optionalText(256),
+  permission_mode: optionalText(64),
+};
 
-const SessionStartInput = lazySchema(() =>
-  z
-    .looseObject({ ...base(), hook_event_name: z.literal('SessionStart', 'must be "SessionStart": this is the session-start hook'), source: HookFields.source() })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.session_id, source: input.source })),
-);
+const SessionStartInput: HookInputSpec = {
+  fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source },
+  facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' },
+};
 
-const PromptSubmitInput = lazySchema(() =>
-  z
-    .looseObject({ ...base(), hook_event_name: z.literal('UserPromptSubmit', 'must be "UserPromptSubmit": this is the prompt-submit hook'), prompt: HookFields.prompt() })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.session_id })),
-);
+const PromptSubmitInput: HookInputSpec = {
+  fields: { ...base, hook_event_name: eventName('UserPromptSubmit', 'prompt-submit'), prompt: HookFields.prompt },
+  facts: { cwd: 'cwd', sessionId: 'session_id' },
+};
 
 const output = (event: 'SessionStart' | 'UserPromptSubmit') =>
   z.strictObject({
@@ -51,8 +50,8 @@ const output = (event: 'SessionStart' | 'UserPromptSubmit') =>
     hookSpecificOutput: z.strictObject({ hookEventName: z.literal(event), additionalContext: z.string().optional() }).optional(),
   });
 
-const SessionStartOutput = lazySchema(() => output('SessionStart'));
-const PromptSubmitOutput = lazySchema(() => output('UserPromptSubmit'));
+const SessionStartOutput = once(() => output('SessionStart'));
+const PromptSubmitOutput = once(() => output('UserPromptSubmit'));
 
 export const CODEX: HookProtocol = {
   client: 'codex',
@@ -62,14 +61,14 @@ export const CODEX: HookProtocol = {
     'session-start': {
       agentEvent: 'SessionStart',
       sources: CODEX_SOURCES,
-      input: () => SessionStartInput,
-      output: () => SessionStartOutput,
+      input: SessionStartInput,
+      output: SessionStartOutput,
       reply: (context) => hookSpecificReply('SessionStart', context),
     },
     'prompt-submit': {
       agentEvent: 'UserPromptSubmit',
-      input: () => PromptSubmitInput,
-      output: () => PromptSubmitOutput,
+      input: PromptSubmitInput,
+      output: PromptSubmitOutput,
       reply: (context) => hookSpecificReply('UserPromptSubmit', context),
     },
   },

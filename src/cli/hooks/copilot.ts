@@ -17,25 +17,25 @@
  *   1.0.56). Exit 2 shows stderr to the user as a warning and the session goes on.
  */
 import * as z from 'zod';
-import { lazySchema } from '../../lib/lazy-schema.ts';
+import { once } from '../../lib/once.ts';
 import { jsonOutput } from '../json-output.ts';
+import type { HookInputSpec } from './hook-input.ts';
 import { HookFields, type HookProtocol } from './protocol.ts';
 
 export const COPILOT_SOURCES = ['startup', 'resume', 'new'] as const;
 
-const SessionStartInput = lazySchema(() =>
-  z
-    .looseObject({
-      sessionId: HookFields.sessionId(),
-      timestamp: z.number().optional(),
-      cwd: HookFields.cwd(),
-      source: HookFields.source(),
-      initialPrompt: z.string().optional(),
-    })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.sessionId, source: input.source })),
-);
+const SessionStartInput: HookInputSpec = {
+  fields: {
+    sessionId: HookFields.sessionId,
+    timestamp: { type: 'number', optional: true },
+    cwd: HookFields.cwd,
+    source: HookFields.source,
+    initialPrompt: { type: 'text', optional: true },
+  },
+  facts: { cwd: 'cwd', sessionId: 'sessionId', source: 'source' },
+};
 
-const SessionStartOutput = lazySchema(() => z.strictObject({ additionalContext: z.string().optional() }));
+const SessionStartOutput = once(() => z.strictObject({ additionalContext: z.string().optional() }));
 
 export const COPILOT: HookProtocol = {
   client: 'copilot',
@@ -45,8 +45,8 @@ export const COPILOT: HookProtocol = {
     'session-start': {
       agentEvent: 'sessionStart',
       sources: COPILOT_SOURCES,
-      input: () => SessionStartInput,
-      output: () => SessionStartOutput,
+      input: SessionStartInput,
+      output: SessionStartOutput,
       reply: (context) => ({ stdout: jsonOutput({ additionalContext: context }), stderr: '', exit: 0 }),
     },
   },

@@ -14,29 +14,28 @@
  *   the model reads it (HookOutput.getAdditionalContext).
  */
 import * as z from 'zod';
-import { lazySchema } from '../../lib/lazy-schema.ts';
-import { hookSpecificReply, HookFields, type HookProtocol } from './protocol.ts';
+import { once } from '../../lib/once.ts';
+import type { HookInputSpec } from './hook-input.ts';
+import { eventName, hookSpecificReply, HookFields, optionalText, type HookProtocol } from './protocol.ts';
 
 export const GEMINI_CLI_SOURCES = ['startup', 'resume', 'clear'] as const;
 
-const base = () => ({
-  session_id: HookFields.sessionId(),
-  transcript_path: z.string().max(4_096).optional(),
-  cwd: HookFields.cwd(),
-  timestamp: z.string().max(64).optional(),
-});
+const base = {
+  session_id: HookFields.sessionId,
+  transcript_path: optionalText(4_096),
+  cwd: HookFields.cwd,
+  timestamp: optionalText(64),
+};
 
-const SessionStartInput = lazySchema(() =>
-  z
-    .looseObject({ ...base(), hook_event_name: z.literal('SessionStart', 'must be "SessionStart": this is the session-start hook'), source: HookFields.source() })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.session_id, source: input.source })),
-);
+const SessionStartInput: HookInputSpec = {
+  fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source },
+  facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' },
+};
 
-const BeforeAgentInput = lazySchema(() =>
-  z
-    .looseObject({ ...base(), hook_event_name: z.literal('BeforeAgent', 'must be "BeforeAgent": this is the prompt-submit hook'), prompt: HookFields.prompt() })
-    .transform((input) => ({ cwd: input.cwd, sessionId: input.session_id })),
-);
+const BeforeAgentInput: HookInputSpec = {
+  fields: { ...base, hook_event_name: eventName('BeforeAgent', 'prompt-submit'), prompt: HookFields.prompt },
+  facts: { cwd: 'cwd', sessionId: 'session_id' },
+};
 
 const output = (event: 'SessionStart' | 'BeforeAgent') =>
   z.strictObject({
@@ -49,8 +48,8 @@ const output = (event: 'SessionStart' | 'BeforeAgent') =>
     hookSpecificOutput: z.strictObject({ hookEventName: z.literal(event), additionalContext: z.string().optional() }).optional(),
   });
 
-const SessionStartOutput = lazySchema(() => output('SessionStart'));
-const BeforeAgentOutput = lazySchema(() => output('BeforeAgent'));
+const SessionStartOutput = once(() => output('SessionStart'));
+const BeforeAgentOutput = once(() => output('BeforeAgent'));
 
 export const GEMINI_CLI: HookProtocol = {
   client: 'gemini-cli',
@@ -60,14 +59,14 @@ export const GEMINI_CLI: HookProtocol = {
     'session-start': {
       agentEvent: 'SessionStart',
       sources: GEMINI_CLI_SOURCES,
-      input: () => SessionStartInput,
-      output: () => SessionStartOutput,
+      input: SessionStartInput,
+      output: SessionStartOutput,
       reply: (context) => hookSpecificReply('SessionStart', context),
     },
     'prompt-submit': {
       agentEvent: 'BeforeAgent',
-      input: () => BeforeAgentInput,
-      output: () => BeforeAgentOutput,
+      input: BeforeAgentInput,
+      output: BeforeAgentOutput,
       reply: (context) => hookSpecificReply('BeforeAgent', context),
     },
   },

@@ -7,8 +7,9 @@
  * agent's docs or code and the version checked; the command (cli/hook) and the tests read them
  * through {@link HOOK_PROTOCOLS}.
  */
-import * as z from 'zod';
+import type * as z from 'zod';
 import { jsonOutput } from '../json-output.ts';
+import type { HookInputSpec, TextRule } from './hook-input.ts';
 import type { HookClient, HookReply } from './notice.ts';
 
 /** groundwork's names for the events it answers. */
@@ -30,8 +31,8 @@ export interface EventProtocol {
   agentEvent: string;
   /** `source` values the agent documents for the event (its matcher values), for the docs and tests. */
   sources?: readonly string[];
-  /** The documented input, read into {@link HookFacts}; a bad field is an issue naming it. */
-  input(): z.ZodType<HookFacts, unknown>;
+  /** The documented input, read into {@link HookFacts} (cli/hooks/hook-input); a bad field is an issue naming it. */
+  input: HookInputSpec;
   /** The documented output, for the tests to hold every reply to. */
   output(): z.ZodType;
   /** The reply that adds `context` to the session. */
@@ -50,12 +51,22 @@ export interface HookProtocol {
 
 /** Bounded text fields every protocol reads. */
 export const HookFields = {
-  cwd: () => z.string().min(1, 'must not be empty').max(4_096, 'must be at most 4096 characters').refine((cwd) => !cwd.includes('\0'), 'must not contain NUL'),
-  sessionId: () => z.string().min(1, 'must not be empty').max(256, 'must be at most 256 characters'),
-  source: () => z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters'),
+  cwd: { type: 'text', min: [1, 'must not be empty'], max: [4_096, 'must be at most 4096 characters'], without: ['\0', 'must not contain NUL'] },
+  sessionId: { type: 'text', min: [1, 'must not be empty'], max: [256, 'must be at most 256 characters'] },
+  source: { type: 'text', min: [1, 'must not be empty'], max: [64, 'must be at most 64 characters'] },
   /** The prompt is passed over unread: only its presence and type are checked. */
-  prompt: () => z.string(),
-};
+  prompt: { type: 'text' },
+} as const satisfies Record<string, TextRule>;
+
+/** An optional text field groundwork does not read, bounded all the same (zod's own refusal). */
+export function optionalText(max: number, nullable = false): TextRule {
+  return { type: 'text', max: [max], optional: true, ...(nullable ? { nullable } : {}) };
+}
+
+/** The literal event name of an input, refused in words that say which hook this is. */
+export function eventName(value: string, hook: string): { type: 'literal'; value: string; message: string } {
+  return { type: 'literal', value, message: `must be "${value}": this is the ${hook} hook` };
+}
 
 /** The reply shape Claude Code, Codex and Gemini CLI share: `hookSpecificOutput` named for its event. */
 export function hookSpecificReply(event: string, context: string): HookReply {
