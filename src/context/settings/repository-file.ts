@@ -46,8 +46,12 @@ export interface ReadSettingsOptions {
   timeoutMs?: number;
 }
 
-/** `layerSchema` is the deployment's provider set's (see `settingsLayerSchema`). */
-export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.ZodType<SettingsLayer, unknown>, options: ReadSettingsOptions = {}): Promise<RepositorySettings> {
+/**
+ * `layerSchema` gives the deployment's provider set's (see `settingsLayerSchema`), asked for only
+ * when there is a file to check: most repositories have none, and zod's schema objects are the
+ * larger part of a short-lived command's settings step (issue 56).
+ */
+export async function readRepositorySettings(snapshot: Snapshot, layerSchema: () => z.ZodType<SettingsLayer, unknown>, options: ReadSettingsOptions = {}): Promise<RepositorySettings> {
   const timeoutMs = options.timeoutMs ?? (options.signal ? undefined : SETTINGS_READ_TIMEOUT_MS);
   const readFile = (signal: AbortSignal | undefined) => snapshot.read(REPOSITORY_SETTINGS_FILE, { maxBytes: MAX_SETTINGS_BYTES, ...(signal ? { signal } : {}) });
   const read = timeoutMs === undefined ? await underSignal(readFile, options.signal) : await withDeadline(readFile, timeoutMs, { signal: options.signal });
@@ -62,7 +66,7 @@ export async function readRepositorySettings(snapshot: Snapshot, layerSchema: z.
   if (file.status !== 'ok') return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: ${unreadable(file)}` };
   if (file.truncated) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: it is ${file.size} bytes, more than the ${MAX_SETTINGS_BYTES} a settings file may have` };
 
-  const parsed = parseSettingsText(file.text, layerSchema);
+  const parsed = parseSettingsText(file.text, layerSchema());
   const notes = parsed.warnings.map((warning) => `${REPOSITORY_SETTINGS_FILE}: ${warning}`);
   if (!parsed.ok) return { status: 'ignored', source, reason: `${REPOSITORY_SETTINGS_FILE} ignored: ${[parsed.reason, ...parsed.warnings].join('; ')}` };
   if (Object.keys(parsed.layer).length === 0) return { status: 'none', reason: [`${REPOSITORY_SETTINGS_FILE} sets nothing`, ...parsed.warnings].join('; ') };

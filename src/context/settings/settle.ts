@@ -60,7 +60,7 @@ export async function settleSettings(input: SettleInput): Promise<Settled> {
   } else if (!selected.some((provider) => runsOnTurn(provider.turns, turn, input.moved ?? NOT_MOVED))) {
     repository = { layer: 'repository', status: 'not-read', reason: `no provider runs on turn ${turn}` };
   } else {
-    const read = await readRepositorySettings(input.repository.snapshot, layerSchemaOf(registry), {
+    const read = await readRepositorySettings(input.repository.snapshot, () => layerSchemaOf(registry), {
       ...(input.signal ? { signal: input.signal } : {}),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     });
