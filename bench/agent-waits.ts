@@ -64,10 +64,15 @@ interface Command {
 export async function benchAgentWaits(): Promise<string[]> {
   if (!existsSync(BIN)) return [`skipped: ${BIN} is missing; run \`npm run build\``];
   const state = mkdtempSync(join(tmpdir(), 'groundwork-bench-state-'));
+  // Code caches of this run's own (cli/code-cache): a cache is written once, by a command's first
+  // successful run, and holds what that run compiled. Left in the user's directory, the build
+  // before kept whatever cache an earlier run made while this build's were made by the bench's
+  // first round, one repository or another: the two sides compared different caches.
+  const codeCache = mkdtempSync(join(tmpdir(), 'groundwork-bench-code-cache-'));
   const oneFile = oneFileRepository();
   const sdk = existsSync(WORKERS_SDK) ? wranglerCheckout(WORKERS_SDK) : undefined;
   try {
-    const env = { GROUNDWORK_STATE_DIR: state };
+    const env = { GROUNDWORK_STATE_DIR: state, GROUNDWORK_CODE_CACHE: codeCache };
     const node: Command = { name: 'node -e 0', args: ['-e', '0'] };
     const small: Command = { name: 'context one-file', args: [BIN, 'context', '--json'], cwd: oneFile };
     const commands = [node, small];
@@ -82,6 +87,8 @@ export async function benchAgentWaits(): Promise<string[]> {
     }
     const before = new Map<Command, Command>();
     if (BEFORE) for (const command of commands.slice(1)) before.set(command, { ...command, name: `${command.name} (before)`, args: command.args.map((arg) => (arg === BIN ? BEFORE : arg)) });
+    // Each build's caches made on workers-sdk, where the figures are: a user's first run there.
+    if (cases) for (const command of [cases.inWrangler, cases.startup]) for (const side of [command, before.get(command)]) if (side) run(side, env);
     const times = interleaved([...commands, ...before.values()], env);
     const wall = (command: Command) => median((times.get(command) ?? []).map((timing) => timing.wall));
     const cpu = (command: Command) => median((times.get(command) ?? []).map((timing) => timing.cpu));
@@ -113,6 +120,7 @@ export async function benchAgentWaits(): Promise<string[]> {
     return lines;
   } finally {
     rmSync(state, { recursive: true, force: true });
+    rmSync(codeCache, { recursive: true, force: true });
     rmSync(oneFile, { recursive: true, force: true });
     if (sdk) rmSync(sdk, { recursive: true, force: true });
   }
