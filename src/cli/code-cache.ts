@@ -17,8 +17,8 @@
  * flags differ would otherwise rewrite one cache in turn, each refusing the other's). CRC-32, as
  * Node's own compile cache keys a module's source (src/compile_cache.cc, zlib's `crc32`): the key
  * tells this user's own builds apart, it guards against nothing hostile (the directory is checked
- * for that), and SHA-256 of the half-megabyte bundle was some 10 million instructions of every
- * run, where zlib's CRC-32 is one (issue 56). It is written once per
+ * for that); SHA-256 of the 360 KB hook bundle took 0.25 to 0.45 ms of every run on this machine
+ * (with the CPU's SHA extensions; 10 million instructions without), zlib's CRC-32 0.08 (issue 56). It is written once per
  * bundle, after the first run that succeeds, atomically (concurrent hooks are common); the three
  * newest of each command are kept.
  * Any problem with the cache means running without it, never a failed command; a cache that is
