@@ -16,8 +16,7 @@
  */
 import * as z from 'zod';
 import { once } from '../../lib/once.ts';
-import type { HookInputSpec } from './hook-input.ts';
-import { eventName, hookSpecificReply, HookFields, optionalText, type HookProtocol } from './protocol.ts';
+import { hookSpecificReply, HookFields, optionalText, sessionInputs, type HookProtocol } from './protocol.ts';
 
 /** The documented `SessionStart` sources (its matcher values). */
 export const CLAUDE_CODE_SOURCES = ['startup', 'resume', 'clear', 'compact', 'fork'] as const;
@@ -29,15 +28,7 @@ const base = {
   permission_mode: optionalText(64),
 };
 
-const SessionStartInput: HookInputSpec = {
-  fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source },
-  facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' },
-};
-
-const PromptSubmitInput: HookInputSpec = {
-  fields: { ...base, hook_event_name: eventName('UserPromptSubmit', 'prompt-submit'), prompt: HookFields.prompt },
-  facts: { cwd: 'cwd', sessionId: 'session_id' },
-};
+const INPUTS = sessionInputs(base, 'UserPromptSubmit');
 
 /** The output Claude Code 2.1.332 accepts, for the events groundwork answers (for the tests). */
 const Output = once(() =>
@@ -73,13 +64,13 @@ export const CLAUDE_CODE: HookProtocol = {
     'session-start': {
       agentEvent: 'SessionStart',
       sources: CLAUDE_CODE_SOURCES,
-      input: SessionStartInput,
+      input: INPUTS.start,
       output: Output,
       reply: (context) => hookSpecificReply('SessionStart', context),
     },
     'prompt-submit': {
       agentEvent: 'UserPromptSubmit',
-      input: PromptSubmitInput,
+      input: INPUTS.prompt,
       output: Output,
       reply: (context) => hookSpecificReply('UserPromptSubmit', context),
     },

@@ -17,8 +17,7 @@
  */
 import * as z from 'zod';
 import { once } from '../../lib/once.ts';
-import type { HookInputSpec } from './hook-input.ts';
-import { eventName, hookSpecificReply, HookFields, optionalText, type HookProtocol } from './protocol.ts';
+import { hookSpecificReply, HookFields, optionalText, sessionInputs, type HookProtocol } from './protocol.ts';
 
 export const CODEX_SOURCES = ['startup', 'resume', 'clear', 'compact', 'fork'] as const;
 
@@ -30,15 +29,7 @@ const base = {
   permission_mode: optionalText(64),
 };
 
-const SessionStartInput: HookInputSpec = {
-  fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source },
-  facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' },
-};
-
-const PromptSubmitInput: HookInputSpec = {
-  fields: { ...base, hook_event_name: eventName('UserPromptSubmit', 'prompt-submit'), prompt: HookFields.prompt },
-  facts: { cwd: 'cwd', sessionId: 'session_id' },
-};
+const INPUTS = sessionInputs(base, 'UserPromptSubmit');
 
 const output = (event: 'SessionStart' | 'UserPromptSubmit') =>
   z.strictObject({
@@ -61,13 +52,13 @@ export const CODEX: HookProtocol = {
     'session-start': {
       agentEvent: 'SessionStart',
       sources: CODEX_SOURCES,
-      input: SessionStartInput,
+      input: INPUTS.start,
       output: SessionStartOutput,
       reply: (context) => hookSpecificReply('SessionStart', context),
     },
     'prompt-submit': {
       agentEvent: 'UserPromptSubmit',
-      input: PromptSubmitInput,
+      input: INPUTS.prompt,
       output: PromptSubmitOutput,
       reply: (context) => hookSpecificReply('UserPromptSubmit', context),
     },

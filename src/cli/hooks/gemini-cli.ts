@@ -15,8 +15,7 @@
  */
 import * as z from 'zod';
 import { once } from '../../lib/once.ts';
-import type { HookInputSpec } from './hook-input.ts';
-import { eventName, hookSpecificReply, HookFields, optionalText, type HookProtocol } from './protocol.ts';
+import { hookSpecificReply, HookFields, optionalText, sessionInputs, type HookProtocol } from './protocol.ts';
 
 export const GEMINI_CLI_SOURCES = ['startup', 'resume', 'clear'] as const;
 
@@ -27,15 +26,7 @@ const base = {
   timestamp: optionalText(64),
 };
 
-const SessionStartInput: HookInputSpec = {
-  fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source },
-  facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' },
-};
-
-const BeforeAgentInput: HookInputSpec = {
-  fields: { ...base, hook_event_name: eventName('BeforeAgent', 'prompt-submit'), prompt: HookFields.prompt },
-  facts: { cwd: 'cwd', sessionId: 'session_id' },
-};
+const INPUTS = sessionInputs(base, 'BeforeAgent');
 
 const output = (event: 'SessionStart' | 'BeforeAgent') =>
   z.strictObject({
@@ -59,13 +50,13 @@ export const GEMINI_CLI: HookProtocol = {
     'session-start': {
       agentEvent: 'SessionStart',
       sources: GEMINI_CLI_SOURCES,
-      input: SessionStartInput,
+      input: INPUTS.start,
       output: SessionStartOutput,
       reply: (context) => hookSpecificReply('SessionStart', context),
     },
     'prompt-submit': {
       agentEvent: 'BeforeAgent',
-      input: BeforeAgentInput,
+      input: INPUTS.prompt,
       output: BeforeAgentOutput,
       reply: (context) => hookSpecificReply('BeforeAgent', context),
     },

@@ -9,7 +9,7 @@
  */
 import type * as z from 'zod';
 import { jsonOutput } from '../json-output.ts';
-import type { HookInputSpec, TextRule } from './hook-input.ts';
+import type { FieldRule, HookInputSpec, TextRule } from './hook-input.ts';
 import type { HookClient, HookReply } from './notice.ts';
 
 /** groundwork's names for the events it answers. */
@@ -64,8 +64,19 @@ export function optionalText(max: number, nullable = false): TextRule {
 }
 
 /** The literal event name of an input, refused in words that say which hook this is. */
-export function eventName(value: string, hook: string): { type: 'literal'; value: string; message: string } {
+function eventName(value: string, hook: string): { type: 'literal'; value: string; message: string } {
   return { type: 'literal', value, message: `must be "${value}": this is the ${hook} hook` };
+}
+
+/**
+ * The session-start and prompt inputs Claude Code, Codex and Gemini CLI share the shape of: their
+ * `base` fields, `hook_event_name`, then `source` or `prompt`; snake_case `session_id`.
+ */
+export function sessionInputs(base: Readonly<Record<string, FieldRule>>, promptEvent: string): { start: HookInputSpec; prompt: HookInputSpec } {
+  return {
+    start: { fields: { ...base, hook_event_name: eventName('SessionStart', 'session-start'), source: HookFields.source }, facts: { cwd: 'cwd', sessionId: 'session_id', source: 'source' } },
+    prompt: { fields: { ...base, hook_event_name: eventName(promptEvent, 'prompt-submit'), prompt: HookFields.prompt }, facts: { cwd: 'cwd', sessionId: 'session_id' } },
+  };
 }
 
 /** The reply shape Claude Code, Codex and Gemini CLI share: `hookSpecificOutput` named for its event. */
