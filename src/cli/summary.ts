@@ -8,7 +8,7 @@
 import { CLIENT_NAMES, clientOf } from '../context/client.ts';
 import type { ClientCell } from '../context/client-load.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
-import { TASK_ITEM_ID } from '../context/transcript.ts';
+import { TASK_ITEM_ID } from '../context/host-items.ts';
 import { turnAnatomy, type SectionModel } from '../inspector/anatomy.ts';
 import { providerBudgets } from '../inspector/budgets.ts';
 import { contextWindow, KIND_LABELS, type Segment, type WindowModel } from '../inspector/window.ts';

@@ -7,12 +7,13 @@
 import { visibleFirst } from '../lib/unicode-regexp.ts';
 import type { AgentConfig, Tool } from './agents.ts';
 import type { Stability } from './entry.ts';
+import { PART_SEPARATOR } from './host-items.ts';
 import type { Notice } from './notices.ts';
 import { ORDER_POLICIES, type OrderPolicy, type Stage } from './order-policy.ts';
 import type { ContextEntry } from './outcome.ts';
 import type { TaskView } from './provider.ts';
 import { renderSection } from './section.ts';
-import { PART_SEPARATOR, type TextPart } from './transcript.ts';
+import type { TextPart } from './transcript.ts';
 
 export interface Message {
   role: 'system' | 'user';

@@ -19,25 +19,10 @@ import { lazySchema } from '../lib/lazy-schema.ts';
 import { once } from '../lib/once.ts';
 import { unreachable } from '../lib/unreachable.ts';
 import { STABILITIES } from './entry.ts';
+import { HOST_ITEM_PREFIX, PART_SEPARATOR } from './host-items.ts';
 import { itemBytesIssue } from './transcript-limits.ts';
 
-/** Ids starting with this are written by the host only (the task item, context items). */
-export const HOST_ITEM_PREFIX = 'local:';
-
-/** The first user item: turn 0's context and the task. */
-export const TASK_ITEM_ID = 'local:task';
-
-export function contextItemId(turn: number): string {
-  return `local:context:${turn}`;
-}
-
-/** The k-th follow-up in a task's mailbox, counted from 1. */
-export function mailboxItemId(k: number): string {
-  return `local:mailbox:${k}`;
-}
-
-/** Between the parts of a host item, in its `content`. */
-export const PART_SEPARATOR = '\n\n';
+export { contextItemId, HOST_ITEM_PREFIX, mailboxItemId, PART_SEPARATOR, TASK_ITEM_ID } from './host-items.ts';
 
 /** Deeper JSON than this in tool arguments is refused: vendors refuse it too, and serialising it could exhaust the stack. */
 export const MAX_ARGUMENT_DEPTH = 64;

@@ -21,7 +21,8 @@ import { selects } from './provider-selection.ts';
 import { runsOnTurn } from './turn-policy.ts';
 import type { SettingsReport } from './settings/report.ts';
 import { settleSettings, type HostSettings } from './settings/settle.ts';
-import { PART_SEPARATOR, TASK_ITEM_ID, type HostItem } from './transcript.ts';
+import { PART_SEPARATOR, TASK_ITEM_ID } from './host-items.ts';
+import type { HostItem } from './transcript.ts';
 import type { AssembledTurn, EntrySummary } from './turn-schema.ts';
 
 

@@ -4,9 +4,9 @@
  * Pure and shared by the remote and the local server, so both say the same thing the same way.
  * The text is what a model reads: the context itself first, then one line of where it came from.
  */
+import { turnContext } from '../context/host-items.ts';
 import type { Knowledge } from '../context/knowledge.ts';
 import type { MailboxItem } from '../context/transcript.ts';
-import { contextItemId, TASK_ITEM_ID } from '../context/transcript.ts';
 import type { AssembledTurn } from '../context/turn-schema.ts';
 import { checkLine } from '../checks/describe.ts';
 import type { CheckRecord } from '../checks/result.ts';
@@ -19,13 +19,6 @@ export interface TurnFacts {
   taskId: string;
   /** The inspector page, when this host has one to link. */
   viewUrl?: string | null;
-}
-
-/** The context a turn added: the task message on turn 0, the `local:context:<n>` item after. */
-export function turnContext(turn: AssembledTurn): string | undefined {
-  const id = turn.turn === 0 ? TASK_ITEM_ID : contextItemId(turn.turn);
-  const item = turn.items.find((candidate) => candidate.id === id);
-  return item && 'content' in item ? item.content : undefined;
 }
 
 /** A turn as the model reads it, with its digest, commit and provider outcomes as JSON. */

@@ -14,11 +14,11 @@
  */
 import type { AgentConfig } from '../../context/agents.ts';
 import { clientLabel } from '../../context/client.ts';
+import { turnContext } from '../../context/host-items.ts';
 import type { Registry } from '../../context/registry.ts';
 import type { RuleSetReader } from '../../context/rule-set.ts';
 import { createRuleSetReader } from '../../context/rule-set-reader.ts';
 import { turnSources, type TrackedSource } from '../../freshness/tracked.ts';
-import { turnContext } from '../../mcp/answers.ts';
 import { discoverRepository } from '../../sources/git/discover.ts';
 import { assembleLocalTurn, LOCAL_CAPABILITIES, localProviders } from '../local-turn.ts';
 import { openLocalRepository } from '../open-local.ts';
