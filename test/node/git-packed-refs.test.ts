@@ -13,11 +13,15 @@ const B = 'b'.repeat(40);
 const C = 'c'.repeat(40);
 const D = 'd'.repeat(40);
 
-let dir: string | undefined;
-afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
+// Every directory a test made: a test resolves in several, and each is removed.
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 function resolveIn(packedRefs: string | Buffer, ref: string): string | undefined {
-  dir = mkdtempSync(join(tmpdir(), 'groundwork-packed-refs-'));
+  const dir = mkdtempSync(join(tmpdir(), 'groundwork-packed-refs-'));
+  dirs.push(dir);
   writeFileSync(join(dir, 'packed-refs'), packedRefs);
   return resolveRefName({ head: dir, common: dir }, ref);
 }
