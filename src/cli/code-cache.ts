@@ -20,7 +20,11 @@
  * for that); SHA-256 of the 360 KB hook bundle took 0.25 to 0.45 ms of every run on this machine
  * (with the CPU's SHA extensions; 10 million instructions without), zlib's CRC-32 0.08 (issue 56). It is written once per
  * bundle, after the first run that succeeds, atomically (concurrent hooks are common); the three
- * newest of each command are kept.
+ * newest of each command are kept. It holds what that run compiled, so a first run that took
+ * another path (a hook in a one-file repository, then every session in a large one) left the
+ * later runs compiling the rest: a run that compiles much besides an accepted cache
+ * (COMPLETE_AFTER_BYTES) makes it again, once, as `<name>-<key>-completed.bin`, which holds both
+ * (V8 serialises every function compiled so far) and is read first from then on.
  * Any problem with the cache means running without it, never a failed command; a cache that is
  * not a regular file (a FIFO, a directory, a socket, a symbolic link) is ignored, and checking
  * that never waits on it.
@@ -35,6 +39,7 @@ import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 
@@ -59,6 +64,15 @@ export interface CodeCacheOptions {
 const KEPT_PER_COMMAND = 3;
 
 /**
+ * Bytecode a run with an accepted cache may compile besides it before the cache is made again,
+ * once. A session hook on workers-sdk compiles 38 KB besides a cache made there (Node's own, which
+ * making the cache again does not take: it stays 38 after), 41 on a one-file repository, and 135
+ * beside a cache a run on a one-file repository made, whose runs on workers-sdk took some 10%
+ * more CPU for it (issue 56).
+ */
+const COMPLETE_AFTER_BYTES = 96 * 1024;
+
+/**
  * How a command bundle's text begins and ends: scripts/build writes it as a function of the
  * parameters Node's CommonJS loader passes, plus `import.meta.url`. The text is compiled as it
  * was read, one string; joining a wrapper to it here made V8 copy all half a megabyte of it into
@@ -74,35 +88,58 @@ export function runCachedScript<T>(file: string, options: CodeCacheOptions = {})
   if (!source.startsWith(SCRIPT_START) || !source.trimEnd().endsWith(SCRIPT_END.trim())) throw new Error(`${file} is not a command bundle: it is not wrapped in the function scripts/build writes around one`);
   const dirs = cacheDirectories(options.env ?? process.env);
   const name = basename(file).replace(/\.c?js$/, '');
-  const cacheName = `${name}-${cacheKey(bytes, options.flags ?? [])}.bin`;
-  const read = readFirst(dirs, cacheName);
-  const cachedData = typeof read === 'string' ? undefined : read;
+  const key = cacheKey(bytes, options.flags ?? []);
+  const first = `${name}-${key}.bin`;
+  const completed = `${name}-${key}-completed.bin`;
+  const read = readFirst(dirs, [completed, first]);
+  const cachedData = typeof read === 'string' ? undefined : read.data;
   const script = new Script(source, { filename: file, ...(cachedData ? { cachedData } : {}) });
   const status: CacheStatus = typeof read === 'string' ? read : script.cachedDataRejected ? 'rejected' : 'accepted';
+  const compiledBefore = compiledBytes();
 
   const module = { exports: {} as T };
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   wrapper(module.exports, createRequire(file), module, file, dirname(file), pathToFileURL(file).href);
 
   let saved: ReturnType<CachedScript<T>['save']> | undefined;
+  const save = (): ReturnType<CachedScript<T>['save']> => {
+    if (status === 'off') return 'kept';
+    if (typeof read === 'string') return writeFirst(dirs, first, name, script);
+    // A cache V8 refused is made again under the name it was read by, so it is not read and refused again.
+    if (status === 'rejected') return writeCache(read.dir, join(read.dir, read.name), name, script);
+    if (read.name === completed || compiledBytes() - compiledBefore <= COMPLETE_AFTER_BYTES) return 'kept';
+    const written = writeCache(read.dir, join(read.dir, completed), name, script);
+    if (written === 'written') rmSync(join(read.dir, first), { force: true });
+    return written;
+  };
   return {
     exports: module.exports,
     status,
     save() {
-      saved ??= status === 'accepted' || status === 'off' ? 'kept' : writeFirst(dirs, cacheName, name, script);
+      saved ??= save();
       return saved;
     },
   };
 }
 
-/** The first cache any directory holds; else why none was read. */
-function readFirst(dirs: readonly string[], cacheName: string): Buffer | Exclude<CacheStatus, 'accepted' | 'rejected'> {
+/**
+ * Bytecode V8 holds now (its trusted space, where V8 12 keeps bytecode): what a run compiles is
+ * its growth. 0 where V8 has no such space, so that a cache is never completed there.
+ */
+function compiledBytes(): number {
+  return getHeapSpaceStatistics().find((space) => space.space_name === 'trusted_space')?.space_used_size ?? 0;
+}
+
+/** The first cache any directory holds, in the order of `names`; else why none was read. */
+function readFirst(dirs: readonly string[], names: readonly string[]): { data: Buffer; dir: string; name: string } | Exclude<CacheStatus, 'accepted' | 'rejected'> {
   if (dirs.length === 0) return 'off';
   let missing: 'absent' | 'unsafe' = 'absent';
   for (const dir of dirs) {
-    const read = readOwnFile(join(dir, cacheName));
-    if (typeof read !== 'string') return read;
-    if (read === 'unsafe') missing = read;
+    for (const name of names) {
+      const read = readOwnFile(join(dir, name));
+      if (typeof read !== 'string') return { data: read, dir, name };
+      if (read === 'unsafe') missing = read;
+    }
   }
   return missing;
 }
@@ -182,7 +219,14 @@ function writeCache(dir: string, cacheFile: string, name: string, script: Script
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!privateDirectory(dir)) return 'failed';
-    writeFileSync(temporary, script.createCachedData(), { mode: 0o600, flag: 'wx' });
+    // Opened before the cache is serialised (5 to 12 ms for a command's): a directory that takes
+    // no file (read-only, full) then costs a failed open, not the serialising too, on every run.
+    const fd = openSync(temporary, 'wx', 0o600);
+    try {
+      writeFileSync(fd, script.createCachedData());
+    } finally {
+      closeSync(fd);
+    }
     renameSync(temporary, cacheFile);
     removeOldCaches(dir, name);
     return 'written';

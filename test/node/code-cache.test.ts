@@ -86,6 +86,34 @@ describe('runCachedScript', () => {
     expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', value: 1, saves: ['kept'] });
   });
 
+  it('makes the cache again, once, when a run compiles much besides it: a first run that took another path left the rest out', () => {
+    // 2,000 functions only `work` calls: some 200 KB of bytecode a run compiles when the cache lacks them.
+    writeFileSync(bundle, sampleSource(1, 2_000));
+    const name = (suffix: string) => cached().filter((file) => file.endsWith(suffix));
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'absent', saves: ['written'] });
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+    expect(name('-completed.bin')).toEqual([]);
+
+    // The path that calls them: made again with them in, the first cache gone.
+    expect(runCachedScript(bundle, { env: env(), call: true })).toMatchObject({ status: 'accepted', work: expect.any(Number), saves: ['written'] });
+    expect(cached()).toEqual(name('-completed.bin'));
+    expect(cached()).toHaveLength(1);
+    // Read first from now on, with nothing to add, and never made again.
+    expect(runCachedScript(bundle, { env: env(), call: true })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+  });
+
+  it('makes it again once only, though a run keeps compiling what no cache of the bundle holds', () => {
+    // `work` compiles fresh functions of its own on every call (as Node's own modules are): the
+    // cache can never hold them, so completing it once is all a run may do.
+    const body = ['exports.value = () => 1;', 'exports.url = __importMetaUrl;', "exports.join = require('node:path').join;", 'exports.work = () => { let s = 0; for (let i = 0; i < 3000; i++) s += new Function("x", "let t = x; for (let j = 0; j < 3; j++) t += j * " + i + "; return t;")(1); return s; };'].join('\n');
+    writeFileSync(bundle, `${SCRIPT_START}\n${body}\n${SCRIPT_END}\n`);
+    expect(runCachedScript(bundle, { env: env() })).toMatchObject({ status: 'absent', saves: ['written'] });
+    expect(runCachedScript(bundle, { env: env(), call: true })).toMatchObject({ status: 'accepted', saves: ['written'] });
+    expect(cached()).toHaveLength(1);
+    for (let run = 0; run < 2; run++) expect(runCachedScript(bundle, { env: env(), call: true })).toMatchObject({ status: 'accepted', saves: ['kept'] });
+  });
+
   it('keys the cache by the text: a rebuilt bundle of the same length runs its own code', () => {
     runCachedScript(bundle, { env: env() });
     const before = cached();
