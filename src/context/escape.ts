@@ -76,11 +76,13 @@ export const INVISIBLE_IN_ATTRIBUTE = visibleFirst(/[\x00-\x1f\x7f]/, () => /(?!
 export function escapeAttribute(value: string): string {
   if (PLAIN_ATTRIBUTE.test(value)) return value.replace(/[&"<>]/g, (char) => NAMED[char] ?? char).replace(/[\r\n\t]/g, ' ');
   let out = '';
+  // Picked for the whole value: the ASCII spelling serves every character of it or none.
+  const invisible = INVISIBLE_IN_ATTRIBUTE.for(value);
   for (const char of value.replace(/[\r\n\t]/g, ' ')) {
     const code = char.codePointAt(0) ?? 0;
     const named = NAMED[char];
     if (named !== undefined) out += named;
-    else if (INVISIBLE_IN_ATTRIBUTE.for(char).test(char) || (code >= 0x80 && ATTRIBUTE_SPECIAL.test(foldCodePoint(code)))) out += `&#x${code.toString(16).toUpperCase()};`;
+    else if (invisible.test(char) || (code >= 0x80 && ATTRIBUTE_SPECIAL.test(foldCodePoint(code)))) out += `&#x${code.toString(16).toUpperCase()};`;
     else out += char;
   }
   return out;
