@@ -19,6 +19,16 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildWorker, ENTRY } from '../scripts/worker-build.ts';
 
+/**
+ * wrangler's local Workers Observability (on unless X_LOCAL_OBSERVABILITY=false, wrangler 4.164.0):
+ * every Worker streams its invocations' traces to a collector Worker whose Durable Object writes
+ * them to SQLite, on workerd's one thread. A deployed Worker's traces are not written on its
+ * thread. Off for every Worker the bench starts (Groundwork's, the build before, the floors) unless
+ * GROUNDWORK_BENCH_LOCAL_OBSERVABILITY=true: on, a pull request's first turn spent 20 to 30 ms more
+ * of workerd's CPU and was ready 7 ms later (docs/benchmarks, 2026-12-07 21:45).
+ */
+const LOCAL_OBSERVABILITY = process.env['GROUNDWORK_BENCH_LOCAL_OBSERVABILITY'] === 'true' ? 'true' : 'false';
+
 /** Bundling and starting workerd take a few seconds; more than this means it will not come up. */
 const READY_TIMEOUT_MS = 45_000;
 const STOP_TIMEOUT_MS = 5_000;
@@ -105,7 +115,7 @@ export async function startOn(port: number, inspectorPort: number, vars: Record<
     cwd: root,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', X_LOCAL_OBSERVABILITY: LOCAL_OBSERVABILITY },
   });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL_CHARS));
