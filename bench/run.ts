@@ -9,6 +9,7 @@ import { benchAssembly, benchRender } from './context.ts';
 import { benchDeliveries } from './deliveries.ts';
 import { benchFirstTurn } from './first-turn.ts';
 import { benchFocusReads } from './focus-reads.ts';
+import { benchReadAheadQuery } from './read-ahead-query.ts';
 import { benchFreshness } from './freshness.ts';
 import { benchMemory } from './memory.ts';
 import { benchPrefixSharing } from './prefix-sharing.ts';
@@ -25,7 +26,7 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
   ['prefix', benchPrefixSharing],
   ['sources', async () => [...(await benchGitHubRoundTrips()), ...(await benchGraphQLReads()), ...(await benchAppTokens()), ...(await benchLocalGitSource())]],
-  ['focus', benchFocusReads],
+  ['focus', async () => [...(await benchFocusReads()), ...benchReadAheadQuery()]],
   ['freshness', benchFreshness],
   ['checks', benchChecks],
   ['triggers', benchDeliveries],

@@ -38,6 +38,9 @@ const schemas = {
   legacy: buildSchema(SDL.replace('FILE', '')),
 };
 
+/** The schema the server validates queries against (bench/read-ahead-query times that validation). */
+export const GITHUB_GRAPHQL_SCHEMA: GraphQLSchema = schemas.current;
+
 /** GitHub cuts `Blob.text` at this many bytes and says so with `isTruncated`. */
 export const BLOB_TEXT_LIMIT = 512_000;
 

@@ -7,6 +7,11 @@
  * The query text depends only on the plan's shape (how many directories, files and walks, how
  * deep): aliases are ours (`d0`, `f0`, `w0`), and every path, the revision, owner and name are
  * variables. Nothing a user or repository wrote is ever spliced into the text.
+ *
+ * What each alias selects is a named fragment (`...Listing`, `...File`, a walk's shape), written
+ * once: a pull request's plan over 20 packages has some 350 aliases, and with each selection
+ * spelled out the text was 69 KB, which a GraphQL server parses and validates on every request
+ * (graphql-js: 36 ms, against 13 with the fragments; docs/benchmarks, 2026-12-07 22:00).
  */
 import type { ReadPlan } from '../read-plan.ts';
 
@@ -49,6 +54,13 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
     return `$${alias}`;
   };
 
+  // Each selection once, as a fragment on TreeEntry (what `file(path:)` answers), named by shape.
+  const fragments = new Map<string, string>();
+  const spread = (name: string, selection: () => string): string => {
+    if (!fragments.has(name)) fragments.set(name, `fragment ${name} on TreeEntry { ${selection()} }`);
+    return `{ ...${name} }`;
+  };
+
   const walkPrefixes = new Set(plan.walks.map((walk) => walk.prefix));
   const listed = plan.dirs.filter((dir) => !walkPrefixes.has(dir));
   const rootWalks = plan.walks.filter((walk) => walk.prefix === '');
@@ -62,12 +74,12 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
   listed.filter((dir) => dir !== '').forEach((path, i) => {
     const alias = `d${i}`;
     aliases.dirs.push({ alias, path });
-    fields.push(`${alias}: file(path: ${variable(alias, path)}) { ${ENTRY} object { ... on Tree { entries { ${ENTRY} object { ${SIZE} } } } } }`);
+    fields.push(`${alias}: file(path: ${variable(alias, path)}) ${spread('Listing', () => `${ENTRY} object { ... on Tree { entries { ${ENTRY} object { ${SIZE} } } } }`)}`);
   });
   plan.files.forEach((path, i) => {
     const alias = `f${i}`;
     aliases.files.push({ alias, path });
-    fields.push(`${alias}: file(path: ${variable(alias, path)}) { ${ENTRY} object { ${TEXT} } }`);
+    fields.push(`${alias}: file(path: ${variable(alias, path)}) ${spread('File', () => `${ENTRY} object { ${TEXT} }`)}`);
   });
   const byPrefix = new Map<string, ReadPlan['walks'][number][]>();
   for (const walk of plan.walks) if (walk.prefix !== '') byPrefix.set(walk.prefix, [...(byPrefix.get(walk.prefix) ?? []), walk]);
@@ -76,7 +88,8 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
     const levels = Math.max(...walks.map((walk) => levelsOf(walk)));
     const textFrom = textLevel(walks);
     for (const walk of walks) aliases.walks.push({ alias, prefix, levels, textFrom, read: walk.read, readSuffixes: walk.readSuffixes ?? [] });
-    fields.push(`${alias}: file(path: ${variable(alias, prefix)}) { ${ENTRY} object { ... on Tree { entries { ${nested(levels, textFrom, 0)} } } } }`);
+    const shape = `Walk${levels}${textFrom === undefined ? '' : `Text${textFrom}`}`;
+    fields.push(`${alias}: file(path: ${variable(alias, prefix)}) ${spread(shape, () => `${ENTRY} object { ... on Tree { entries { ${nested(levels, textFrom, 0)} } } }`)}`);
   });
 
   const query = [
@@ -87,6 +100,7 @@ export function readAheadQuery(input: { owner: string; name: string; rev: string
     '  }',
     '}',
     `fragment At on Commit { ${fields.join(' ')} }`,
+    ...fragments.values(),
   ].join('\n');
   return { query, variables, aliases };
 }
