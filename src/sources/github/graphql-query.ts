@@ -11,7 +11,7 @@
  * What each alias selects is a named fragment (`...Listing`, `...File`, a walk's shape), written
  * once: a pull request's plan over 20 packages has some 350 aliases, and with each selection
  * spelled out the text was 69 KB, which a GraphQL server parses and validates on every request
- * (graphql-js: 36 ms, against 13 with the fragments; docs/benchmarks, 2026-12-07 22:00).
+ * (graphql-js: 34 ms, against 12 with the fragments; docs/benchmarks, 2026-12-07 22:00).
  */
 import type { ReadPlan } from '../read-plan.ts';
 
