@@ -68,6 +68,25 @@ describe('strongestLoads', () => {
     );
   });
 
+  it('answers for the clients named what it answers for every client, and for no other', async () => {
+    await fc.assert(
+      fc.asyncProperty(tree, fc.subarray([...CLIENT_NAMES]), async ({ dirFiles, formats, dirs, client }, names) => {
+        const files: Record<string, MemoryFile> = { 'docs/x.md': 'X.\n', 'y.md': 'Y.\n', 'a/y.md': 'AY.\n' };
+        for (const [dir, name, body] of dirFiles) files[dir === '' ? name : `${dir}/${name}`] = body;
+        for (const [path, body] of formats) files[path] = body;
+        const verdicts = await verdictsOf(files);
+        const ref = clientRefOf(client);
+        const [all, some] = [strongestLoads(verdicts, dirs, ref), strongestLoads(verdicts, dirs, ref, names)];
+        expect(Object.keys(some).sort()).toEqual([...names].sort());
+        for (const name of names) expect(some[name]).toEqual(all[name]);
+        const [here, hereSome] = [clientLoads(verdicts, dirs[0] ?? '', ref), clientLoads(verdicts, dirs[0] ?? '', ref, names)];
+        expect(Object.keys(hereSome).sort()).toEqual([...names].sort());
+        for (const name of names) expect(hereSome[name]).toEqual(here[name]);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('answers for hundreds of rule directories as the fold does', () => {
     // The shape of a large monorepo's found files, made directly: more than one run of the rule
     // set reads (maxRuleFiles), as a repository's whole matrix meets them across its packages.

@@ -18,6 +18,9 @@ import type { ClientProfile } from '../../clients/profile.ts';
 /** Per client, one answer per verdict (undefined where the verdict names no file that was read). */
 export type LoadsByClient = Readonly<Record<ClientName, ReadonlyArray<ClientLoad | undefined>>>;
 
+/** Some clients' answers per verdict: those a caller named. */
+export type SomeClientsLoads = Readonly<Partial<LoadsByClient>>;
+
 const UNREAD: ClientLoad = { load: 'never', why: 'its importer was not read', fact: '' };
 
 /**
@@ -26,10 +29,13 @@ const UNREAD: ClientLoad = { load: 'never', why: 'its importer was not read', fa
  * answered from its importer's answer (imports come after their importers), and a file another
  * found file imports is loaded as strongly as the strongest import of it the client follows.
  */
-export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef): LoadsByClient {
+export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef): LoadsByClient;
+/** Only `names`' answers: the rules matrix's lints read the report's clients alone. */
+export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef, names: readonly ClientName[]): SomeClientsLoads;
+export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, client: ClientRef, names: readonly ClientName[] = CLIENT_NAMES): SomeClientsLoads {
   const files = readFiles(verdicts);
-  const out = {} as Record<ClientName, Array<ClientLoad | undefined>>;
-  for (const name of CLIENT_NAMES) out[name] = rowFrom(files, name, cwd, client);
+  const out: Partial<Record<ClientName, Array<ClientLoad | undefined>>> = {};
+  for (const name of names) out[name] = rowFrom(files, name, cwd, client);
   return out;
 }
 
@@ -41,14 +47,21 @@ export function clientLoads(verdicts: readonly RuleVerdictInput[], cwd: string, 
  * folded in and dropped: kept until the end, collecting them as garbage was most of a large
  * matrix's time (docs/benchmarks, 2026-12-07 09:10).
  */
-export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef): LoadsByClient {
+export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef): LoadsByClient;
+/**
+ * Only `names`' answers: every directory is asked for every client named, so the matrix's lints,
+ * which read the report's clients alone, ask for those (5 of 6 by default, 1 for a repository
+ * whose settings name one).
+ */
+export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef, names: readonly ClientName[]): SomeClientsLoads;
+export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef, names: readonly ClientName[] = CLIENT_NAMES): SomeClientsLoads {
   const files = readFiles(verdicts);
-  const best = {} as Record<ClientName, Array<ClientLoad | undefined>>;
-  for (const name of CLIENT_NAMES) best[name] = new Array<ClientLoad | undefined>(files.count).fill(undefined);
+  const best: Partial<Record<ClientName, Array<ClientLoad | undefined>>> = {};
+  for (const name of names) best[name] = new Array<ClientLoad | undefined>(files.count).fill(undefined);
   for (const dir of dirs) {
-    for (const name of CLIENT_NAMES) {
+    for (const name of names) {
       // One client's row at a time, folded at once: what the collector finds alive stays small.
-      const strongest = best[name];
+      const strongest = best[name] ?? [];
       rowFrom(files, name, dir, client).forEach((load, i) => {
         const current = strongest[i];
         if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) strongest[i] = load;

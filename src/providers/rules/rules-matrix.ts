@@ -93,17 +93,18 @@ export async function lintInput(snapshot: Snapshot, verdicts: readonly RuleVerdi
   const [globs, references] = await Promise.all([checkGlobs(snapshot, withText, options), checkReferences(snapshot, texts, options)]);
   // From the working directory, and from every directory a rule file is in (what a client started anywhere loads).
   const dirs = [...new Set([cwd, ...found.map((file) => file.dir)])];
-  const here = clientLoads(verdicts, cwd, NO_CLIENT);
-  const strongest = strongestLoads(verdicts, dirs, NO_CLIENT);
+  // Only the clients whose lints are asked for: the lints read no other client's loads.
+  const here = clientLoads(verdicts, cwd, NO_CLIENT, clients);
+  const strongest = strongestLoads(verdicts, dirs, NO_CLIENT, clients);
   const foundByPath = new Map<string, FoundRuleFile>();
   for (const file of found) if (!foundByPath.has(file.path)) foundByPath.set(file.path, file);
   const files = verdicts.map((verdict, i): LintFile => {
     const loads: Partial<Record<ClientName, ClientLoad>> = {};
     const ever: Partial<Record<ClientName, ClientLoad>> = {};
-    for (const name of CLIENT_NAMES) {
-      const load = here[name][i];
+    for (const name of clients) {
+      const load = here[name]?.[i];
       if (load) loads[name] = load;
-      const best = strongest[name][i];
+      const best = strongest[name]?.[i];
       if (best) ever[name] = best;
     }
     const file = foundByPath.get(verdict.path);

@@ -23,9 +23,9 @@ export interface LintFile {
   found?: FoundRuleFile;
   /** The file as committed, frontmatter included, when it was read as text. */
   text?: string;
-  /** Each client's own load at the working directory the matrix is for. */
+  /** Each linted client's own load at the working directory the matrix is for (`LintInput.clients`; no other client's). */
   loads: LoadsOf;
-  /** Each client's strongest load from any working directory the rule set holds (the file's own directory included): whether it ever loads it. */
+  /** Each linted client's strongest load from any working directory the rule set holds (the file's own directory included): whether it ever loads it. */
   ever: LoadsOf;
 }
 
