@@ -56,19 +56,17 @@ export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: read
 export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef, names: readonly ClientName[]): SomeClientsLoads;
 export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef, names: readonly ClientName[] = CLIENT_NAMES): SomeClientsLoads {
   const files = readFiles(verdicts);
-  const best: Partial<Record<ClientName, Array<ClientLoad | undefined>>> = {};
-  for (const name of names) best[name] = new Array<ClientLoad | undefined>(files.count).fill(undefined);
+  const best = new Map(names.map((name) => [name, new Array<ClientLoad | undefined>(files.count).fill(undefined)]));
   for (const dir of dirs) {
-    for (const name of names) {
+    for (const [name, strongest] of best) {
       // One client's row at a time, folded at once: what the collector finds alive stays small.
-      const strongest = best[name] ?? [];
       rowFrom(files, name, dir, client).forEach((load, i) => {
         const current = strongest[i];
         if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) strongest[i] = load;
       });
     }
   }
-  return best;
+  return Object.fromEntries(best);
 }
 
 /** The verdicts' files, told to the profiles: those found and read, each with its verdict's index. */
