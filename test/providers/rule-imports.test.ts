@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ClientRef } from '../../src/context/client.ts';
 import { RulesConfigSchema } from '../../src/providers/rules/config.ts';
+import { NO_CLIENT } from '../../src/context/client.ts';
+import { rulesMatrix } from '../../src/providers/rules/rules-matrix.ts';
 import { gatherRules, resolve } from '../../src/providers/rules/rule-set.ts';
 import { setOf } from '../clients/support.ts';
 import { memorySnapshot } from '../support/memory-tree.ts';
@@ -90,5 +92,35 @@ describe('rules gathered once at a snapshot and resolved for several clients (ru
     expect(claude(first)).toHaveLength(1);
     expect(claude(third)).toEqual(claude(first));
     expect(first.gathered.pieces.every((piece) => piece.warnings.length === 0)).toBe(true);
+  });
+
+  it('resolves a kept gathering once for each client and listing, and the matrix after it is the matrix of a fresh snapshot', async () => {
+    const files = {
+      'AGENTS.md': '# Root\n',
+      'CLAUDE.md': 'Claude only. See @docs/style.md.\n',
+      'docs/style.md': 'Style.\n',
+      'packages/a/AGENTS.md': '# a\n',
+      'packages/a/src/index.ts': 'export {};\n',
+      '.cursor/rules/ts.mdc': '---\nglobs: packages/**/*.ts\n---\nTypes.\n',
+    };
+    const config = RulesConfigSchema.parse({});
+    const changed = ['packages/a/src/index.ts'];
+    const inputFor = (client: ClientRef) => ({ task: { cwd: '', focusPaths: changed, agent: 'entry', client }, focusFiles: changed, config, signal: AbortSignal.timeout(10_000) });
+    const snapshot = await memorySnapshot(files);
+    // Turn 0 as a webhook's task gathers and resolves them: no client named.
+    const gathered = await gatherRules(snapshot, inputFor(NO_CLIENT));
+    const first = await resolve(snapshot, inputFor(NO_CLIENT), gathered, true);
+    expect(await resolve(snapshot, inputFor(NO_CLIENT), gathered, true)).toBe(first);
+    const codex = await resolve(snapshot, inputFor({ name: 'codex' }), gathered, true);
+    expect(codex).not.toBe(first);
+    expect(await resolve(snapshot, inputFor({ name: 'codex' }), gathered, true)).toBe(codex);
+    expect(await resolve(snapshot, inputFor({ name: 'codex', version: '0.1.0' }), gathered, true)).not.toBe(codex);
+    expect(await resolve(snapshot, inputFor(NO_CLIENT), gathered, false)).not.toBe(first);
+
+    const request = { cwd: '', paths: changed, files: changed, config, signal: AbortSignal.timeout(10_000) };
+    const afterTurn = await rulesMatrix(snapshot, request);
+    const fresh = await rulesMatrix(await memorySnapshot(files), request);
+    expect(afterTurn).toEqual(fresh);
+    expect(afterTurn.files.map((file) => file.path)).toEqual(expect.arrayContaining(['AGENTS.md', 'CLAUDE.md', 'packages/a/AGENTS.md', '.cursor/rules/ts.mdc']));
   });
 });

@@ -31,7 +31,7 @@ import { withImporters } from './import-edges.ts';
 import { otherFileVerdicts } from './other-files.ts';
 import type { RulePiece } from './pieces.ts';
 import type { RankedPiece } from './rule-entries.ts';
-import { keptGathering } from './rules-memo.ts';
+import { keptGathering, keptResolution } from './rules-memo.ts';
 
 export type RuleSetTask = Pick<TaskView, 'cwd' | 'focusPaths' | 'agent' | 'client'>;
 
@@ -121,7 +121,14 @@ export async function ruleSet(snapshot: Snapshot, input: RuleSetInput): Promise<
   };
 }
 
-/** Imports, clients and the complement over what was gathered. */
+/**
+ * Imports, clients and the complement over what was gathered; what the gathering was resolved to
+ * before for the same client, if it was (rules-memo). `gathered` must be `gatherRules`'s answer
+ * for the same snapshot and input, as every caller's is.
+ */
 export function resolve(snapshot: Snapshot, input: RuleSetInput, gathered: Gathered, listLoaded: boolean): Promise<ResolvedRules> {
-  return resolveRules({ snapshot, ranked: gathered.ranked, pieces: gathered.pieces, verdicts: gathered.verdicts, config: input.config, signal: input.signal, client: input.task.client ?? NO_CLIENT, cwd: input.task.cwd, listLoaded });
+  const client = input.task.client ?? NO_CLIENT;
+  return keptResolution(gathered, client, listLoaded, () =>
+    resolveRules({ snapshot, ranked: gathered.ranked, pieces: gathered.pieces, verdicts: gathered.verdicts, config: input.config, signal: input.signal, client, cwd: input.task.cwd, listLoaded }),
+  );
 }

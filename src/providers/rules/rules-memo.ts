@@ -1,20 +1,27 @@
 /**
  * @module providers/rules/rules-memo
  * The rules gathered at one snapshot, kept with that snapshot object (gone with it) under
- * everything the gathering depends on. A pull request's turn 0 gathers its rules in the rules
- * provider, and the check run's rules report that follows asks the very snapshot
- * (durable-objects/task-rules `pinned`) for the same working directory, focus and settings: it
- * takes what was gathered rather than listing and reading the same files again (issue 56), and
- * resolves it for its own clients. The agent counts only through Copilot's agent kind, and only
- * when a file's `excludeAgent` named one (the report asks as no agent in particular, turn 0 as
- * the reviewer). Only a gathering that completed is kept, and it is shared:
- * no caller changes it (pieces withImports copies a piece it adds a warning to).
+ * everything the gathering depends on, and each gathering's resolution for a client, kept with
+ * that gathering. A pull request's turn 0 gathers and resolves its rules in the rules provider (as
+ * no client in particular: a webhook's task names none), and the check run's rules report that
+ * follows asks the very snapshot (durable-objects/task-rules `pinned`) for the same working
+ * directory, focus, settings and client: it takes what was gathered and resolved rather than
+ * listing, reading and resolving the same files again (issue 56: the resolution was 2 to 8 ms of
+ * the report's time after GitHub's last answer on local workerd). The agent counts only through
+ * Copilot's agent kind, and only when a file's `excludeAgent` named one (the report asks as no
+ * agent in particular, turn 0 as the reviewer). Only a gathering or a resolution that completed is
+ * kept, and it is shared: no caller changes it (pieces withImports copies a piece it adds a warning
+ * to; the matrix and the provider map the verdicts into new objects).
  */
+import type { ClientRef } from '../../context/client.ts';
+import { clientLabel } from '../../context/client.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
+import type { ResolvedRules } from './build-rules.ts';
 import { agentKindOf } from './format-rules.ts';
 import type { Gathered, RuleSetInput } from './rule-set.ts';
 
 const gatherings = new WeakMap<Snapshot, Map<string, Gathered>>();
+const resolutions = new WeakMap<Gathered, Map<string, ResolvedRules>>();
 
 /** What `gather` answered for the same input at this snapshot, else its answer, kept. */
 export async function keptGathering(snapshot: Snapshot, input: RuleSetInput, gather: () => Promise<Gathered>): Promise<Gathered> {
@@ -28,4 +35,20 @@ export async function keptGathering(snapshot: Snapshot, input: RuleSetInput, gat
   const gathered = await gather();
   byKey.set(key, gathered);
   return gathered;
+}
+
+/**
+ * What `resolve` answered for this gathering, client and listing before, else its answer, kept.
+ * The gathering holds the snapshot, working directory and settings it was made for (its key
+ * above), so the client and whether loaded files are listed are all a resolution adds.
+ */
+export async function keptResolution(gathered: Gathered, client: ClientRef, listLoaded: boolean, resolve: () => Promise<ResolvedRules>): Promise<ResolvedRules> {
+  const byKey = resolutions.get(gathered) ?? new Map<string, ResolvedRules>();
+  resolutions.set(gathered, byKey);
+  const key = `${clientLabel(client)} ${listLoaded}`;
+  const known = byKey.get(key);
+  if (known) return known;
+  const resolved = await resolve();
+  byKey.set(key, resolved);
+  return resolved;
 }
