@@ -21,6 +21,7 @@ import { benchStartupSchemas } from './startup-schemas.ts';
 import { benchWorkerStartup } from './worker-startup.ts';
 import { benchFirstRequests } from './first-requests.ts';
 import { benchUploadReach } from './upload-reach.ts';
+import { benchTranscriptAppend } from './transcript-append.ts';
 
 const sections: Array<[string, () => Promise<string[]>]> = [
   ['context', async () => [...(await benchAssembly()), ...(await benchRender())]],
@@ -36,6 +37,8 @@ const sections: Array<[string, () => Promise<string[]>]> = [
   ['waits', async () => [...(await benchAgentWaits()), ...(await benchFirstTurn())]],
   // The first turn alone, for more rounds than waits gives it (FIRST_TURN_RUNS).
   ['first-turn', benchFirstTurn],
+  // An item appended to a task with many turns stored: what an agent's MCP or REST append waits on.
+  ['appends', benchTranscriptAppend],
   ['startup', async () => [...(await benchWorkerStartup()), ...(await benchFirstRequests()), await benchUploadReach(), await benchStartupSchemas(), ...(await benchStartup())]],
 ];
 

@@ -7,21 +7,36 @@
  *
  * What the cap counts is what the transcript holds plus what it owes: a turn record stored
  * before its item (the ledger's first write) has that item's room kept for it, so a follow-up
- * arriving in between cannot take it and leave the turn unrepairable.
+ * arriving in between cannot take it and leave the turn unrepairable. What is owed is read from
+ * the records only when it could matter: an item a turn owes is written inside that turn's record,
+ * so all the records' bytes bound it, and an append that fits beside that bound fits. Reading the
+ * owed items parsed every stored record in SQLite on every append (a 75 KB record for a pull
+ * request's turn 0, twice a turn; every turn's on each of a long task's appends: issue 56).
+ *
+ * Each item's stored text is made once however often it is measured and written (the ledger
+ * checks a turn's item before it stores the record, then appends it): a turn's context item is
+ * tens of kilobytes.
  *
  * @example
  * const written = store.transcript.append([item], turn);
  * if (written.status === 'too-large') return { status: 'too-large', message: written.message };
  */
 import type { TranscriptItem } from '../src/context/transcript.ts';
-import { storedItemBytes, transcriptCapIssue } from '../src/context/transcript-limits.ts';
+import { storedItemBytes, transcriptCapIssue, utf8Bytes } from '../src/context/transcript-limits.ts';
 
 export type AppendOutcome = { status: 'ok'; appended: string[]; duplicates: string[] } | TooLarge;
 export type TooLarge = { status: 'too-large'; message: string };
 
+interface StoredText {
+  text: string;
+  bytes: number;
+}
+
 export class TranscriptWriter {
   readonly #sql: SqlStorage;
   readonly #appended: ((id: string, text: string) => void) | undefined;
+  /** Items are not changed once handed to the writer, so their text is kept with them. */
+  readonly #texts = new WeakMap<TranscriptItem, StoredText>();
 
   /** `appended`: told each item's id and stored text as it is inserted (task-store's read memo). */
   constructor(sql: SqlStorage, appended?: (id: string, text: string) => void) {
@@ -37,8 +52,11 @@ export class TranscriptWriter {
   /** What `append` would answer about the cap, writing nothing; undefined when the items fit. */
   check(items: readonly TranscriptItem[]): TooLarge | undefined {
     const fresh = this.#fresh(items);
-    const adding = [...fresh.values()].reduce((sum, item) => sum + storedItemBytes(item), 0);
-    const issue = transcriptCapIssue(this.bytes() + this.#owed(fresh), adding);
+    const adding = [...fresh.values()].reduce((sum, item) => sum + this.#stored(item).bytes, 0);
+    const held = this.bytes();
+    // The records' bytes bound what they owe: fitting beside them, the items fit beside what is owed.
+    if (transcriptCapIssue(held + this.#recordBytes(), adding) === undefined) return undefined;
+    const issue = transcriptCapIssue(held + this.#owed(fresh), adding);
     return issue === undefined ? undefined : { status: 'too-large', message: issue };
   }
 
@@ -49,12 +67,27 @@ export class TranscriptWriter {
     const appended: string[] = [];
     const duplicates: string[] = [];
     for (const item of items) {
-      const text = JSON.stringify(item);
+      const { text } = this.#stored(item);
       const inserted = this.#sql.exec('INSERT INTO transcript (item_id, turn, item) VALUES (?, ?, ?) ON CONFLICT(item_id) DO NOTHING RETURNING seq', item.id, turn, text).toArray();
       (inserted.length > 0 ? appended : duplicates).push(item.id);
       if (inserted.length > 0) this.#appended?.(item.id, text);
     }
     return { status: 'ok', appended, duplicates };
+  }
+
+  /** The item's text as stored, and its bytes as the cap counts them, made once per item. */
+  #stored(item: TranscriptItem): StoredText {
+    const known = this.#texts.get(item);
+    if (known) return known;
+    const text = JSON.stringify(item);
+    const stored = { text, bytes: utf8Bytes(text) };
+    this.#texts.set(item, stored);
+    return stored;
+  }
+
+  /** The stored turn records' bytes: a bound on what they owe, read without parsing any of them. */
+  #recordBytes(): number {
+    return this.#sql.exec<{ bytes: number }>('SELECT COALESCE(SUM(length(CAST(record AS BLOB))), 0) AS bytes FROM turns').one().bytes;
   }
 
   /** The first item of each id that is not in the transcript yet. */

@@ -150,4 +150,32 @@ describe('a turn’s context item keeps the transcript cap', () => {
       expect(store.transcript.bytes()).toBeLessThanOrEqual(MAX_TRANSCRIPT_BYTES);
     });
   });
+
+  it("reads no stored record's item while the records' bytes leave room, and reads them once they could matter", async () => {
+    await runInDurableObject(env.TASKS.get(env.TASKS.newUniqueId()), async (_, state) => {
+      const statements: string[] = [];
+      const sql = state.storage.sql;
+      const counting = new Proxy(sql, {
+        get(target, key) {
+          if (key === 'exec') return (query: string, ...bindings: unknown[]) => (statements.push(query), target.exec(query, ...bindings));
+          const value: unknown = Reflect.get(target, key);
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+        },
+      });
+      const store = taskStoreOf(counting);
+      store.insertTask('t', request, 0, 1);
+      const assemble = async (_task: TaskRow, turn: number) => record(turn, `${'c'.repeat(60_000)} ${turn}`);
+      for (let turn = 0; turn < 5; turn++) expect(await new TurnLedger({ store, assemble }).begin(turn)).toMatchObject({ status: 'ok' });
+      const readsOwed = () => statements.filter((query) => query.includes("json_extract(record, '$.item')")).length;
+      const mailbox = new Mailbox(counting, store);
+      statements.length = 0;
+      expect(await mailbox.post({ from: 'ada', text: 'A small follow-up.' }, 4)).toMatchObject({ status: 'ok' });
+      expect(readsOwed()).toBe(0);
+      // Near the cap the records' bytes no longer leave room: what they owe is read, and nothing is.
+      fill(store, MAX_TRANSCRIPT_BYTES - 100_000, 4);
+      statements.length = 0;
+      expect(await mailbox.post({ from: 'ada', text: 'Another small follow-up.' }, 4)).toMatchObject({ status: 'ok' });
+      expect(readsOwed()).toBe(1);
+    });
+  });
 });
