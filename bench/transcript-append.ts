@@ -10,22 +10,31 @@
  * checkout's writer appends beside this one's, interleaved, each on its own database.
  */
 import { dirname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { TranscriptItem } from '../src/context/transcript.ts';
 
 const TURNS = [1, 10, 40];
 const ROUNDS = 41;
 const BEFORE = process.env['GROUNDWORK_BENCH_BEFORE'];
 
-type WriterClass = typeof import('../durable-objects/transcript-writer.ts').TranscriptWriter;
+/** What the bench asks of the Task object's transcript writer (loaded by path: it is typed for workerd). */
+interface Writer {
+  append(items: readonly TranscriptItem[], turn: number): { status: string };
+}
+type WriterClass = new (sql: unknown) => Writer;
+
+async function writerAt(root: string): Promise<WriterClass> {
+  const module = (await import(pathToFileURL(resolve(root, 'durable-objects/transcript-writer.ts')).href)) as { TranscriptWriter: WriterClass };
+  return module.TranscriptWriter;
+}
 
 export async function benchTranscriptAppend(): Promise<string[]> {
   // Loaded here, only this section needs it; its warning that it is experimental is not this bench's news.
   const emitWarning = process.emitWarning;
-  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => (String(warning).includes('SQLite') ? undefined : emitWarning.call(process, warning, ...(rest as [string]))));
+  process.emitWarning = ((...args: Parameters<typeof emitWarning>) => (String(args[0]).includes('SQLite') ? undefined : emitWarning.apply(process, args))) as typeof emitWarning;
   const { DatabaseSync } = await import('node:sqlite').finally(() => (process.emitWarning = emitWarning));
-  const ours = (await import('../durable-objects/transcript-writer.ts')).TranscriptWriter;
-  const before = BEFORE ? ((await import(pathToFileURL(resolve(dirname(BEFORE), '..', 'durable-objects/transcript-writer.ts')).href)) as { TranscriptWriter: WriterClass }).TranscriptWriter : undefined;
+  const ours = await writerAt(fileURLToPath(new URL('..', import.meta.url)));
+  const before = BEFORE ? await writerAt(resolve(dirname(BEFORE), '..')) : undefined;
   const lines: string[] = [];
   for (const turns of TURNS) {
     const builds = [{ label: '', Writer: ours }, ...(before ? [{ label: ' [before]', Writer: before }] : [])].map((build) => {
@@ -60,13 +69,13 @@ export async function benchTranscriptAppend(): Promise<string[]> {
   return lines;
 }
 
-/** The `SqlStorage` calls the writer makes, over Node's SQLite. */
-function sqlStorage(db: InstanceType<typeof import('node:sqlite').DatabaseSync>): SqlStorage {
-  const exec = (query: string, ...bindings: unknown[]) => {
-    const rows = db.prepare(query).all(...(bindings as Array<string | number | null>)) as Array<Record<string, SqlStorageValue>>;
+/** The `SqlStorage` calls the writer makes (`exec`, then `toArray` or `one`), over Node's SQLite. */
+function sqlStorage(db: InstanceType<typeof import('node:sqlite').DatabaseSync>): unknown {
+  const exec = (query: string, ...bindings: Array<string | number | null>) => {
+    const rows = db.prepare(query).all(...bindings);
     return { toArray: () => rows, one: () => rows[0], [Symbol.iterator]: () => rows[Symbol.iterator]() };
   };
-  return { exec } as unknown as SqlStorage;
+  return { exec };
 }
 
 function contextItem(turn: number): TranscriptItem {
