@@ -11,7 +11,8 @@
  * Copilot's agent kind, and only when a file's `excludeAgent` named one (the report asks as no
  * agent in particular, turn 0 as the reviewer). Only a gathering or a resolution that completed is
  * kept, and it is shared: no caller changes it (pieces withImports copies a piece it adds a warning
- * to; the matrix and the provider map the verdicts into new objects).
+ * to; the matrix maps the verdicts into new objects, and the runner copies a provider's verdicts
+ * before it settles them: context/answer-checks-by-hand, rule-verdict `settleVerdicts`).
  */
 import { clientLabel, type ClientRef } from '../../context/client.ts';
 import type { Snapshot } from '../../sources/snapshot.ts';
