@@ -83,14 +83,21 @@ export function indexPartialTree(tree: PartialTree): PartialIndex {
     return undefined;
   };
 
+  // Each listing made once: a turn's providers list the same directories many times, and a
+  // commit's listing never changes (shared as the full tree's listings are, sources/tree-view).
+  const listings = new Map<string, TreeEntry[]>();
   return {
     entry,
     ...(tree.commit ? { commit: tree.commit } : {}),
     children(dir) {
-      return listed
+      const made = listings.get(dir);
+      if (made) return made;
+      const listing = listed
         .get(dir)
         ?.map((child): TreeEntry => ({ name: child.path.slice(dir === '' ? 0 : dir.length + 1), path: child.path, kind: child.kind, ...(child.size === undefined ? {} : { size: child.size }) }))
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (listing) listings.set(dir, listing);
+      return listing;
     },
   };
 }
