@@ -25,6 +25,8 @@ export interface FirstTurn {
    * 0 ready as an agent hears it. Absent for the floor, which has no task API.
    */
   heardMs?: number;
+  /** The accepted delivery on CLOCK_MONOTONIC, in ms, to place the window in a `perf record -k CLOCK_MONOTONIC` trace. */
+  acceptedMonotonicMs: number;
 }
 
 /** One build's turns, a round each: a fresh Worker's cold turn, then its warm and new-base turns. */

@@ -27,6 +27,13 @@
  * directory (`cold-1.cpuprofile`...) and summarised in a line. A diagnostic: the profiler and the
  * unminified build slow the turns, so read its lines for where the CPU went, not for the goal.
  *
+ * `FIRST_TURN_TIMELINE=<file>`: each turn is appended to the file as a line of JSON (build, case,
+ * round; the accepted delivery, turn 0 ready and each GitHub request sent and answered, in ms on
+ * the system's monotonic clock), so a trace taken with `perf record -k CLOCK_MONOTONIC` beside the
+ * bench can be cut into the windows between them (bench/perf-windows). With
+ * `FIRST_TURN_UNMINIFIED=1` this build's Worker is built unminified without the profiler, so
+ * workerd's perf map (`MINIFLARE_WORKERD_V8_FLAGS=--perf-basic-prof`) names its functions.
+ *
  * `FIRST_TURN_RUNS` fresh Workers (default 3), each a cold and then a warm first turn; each line is
  * the median run, with every run's time. With GROUNDWORK_BENCH_BEFORE=<checkout>/dist/groundwork.cjs
  * (as bench/agent-waits takes it), that checkout's Worker (built, with its node_modules) takes a
@@ -46,7 +53,7 @@ import { createGitRepo } from '../test/support/git-fixtures.ts';
 import { startGitHubServerThread } from '../test/support/github-server-thread.ts';
 import { FOCUS_TOKEN, mapStore, PACKAGES, PULL, run as assembleInBench } from './focus-reads.ts';
 import { firstTurnPulls, OWNER, REPO, signedDelivery } from './first-turn-pulls.ts';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { summariseCpuProfile } from './cpu-profile-summary.ts';
 import { floorLines, pairedLines, turnLine, type FirstTurn, type TurnRuns } from './first-turn-report.ts';
 import { inspectWrangler, type Inspector } from './inspector.ts';
@@ -62,6 +69,8 @@ const BEFORE = process.env['GROUNDWORK_BENCH_BEFORE'];
 const BEFORE_ROOT = BEFORE ? resolve(dirname(BEFORE), '..') : undefined;
 const PROFILE_DIR = process.env['FIRST_TURN_PROFILE'];
 const PROFILE_SAMPLING_US = 100;
+const TIMELINE = process.env['FIRST_TURN_TIMELINE'];
+const UNMINIFIED = process.env['FIRST_TURN_UNMINIFIED'] === '1';
 
 interface Build {
   /** Appended to each of its lines. */
@@ -118,13 +127,16 @@ export async function benchFirstTurn(): Promise<string[]> {
       for (let round = 0; round < RUNS; round++) {
         for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
           const profiling = PROFILE_DIR !== undefined && build === ours;
-          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : build.config ? { config: build.config } : profiling ? { build: { minify: false } } : {});
+          const wrangler = await startWranglerDev(vars, build.root ? { root: build.root } : build.config ? { config: build.config } : profiling || UNMINIFIED ? { build: { minify: false } } : {});
           const inspector = profiling ? await inspectWrangler(wrangler.inspectorPort) : undefined;
           try {
             await inspector?.send('Profiler.enable');
             await inspector?.send('Profiler.setSamplingInterval', { interval: PROFILE_SAMPLING_US });
-            const turn = (kind: string, pull: { number: number; base: string; head: string }) =>
-              inspector && PROFILE_DIR ? profiled(inspector, `${PROFILE_DIR}/${kind}-${round + 1}.cpuprofile`, profiles, () => firstTurn(wrangler, github.origin, pull, build)) : firstTurn(wrangler, github.origin, pull, build);
+            const turn = async (kind: string, pull: { number: number; base: string; head: string }) => {
+              const made = await (inspector && PROFILE_DIR ? profiled(inspector, `${PROFILE_DIR}/${kind}-${round + 1}.cpuprofile`, profiles, () => firstTurn(wrangler, github.origin, pull, build)) : firstTurn(wrangler, github.origin, pull, build));
+              if (TIMELINE) appendFileSync(TIMELINE, `${JSON.stringify(timelineLine(made, build === ours ? 'ours' : build.label.trim().replace(/^\[|\]$/g, ''), kind, round + 1))}\n`);
+              return made;
+            };
             runs.get(build)?.cold.push(await turn('cold', { number: PULL, base, head }));
             runs.get(build)?.warm.push(await turn('warm', { number: 13, base, head: second }));
             runs.get(build)?.newBase.push(await turn('new-base', { number: 14, base: newBase, head: third }));
@@ -175,6 +187,8 @@ async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>,
   await fetch(`${githubOrigin}/s/${SCOPE}/bench-clock`).then((response) => response.body?.cancel());
   const cpuBefore = wrangler.cpuMs();
   const sent = performance.now();
+  // Node's performance.now() and hrtime read the same monotonic clock (CLOCK_MONOTONIC on Linux).
+  const monotonic = Number(process.hrtime.bigint()) / 1e6 - performance.now();
   const response = await fetch(`${wrangler.origin}/webhooks/github`, { method: 'POST', headers: delivery.headers, body: delivery.body });
   const accepted = performance.now();
   const answer = Accepted.parse(await response.json());
@@ -196,7 +210,7 @@ async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>,
   const ready = reported.startedAt + offset;
   const inWindow = requests.filter((request) => request !== clock && request.endedAt > 0 && request.startedAt + offset < ready);
   const timeline = inWindow.map((request) => ({ what: describe(request), sent: request.startedAt + offset - accepted, answered: request.endedAt + offset - accepted }));
-  return { ms: ready - accepted, requests: timeline, chain: longestChain(inWindow), own: uncovered(timeline, ready - accepted), cpuMs, answerMs: accepted - sent, ...(heard === undefined ? {} : { heardMs: heard - accepted }) };
+  return { ms: ready - accepted, requests: timeline, chain: longestChain(inWindow), own: uncovered(timeline, ready - accepted), cpuMs, answerMs: accepted - sent, ...(heard === undefined ? {} : { heardMs: heard - accepted }), acceptedMonotonicMs: accepted + monotonic };
 }
 
 /** `turn` under V8's profiler: the profile written to `file`, its summary added to `lines`. */
@@ -218,6 +232,12 @@ async function profiled(inspector: Inspector, file: string, lines: string[], tur
 function paired(runs: ReadonlyMap<Build, TurnRuns>, ours: Build, before: Build | undefined): string[] {
   const [mine, theirs] = [runs.get(ours), before && runs.get(before)];
   return mine && theirs ? pairedLines(mine, theirs) : [];
+}
+
+/** A turn as FIRST_TURN_TIMELINE writes it: every time in ms on the monotonic clock. */
+function timelineLine(turn: FirstTurn, build: string, kind: string, round: number): Record<string, unknown> {
+  const at = (ms: number) => Number((turn.acceptedMonotonicMs + ms).toFixed(3));
+  return { build, kind, round, accepted: at(0), ready: at(turn.ms), requests: turn.requests.map((request) => ({ what: request.what, sent: at(request.sent), answered: at(request.answered) })) };
 }
 
 /** The longest chain of requests in which each was sent after the one before it was answered. */
