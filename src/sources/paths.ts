@@ -22,6 +22,11 @@ export function normalisePath(input: string): NormalisedPath {
   // native match answers it, where splitting and joining ran in V8's interpreter for each of a
   // turn's hundreds of reads (issue 56). Anything else takes the steps below.
   if (ALREADY_NORMAL.test(input) && !DRIVE_LETTER.test(input)) return { ok: true, path: input };
+  return normaliseByStep(input);
+}
+
+/** The steps for any spelling: what `normalisePath` answers, fast path or not (test/node/paths). */
+export function normaliseByStep(input: string): NormalisedPath {
   if (input.includes('\0')) return { ok: false, reason: 'path contains a NUL byte' };
   if (input.includes('\\')) return { ok: false, reason: 'path contains a backslash' };
   if (input.startsWith('/')) return { ok: false, reason: 'path is absolute' };
