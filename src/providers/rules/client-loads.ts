@@ -57,13 +57,18 @@ export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: read
 export function strongestLoads(verdicts: readonly RuleVerdictInput[], dirs: readonly string[], client: ClientRef, names: readonly ClientName[] = CLIENT_NAMES): SomeClientsLoads {
   const files = readFiles(verdicts);
   const best = new Map(names.map((name) => [name, new Array<ClientLoad | undefined>(files.count).fill(undefined)]));
-  for (const dir of dirs) {
+  // Indexed loops, not callbacks or iterators: the matrix runs this after GitHub's last answer, in
+  // V8's first tiers, where each callback and iterator step is a call (issue 56).
+  for (let d = 0; d < dirs.length; d++) {
+    const dir = dirs[d] ?? '';
     for (const [name, strongest] of best) {
       // One client's row at a time, folded at once: what the collector finds alive stays small.
-      rowFrom(files, name, dir, client).forEach((load, i) => {
+      const row = rowFrom(files, name, dir, client);
+      for (let i = 0; i < row.length; i++) {
+        const load = row[i];
         const current = strongest[i];
         if (load && (!current || LOAD_STRENGTH[load.load] > LOAD_STRENGTH[current.load])) strongest[i] = load;
-      });
+      }
     }
   }
   return Object.fromEntries(best);
@@ -85,6 +90,9 @@ interface ReadFiles {
   plainIndex: number[];
   /** Whether any answer follows another file's (an import, a file with importers). */
   linked: boolean;
+  /** The imports among `all`, and the files some found file imports: what `follow` answers again. */
+  imports: ReadFiles['all'];
+  imported: ReadFiles['all'];
 }
 
 function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
@@ -112,7 +120,7 @@ function readFiles(verdicts: readonly RuleVerdictInput[]): ReadFiles {
     importedBySlot: slotOf(file.importedBy),
     viaImporters: (file.importers ?? []).map((importer) => ({ file: { ...file, importedBy: importer.path, depth: 1, reference: importer.reference }, importer: importer.path, slot: slotOf(importer.path) })),
   }));
-  return { count: verdicts.length, all, paths: slots.size, plain, plainIndex, linked };
+  return { count: verdicts.length, all, paths: slots.size, plain, plainIndex, linked, imports: all.filter((each) => each.file.format === 'import'), imported: all.filter((each) => each.viaImporters.length > 0) };
 }
 
 /** One client's answers, one per verdict. */
@@ -120,10 +128,11 @@ function rowFrom(files: ReadFiles, name: ClientName, cwd: string, client: Client
   const profile = PROFILES[name];
   const context = { cwd, ...(name === client.name ? { ...(client.version === undefined ? {} : { version: client.version }), ...(client.variant === undefined ? {} : { variant: client.variant }) } : {}) };
   const row = new Array<ClientLoad | undefined>(files.count).fill(undefined);
-  profile.loads(files.plain, context).forEach((load, k) => {
+  const loads = profile.loads(files.plain, context);
+  for (let k = 0; k < loads.length; k++) {
     const index = files.plainIndex[k];
-    if (index !== undefined) row[index] = load;
-  });
+    if (index !== undefined) row[index] = loads[k];
+  }
   if (files.linked) follow(files, row, profile, context);
   return row;
 }
@@ -133,17 +142,18 @@ function follow(files: ReadFiles, row: Array<ClientLoad | undefined>, profile: C
   // Each path's answer, by its slot: the first answer for a path counts (a path found twice keeps
   // its first verdict's). Slots rather than a map by path: this runs per client and directory.
   const byPath = new Array<ClientLoad | undefined>(files.paths).fill(undefined);
-  for (const { index, slot } of files.all) {
-    const load = row[index];
-    if (load && byPath[slot] === undefined) byPath[slot] = load;
+  for (let i = 0; i < files.all.length; i++) {
+    const each = files.all[i];
+    const load = each && row[each.index];
+    if (each && load && byPath[each.slot] === undefined) byPath[each.slot] = load;
   }
-  for (const { index, file, slot, importedBySlot } of files.all) {
-    if (file.format !== 'import') continue;
+  // Imports come after their importers in `all`, so each finds its importer's answer made.
+  for (const { index, file, slot, importedBySlot } of files.imports) {
     const load = profile.imports(file, (importedBySlot < 0 ? undefined : byPath[importedBySlot]) ?? UNREAD, context);
     row[index] = load;
     if (byPath[slot] === undefined) byPath[slot] = load;
   }
-  for (const { index, slot, viaImporters } of files.all) {
+  for (const { index, slot, viaImporters } of files.imported) {
     for (const imported of viaImporters) {
       const via = imported.slot < 0 ? undefined : byPath[imported.slot];
       const current = row[index];
