@@ -79,9 +79,14 @@ export class TaskOutcome {
       // until that request, and their work (the description) then does not hold the request.
       // Answered at once, they heard 1 or 2 ms after the check run reached GitHub, which came 5
       // to 15 ms later (bench/first-turn, 10 rounds); with the commit and the answers awaited
-      // before the report, 10 ms before it, which came 27 ms later.
+      // before the report, 10 ms before it, which came 27 ms later. A timer's turn after the
+      // request is out: the request leaves when this turn of the thread ends (after the writes
+      // before it commit), and the callers' answers (each a description of the task) ran in that
+      // turn, ahead of it.
       const sending = this.#send();
-      void Promise.race([this.#deps.requestOut(), sending]).then(() => this.#deps.readiness.settle());
+      void Promise.race([this.#deps.requestOut(), sending])
+        .then(() => new Promise<void>((resolve) => setTimeout(resolve, 0)))
+        .then(() => this.#deps.readiness.settle());
     } else this.#deps.readiness.settle();
     await armed;
     return { ended: this.catchUp(at) };
