@@ -187,7 +187,9 @@ async function firstTurn(wrangler: Awaited<ReturnType<typeof startWranglerDev>>,
   await fetch(`${githubOrigin}/s/${SCOPE}/bench-clock`).then((response) => response.body?.cancel());
   const cpuBefore = wrangler.cpuMs();
   const sent = performance.now();
-  // Node's performance.now() and hrtime read the same monotonic clock (CLOCK_MONOTONIC on Linux).
+  // Node's performance.now() and hrtime read the same monotonic clock: libuv's uv_hrtime, which on
+  // Linux is clock_gettime(CLOCK_MONOTONIC) (libuv 1.51.0 in Node 22.23.3, src/unix/linux.c), the
+  // clock `perf record -k CLOCK_MONOTONIC` stamps samples with (perf-record(1), perf 6.1 here).
   const monotonic = Number(process.hrtime.bigint()) / 1e6 - performance.now();
   const response = await fetch(`${wrangler.origin}/webhooks/github`, { method: 'POST', headers: delivery.headers, body: delivery.body });
   const accepted = performance.now();

@@ -88,6 +88,10 @@ describe("a task's end", () => {
       await tick();
       expect(readiness.waiting).toBe(1);
       out.resolve();
+      // Not in the turn the request is handed over in either (it leaves when that turn ends): every
+      // promise job queued by then has run and the caller still waits; a timer's turn answers it.
+      for (let job = 0; job < 20; job++) await Promise.resolve();
+      expect(readiness.waiting).toBe(1);
 
       expect(await waiting).toBe('settled');
       expect(store.task()?.status).toBe('ready');

@@ -210,7 +210,7 @@ type AnswerOutput = z.output<typeof AnswerSchema>;
 
 /** The answer as AnswerSchema's success would give it, or undefined (the schema then decides). */
 export function answerByHand(data: unknown): { success: true; data: AnswerOutput } | undefined {
-  if (!isPlainObject(data) || !('repository' in data)) return undefined;
+  if (!isPlainObject(data)) return undefined;
   const limit = data['rateLimit'];
   let rateLimit: AnswerOutput['rateLimit'];
   if (limit === null || limit === undefined) rateLimit = limit;
@@ -218,7 +218,8 @@ export function answerByHand(data: unknown): { success: true; data: AnswerOutput
   else return undefined;
   const repository = data['repository'];
   if (repository === null) return { success: true, data: { ...('rateLimit' in data ? { rateLimit } : {}), repository: null } };
-  if (!isPlainObject(repository) || !('object' in repository)) return undefined;
+  // Absent keys read as undefined, which the schemas refuse here too.
+  if (!isPlainObject(repository)) return undefined;
   const object = repository['object'];
   if (object !== null) {
     if (!isPlainObject(object) || typeof object['__typename'] !== 'string') return undefined;
