@@ -5,11 +5,14 @@
  * in each window by kind (JavaScript, compiling, garbage collection, SQLite, JSON, other native)
  * and by JavaScript function.
  *
- *   perf record -a -g -k CLOCK_MONOTONIC -F 4000 -e cpu-clock -o turns.data &
+ *   perf record -q -a -g -k CLOCK_MONOTONIC -F 4000 -e cpu-clock -o turns.data & PERF=$!
  *   MINIFLARE_WORKERD_V8_FLAGS="--perf-basic-prof --interpreted-frames-native-stack" \
- *     FIRST_TURN_UNMINIFIED=1 FIRST_TURN_TIMELINE=turns.jsonl FIRST_TURN_RUNS=5 npm run bench -- first-turn
- *   kill -INT %1; perf script -i turns.data -F comm,tid,time,ip,sym > turns.txt
- *   node bench/perf-windows.ts turns.txt turns.jsonl [ours] [functions]
+ *     FIRST_TURN_UNMINIFIED=1 FIRST_TURN_TIMELINE=$PWD/turns.jsonl FIRST_TURN_RUNS=5 npm run bench -- first-turn
+ *   kill -INT $PERF; wait $PERF; perf script -i turns.data -F comm,tid,time,ip,sym > turns.txt
+ *   node_modules/.bin/node bench/perf-windows.ts turns.txt turns.jsonl [ours] [functions]
+ *
+ * (perf by its pid: a script's background jobs ignore SIGINT, so `kill -INT %1` reaches perf only
+ * from an interactive shell.)
  *
  * The windows: `before` (the accepted delivery to the first request), `between` (each request's
  * answer to the next request), `after` (the last answer to turn 0 ready), and `in flight` (while a
@@ -46,7 +49,7 @@ const SAMPLES_PER_MS = Number(process.env['PERF_FREQUENCY'] ?? 4000) / 1000;
 
 const [tracePath, timelinePath, build = 'ours', detail] = process.argv.slice(2);
 if (!tracePath || !timelinePath) {
-  console.error('usage: node bench/perf-windows.ts <perf script output> <FIRST_TURN_TIMELINE file> [build] [functions]');
+  console.error('usage: node_modules/.bin/node bench/perf-windows.ts <perf script output> <FIRST_TURN_TIMELINE file> [build] [functions]');
   process.exit(2);
 }
 const turns = readFileSync(timelinePath, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Timeline).filter((turn) => turn.build === build);
